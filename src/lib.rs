@@ -1,0 +1,5 @@
+//! contactlab: a rigid-body contact testbed. The physics lives in [`physics`] (pure Rust +
+//! glam); scenes, the command line and the window are consumers of its plain data.
+#![warn(missing_docs)]
+
+pub mod physics;

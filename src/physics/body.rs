@@ -1,0 +1,211 @@
+//! Rigid bodies.
+//!
+//! State: position of the centre of mass, unit orientation quaternion, linear velocity v and
+//! angular velocity ω (world frame). Mass data: inverse mass and inverse inertia in body
+//! axes; the world inverse inertia is `R · I⁻¹ · Rᵀ`.
+//!
+//! Integration (see [`Body::integrate_positions`]): the angular momentum `L = I_w ω` is
+//! held fixed while the orientation advances, and ω is recomputed from L with the new
+//! orientation (`ω = I_w(q')⁻¹ L`). This conserves |L| of a free body exactly and produces
+//! the gyroscopic precession that a plain `q += ½ω q dt` update misses, so a T-handle spun
+//! about its intermediate axis flips (Dzhanibekov effect). Orientation update:
+//! `q ← normalize(q + ½·(0, ω)·q·dt)`.
+
+use crate::physics::math::Iso;
+use crate::physics::shape::Shape;
+use glam::{Mat3, Quat, Vec3};
+
+/// Handle to a body: index plus generation, so a stale handle is detected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BodyHandle {
+    /// Slot in the world's body array.
+    pub index: u32,
+    /// Generation of the slot when the handle was made.
+    pub generation: u32,
+}
+
+/// Static bodies never move (infinite mass); dynamic bodies respond to forces and contacts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum BodyKind {
+    /// Moved by gravity and contacts.
+    #[default]
+    Dynamic,
+    /// Fixed in place.
+    Static,
+}
+
+/// Everything needed to create a body.
+#[derive(Clone, Debug)]
+pub struct BodyDesc {
+    /// Unique name (for traces and the UI).
+    pub name: String,
+    /// Collision shape in the body's authored frame.
+    pub shape: Shape,
+    /// Static or dynamic.
+    pub kind: BodyKind,
+    /// Position of the authored frame's origin.
+    pub position: Vec3,
+    /// Orientation.
+    pub rotation: Quat,
+    /// Linear velocity (m/s).
+    pub velocity: Vec3,
+    /// Angular velocity (rad/s, world frame).
+    pub angular_velocity: Vec3,
+    /// Density (kg/m³), used unless `mass` is set.
+    pub density: f32,
+    /// Total mass (kg), overrides density.
+    pub mass: Option<f32>,
+    /// Coulomb friction coefficient.
+    pub friction: f32,
+    /// Coefficient of restitution in [0, 1].
+    pub restitution: f32,
+}
+
+impl BodyDesc {
+    /// A dynamic body with default material at `position`.
+    pub fn new(name: impl Into<String>, shape: Shape, position: Vec3) -> Self {
+        Self {
+            name: name.into(),
+            shape,
+            kind: BodyKind::Dynamic,
+            position,
+            rotation: Quat::IDENTITY,
+            velocity: Vec3::ZERO,
+            angular_velocity: Vec3::ZERO,
+            density: 1000.0,
+            mass: None,
+            friction: 0.5,
+            restitution: 0.0,
+        }
+    }
+
+    /// Builder: make static.
+    pub fn fixed(mut self) -> Self {
+        self.kind = BodyKind::Static;
+        self
+    }
+
+    /// Builder: set rotation.
+    pub fn with_rotation(mut self, q: Quat) -> Self {
+        self.rotation = q;
+        self
+    }
+
+    /// Builder: set velocity.
+    pub fn with_velocity(mut self, v: Vec3) -> Self {
+        self.velocity = v;
+        self
+    }
+
+    /// Builder: set friction and restitution.
+    pub fn with_material(mut self, friction: f32, restitution: f32) -> Self {
+        self.friction = friction;
+        self.restitution = restitution;
+        self
+    }
+}
+
+/// A rigid body owned by the world.
+#[derive(Clone, Debug)]
+pub struct Body {
+    /// Unique name.
+    pub name: String,
+    /// Collision shape, re-centred so the centre of mass is the body origin.
+    pub shape: Shape,
+    /// Static or dynamic.
+    pub kind: BodyKind,
+    /// Centre of mass and orientation.
+    pub pose: Iso,
+    /// Linear velocity.
+    pub velocity: Vec3,
+    /// Angular velocity (world).
+    pub angular_velocity: Vec3,
+    /// 1/mass (0 for static).
+    pub inv_mass: f32,
+    /// Inertia about the centre of mass, body axes.
+    pub inertia_local: Mat3,
+    /// Inverse inertia, body axes (zero for static).
+    pub inv_inertia_local: Mat3,
+    /// Friction coefficient.
+    pub friction: f32,
+    /// Restitution coefficient.
+    pub restitution: f32,
+    /// Offset from the authored origin to the centre of mass, in body axes.
+    pub com_offset: Vec3,
+    /// Seconds spent below the sleep thresholds.
+    pub sleep_time: f32,
+    /// Not integrated while asleep.
+    pub asleep: bool,
+}
+
+impl Body {
+    /// Inverse inertia in world axes.
+    #[inline]
+    pub fn inv_inertia_world(&self) -> Mat3 {
+        let r = Mat3::from_quat(self.pose.rot);
+        r * self.inv_inertia_local * r.transpose()
+    }
+
+    /// Mass (∞ for static bodies).
+    pub fn mass(&self) -> f32 {
+        if self.inv_mass > 0.0 {
+            1.0 / self.inv_mass
+        } else {
+            f32::INFINITY
+        }
+    }
+
+    /// Whether the body moves.
+    pub fn is_dynamic(&self) -> bool {
+        self.kind == BodyKind::Dynamic
+    }
+
+    /// Pose of the authored frame (what a scene file or a renderer names the body's pose).
+    pub fn authored_pose(&self) -> Iso {
+        Iso::new(self.pose.pos - self.pose.rot * self.com_offset, self.pose.rot)
+    }
+
+    /// Velocity of the body point at world position `p`.
+    #[inline]
+    pub fn point_velocity(&self, p: Vec3) -> Vec3 {
+        self.velocity + self.angular_velocity.cross(p - self.pose.pos)
+    }
+
+    /// Angular momentum about the centre of mass, world frame.
+    pub fn angular_momentum(&self) -> Vec3 {
+        let r = Mat3::from_quat(self.pose.rot);
+        r * self.inertia_local * r.transpose() * self.angular_velocity
+    }
+
+    /// Kinetic energy ½mv² + ½ωᵀIω.
+    pub fn kinetic_energy(&self) -> f32 {
+        if self.inv_mass == 0.0 {
+            return 0.0;
+        }
+        0.5 * self.velocity.length_squared() / self.inv_mass + 0.5 * self.angular_velocity.dot(self.angular_momentum())
+    }
+
+    /// Applies an impulse `j` at world point `p`.
+    #[inline]
+    pub fn apply_impulse(&mut self, j: Vec3, p: Vec3) {
+        self.velocity += j * self.inv_mass;
+        self.angular_velocity += self.inv_inertia_world() * (p - self.pose.pos).cross(j);
+    }
+
+    /// Advances the pose by `dt`, holding the angular momentum fixed (module docs).
+    pub fn integrate_positions(&mut self, dt: f32) {
+        self.pose.pos += self.velocity * dt;
+        let w = self.angular_velocity;
+        if w.length_squared() == 0.0 {
+            return;
+        }
+        let l = self.angular_momentum();
+        let q = self.pose.rot;
+        let dq = Quat::from_xyzw(w.x, w.y, w.z, 0.0) * q;
+        let q2 = Quat::from_xyzw(q.x + 0.5 * dt * dq.x, q.y + 0.5 * dt * dq.y, q.z + 0.5 * dt * dq.z, q.w + 0.5 * dt * dq.w)
+            .normalize();
+        self.pose.rot = q2;
+        let r = Mat3::from_quat(q2);
+        self.angular_velocity = r * self.inv_inertia_local * r.transpose() * l;
+    }
+}

@@ -1,0 +1,228 @@
+//! Hull–hull contact manifolds: SAT with the per-pair cache, then face clipping or an
+//! edge–edge point. See the [module overview](super) for the pipeline.
+
+use super::clip::{clip_polygon, reduce_to_four, ClipRecord, ClipVertex};
+use super::sat::{cached_edge_separation, edge_of, face_separation, sat, Axis, EdgeQuery, SatCache};
+use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold, Scratch};
+use crate::physics::hull::Hull;
+use crate::physics::math::{closest_points_segments, Iso};
+
+/// Contact manifold of two hulls; uses and updates the pair's `cache`. With `debug`, the
+/// clip stages of a face contact are recorded.
+#[allow(clippy::too_many_arguments)]
+pub fn collide_hulls(
+    a: &Hull,
+    xa: &Iso,
+    b: &Hull,
+    xb: &Iso,
+    cfg: &CollideConfig,
+    cache: &mut SatCache,
+    scratch: &mut Scratch,
+    out: &mut Manifold,
+    mut debug: Option<&mut ClipRecord>,
+) {
+    out.clear();
+    let rel = Iso::relative(xa, xb);
+    let reuse = |s: f32, s0: f32| s0 <= cfg.margin && (s - s0).abs() < 0.5 * cfg.slop;
+    match *cache {
+        SatCache::Empty => {}
+        SatCache::FaceA { face, separation } => {
+            let (s, _) = face_separation(a, face, b, &rel);
+            if s > cfg.margin {
+                return;
+            }
+            if reuse(s, separation) {
+                face_contact(a, xa, b, xb, face, false, cfg, scratch, out, debug.as_deref_mut());
+                if !out.points.is_empty() {
+                    return;
+                }
+            }
+        }
+        SatCache::FaceB { face, separation } => {
+            let (s, _) = face_separation(b, face, a, &rel.inverse());
+            if s > cfg.margin {
+                return;
+            }
+            if reuse(s, separation) {
+                face_contact(b, xb, a, xa, face, true, cfg, scratch, out, debug.as_deref_mut());
+                if !out.points.is_empty() {
+                    return;
+                }
+            }
+        }
+        SatCache::Edge { edge_a, edge_b, separation } => {
+            if let Some(s) = cached_edge_separation(a, edge_a, b, edge_b, &rel) {
+                if s > cfg.margin {
+                    return;
+                }
+                if reuse(s, separation) {
+                    edge_contact(a, xa, b, xb, edge_a, edge_b, cfg, out);
+                    if !out.points.is_empty() {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    let r = sat(a, b, &rel, cfg.margin, &mut scratch.edges_b);
+    if r.separated {
+        *cache = if r.face_a.separation > cfg.margin {
+            SatCache::FaceA { face: r.face_a.face, separation: r.face_a.separation }
+        } else if r.face_b.separation > cfg.margin {
+            SatCache::FaceB { face: r.face_b.face, separation: r.face_b.separation }
+        } else {
+            edge_cache(&r.edge)
+        };
+        return;
+    }
+    match r.choose(cfg) {
+        Axis::Edge(e) => {
+            *cache = edge_cache(&e);
+            edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, cfg, out);
+        }
+        Axis::FaceA(f) => {
+            *cache = SatCache::FaceA { face: f.face, separation: f.separation };
+            face_contact(a, xa, b, xb, f.face, false, cfg, scratch, out, debug);
+        }
+        Axis::FaceB(f) => {
+            *cache = SatCache::FaceB { face: f.face, separation: f.separation };
+            face_contact(b, xb, a, xa, f.face, true, cfg, scratch, out, debug);
+        }
+    }
+    if out.points.is_empty() && r.edge.separation.is_finite() {
+        *cache = edge_cache(&r.edge);
+        edge_contact(a, xa, b, xb, r.edge.edge_a, r.edge.edge_b, cfg, out);
+    }
+}
+
+fn edge_cache(e: &EdgeQuery) -> SatCache {
+    SatCache::Edge { edge_a: e.edge_a, edge_b: e.edge_b, separation: e.separation }
+}
+
+/// Index of the face of `inc` most anti-parallel to `n` (given in `inc`'s frame).
+pub fn incident_face(inc: &Hull, n: glam::Vec3) -> u32 {
+    let mut best = (0, f32::MAX);
+    for (i, f) in inc.faces.iter().enumerate() {
+        let d = f.normal.dot(n);
+        if d < best.1 {
+            best = (i as u32, d);
+        }
+    }
+    best.0
+}
+
+/// Face contact with reference face `ref_face` of `rh`; `flipped` when the reference hull
+/// is B (the normal then points from B's face towards A, so it is negated).
+#[allow(clippy::too_many_arguments)]
+pub fn face_contact(
+    rh: &Hull,
+    rx: &Iso,
+    ih: &Hull,
+    ix: &Iso,
+    ref_face: u32,
+    flipped: bool,
+    cfg: &CollideConfig,
+    scratch: &mut Scratch,
+    out: &mut Manifold,
+    mut debug: Option<&mut ClipRecord>,
+) {
+    out.clear();
+    let rel = Iso::relative(rx, ix);
+    let face = rh.faces[ref_face as usize];
+    let n = face.normal;
+    let inc = incident_face(ih, rel.inv_transform_vector(n));
+
+    let poly = &mut scratch.poly;
+    poly.clear();
+    let first = ih.faces[inc as usize].edge;
+    let mut prev = first;
+    while ih.edges[prev as usize].next != first {
+        prev = ih.edges[prev as usize].next;
+    }
+    let mut e = first;
+    loop {
+        poly.push(ClipVertex {
+            p: rel.transform_point(ih.vertices[ih.edges[e as usize].origin as usize]),
+            depth: 0.0,
+            in_ref: false,
+            in_edge: prev,
+            out_ref: false,
+            out_edge: e,
+        });
+        prev = e;
+        e = ih.edges[e as usize].next;
+        if e == first {
+            break;
+        }
+    }
+    if let Some(d) = debug.as_deref_mut() {
+        *d = ClipRecord {
+            reference_on_b: flipped,
+            reference_face: ref_face,
+            incident_face: inc,
+            reference_polygon: rh.face_vertices(ref_face as usize).map(|v| rx.transform_point(rh.vertices[v as usize])).collect(),
+            incident_polygon: poly.iter().map(|v| rx.transform_point(v.p)).collect(),
+            ..Default::default()
+        };
+    }
+
+    for re in rh.face_edges(ref_face as usize) {
+        let p = rh.vertices[rh.edges[re as usize].origin as usize];
+        let q = rh.vertices[rh.target(re) as usize];
+        clip_polygon(&scratch.poly, (q - p).cross(n), p, re, &mut scratch.poly_tmp);
+        std::mem::swap(&mut scratch.poly, &mut scratch.poly_tmp);
+        if let Some(d) = debug.as_deref_mut() {
+            d.stages.push(scratch.poly.iter().map(|v| rx.transform_point(v.p)).collect());
+        }
+        if scratch.poly.is_empty() {
+            break;
+        }
+    }
+
+    let poly = &mut scratch.poly;
+    for v in poly.iter_mut() {
+        v.depth = face.offset - n.dot(v.p);
+    }
+    poly.retain(|v| v.depth >= -cfg.margin);
+    if let Some(d) = debug.as_deref_mut() {
+        d.kept = poly.iter().map(|v| (rx.transform_point(v.p + n * (0.5 * v.depth)), v.depth)).collect();
+    }
+    let keep = reduce_to_four(poly, n, cfg.slop);
+    let wn = rx.transform_vector(n);
+    out.normal = if flipped { -wn } else { wn };
+    out.kind = if flipped { ContactKind::FaceB } else { ContactKind::FaceA };
+    for &i in &keep {
+        let v = &poly[i];
+        out.points.push(ContactPoint {
+            position: rx.transform_point(v.p + n * (0.5 * v.depth)),
+            depth: v.depth,
+            id: FeatureId::clip(v.in_ref, v.in_edge, v.out_ref, v.out_edge, flipped),
+        });
+    }
+    if let Some(d) = debug {
+        d.reduced = out.points.iter().map(|p| p.position).collect();
+    }
+}
+
+/// One point halfway between the closest points of edges `ea` (of A) and `eb` (of B).
+#[allow(clippy::too_many_arguments)]
+pub fn edge_contact(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, ea: u32, eb: u32, cfg: &CollideConfig, out: &mut Manifold) {
+    out.clear();
+    let rel = Iso::relative(xa, xb);
+    let (pa, qa, ..) = edge_of(a, ea as usize);
+    let pb = rel.transform_point(b.vertices[b.edges[eb as usize].origin as usize]);
+    let qb = rel.transform_point(b.vertices[b.target(eb) as usize]);
+    let Some((sep, n)) = super::sat::edge_separation(pa, qa - pa, pb, qb - pb, a.centroid) else { return };
+    if sep > cfg.margin {
+        return;
+    }
+    let (ca, cb, _, _) = closest_points_segments(pa, qa, pb, qb);
+    out.normal = xa.transform_vector(n);
+    out.kind = ContactKind::Edge;
+    out.points.push(ContactPoint {
+        position: xa.transform_point(0.5 * (ca + cb)),
+        depth: -sep,
+        id: FeatureId::edge(ea, eb),
+    });
+}

@@ -1,0 +1,218 @@
+//! Narrow phase: contact manifolds for every shape pair.
+//!
+//! # Conventions (stated once, used everywhere)
+//! - The manifold normal is a world-space unit vector pointing **from shape A to shape B**.
+//!   Pushing B along `+normal` and A along `−normal` separates them.
+//! - `depth` is penetration along the normal: positive when the shapes overlap, negative
+//!   for *speculative* points that are still apart by less than the margin.
+//! - A contact point sits **halfway between the two surfaces** (Box3D's choice): it does not
+//!   jump when the reference face switches from A to B, and both bodies see the same lever.
+//!
+//! # Pipeline for two hulls (Gregorius, GDC 2013 and 2015)
+//! 1. Re-check the cached axis of last step ([`sat::SatCache`]); reuse it when still valid.
+//! 2. Face queries of A, then of B ([`sat::query_faces`]): one support call per face.
+//! 3. Edge queries ([`sat::query_edges`]) only for edge pairs whose Gauss-map arcs cross
+//!    ([`sat::is_minkowski_face`]); the rest cannot carry the minimum and are pruned.
+//! 4. Prefer faces over edges with relative + absolute tolerances so the type does not
+//!    flicker. Face contact: clip the incident face against the reference face's side planes
+//!    ([`clip`]), keep points by depth, reduce to four. Edge contact: one point between the
+//!    closest points of the two edges.
+//!
+//! Other pairs (spheres, capsules) live in [`round`]. Debug records of all intermediate
+//! results are produced on request by [`crate::physics::debug`], never in the hot path.
+
+pub mod clip;
+pub mod hull_hull;
+pub mod round;
+pub mod sat;
+
+use crate::physics::math::Iso;
+use crate::physics::shape::Shape;
+use arrayvec::ArrayVec;
+use glam::Vec3;
+
+pub use sat::SatCache;
+
+/// Which feature pair produced a manifold's normal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ContactKind {
+    /// The normal is A's surface normal (a face of A, or A's curved surface).
+    #[default]
+    FaceA,
+    /// The normal is B's surface normal.
+    FaceB,
+    /// The normal is the cross product of an edge of A and an edge of B.
+    Edge,
+}
+
+impl ContactKind {
+    /// Trace spelling: `face_a`, `face_b`, `edge`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContactKind::FaceA => "face_a",
+            ContactKind::FaceB => "face_b",
+            ContactKind::Edge => "edge",
+        }
+    }
+}
+
+/// A key naming the features that produced a contact point; equal across steps while the
+/// same features touch, so the solver can carry impulses over (warm starting).
+///
+/// Layout (Box2D-lite / qu3e style): bits 0–23 incoming edge, 24–47 outgoing edge, bit 48
+/// incoming edge is on the reference shape, bit 49 outgoing edge is on the reference shape,
+/// bit 50 reference shape is B, bits 56–63 the kind of generator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct FeatureId(pub u64);
+
+impl FeatureId {
+    /// Generator kinds stored in the top byte.
+    pub const CLIP: u64 = 1;
+    /// Edge–edge contact.
+    pub const EDGE: u64 = 2;
+    /// Curved shapes (sphere, capsule): the index is the point's slot.
+    pub const ROUND: u64 = 3;
+
+    /// A clip vertex key.
+    pub fn clip(in_ref: bool, in_edge: u32, out_ref: bool, out_edge: u32, flipped: bool) -> Self {
+        FeatureId(
+            (in_edge as u64 & 0xFF_FFFF)
+                | ((out_edge as u64 & 0xFF_FFFF) << 24)
+                | ((in_ref as u64) << 48)
+                | ((out_ref as u64) << 49)
+                | ((flipped as u64) << 50)
+                | (Self::CLIP << 56),
+        )
+    }
+
+    /// An edge–edge key.
+    pub fn edge(edge_a: u32, edge_b: u32) -> Self {
+        FeatureId((edge_a as u64 & 0xFF_FFFF) | ((edge_b as u64 & 0xFF_FFFF) << 24) | (Self::EDGE << 56))
+    }
+
+    /// A key for curved-shape contacts (`slot` = 0 or 1, `feature` = face/edge/segment end).
+    pub fn round(slot: u32, feature: u32) -> Self {
+        FeatureId(slot as u64 | ((feature as u64 & 0xFF_FFFF) << 24) | (Self::ROUND << 56))
+    }
+}
+
+/// One contact point.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct ContactPoint {
+    /// World position, halfway between the surfaces.
+    pub position: Vec3,
+    /// Penetration along the normal (negative: speculative, still apart).
+    pub depth: f32,
+    /// Feature key for matching across steps.
+    pub id: FeatureId,
+}
+
+/// Up to four contact points sharing one normal.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Manifold {
+    /// World unit normal from A to B.
+    pub normal: Vec3,
+    /// Which feature pair produced the normal.
+    pub kind: ContactKind,
+    /// The points (at most 4).
+    pub points: ArrayVec<ContactPoint, 4>,
+}
+
+impl Manifold {
+    /// Empties the manifold, keeping its storage.
+    pub fn clear(&mut self) {
+        self.points.clear();
+    }
+
+    /// Deepest penetration among the points (−∞ when empty).
+    pub fn max_depth(&self) -> f32 {
+        self.points.iter().map(|p| p.depth).fold(f32::NEG_INFINITY, f32::max)
+    }
+
+    /// Swap the roles of A and B (normal flips; kind FaceA ↔ FaceB).
+    pub fn flip(&mut self) {
+        self.normal = -self.normal;
+        self.kind = match self.kind {
+            ContactKind::FaceA => ContactKind::FaceB,
+            ContactKind::FaceB => ContactKind::FaceA,
+            k => k,
+        };
+    }
+}
+
+/// Tolerances of the narrow phase.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CollideConfig {
+    /// Pairs closer than this produce speculative points (m). Box2D v3 uses 4·slop.
+    pub margin: f32,
+    /// Allowed penetration (m); also the absolute tolerance of the face/edge choice.
+    pub slop: f32,
+}
+
+impl Default for CollideConfig {
+    fn default() -> Self {
+        Self { margin: 0.02, slop: 0.005 }
+    }
+}
+
+/// Reusable buffers for the narrow phase, so a settled world allocates nothing per step.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    pub(crate) edges_b: Vec<sat::EdgeData>,
+    pub(crate) poly: Vec<clip::ClipVertex>,
+    pub(crate) poly_tmp: Vec<clip::ClipVertex>,
+}
+
+/// Contact manifold between two posed shapes. `cache` is the pair's persistent SAT cache;
+/// `out` is cleared and filled (empty when the shapes are apart by more than the margin).
+pub fn collide(
+    a: &Shape,
+    xa: &Iso,
+    b: &Shape,
+    xb: &Iso,
+    cfg: &CollideConfig,
+    cache: &mut SatCache,
+    scratch: &mut Scratch,
+    out: &mut Manifold,
+) {
+    out.clear();
+    match (a, b) {
+        (Shape::Sphere { radius: ra }, Shape::Sphere { radius: rb }) => {
+            round::sphere_sphere(xa.pos, *ra, xb.pos, *rb, cfg, out)
+        }
+        (Shape::Sphere { radius }, _) if b.hull().is_some() => {
+            round::sphere_hull(xa.pos, *radius, b.hull().unwrap(), xb, cfg, out);
+            out.flip();
+        }
+        (_, Shape::Sphere { radius }) if a.hull().is_some() => {
+            round::sphere_hull(xb.pos, *radius, a.hull().unwrap(), xa, cfg, out)
+        }
+        (Shape::Sphere { radius: ra }, Shape::Capsule { radius: rb, half_height }) => {
+            let (p, q) = round::capsule_segment(xb, *half_height);
+            round::sphere_capsule(xa.pos, *ra, p, q, *rb, cfg, out);
+        }
+        (Shape::Capsule { radius: ra, half_height }, Shape::Sphere { radius: rb }) => {
+            let (p, q) = round::capsule_segment(xa, *half_height);
+            round::sphere_capsule(xb.pos, *rb, p, q, *ra, cfg, out);
+            out.flip();
+        }
+        (Shape::Capsule { radius: ra, half_height: ha }, Shape::Capsule { radius: rb, half_height: hb }) => {
+            let (pa, qa) = round::capsule_segment(xa, *ha);
+            let (pb, qb) = round::capsule_segment(xb, *hb);
+            round::capsule_capsule(pa, qa, *ra, pb, qb, *rb, cfg, out);
+        }
+        (Shape::Capsule { radius, half_height }, _) => {
+            let (p, q) = round::capsule_segment(xa, *half_height);
+            round::capsule_hull(p, q, *radius, b.hull().unwrap(), xb, cfg, out);
+            out.flip();
+        }
+        (_, Shape::Capsule { radius, half_height }) => {
+            let (p, q) = round::capsule_segment(xb, *half_height);
+            round::capsule_hull(p, q, *radius, a.hull().unwrap(), xa, cfg, out);
+        }
+        _ => {
+            let (ha, hb) = (a.hull().unwrap(), b.hull().unwrap());
+            hull_hull::collide_hulls(ha, xa, hb, xb, cfg, cache, scratch, out, None);
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! Quickhull (Barber, Dobkin & Huhdanpaa 1996; Gregorius, "Implementing Quickhull", GDC 2014).
+//!
+//! Runs in f64 on f32 input, so orientation tests are exact enough for any cloud an f32
+//! scene can describe. The tolerance is the f32 one, `ε = 3·(max|x|+max|y|+max|z|)·FLT_EPSILON`:
+//! a point counts as outside a face only if it is more than ε above it, so duplicates and
+//! points within rounding of a face never create sliver faces.
+//!
+//! 1. Initial simplex from extreme points; reject clouds that are a point, a line or a plane.
+//! 2. Each remaining point goes to the outside set of the first face it is above.
+//! 3. Repeatedly take the farthest point of a non-empty outside set (the eye), flood-fill
+//!    the faces it sees, replace them by a fan from the eye to the horizon, and hand the
+//!    orphaned points to the new faces.
+//! 4. Merge coplanar triangles into polygons ([`super::merge`]).
+//!
+//! Limits: triangles are built first and merged after, so near-coplanar input within ε of
+//! a plane becomes one face (by design); the horizon is assumed to be a simple loop, which
+//! holds for visibility computed in f64 on f32 input.
+
+use super::{check_points, merge::merge_coplanar, tolerance_for, HullError};
+use glam::{DVec3, Vec3};
+use std::collections::HashMap;
+
+struct Tri {
+    v: [u32; 3],
+    n: DVec3,
+    d: f64,
+    outside: Vec<u32>,
+    alive: bool,
+}
+
+impl Tri {
+    fn new(v: [u32; 3], p: &[DVec3]) -> Tri {
+        let n = (p[v[1] as usize] - p[v[0] as usize]).cross(p[v[2] as usize] - p[v[0] as usize]).normalize_or_zero();
+        Tri { v, n, d: n.dot(p[v[0] as usize]), outside: Vec::new(), alive: true }
+    }
+    fn dist(&self, x: DVec3) -> f64 {
+        self.n.dot(x) - self.d
+    }
+}
+
+/// Hull of `points` as (vertices, polygons wound CCW from outside). Unused points are
+/// left in the vertex list; [`super::Hull::from_polygons`] compacts them.
+pub fn hull_polygons(points: &[Vec3]) -> Result<(Vec<Vec3>, Vec<Vec<u32>>), HullError> {
+    check_points(points)?;
+    let tol = tolerance_for(points.iter().copied()) as f64;
+    let p: Vec<DVec3> = points.iter().map(|v| v.as_dvec3()).collect();
+    let simplex = initial_simplex(&p, tol)?;
+
+    let mut tris: Vec<Tri> = Vec::new();
+    let mut edge_tri: HashMap<(u32, u32), usize> = HashMap::new();
+    let [a, b, c, d] = simplex;
+    for v in [[a, b, c], [a, d, b], [b, d, c], [c, d, a]] {
+        add_tri(&mut tris, &mut edge_tri, v, &p)?;
+    }
+    for i in 0..p.len() as u32 {
+        if simplex.contains(&i) {
+            continue;
+        }
+        if let Some(t) = tris.iter_mut().find(|t| t.dist(p[i as usize]) > tol) {
+            t.outside.push(i);
+        }
+    }
+
+    let mut visible: Vec<usize> = Vec::new();
+    let mut horizon: Vec<(u32, u32)> = Vec::new();
+    let mut orphans: Vec<u32> = Vec::new();
+    loop {
+        let Some(seed) = tris.iter().position(|t| t.alive && !t.outside.is_empty()) else { break };
+        let eye = *tris[seed]
+            .outside
+            .iter()
+            .max_by(|&&x, &&y| {
+                tris[seed].dist(p[x as usize]).total_cmp(&tris[seed].dist(p[y as usize])).then(y.cmp(&x))
+            })
+            .expect("non-empty outside set");
+        let e = p[eye as usize];
+
+        // Flood-fill the faces the eye can see.
+        visible.clear();
+        visible.push(seed);
+        let mut is_visible: HashMap<usize, bool> = HashMap::new();
+        is_visible.insert(seed, true);
+        let mut i = 0;
+        while i < visible.len() {
+            let t = visible[i];
+            i += 1;
+            for k in 0..3 {
+                let (x, y) = (tris[t].v[k], tris[t].v[(k + 1) % 3]);
+                let nb = edge_tri[&(y, x)];
+                if is_visible.contains_key(&nb) {
+                    continue;
+                }
+                let vis = tris[nb].dist(e) > 0.0;
+                is_visible.insert(nb, vis);
+                if vis {
+                    visible.push(nb);
+                }
+            }
+        }
+        horizon.clear();
+        orphans.clear();
+        for &t in &visible {
+            for k in 0..3 {
+                let (x, y) = (tris[t].v[k], tris[t].v[(k + 1) % 3]);
+                if !is_visible[&edge_tri[&(y, x)]] {
+                    horizon.push((x, y));
+                }
+            }
+            orphans.append(&mut tris[t].outside);
+            tris[t].alive = false;
+        }
+        for &t in &visible {
+            for k in 0..3 {
+                edge_tri.remove(&(tris[t].v[k], tris[t].v[(k + 1) % 3]));
+            }
+        }
+        let first_new = tris.len();
+        for &(x, y) in &horizon {
+            add_tri(&mut tris, &mut edge_tri, [x, y, eye], &p)?;
+        }
+        for &o in &orphans {
+            if o == eye {
+                continue;
+            }
+            let q = p[o as usize];
+            if let Some(t) = tris[first_new..].iter_mut().find(|t| t.dist(q) > tol) {
+                t.outside.push(o);
+            }
+        }
+    }
+
+    let alive: Vec<[u32; 3]> = tris.iter().filter(|t| t.alive).map(|t| t.v).collect();
+    let polys = merge_coplanar(&p, &alive, tol)?;
+    Ok((points.to_vec(), polys))
+}
+
+fn add_tri(
+    tris: &mut Vec<Tri>,
+    edge_tri: &mut HashMap<(u32, u32), usize>,
+    v: [u32; 3],
+    p: &[DVec3],
+) -> Result<(), HullError> {
+    let ti = tris.len();
+    for k in 0..3 {
+        if edge_tri.insert((v[k], v[(k + 1) % 3]), ti).is_some() {
+            return Err(HullError::Degenerate("numerically inconsistent horizon"));
+        }
+    }
+    tris.push(Tri::new(v, p));
+    Ok(())
+}
+
+/// Four extreme, non-coplanar points, ordered so that face (0, 1, 2) faces away from 3.
+fn initial_simplex(p: &[DVec3], tol: f64) -> Result<[u32; 4], HullError> {
+    let mut ext = [0usize; 6];
+    for (i, q) in p.iter().enumerate() {
+        for axis in 0..3 {
+            if q[axis] < p[ext[2 * axis]][axis] {
+                ext[2 * axis] = i;
+            }
+            if q[axis] > p[ext[2 * axis + 1]][axis] {
+                ext[2 * axis + 1] = i;
+            }
+        }
+    }
+    let (mut i0, mut i1, mut best) = (0, 0, -1.0);
+    for axis in 0..3 {
+        let (a, b) = (ext[2 * axis], ext[2 * axis + 1]);
+        let d = p[a].distance_squared(p[b]);
+        if d > best {
+            (i0, i1, best) = (a, b, d);
+        }
+    }
+    if best.sqrt() <= tol {
+        return Err(HullError::Degenerate("all points coincide"));
+    }
+    let dir = (p[i1] - p[i0]).normalize();
+    let (i2, d2) = argmax(p, |q| (q - p[i0]).cross(dir).length());
+    if d2 <= tol {
+        return Err(HullError::Degenerate("all points lie on one line"));
+    }
+    let n = (p[i1] - p[i0]).cross(p[i2] - p[i0]).normalize();
+    let (i3, d3) = argmax(p, |q| n.dot(q - p[i0]).abs());
+    if d3 <= tol {
+        return Err(HullError::Degenerate("all points lie on one plane"));
+    }
+    let (a, mut b, mut c, d) = (i0 as u32, i1 as u32, i2 as u32, i3 as u32);
+    if n.dot(p[i3] - p[i0]) > 0.0 {
+        std::mem::swap(&mut b, &mut c);
+    }
+    Ok([a, b, c, d])
+}
+
+fn argmax(p: &[DVec3], f: impl Fn(DVec3) -> f64) -> (usize, f64) {
+    let mut best = (0, f64::MIN);
+    for (i, q) in p.iter().enumerate() {
+        let v = f(*q);
+        if v > best.1 {
+            best = (i, v);
+        }
+    }
+    best
+}

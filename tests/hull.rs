@@ -1,0 +1,164 @@
+//! Convex hull construction, validation and support mapping.
+
+use contactlab::physics::hull::builders::{random_cloud, SplitMix64};
+use contactlab::physics::{Hull, HullError};
+use glam::Vec3;
+
+fn cube_corners(h: f32) -> Vec<Vec3> {
+    (0..8)
+        .map(|i| Vec3::new(if i & 1 == 0 { -h } else { h }, if i & 2 == 0 { -h } else { h }, if i & 4 == 0 { -h } else { h }))
+        .collect()
+}
+
+fn counts(h: &Hull) -> (usize, usize, usize) {
+    (h.vertices().len(), h.edge_count(), h.faces().len())
+}
+
+#[test]
+fn cube_with_interior_duplicate_and_coplanar_points_has_six_faces() {
+    let mut pts = cube_corners(1.0);
+    pts.extend(cube_corners(1.0)); // duplicates
+    let mut rng = SplitMix64(7);
+    for _ in 0..200 {
+        // interior points
+        pts.push(Vec3::new(rng.next_f32() * 1.8 - 0.9, rng.next_f32() * 1.8 - 0.9, rng.next_f32() * 1.8 - 0.9));
+    }
+    for i in 0..5 {
+        for j in 0..5 {
+            // a coplanar grid on every face, and collinear points on edges
+            let (u, v) = (i as f32 * 0.5 - 1.0, j as f32 * 0.5 - 1.0);
+            pts.extend([
+                Vec3::new(1.0, u, v),
+                Vec3::new(-1.0, u, v),
+                Vec3::new(u, 1.0, v),
+                Vec3::new(u, -1.0, v),
+                Vec3::new(u, v, 1.0),
+                Vec3::new(u, v, -1.0),
+            ]);
+        }
+    }
+    let h = Hull::from_points(&pts).unwrap();
+    assert_eq!(counts(&h), (8, 12, 6));
+    h.validate(1e-5).unwrap();
+    for f in h.faces() {
+        assert!((f.offset - 1.0).abs() < 1e-6, "each face plane is at distance 1");
+        assert!(f.normal.abs().max_element() > 1.0 - 1e-6, "axis-aligned normals");
+    }
+}
+
+#[test]
+fn triangulated_box_faces_are_merged() {
+    let v = cube_corners(0.5);
+    let quads = [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
+    let tris: Vec<Vec<u32>> = quads.iter().flat_map(|q| [vec![q[0], q[1], q[2]], vec![q[0], q[2], q[3]]]).collect();
+    let h = Hull::from_faces(&v, &tris).unwrap();
+    assert_eq!(counts(&h), (8, 12, 6));
+    h.validate(1e-6).unwrap();
+}
+
+#[test]
+fn from_faces_rejects_open_and_inconsistent_meshes() {
+    let v = cube_corners(0.5);
+    let quads: Vec<Vec<u32>> = vec![vec![0, 4, 6, 2], vec![1, 3, 7, 5], vec![0, 1, 5, 4], vec![2, 6, 7, 3], vec![0, 2, 3, 1]];
+    assert!(matches!(Hull::from_faces(&v, &quads), Err(HullError::BadTopology(_))));
+    let mut flipped = quads.clone();
+    flipped.push(vec![4, 6, 7, 5]); // wrong winding
+    assert!(matches!(Hull::from_faces(&v, &flipped), Err(HullError::BadTopology(_))));
+    let bad_index = vec![vec![0, 1, 99]];
+    assert!(matches!(Hull::from_faces(&v, &bad_index), Err(HullError::IndexOutOfRange { vertex: 99, .. })));
+}
+
+#[test]
+fn bad_point_clouds_are_typed_errors() {
+    assert_eq!(Hull::from_points(&[]).unwrap_err(), HullError::Empty);
+    let mut pts = cube_corners(1.0);
+    pts[3].y = f32::NAN;
+    assert_eq!(Hull::from_points(&pts).unwrap_err(), HullError::NonFinite { index: 3 });
+    pts[3].y = f32::INFINITY;
+    assert!(matches!(Hull::from_points(&pts), Err(HullError::NonFinite { .. })));
+    assert!(matches!(Hull::from_points(&[Vec3::ZERO, Vec3::X, Vec3::Y]), Err(HullError::Degenerate(_))));
+    let same = vec![Vec3::ONE; 10];
+    assert!(matches!(Hull::from_points(&same), Err(HullError::Degenerate(_))));
+    let line: Vec<Vec3> = (0..10).map(|i| Vec3::new(i as f32, 2.0 * i as f32, 0.5)).collect();
+    assert!(matches!(Hull::from_points(&line), Err(HullError::Degenerate(_))));
+    let plane: Vec<Vec3> = (0..30).map(|i| Vec3::new((i % 6) as f32, 1.0, (i / 6) as f32)).collect();
+    assert!(matches!(Hull::from_points(&plane), Err(HullError::Degenerate(_))));
+    // Nearly flat: thinner than the tolerance.
+    let mut flat = plane.clone();
+    flat.push(Vec3::new(2.0, 1.0 + 1e-7, 2.0));
+    assert!(matches!(Hull::from_points(&flat), Err(HullError::Degenerate(_))));
+}
+
+#[test]
+fn builders_have_the_right_counts() {
+    let b = Hull::cuboid(Vec3::new(1.0, 2.0, 3.0)).unwrap();
+    assert_eq!(counts(&b), (8, 12, 6));
+    let t = Hull::tetrahedron(1.0).unwrap();
+    assert_eq!(counts(&t), (4, 6, 4));
+    let p = Hull::prism(1.0, 0.5, 8).unwrap();
+    assert_eq!(counts(&p), (16, 24, 10));
+    let g = Hull::geodesic_sphere(1.0, 1).unwrap();
+    assert_eq!(counts(&g), (42, 120, 80));
+    for h in [&b, &t, &p, &g] {
+        h.validate(1e-5).unwrap();
+    }
+    for v in g.vertices() {
+        assert!((v.length() - 1.0).abs() < 1e-5);
+    }
+}
+
+#[test]
+fn random_hulls_are_valid_and_contain_their_points() {
+    for seed in 0..400u64 {
+        let n = 4 + (seed as usize * 7) % 120;
+        let r = 0.1 + (seed % 13) as f32;
+        let pts = random_cloud(n, r, seed);
+        let h = Hull::from_points(&pts).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let tol = 20.0 * h.tolerance();
+        h.validate(tol).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        for p in &pts {
+            for (fi, f) in h.faces().iter().enumerate() {
+                let d = f.normal.dot(*p) - f.offset;
+                assert!(d <= tol, "seed {seed}: point {p} is {d} outside face {fi}");
+            }
+        }
+        // Every hull vertex is an input point.
+        for v in h.vertices() {
+            assert!(pts.contains(v));
+        }
+    }
+}
+
+#[test]
+fn hull_of_points_on_a_sphere_keeps_every_point() {
+    // All points are extreme: nothing may be dropped.
+    let g = Hull::geodesic_sphere(2.0, 2).unwrap();
+    assert_eq!(g.vertices().len(), 162);
+    assert_eq!(g.faces().len(), 320);
+    g.validate(1e-4).unwrap();
+}
+
+#[test]
+fn hill_climbing_matches_brute_force_support() {
+    let mut rng = SplitMix64(99);
+    let mut hulls = vec![Hull::geodesic_sphere(1.0, 2).unwrap(), Hull::prism(1.0, 2.0, 32).unwrap()];
+    for seed in 0..40 {
+        hulls.push(Hull::random(8 + seed * 5, 1.0, seed as u64).unwrap());
+    }
+    for h in &hulls {
+        for _ in 0..500 {
+            let d = Vec3::new(rng.next_f32() - 0.5, rng.next_f32() - 0.5, rng.next_f32() - 0.5);
+            let start = (rng.next_u64() % h.vertices().len() as u64) as u32;
+            let hc = h.support_hill_climb(d, start);
+            let bf = h.support_brute_force(d);
+            let (a, b) = (d.dot(h.vertices()[hc as usize]), d.dot(h.vertices()[bf as usize]));
+            assert!((a - b).abs() <= 1e-6 * (1.0 + b.abs()), "hill climb {a} vs brute force {b}");
+        }
+        // Axis directions produce ties on the prism's flat faces: still a maximum.
+        for d in [Vec3::Y, -Vec3::Y, Vec3::X, Vec3::Z] {
+            let a = d.dot(h.vertices()[h.support_hill_climb(d, 0) as usize]);
+            let b = d.dot(h.vertices()[h.support_brute_force(d) as usize]);
+            assert!((a - b).abs() < 1e-6);
+        }
+    }
+}
