@@ -25,7 +25,7 @@ pub struct BodyHandle {
 }
 
 /// Static bodies never move (infinite mass); dynamic bodies respond to forces and contacts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum BodyKind {
     /// Moved by gravity and contacts.
     #[default]

@@ -188,6 +188,16 @@ pub fn face_contact(
     if let Some(d) = debug.as_deref_mut() {
         d.kept = poly.iter().map(|v| (rx.transform_point(v.p + n * (0.5 * v.depth)), v.depth)).collect();
     }
+    if poly.is_empty() {
+        // Deep, skewed overlaps can clip the incident face away entirely. The face query's
+        // support vertex is then the contact: it realises exactly the chosen separation.
+        let v = ih.support(rel.inv_transform_vector(-n));
+        let p = rel.transform_point(ih.vertices[v as usize]);
+        let depth = face.offset - n.dot(p);
+        if depth >= -cfg.margin {
+            poly.push(ClipVertex { p, depth, in_ref: false, in_edge: v, out_ref: false, out_edge: v });
+        }
+    }
     let keep = reduce_to_four(poly, n, cfg.slop);
     let wn = rx.transform_vector(n);
     out.normal = if flipped { -wn } else { wn };

@@ -1,0 +1,219 @@
+//! Hand-made contact cases with exact expected results.
+
+use contactlab::physics::collide::{collide, CollideConfig, ContactKind, Manifold, SatCache, Scratch};
+use contactlab::physics::{Iso, Shape};
+use glam::{Quat, Vec3};
+use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, SQRT_2};
+
+fn contact(a: &Shape, xa: Iso, b: &Shape, xb: Iso) -> Manifold {
+    let mut m = Manifold::default();
+    collide(a, &xa, b, &xb, &CollideConfig::default(), &mut SatCache::Empty, &mut Scratch::default(), &mut m);
+    m
+}
+
+fn cube(h: f32) -> Shape {
+    Shape::cuboid(Vec3::splat(h)).unwrap()
+}
+
+fn near(a: Vec3, b: Vec3, tol: f32) -> bool {
+    (a - b).length() <= tol
+}
+
+#[test]
+fn box_resting_flat_on_bigger_box_has_four_corner_points() {
+    let ground = Shape::cuboid(Vec3::new(2.0, 0.5, 2.0)).unwrap();
+    let m = contact(&ground, Iso::IDENTITY, &cube(0.5), Iso::from_translation(Vec3::new(0.3, 0.99, -0.2)));
+    assert_eq!(m.points.len(), 4);
+    assert_eq!(m.kind, ContactKind::FaceA);
+    assert!(near(m.normal, Vec3::Y, 1e-6));
+    for p in &m.points {
+        assert!((p.depth - 0.01).abs() < 1e-5, "depth {}", p.depth);
+        // Halfway between the surfaces: y = 0.5 − 0.005.
+        assert!((p.position.y - 0.495).abs() < 1e-5);
+        assert!(((p.position.x - 0.3).abs() - 0.5).abs() < 1e-5);
+        assert!(((p.position.z + 0.2).abs() - 0.5).abs() < 1e-5);
+    }
+}
+
+#[test]
+fn box_twisted_45_degrees_gives_octagon_reduced_to_inscribed_square() {
+    let q = Quat::from_rotation_y(FRAC_PI_4);
+    let mut rec = contactlab::physics::collide::clip::ClipRecord::default();
+    let (a, b) = (cube(0.5), cube(0.5));
+    let xb = Iso::new(Vec3::new(0.0, 0.99, 0.0), q);
+    let mut m = Manifold::default();
+    contactlab::physics::collide::hull_hull::collide_hulls(
+        a.hull().unwrap(),
+        &Iso::IDENTITY,
+        b.hull().unwrap(),
+        &xb,
+        &CollideConfig::default(),
+        &mut SatCache::Empty,
+        &mut Scratch::default(),
+        &mut m,
+        Some(&mut rec),
+    );
+    // The clip produces the regular octagon square ∩ diamond: vertices (±0.5, ±t), (±t, ±0.5)
+    // with t = 0.5·(√2 − 1).
+    let t = 0.5 * (SQRT_2 - 1.0);
+    let octagon: Vec<(f32, f32)> = vec![(0.5, t), (t, 0.5), (-t, 0.5), (-0.5, t), (-0.5, -t), (-t, -0.5), (t, -0.5), (0.5, -t)];
+    assert_eq!(rec.kept.len(), 8, "clip keeps all 8 octagon vertices");
+    for (p, d) in &rec.kept {
+        assert!((d - 0.01).abs() < 1e-5);
+        assert!(octagon.iter().any(|&(x, z)| (p.x - x).abs() < 1e-5 && (p.z - z).abs() < 1e-5), "{p}");
+    }
+    assert_eq!(rec.stages.len(), 4, "one stage per side plane of the reference face");
+    assert_eq!(m.points.len(), 4);
+    let pts: Vec<Vec3> = m.points.iter().map(|p| p.position).collect();
+    // Largest quadrilateral on the octagon's vertices: alternate vertices, area 2R².
+    let r2 = 0.25 + t * t;
+    let mut area = 0.0;
+    let c = pts.iter().copied().sum::<Vec3>() / 4.0;
+    let mut sorted = pts.clone();
+    sorted.sort_by(|p, q| (p.z - c.z).atan2(p.x - c.x).total_cmp(&(q.z - c.z).atan2(q.x - c.x)));
+    for i in 0..4 {
+        let (p, q) = (sorted[i] - c, sorted[(i + 1) % 4] - c);
+        area += 0.5 * (p.x * q.z - q.x * p.z).abs();
+    }
+    assert!((area - 2.0 * r2).abs() < 1e-4, "area {area} vs {}", 2.0 * r2);
+}
+
+#[test]
+fn crossed_edges_give_one_edge_point() {
+    let a = Iso::new(Vec3::ZERO, Quat::from_rotation_z(FRAC_PI_4)); // ridge along z at y = √2/2
+    let top = SQRT_2 * 0.5;
+    let b = Iso::new(Vec3::new(0.0, 2.0 * top - 0.01, 0.0), Quat::from_rotation_x(FRAC_PI_4)); // ridge along x
+    let m = contact(&cube(0.5), a, &cube(0.5), b);
+    assert_eq!(m.kind, ContactKind::Edge);
+    assert_eq!(m.points.len(), 1);
+    assert!(near(m.normal, Vec3::Y, 1e-5), "normal {}", m.normal);
+    assert!((m.points[0].depth - 0.01).abs() < 1e-5);
+    assert!(near(m.points[0].position, Vec3::new(0.0, top - 0.005, 0.0), 1e-5));
+}
+
+#[test]
+fn box_standing_on_one_vertex() {
+    let ground = Shape::cuboid(Vec3::new(2.0, 0.5, 2.0)).unwrap();
+    let q = Quat::from_rotation_arc(Vec3::splat(-1.0).normalize(), -Vec3::Y);
+    let half_diag = 0.5 * 3f32.sqrt();
+    let m = contact(&ground, Iso::IDENTITY, &cube(0.5), Iso::new(Vec3::new(0.0, 0.5 + half_diag - 0.01, 0.0), q));
+    assert_eq!(m.points.len(), 1);
+    assert!(near(m.normal, Vec3::Y, 1e-6));
+    assert!((m.points[0].depth - 0.01).abs() < 1e-4);
+    assert!(near(m.points[0].position, Vec3::new(0.0, 0.495, 0.0), 1e-4));
+}
+
+#[test]
+fn sphere_on_face_edge_and_vertex_of_a_box() {
+    let s = Shape::Sphere { radius: 0.5 };
+    // Face.
+    let m = contact(&cube(0.5), Iso::IDENTITY, &s, Iso::from_translation(Vec3::new(0.1, 0.99, 0.2)));
+    assert_eq!(m.points.len(), 1);
+    assert!(near(m.normal, Vec3::Y, 1e-6) && (m.points[0].depth - 0.01).abs() < 1e-5);
+    assert!(near(m.points[0].position, Vec3::new(0.1, 0.495, 0.2), 1e-5));
+    // Edge of a box turned 45° about z: the ridge is at y = √2/2.
+    let top = SQRT_2 * 0.5;
+    let m = contact(
+        &cube(0.5),
+        Iso::new(Vec3::ZERO, Quat::from_rotation_z(FRAC_PI_4)),
+        &s,
+        Iso::from_translation(Vec3::new(0.0, top + 0.49, 0.3)),
+    );
+    assert!(near(m.normal, Vec3::Y, 1e-5) && (m.points[0].depth - 0.01).abs() < 1e-5);
+    assert!(near(m.points[0].position, Vec3::new(0.0, top - 0.005, 0.3), 1e-5));
+    // Oblique, nearest to the edge (0.5, 0.5, z): exact distance √(0.3² + 0.3²).
+    let m = contact(&cube(0.5), Iso::IDENTITY, &s, Iso::from_translation(Vec3::new(0.8, 0.8, 0.0)));
+    let d = (0.18f32).sqrt();
+    assert!(near(m.normal, Vec3::new(1.0, 1.0, 0.0).normalize(), 1e-5));
+    assert!((m.points[0].depth - (0.5 - d)).abs() < 1e-5);
+    // Vertex: sphere straight above the corner of a box standing on a vertex.
+    let q = Quat::from_rotation_arc(Vec3::ONE.normalize(), Vec3::Y);
+    let half_diag = 0.5 * 3f32.sqrt();
+    let m = contact(&cube(0.5), Iso::new(Vec3::ZERO, q), &s, Iso::from_translation(Vec3::new(0.0, half_diag + 0.49, 0.0)));
+    assert!(near(m.normal, Vec3::Y, 1e-4) && (m.points[0].depth - 0.01).abs() < 1e-4);
+    // Order swapped: sphere is A, the normal flips to point from the sphere to the box.
+    let m = contact(&s, Iso::from_translation(Vec3::new(0.1, 0.99, 0.2)), &cube(0.5), Iso::IDENTITY);
+    assert!(near(m.normal, -Vec3::Y, 1e-6) && (m.points[0].depth - 0.01).abs() < 1e-5);
+}
+
+#[test]
+fn capsule_lying_on_a_box_has_two_points() {
+    let cap = Shape::Capsule { radius: 0.25, half_height: 0.5 };
+    let ground = Shape::cuboid(Vec3::new(2.0, 0.5, 2.0)).unwrap();
+    let x = Iso::new(Vec3::new(0.0, 0.74, 0.0), Quat::from_rotation_z(FRAC_PI_2));
+    let m = contact(&ground, Iso::IDENTITY, &cap, x);
+    assert_eq!(m.points.len(), 2);
+    assert!(near(m.normal, Vec3::Y, 1e-6));
+    let mut xs: Vec<f32> = m.points.iter().map(|p| p.position.x).collect();
+    xs.sort_by(f32::total_cmp);
+    assert!((xs[0] + 0.5).abs() < 1e-5 && (xs[1] - 0.5).abs() < 1e-5);
+    for p in &m.points {
+        assert!((p.depth - 0.01).abs() < 1e-5 && (p.position.y - 0.495).abs() < 1e-5);
+    }
+    // Upright capsule on the box: one point under its lower end.
+    let m = contact(&ground, Iso::IDENTITY, &cap, Iso::from_translation(Vec3::new(0.0, 1.24, 0.0)));
+    assert_eq!(m.points.len(), 1);
+    assert!((m.points[0].depth - 0.01).abs() < 1e-5);
+}
+
+#[test]
+fn capsule_pairs_parallel_and_crossed() {
+    let cap = Shape::Capsule { radius: 0.25, half_height: 0.5 };
+    let lay = Quat::from_rotation_z(FRAC_PI_2);
+    let m = contact(&cap, Iso::new(Vec3::ZERO, lay), &cap, Iso::new(Vec3::new(0.5, 0.49, 0.0), lay));
+    assert_eq!(m.points.len(), 2, "parallel capsules touch along a segment");
+    assert!(near(m.normal, Vec3::Y, 1e-6));
+    let mut xs: Vec<f32> = m.points.iter().map(|p| p.position.x).collect();
+    xs.sort_by(f32::total_cmp);
+    assert!((xs[0] - 0.0).abs() < 1e-5 && (xs[1] - 0.5).abs() < 1e-5, "{xs:?}");
+    let crossed = Quat::from_rotation_x(FRAC_PI_2);
+    let m = contact(&cap, Iso::new(Vec3::ZERO, lay), &cap, Iso::new(Vec3::new(0.0, 0.49, 0.0), crossed));
+    assert_eq!(m.points.len(), 1);
+    assert!((m.points[0].depth - 0.01).abs() < 1e-5);
+    // Sphere against the side of a capsule.
+    let s = Shape::Sphere { radius: 0.3 };
+    let m = contact(&s, Iso::from_translation(Vec3::new(0.2, 0.54, 0.0)), &cap, Iso::new(Vec3::ZERO, lay));
+    assert!(near(m.normal, -Vec3::Y, 1e-6) && (m.points[0].depth - 0.01).abs() < 1e-5);
+}
+
+#[test]
+fn separated_pairs_give_no_contact() {
+    let s = Shape::Sphere { radius: 0.5 };
+    let cap = Shape::Capsule { radius: 0.25, half_height: 0.5 };
+    let far = Iso::from_translation(Vec3::new(0.3, 2.0, 0.1));
+    let shapes = [cube(0.5), s, cap, Shape::Hull(std::sync::Arc::new(contactlab::physics::Hull::geodesic_sphere(0.5, 1).unwrap()))];
+    for a in &shapes {
+        for b in &shapes {
+            let m = contact(a, Iso::IDENTITY, b, far);
+            assert!(m.points.is_empty(), "{a:?} vs {b:?}");
+        }
+    }
+    // Within the margin: speculative points with negative depth.
+    let m = contact(&cube(0.5), Iso::IDENTITY, &cube(0.5), Iso::from_translation(Vec3::new(0.0, 1.01, 0.0)));
+    assert_eq!(m.points.len(), 4);
+    assert!(m.points.iter().all(|p| (p.depth + 0.01).abs() < 1e-5));
+}
+
+#[test]
+fn feature_ids_are_stable_under_small_motion_and_cache_reuses_the_axis() {
+    let ground = Shape::cuboid(Vec3::new(2.0, 0.5, 2.0)).unwrap();
+    let b = cube(0.5);
+    let cfg = CollideConfig::default();
+    let mut cache = SatCache::Empty;
+    let mut scratch = Scratch::default();
+    let mut m0 = Manifold::default();
+    collide(&ground, &Iso::IDENTITY, &b, &Iso::from_translation(Vec3::new(0.0, 0.99, 0.0)), &cfg, &mut cache, &mut scratch, &mut m0);
+    assert!(matches!(cache, SatCache::FaceA { .. }));
+    let mut m1 = Manifold::default();
+    let x1 = Iso::new(Vec3::new(0.01, 0.991, 0.0), Quat::from_rotation_y(0.02));
+    collide(&ground, &Iso::IDENTITY, &b, &x1, &cfg, &mut cache, &mut scratch, &mut m1);
+    let mut ids0: Vec<_> = m0.points.iter().map(|p| p.id).collect();
+    let mut ids1: Vec<_> = m1.points.iter().map(|p| p.id).collect();
+    ids0.sort();
+    ids1.sort();
+    assert_eq!(ids0, ids1);
+    // The cached path gives the same manifold as a fresh SAT.
+    let mut fresh = Manifold::default();
+    collide(&ground, &Iso::IDENTITY, &b, &x1, &cfg, &mut SatCache::Empty, &mut scratch, &mut fresh);
+    assert_eq!(m1, fresh);
+}
