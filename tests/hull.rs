@@ -6,7 +6,9 @@ use glam::Vec3;
 
 fn cube_corners(h: f32) -> Vec<Vec3> {
     (0..8)
-        .map(|i| Vec3::new(if i & 1 == 0 { -h } else { h }, if i & 2 == 0 { -h } else { h }, if i & 4 == 0 { -h } else { h }))
+        .map(|i| {
+            Vec3::new(if i & 1 == 0 { -h } else { h }, if i & 2 == 0 { -h } else { h }, if i & 4 == 0 { -h } else { h })
+        })
         .collect()
 }
 
@@ -59,7 +61,8 @@ fn triangulated_box_faces_are_merged() {
 #[test]
 fn from_faces_rejects_open_and_inconsistent_meshes() {
     let v = cube_corners(0.5);
-    let quads: Vec<Vec<u32>> = vec![vec![0, 4, 6, 2], vec![1, 3, 7, 5], vec![0, 1, 5, 4], vec![2, 6, 7, 3], vec![0, 2, 3, 1]];
+    let quads: Vec<Vec<u32>> =
+        vec![vec![0, 4, 6, 2], vec![1, 3, 7, 5], vec![0, 1, 5, 4], vec![2, 6, 7, 3], vec![0, 2, 3, 1]];
     assert!(matches!(Hull::from_faces(&v, &quads), Err(HullError::BadTopology(_))));
     let mut flipped = quads.clone();
     flipped.push(vec![4, 6, 7, 5]); // wrong winding

@@ -56,7 +56,8 @@ fn box_twisted_45_degrees_gives_octagon_reduced_to_inscribed_square() {
     // The clip produces the regular octagon square ∩ diamond: vertices (±0.5, ±t), (±t, ±0.5)
     // with t = 0.5·(√2 − 1).
     let t = 0.5 * (SQRT_2 - 1.0);
-    let octagon: Vec<(f32, f32)> = vec![(0.5, t), (t, 0.5), (-t, 0.5), (-0.5, t), (-0.5, -t), (-t, -0.5), (t, -0.5), (0.5, -t)];
+    let octagon: Vec<(f32, f32)> =
+        vec![(0.5, t), (t, 0.5), (-t, 0.5), (-0.5, t), (-0.5, -t), (-t, -0.5), (t, -0.5), (0.5, -t)];
     assert_eq!(rec.kept.len(), 8, "clip keeps all 8 octagon vertices");
     for (p, d) in &rec.kept {
         assert!((d - 0.01).abs() < 1e-5);
@@ -129,7 +130,8 @@ fn sphere_on_face_edge_and_vertex_of_a_box() {
     // Vertex: sphere straight above the corner of a box standing on a vertex.
     let q = Quat::from_rotation_arc(Vec3::ONE.normalize(), Vec3::Y);
     let half_diag = 0.5 * 3f32.sqrt();
-    let m = contact(&cube(0.5), Iso::new(Vec3::ZERO, q), &s, Iso::from_translation(Vec3::new(0.0, half_diag + 0.49, 0.0)));
+    let m =
+        contact(&cube(0.5), Iso::new(Vec3::ZERO, q), &s, Iso::from_translation(Vec3::new(0.0, half_diag + 0.49, 0.0)));
     assert!(near(m.normal, Vec3::Y, 1e-4) && (m.points[0].depth - 0.01).abs() < 1e-4);
     // Order swapped: sphere is A, the normal flips to point from the sphere to the box.
     let m = contact(&s, Iso::from_translation(Vec3::new(0.1, 0.99, 0.2)), &cube(0.5), Iso::IDENTITY);
@@ -181,7 +183,12 @@ fn separated_pairs_give_no_contact() {
     let s = Shape::Sphere { radius: 0.5 };
     let cap = Shape::Capsule { radius: 0.25, half_height: 0.5 };
     let far = Iso::from_translation(Vec3::new(0.3, 2.0, 0.1));
-    let shapes = [cube(0.5), s, cap, Shape::Hull(std::sync::Arc::new(contactlab::physics::Hull::geodesic_sphere(0.5, 1).unwrap()))];
+    let shapes = [
+        cube(0.5),
+        s,
+        cap,
+        Shape::Hull(std::sync::Arc::new(contactlab::physics::Hull::geodesic_sphere(0.5, 1).unwrap())),
+    ];
     for a in &shapes {
         for b in &shapes {
             let m = contact(a, Iso::IDENTITY, b, far);
@@ -202,7 +209,16 @@ fn feature_ids_are_stable_under_small_motion_and_cache_reuses_the_axis() {
     let mut cache = SatCache::Empty;
     let mut scratch = Scratch::default();
     let mut m0 = Manifold::default();
-    collide(&ground, &Iso::IDENTITY, &b, &Iso::from_translation(Vec3::new(0.0, 0.99, 0.0)), &cfg, &mut cache, &mut scratch, &mut m0);
+    collide(
+        &ground,
+        &Iso::IDENTITY,
+        &b,
+        &Iso::from_translation(Vec3::new(0.0, 0.99, 0.0)),
+        &cfg,
+        &mut cache,
+        &mut scratch,
+        &mut m0,
+    );
     assert!(matches!(cache, SatCache::FaceA { .. }));
     let mut m1 = Manifold::default();
     let x1 = Iso::new(Vec3::new(0.01, 0.991, 0.0), Quat::from_rotation_y(0.02));

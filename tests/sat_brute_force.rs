@@ -161,7 +161,11 @@ fn manifolds_of_random_shallow_overlaps_lie_on_both_surfaces() {
             let half = 0.5 * p.depth.abs() + 2e-4;
             let da = plane_distance(a, &xa, p.position);
             let db = plane_distance(b, &xb, p.position);
-            assert!(da.abs() <= half && db.abs() <= half, "pair {i}: point off the surfaces: {da}, {db} (depth {})", p.depth);
+            assert!(
+                da.abs() <= half && db.abs() <= half,
+                "pair {i}: point off the surfaces: {da}, {db} (depth {})",
+                p.depth
+            );
         }
     }
     assert!(placed > 1000, "only {placed} pairs placed at their target depth");

@@ -8,8 +8,9 @@
 //! held fixed while the orientation advances, and ω is recomputed from L with the new
 //! orientation (`ω = I_w(q')⁻¹ L`). This conserves |L| of a free body exactly and produces
 //! the gyroscopic precession that a plain `q += ½ω q dt` update misses, so a T-handle spun
-//! about its intermediate axis flips (Dzhanibekov effect). Orientation update:
-//! `q ← normalize(q + ½·(0, ω)·q·dt)`.
+//! about its intermediate axis flips (Dzhanibekov effect). Orientation update: the exact
+//! rotation `q ← exp(½·ω_mid·dt)·q` with ω at the half step (midpoint rule), which keeps
+//! the kinetic energy of a free spin from creeping up.
 
 use crate::physics::math::Iso;
 use crate::physics::shape::Shape;
@@ -199,13 +200,19 @@ impl Body {
         if w.length_squared() == 0.0 {
             return;
         }
+        // Midpoint rule on the rotation: ω at the half step (from the same L) drives the
+        // full step. First-order updates pump energy into the spin, which slowly tips even
+        // a spin about the stable major axis.
         let l = self.angular_momentum();
         let q = self.pose.rot;
-        let dq = Quat::from_xyzw(w.x, w.y, w.z, 0.0) * q;
-        let q2 = Quat::from_xyzw(q.x + 0.5 * dt * dq.x, q.y + 0.5 * dt * dq.y, q.z + 0.5 * dt * dq.z, q.w + 0.5 * dt * dq.w)
-            .normalize();
+        let omega_at = |rot: Quat| {
+            let r = Mat3::from_quat(rot);
+            r * self.inv_inertia_local * r.transpose() * l
+        };
+        let q_half = (Quat::from_scaled_axis(w * (0.5 * dt)) * q).normalize();
+        let w_half = omega_at(q_half);
+        let q2 = (Quat::from_scaled_axis(w_half * dt) * q).normalize();
         self.pose.rot = q2;
-        let r = Mat3::from_quat(q2);
-        self.angular_velocity = r * self.inv_inertia_local * r.transpose() * l;
+        self.angular_velocity = omega_at(q2);
     }
 }

@@ -97,10 +97,7 @@ impl GaussMap {
     pub fn of(h: &Hull, x: &Iso) -> GaussMap {
         GaussMap {
             normals: h.faces().iter().map(|f| x.transform_vector(f.normal)).collect(),
-            arcs: (0..h.edges().len())
-                .step_by(2)
-                .map(|e| (h.edges()[e].face, h.edges()[e + 1].face))
-                .collect(),
+            arcs: (0..h.edges().len()).step_by(2).map(|e| (h.edges()[e].face, h.edges()[e + 1].face)).collect(),
         }
     }
 
@@ -205,7 +202,11 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
     let mut manifold = Manifold::default();
     let mut clip = None;
     let (winner, axis, reason) = if separated {
-        (None, Vec3::ZERO, format!("separated: best separation {:.4} m exceeds the margin {:.4} m", result.separation(), cfg.margin))
+        (
+            None,
+            Vec3::ZERO,
+            format!("separated: best separation {:.4} m exceeds the margin {:.4} m", result.separation(), cfg.margin),
+        )
     } else {
         let fa = result.face_a.separation;
         let fb = result.face_b.separation;
@@ -214,7 +215,10 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
                 edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, cfg, &mut manifold);
                 let why = format!(
                     "edge pair {}/{} wins: {:.4} > 0.90 × best face {:.4} + 0.5·slop",
-                    e.edge_a, e.edge_b, e.separation, fa.max(fb)
+                    e.edge_a,
+                    e.edge_b,
+                    e.separation,
+                    fa.max(fb)
                 );
                 (Some(ContactKind::Edge), manifold.normal, why)
             }

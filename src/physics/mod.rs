@@ -34,14 +34,19 @@
 //! - Hulls are convex; concave objects need several bodies (no compounds yet).
 
 pub mod body;
+pub mod broadphase;
 pub mod collide;
 pub mod debug;
 pub mod hull;
 pub mod math;
 pub mod shape;
+pub mod solver;
+pub mod world;
 
 pub use body::{Body, BodyDesc, BodyHandle, BodyKind};
 pub use collide::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold};
 pub use hull::{Hull, HullError};
 pub use math::{Aabb, Iso};
 pub use shape::{MassProperties, Shape};
+pub use solver::{Settings, SolverMode};
+pub use world::{Contact, Profile, Stage, Stats, World};

@@ -79,7 +79,11 @@ impl Shape {
         match self {
             Shape::Sphere { radius: r } => {
                 let m = density * 4.0 / 3.0 * PI * r * r * r;
-                MassProperties { mass: m, center: Vec3::ZERO, inertia: Mat3::from_diagonal(Vec3::splat(0.4 * m * r * r)) }
+                MassProperties {
+                    mass: m,
+                    center: Vec3::ZERO,
+                    inertia: Mat3::from_diagonal(Vec3::splat(0.4 * m * r * r)),
+                }
             }
             Shape::Capsule { radius: r, half_height: hh } => capsule_mass(*r, *hh, density),
             Shape::Box { half_extents: h, .. } => {
@@ -105,11 +109,7 @@ impl Shape {
                 let c = x.transform_point(local.center());
                 let half = 0.5 * (local.max - local.min);
                 let m = Mat3::from_quat(x.rot);
-                let e = Vec3::new(
-                    m.row(0).abs().dot(half),
-                    m.row(1).abs().dot(half),
-                    m.row(2).abs().dot(half),
-                );
+                let e = Vec3::new(m.row(0).abs().dot(half), m.row(1).abs().dot(half), m.row(2).abs().dot(half));
                 Aabb::new(c - e, c + e)
             }
         }

@@ -118,9 +118,8 @@ pub fn reduce_to_four(pts: &[ClipVertex], n: Vec3, slop: f32) -> ArrayVec<usize,
     let p3 = pts[i3].p;
     out.push(i3);
     let sign = area(p1, p2, p3).signum();
-    let (i4, outside) = argmax(&|v| {
-        -(sign * area(p1, p2, v.p)).min(sign * area(p2, p3, v.p)).min(sign * area(p3, p1, v.p))
-    });
+    let (i4, outside) =
+        argmax(&|v| -(sign * area(p1, p2, v.p)).min(sign * area(p2, p3, v.p)).min(sign * area(p3, p1, v.p)));
     if outside > 0.0 {
         out.push(i4);
     }

@@ -161,7 +161,10 @@ pub fn face_contact(
             reference_on_b: flipped,
             reference_face: ref_face,
             incident_face: inc,
-            reference_polygon: rh.face_vertices(ref_face as usize).map(|v| rx.transform_point(rh.vertices[v as usize])).collect(),
+            reference_polygon: rh
+                .face_vertices(ref_face as usize)
+                .map(|v| rx.transform_point(rh.vertices[v as usize]))
+                .collect(),
             incident_polygon: poly.iter().map(|v| rx.transform_point(v.p)).collect(),
             ..Default::default()
         };

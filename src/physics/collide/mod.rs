@@ -165,6 +165,7 @@ pub struct Scratch {
 
 /// Contact manifold between two posed shapes. `cache` is the pair's persistent SAT cache;
 /// `out` is cleared and filled (empty when the shapes are apart by more than the margin).
+#[allow(clippy::too_many_arguments)]
 pub fn collide(
     a: &Shape,
     xa: &Iso,

@@ -128,7 +128,16 @@ pub fn sphere_hull(c: Vec3, r: f32, h: &Hull, xh: &Iso, cfg: &CollideConfig, out
 
 /// Capsule A (`pa qa`, `ra`) against capsule B (`pb qb`, `rb`).
 #[allow(clippy::too_many_arguments)]
-pub fn capsule_capsule(pa: Vec3, qa: Vec3, ra: f32, pb: Vec3, qb: Vec3, rb: f32, cfg: &CollideConfig, out: &mut Manifold) {
+pub fn capsule_capsule(
+    pa: Vec3,
+    qa: Vec3,
+    ra: f32,
+    pb: Vec3,
+    qb: Vec3,
+    rb: f32,
+    cfg: &CollideConfig,
+    out: &mut Manifold,
+) {
     out.clear();
     let (c1, c2, _, _) = closest_points_segments(pa, qa, pb, qb);
     let d = c2 - c1;

@@ -34,12 +34,7 @@ impl Hull {
     /// Regular tetrahedron with circumradius `r`.
     pub fn tetrahedron(r: f32) -> Result<Hull, HullError> {
         let s = r / 3f32.sqrt();
-        Hull::from_points(&[
-            Vec3::new(s, s, s),
-            Vec3::new(s, -s, -s),
-            Vec3::new(-s, s, -s),
-            Vec3::new(-s, -s, s),
-        ])
+        Hull::from_points(&[Vec3::new(s, s, s), Vec3::new(s, -s, -s), Vec3::new(-s, s, -s), Vec3::new(-s, -s, s)])
     }
 
     /// Prism with a regular `n`-gon cross-section about the Y axis (a faceted cylinder).

@@ -64,8 +64,7 @@ pub fn hull_polygons(points: &[Vec3]) -> Result<(Vec<Vec3>, Vec<Vec<u32>>), Hull
     let mut visible: Vec<usize> = Vec::new();
     let mut horizon: Vec<(u32, u32)> = Vec::new();
     let mut orphans: Vec<u32> = Vec::new();
-    loop {
-        let Some(seed) = tris.iter().position(|t| t.alive && !t.outside.is_empty()) else { break };
+    while let Some(seed) = tris.iter().position(|t| t.alive && !t.outside.is_empty()) {
         let eye = *tris[seed]
             .outside
             .iter()

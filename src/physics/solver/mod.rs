@@ -1,0 +1,207 @@
+//! Contact resolution methods, switchable at runtime on the same world.
+//!
+//! - [`naive`]: one impulse per contact point, once, in detection order (the textbook
+//!   first attempt); plus a linear projection of penetration. Right for a single contact,
+//!   visibly wrong for stacks (jitter, sinking) — that is the point of showing it.
+//! - [`iterative`]: sequential impulses (Catto, GDC 2005; Box2D): accumulated, clamped
+//!   normal and friction impulses, warm starting by feature ID, restitution as a separate
+//!   pass with a velocity threshold, and position error handled by soft contacts over
+//!   substeps with a relax pass (Box2D v3's soft step).
+//!
+//! Both read the same [`ContactConstraint`]s prepared from the world's manifolds, so
+//! switching methods mid-run carries all state over. A later worst-first (Cyclone) resolver
+//! or joints slot in as another module filling the same [`SolverBody`] velocities.
+//!
+//! Effective mass along a unit direction n at lever arms rA, rB (Catto):
+//! `k = 1/mA + 1/mB + n·((IA⁻¹(rA×n))×rA) + n·((IB⁻¹(rB×n))×rB)`, `m_eff = 1/k`.
+
+pub mod iterative;
+pub mod naive;
+
+use crate::physics::collide::FeatureId;
+use glam::{Mat3, Quat, Vec3};
+
+/// Which resolution method the world uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SolverMode {
+    /// One impulse per contact point, once.
+    Naive,
+    /// Sequential impulses with friction, warm starting and position correction.
+    #[default]
+    Iterative,
+}
+
+/// Every solver parameter, in one place: scene files and the UI both set this.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Resolution method.
+    pub mode: SolverMode,
+    /// Iterative: velocity passes per substep (and as many relax passes).
+    pub iterations: u32,
+    /// Iterative: substeps per step.
+    pub substeps: u32,
+    /// Iterative: apply last step's impulses at the start of each substep.
+    pub warm_starting: bool,
+    /// Iterative: stiffness of the position feedback ("bias"), as a spring frequency (Hz).
+    /// Capped at a quarter of the substep rate (Box2D v3).
+    pub contact_hertz: f32,
+    /// Iterative: damping ratio of that spring (Box2D v3 uses 10: heavily over-damped).
+    pub damping_ratio: f32,
+    /// Iterative: largest speed at which penetration is pushed out (m/s).
+    pub max_push_out: f32,
+    /// Penetration allowed without correction (m): the naive projection's dead band, and the
+    /// absolute tolerance of the narrow phase's face/edge choice.
+    pub slop: f32,
+    /// Restitution applies only when the approach speed exceeds this (m/s).
+    pub restitution_threshold: f32,
+    /// Naive mode: fraction of the penetration beyond slop projected away per step.
+    pub naive_correction: f32,
+    /// Let resting bodies sleep.
+    pub sleeping: bool,
+    /// Sleep when |v| stays under this (m/s)…
+    pub sleep_linear: f32,
+    /// …and |ω| under this (rad/s)…
+    pub sleep_angular: f32,
+    /// …for this long (s).
+    pub sleep_time: f32,
+    /// Speculative contact margin (m): pairs closer than this get contact points.
+    pub margin: f32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            mode: SolverMode::Iterative,
+            iterations: 3,
+            substeps: 4,
+            warm_starting: true,
+            contact_hertz: 60.0,
+            damping_ratio: 10.0,
+            max_push_out: 3.0,
+            slop: 0.005,
+            restitution_threshold: 1.0,
+            naive_correction: 0.4,
+            sleeping: true,
+            sleep_linear: 0.05,
+            sleep_angular: 0.05,
+            sleep_time: 0.5,
+            margin: 0.02,
+        }
+    }
+}
+
+/// Compact per-body solver state (hot data; Box2D's `b2BodyState` idea).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolverBody {
+    /// Linear velocity.
+    pub v: Vec3,
+    /// Angular velocity.
+    pub w: Vec3,
+    /// Displacement of the centre of mass since the step began.
+    pub dp: Vec3,
+    /// Rotation since the step began.
+    pub dq: Quat,
+    /// Inverse mass (0 = static or asleep).
+    pub inv_mass: f32,
+    /// World inverse inertia (fixed for the step).
+    pub inv_i: Mat3,
+}
+
+impl SolverBody {
+    #[inline]
+    fn apply(&mut self, j: Vec3, r: Vec3) {
+        self.v += j * self.inv_mass;
+        self.w += self.inv_i * r.cross(j);
+    }
+}
+
+/// One contact point as the solvers see it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ConstraintPoint {
+    /// Lever arm from A's centre of mass (world axes at the step's start).
+    pub ra: Vec3,
+    /// Lever arm from B's centre of mass.
+    pub rb: Vec3,
+    /// Separation at the step's start minus `n·(rB − rA)` (Box2D's adjusted separation).
+    pub adjusted_separation: f32,
+    /// Effective mass along the normal.
+    pub normal_mass: f32,
+    /// Effective masses along the tangents.
+    pub tangent_mass: [f32; 2],
+    /// Accumulated normal impulse (per substep in iterative mode).
+    pub normal_impulse: f32,
+    /// Accumulated friction impulses along (t1, t2).
+    pub tangent_impulse: [f32; 2],
+    /// Normal impulse applied over the whole step.
+    pub total_normal_impulse: f32,
+    /// Friction impulse applied over the whole step.
+    pub total_tangent_impulse: [f32; 2],
+    /// Largest normal impulse seen this step (restitution applies only if > 0).
+    pub max_normal_impulse: f32,
+    /// Normal relative velocity before the solve (negative: approaching).
+    pub relative_velocity: f32,
+    /// Penetration at the step's start (negative: speculative gap).
+    pub depth: f32,
+    /// Feature key (to store impulses back).
+    pub id: FeatureId,
+}
+
+/// A manifold as the solvers see it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ContactConstraint {
+    /// Body A index.
+    pub a: u32,
+    /// Body B index.
+    pub b: u32,
+    /// Index of the contact in the world's contact list.
+    pub contact: u32,
+    /// Unit normal from A to B.
+    pub normal: Vec3,
+    /// First tangent.
+    pub t1: Vec3,
+    /// Second tangent.
+    pub t2: Vec3,
+    /// Combined friction.
+    pub friction: f32,
+    /// Combined restitution.
+    pub restitution: f32,
+    /// Soft-contact coefficients (iterative mode).
+    pub softness: iterative::Softness,
+    /// Points.
+    pub points: [ConstraintPoint; 4],
+    /// Number of points used.
+    pub count: u32,
+}
+
+/// `1 / k` for direction `n` at lever arms `ra`, `rb` (see module docs).
+#[inline]
+pub fn effective_mass(a: &SolverBody, b: &SolverBody, ra: Vec3, rb: Vec3, n: Vec3) -> f32 {
+    let rna = ra.cross(n);
+    let rnb = rb.cross(n);
+    let k = a.inv_mass + b.inv_mass + rna.dot(a.inv_i * rna) + rnb.dot(b.inv_i * rnb);
+    if k > 0.0 {
+        1.0 / k
+    } else {
+        0.0
+    }
+}
+
+/// Relative velocity of B's point with respect to A's point.
+#[inline]
+pub fn relative_velocity(a: &SolverBody, b: &SolverBody, ra: Vec3, rb: Vec3) -> Vec3 {
+    (b.v + b.w.cross(rb)) - (a.v + a.w.cross(ra))
+}
+
+/// Mutable references to two distinct bodies.
+#[inline]
+pub(crate) fn pair_mut(bodies: &mut [SolverBody], a: u32, b: u32) -> (&mut SolverBody, &mut SolverBody) {
+    debug_assert_ne!(a, b);
+    let (a, b) = (a as usize, b as usize);
+    if a < b {
+        let (lo, hi) = bodies.split_at_mut(b);
+        (&mut lo[a], &mut hi[0])
+    } else {
+        let (lo, hi) = bodies.split_at_mut(a);
+        (&mut hi[0], &mut lo[b])
+    }
+}

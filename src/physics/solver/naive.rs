@@ -1,0 +1,56 @@
+//! Naive resolution (seed design §4.1; Millington ch. 7 before iteration is introduced).
+//!
+//! For every contact point, in detection order, once: if the bodies approach there
+//! (`vn < 0`) and the point actually penetrates, apply `j = −(1 + e)·vn·m_eff` along the
+//! normal. Later points see the velocities already changed by earlier ones, and nothing is
+//! revisited — that is what makes it naive. No friction. Then each manifold's deepest
+//! penetration beyond slop is projected away linearly, split by inverse mass.
+//!
+//! What to expect: exact for one isolated contact (momentum conserved, restitution
+//! honoured); in stacks, points resolved early are undone by later ones, so boxes jitter
+//! and sink. The testbed shows this side by side with the iterative method.
+
+use super::{effective_mass, pair_mut, relative_velocity, ContactConstraint, Settings, SolverBody};
+
+/// Applies one normal impulse per approaching, penetrating point.
+pub fn solve_velocities(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody]) {
+    for c in constraints.iter_mut() {
+        let (a, b) = pair_mut(bodies, c.a, c.b);
+        for p in c.points[..c.count as usize].iter_mut() {
+            if p.depth < 0.0 {
+                continue;
+            }
+            let vn = relative_velocity(a, b, p.ra, p.rb).dot(c.normal);
+            if vn >= 0.0 {
+                continue;
+            }
+            let m = effective_mass(a, b, p.ra, p.rb, c.normal);
+            let j = -(1.0 + c.restitution) * vn * m;
+            a.apply(-c.normal * j, p.ra);
+            b.apply(c.normal * j, p.rb);
+            p.normal_impulse = j;
+            p.total_normal_impulse = j;
+            p.max_normal_impulse = j;
+        }
+    }
+}
+
+/// Linear projection of each manifold's deepest penetration, split by inverse mass.
+/// Returns position moves per body through `moves` (indexed like `bodies`).
+pub fn project_positions(
+    constraints: &[ContactConstraint],
+    bodies: &[SolverBody],
+    settings: &Settings,
+    moves: &mut [glam::Vec3],
+) {
+    for c in constraints {
+        let depth = c.points[..c.count as usize].iter().map(|p| p.depth).fold(f32::NEG_INFINITY, f32::max);
+        let (ia, ib) = (bodies[c.a as usize].inv_mass, bodies[c.b as usize].inv_mass);
+        if depth <= settings.slop || ia + ib == 0.0 {
+            continue;
+        }
+        let corr = c.normal * ((depth - settings.slop) * settings.naive_correction / (ia + ib));
+        moves[c.a as usize] -= corr * ia;
+        moves[c.b as usize] += corr * ib;
+    }
+}

@@ -1,0 +1,746 @@
+//! The world: bodies, the persistent contact set, and the fixed-step pipeline.
+//!
+//! `step(dt)` runs the stages of [`Stage`], timing each into [`Profile`]:
+//!
+//! - **Iterative** (Box2D v3's soft step): `BroadPhase` (AABBs grown by the speculative
+//!   margin, sweep and prune) → `NarrowPhase` (a manifold per candidate pair; the pair's SAT
+//!   cache and last impulses are carried over by feature ID) → `Prepare` (lever arms,
+//!   effective masses, tangents, soft-contact coefficients) → for each substep:
+//!   `IntegrateForces` (gravity) → `WarmStart` → `SolveVelocities` → `IntegratePositions`
+//!   → `Relax` — then `Restitution` → `StoreImpulses` → `Sleep`.
+//! - **Naive**: `IntegrateForces` → `BroadPhase` → `NarrowPhase` → `Prepare` →
+//!   `SolveVelocities` (one impulse per point) → `IntegratePositions` →
+//!   `PositionCorrection` (linear projection) → `StoreImpulses` → `Sleep`.
+//!
+//! Free bodies conserve |L| (see [`crate::physics::body`]).
+//!
+//! Contacts are stored sorted by body pair, so the whole step is deterministic: the same
+//! scene and settings give bit-identical states on the same build. Once a scene has
+//! settled, a step allocates nothing: every buffer is kept and reused.
+//!
+//! Materials: a pair's friction is the geometric mean `√(μa·μb)` and its restitution the
+//! maximum `max(ea, eb)` (Box2D's rules), unless a [`PairMaterial`] override names the pair.
+
+use crate::physics::body::{Body, BodyDesc, BodyHandle, BodyKind};
+use crate::physics::broadphase::BroadPhase;
+use crate::physics::collide::{collide, CollideConfig, FeatureId, Manifold, SatCache, Scratch};
+use crate::physics::math::{tangent_basis, Aabb, Iso};
+use crate::physics::shape::Shape;
+use crate::physics::solver::{
+    effective_mass, iterative, iterative::Softness, naive, relative_velocity, ConstraintPoint, ContactConstraint,
+    Settings, SolverBody, SolverMode,
+};
+use glam::{Mat3, Vec3};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The named stages of a step, in execution order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Gravity into velocities.
+    IntegrateForces,
+    /// AABBs and candidate pairs.
+    BroadPhase,
+    /// Contact manifolds.
+    NarrowPhase,
+    /// Solver constraints from manifolds.
+    Prepare,
+    /// Last step's impulses.
+    WarmStart,
+    /// Velocity iterations.
+    SolveVelocities,
+    /// Poses advance.
+    IntegratePositions,
+    /// Iterative: passes without position bias, removing the push-out velocity.
+    Relax,
+    /// Naive: linear projection of penetration.
+    PositionCorrection,
+    /// Bounce pass.
+    Restitution,
+    /// Impulses back to contacts.
+    StoreImpulses,
+    /// Islands, sleeping and waking.
+    Sleep,
+}
+
+impl Stage {
+    /// All stages in order.
+    pub const ALL: [Stage; 12] = [
+        Stage::IntegrateForces,
+        Stage::BroadPhase,
+        Stage::NarrowPhase,
+        Stage::Prepare,
+        Stage::WarmStart,
+        Stage::SolveVelocities,
+        Stage::IntegratePositions,
+        Stage::Relax,
+        Stage::PositionCorrection,
+        Stage::Restitution,
+        Stage::StoreImpulses,
+        Stage::Sleep,
+    ];
+
+    /// Display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::IntegrateForces => "integrate forces",
+            Stage::BroadPhase => "broad phase",
+            Stage::NarrowPhase => "narrow phase",
+            Stage::Prepare => "prepare contacts",
+            Stage::WarmStart => "warm start",
+            Stage::SolveVelocities => "solve velocities",
+            Stage::IntegratePositions => "integrate positions",
+            Stage::Relax => "relax",
+            Stage::PositionCorrection => "position correction",
+            Stage::Restitution => "restitution",
+            Stage::StoreImpulses => "store impulses",
+            Stage::Sleep => "sleep",
+        }
+    }
+}
+
+/// Milliseconds spent in each stage during the last step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Profile {
+    /// Per stage (summed over substeps), indexed like [`Stage::ALL`].
+    pub stage_ms: [f32; 12],
+    /// Whole step.
+    pub total_ms: f32,
+}
+
+impl Profile {
+    /// Time of one stage.
+    pub fn get(&self, s: Stage) -> f32 {
+        self.stage_ms[s as usize]
+    }
+}
+
+/// A friction/restitution override for one named pair of bodies.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairMaterial {
+    /// First body index.
+    pub a: u32,
+    /// Second body index.
+    pub b: u32,
+    /// Friction to use.
+    pub friction: f32,
+    /// Restitution to use.
+    pub restitution: f32,
+}
+
+/// Impulses at one contact point: what the last step applied (for drawing and traces) and
+/// what the solver accumulated (for warm starting the next step).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PointImpulse {
+    /// Feature key of the point.
+    pub id: FeatureId,
+    /// Normal impulse applied during the last step (N·s).
+    pub normal: f32,
+    /// Friction impulse applied during the last step along (t1, t2) of the contact (N·s).
+    pub tangent: [f32; 2],
+    /// Accumulated normal impulse of the solver (per substep), for warm starting.
+    pub warm_normal: f32,
+    /// Accumulated friction impulse as a world vector, projected onto the next basis.
+    pub warm_friction: Vec3,
+}
+
+/// A persistent pair: kept while the AABBs overlap.
+#[derive(Clone, Debug, Default)]
+pub struct Contact {
+    /// Body A index (A < B).
+    pub a: u32,
+    /// Body B index.
+    pub b: u32,
+    /// SAT cache for hull pairs.
+    pub cache: SatCache,
+    /// Current manifold (may be empty).
+    pub manifold: Manifold,
+    /// Impulses per manifold point (same order).
+    pub impulses: [PointImpulse; 4],
+    /// Tangent basis used for the friction impulses.
+    pub tangents: [Vec3; 2],
+}
+
+/// Numbers the UI and CLI show.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Bodies in the world.
+    pub bodies: usize,
+    /// Dynamic bodies not asleep.
+    pub awake: usize,
+    /// Candidate pairs from the broad phase.
+    pub pairs: usize,
+    /// Pairs with at least one point.
+    pub touching: usize,
+    /// Contact points.
+    pub points: usize,
+    /// Largest penetration depth (m).
+    pub max_penetration: f32,
+}
+
+/// A simulation world. See the module docs for the step.
+#[derive(Clone, Debug)]
+pub struct World {
+    bodies: Vec<Body>,
+    generations: Vec<u32>,
+    /// Gravity (m/s²).
+    pub gravity: Vec3,
+    /// Solver and sleeping parameters; may change between steps.
+    pub settings: Settings,
+    /// Per-pair material overrides.
+    pub pair_materials: Vec<PairMaterial>,
+    /// Timings of the last step.
+    pub profile: Profile,
+    /// Steps taken.
+    pub step_count: u64,
+    /// Simulated time (s).
+    pub time: f64,
+    broad: BroadPhase,
+    aabbs: Vec<Aabb>,
+    contacts: Vec<Contact>,
+    contacts_next: Vec<Contact>,
+    scratch: Scratch,
+    solver_bodies: Vec<SolverBody>,
+    constraints: Vec<ContactConstraint>,
+    moves: Vec<Vec3>,
+    start_poses: Vec<Iso>,
+    island_parent: Vec<u32>,
+    island_moving: Vec<bool>,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        Self::new(Vec3::new(0.0, -9.81, 0.0), Settings::default())
+    }
+}
+
+/// Why a body could not be added.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BodyError {
+    /// Density or mass not positive and finite.
+    #[error("body '{0}': mass and density must be positive and finite")]
+    BadMass(String),
+}
+
+/// Carries impulses from `prev` to the points of `c`: by feature ID first; a point whose
+/// ID is new takes the nearest unclaimed old point within `radius`. Faces of equal size
+/// (a stack of identical boxes) clip to near-coincident vertices whose IDs flicker with
+/// round-off; matching those by position keeps warm starting alive.
+fn match_impulses(prev: &Contact, c: &mut Contact, radius: f32) {
+    let mut claimed = [false; 4];
+    let mut found = [usize::MAX; 4];
+    for (k, pt) in c.manifold.points.iter().enumerate() {
+        if let Some(j) = prev.manifold.points.iter().position(|q| q.id == pt.id) {
+            if !claimed[j] {
+                claimed[j] = true;
+                found[k] = j;
+            }
+        }
+    }
+    for (k, pt) in c.manifold.points.iter().enumerate() {
+        if found[k] != usize::MAX {
+            continue;
+        }
+        let mut best = (usize::MAX, radius * radius);
+        for (j, q) in prev.manifold.points.iter().enumerate() {
+            let d = q.position.distance_squared(pt.position);
+            if !claimed[j] && d <= best.1 {
+                best = (j, d);
+            }
+        }
+        if best.0 != usize::MAX {
+            claimed[best.0] = true;
+            found[k] = best.0;
+        }
+    }
+    for (k, pt) in c.manifold.points.iter().enumerate() {
+        c.impulses[k] = match found[k] {
+            usize::MAX => PointImpulse { id: pt.id, ..Default::default() },
+            j => PointImpulse { id: pt.id, ..prev.impulses[j] },
+        };
+    }
+}
+
+impl World {
+    /// An empty world.
+    pub fn new(gravity: Vec3, settings: Settings) -> Self {
+        Self {
+            bodies: Vec::new(),
+            generations: Vec::new(),
+            gravity,
+            settings,
+            pair_materials: Vec::new(),
+            profile: Profile::default(),
+            step_count: 0,
+            time: 0.0,
+            broad: BroadPhase::default(),
+            aabbs: Vec::new(),
+            contacts: Vec::new(),
+            contacts_next: Vec::new(),
+            scratch: Scratch::default(),
+            solver_bodies: Vec::new(),
+            constraints: Vec::new(),
+            moves: Vec::new(),
+            start_poses: Vec::new(),
+            island_parent: Vec::new(),
+            island_moving: Vec::new(),
+        }
+    }
+
+    /// Adds a body; hull shapes are re-centred so the centre of mass is the body origin.
+    pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle, BodyError> {
+        let density = match desc.mass {
+            Some(m) if m > 0.0 && m.is_finite() => m / desc.shape.volume(),
+            Some(_) => return Err(BodyError::BadMass(desc.name)),
+            None => desc.density,
+        };
+        if !(density > 0.0 && density.is_finite()) {
+            return Err(BodyError::BadMass(desc.name));
+        }
+        let mp = desc.shape.mass_properties(density);
+        let (shape, com) = match &desc.shape {
+            Shape::Hull(h) if mp.center.length() > 1e-6 * h.radius().max(1e-3) => {
+                (Shape::Hull(Arc::new(h.translated(-mp.center))), mp.center)
+            }
+            s => (s.clone(), Vec3::ZERO),
+        };
+        let dynamic = desc.kind == BodyKind::Dynamic;
+        let inv_inertia = if dynamic { mp.inertia.inverse() } else { Mat3::ZERO };
+        let body = Body {
+            name: desc.name,
+            shape,
+            kind: desc.kind,
+            pose: Iso::new(desc.position + desc.rotation * com, desc.rotation.normalize()),
+            velocity: if dynamic { desc.velocity } else { Vec3::ZERO },
+            angular_velocity: if dynamic { desc.angular_velocity } else { Vec3::ZERO },
+            inv_mass: if dynamic { 1.0 / mp.mass } else { 0.0 },
+            inertia_local: mp.inertia,
+            inv_inertia_local: inv_inertia,
+            friction: desc.friction,
+            restitution: desc.restitution,
+            com_offset: com,
+            sleep_time: 0.0,
+            asleep: false,
+        };
+        self.bodies.push(body);
+        self.generations.push(0);
+        Ok(BodyHandle { index: self.bodies.len() as u32 - 1, generation: 0 })
+    }
+
+    /// All bodies, indexed by handle index.
+    pub fn bodies(&self) -> &[Body] {
+        &self.bodies
+    }
+
+    /// A body by handle (None if stale).
+    pub fn body(&self, h: BodyHandle) -> Option<&Body> {
+        (self.generations.get(h.index as usize) == Some(&h.generation)).then(|| &self.bodies[h.index as usize])
+    }
+
+    /// Mutable access for edits (dragging, the inspector); wakes the body.
+    pub fn body_mut(&mut self, h: BodyHandle) -> Option<&mut Body> {
+        if self.generations.get(h.index as usize) != Some(&h.generation) {
+            return None;
+        }
+        let b = &mut self.bodies[h.index as usize];
+        b.asleep = false;
+        b.sleep_time = 0.0;
+        Some(b)
+    }
+
+    /// Handle of the body at `index`.
+    pub fn handle(&self, index: usize) -> BodyHandle {
+        BodyHandle { index: index as u32, generation: self.generations[index] }
+    }
+
+    /// Wakes a body (and, through its island, whatever it touches on the next step).
+    pub fn wake(&mut self, index: usize) {
+        if let Some(b) = self.bodies.get_mut(index) {
+            b.asleep = false;
+            b.sleep_time = 0.0;
+        }
+    }
+
+    /// The persistent contacts (including pairs whose manifold is currently empty).
+    pub fn contacts(&self) -> &[Contact] {
+        &self.contacts
+    }
+
+    /// The contact of pair (a, b), either order.
+    pub fn contact(&self, a: u32, b: u32) -> Option<&Contact> {
+        let key = (a.min(b), a.max(b));
+        self.contacts.binary_search_by(|c| (c.a, c.b).cmp(&key)).ok().map(|i| &self.contacts[i])
+    }
+
+    /// Counts for display.
+    pub fn stats(&self) -> Stats {
+        let mut s = Stats { bodies: self.bodies.len(), pairs: self.contacts.len(), ..Default::default() };
+        s.awake = self.bodies.iter().filter(|b| b.is_dynamic() && !b.asleep).count();
+        for c in &self.contacts {
+            if !c.manifold.points.is_empty() {
+                s.touching += 1;
+                s.points += c.manifold.points.len();
+                s.max_penetration = s.max_penetration.max(c.manifold.max_depth());
+            }
+        }
+        s
+    }
+
+    /// Kinetic plus gravitational potential energy of the dynamic bodies (J).
+    pub fn total_energy(&self) -> f32 {
+        self.bodies
+            .iter()
+            .filter(|b| b.is_dynamic())
+            .map(|b| b.kinetic_energy() - b.mass() * self.gravity.dot(b.pose.pos))
+            .sum()
+    }
+
+    fn collide_config(&self) -> CollideConfig {
+        CollideConfig { margin: self.settings.margin, slop: self.settings.slop }
+    }
+
+    #[inline]
+    fn awake_dynamic(&self, i: u32) -> bool {
+        let b = &self.bodies[i as usize];
+        b.is_dynamic() && !b.asleep
+    }
+
+    fn timed(&mut self, stage: Stage, f: impl FnOnce(&mut Self)) {
+        let t = Instant::now();
+        f(self);
+        self.profile.stage_ms[stage as usize] += t.elapsed().as_secs_f32() * 1000.0;
+    }
+
+    /// Advances the world by `dt` seconds through the named stages (module docs).
+    pub fn step(&mut self, dt: f32) {
+        let start = Instant::now();
+        self.profile = Profile::default();
+        if !self.settings.sleeping {
+            for b in &mut self.bodies {
+                b.asleep = false;
+            }
+        }
+        match self.settings.mode {
+            SolverMode::Naive => {
+                self.timed(Stage::IntegrateForces, |w| w.integrate_forces(dt));
+                self.timed(Stage::BroadPhase, |w| w.broad_phase());
+                self.timed(Stage::NarrowPhase, |w| w.narrow_phase());
+                self.timed(Stage::Prepare, |w| w.prepare(dt));
+                self.timed(Stage::SolveVelocities, |w| {
+                    naive::solve_velocities(&mut w.constraints, &mut w.solver_bodies)
+                });
+                self.timed(Stage::IntegratePositions, |w| w.integrate_positions(dt));
+                self.timed(Stage::PositionCorrection, |w| {
+                    w.moves.clear();
+                    w.moves.resize(w.bodies.len(), Vec3::ZERO);
+                    naive::project_positions(&w.constraints, &w.solver_bodies, &w.settings, &mut w.moves);
+                    for (b, m) in w.bodies.iter_mut().zip(&w.moves) {
+                        b.pose.pos += *m;
+                    }
+                });
+            }
+            SolverMode::Iterative => {
+                let substeps = self.settings.substeps.max(1);
+                let h = dt / substeps as f32;
+                self.timed(Stage::BroadPhase, |w| w.broad_phase());
+                self.timed(Stage::NarrowPhase, |w| w.narrow_phase());
+                self.timed(Stage::Prepare, |w| w.prepare(h));
+                for _ in 0..substeps {
+                    self.timed(Stage::IntegrateForces, |w| {
+                        let g = w.gravity * h;
+                        for s in &mut w.solver_bodies {
+                            if s.inv_mass > 0.0 {
+                                s.v += g;
+                            }
+                        }
+                    });
+                    if self.settings.warm_starting {
+                        self.timed(Stage::WarmStart, |w| iterative::warm_start(&w.constraints, &mut w.solver_bodies));
+                    }
+                    let iterations = self.settings.iterations.max(1);
+                    self.timed(Stage::SolveVelocities, |w| {
+                        for _ in 0..iterations {
+                            iterative::solve(&mut w.constraints, &mut w.solver_bodies, &w.settings, 1.0 / h, true);
+                        }
+                    });
+                    self.timed(Stage::IntegratePositions, |w| w.integrate_positions(h));
+                    self.timed(Stage::Relax, |w| {
+                        for _ in 0..iterations {
+                            iterative::solve(&mut w.constraints, &mut w.solver_bodies, &w.settings, 1.0 / h, false);
+                        }
+                        iterative::accumulate_totals(&mut w.constraints);
+                    });
+                }
+                self.timed(Stage::Restitution, |w| {
+                    iterative::apply_restitution(
+                        &mut w.constraints,
+                        &mut w.solver_bodies,
+                        w.settings.restitution_threshold,
+                    );
+                    for (b, s) in w.bodies.iter_mut().zip(&w.solver_bodies) {
+                        if s.inv_mass > 0.0 {
+                            b.velocity = s.v;
+                            b.angular_velocity = s.w;
+                        }
+                    }
+                });
+            }
+        }
+        self.timed(Stage::StoreImpulses, |w| w.store_impulses());
+        self.timed(Stage::Sleep, |w| w.update_sleep(dt));
+        self.profile.total_ms = start.elapsed().as_secs_f32() * 1000.0;
+        self.step_count += 1;
+        self.time += dt as f64;
+    }
+
+    fn integrate_forces(&mut self, dt: f32) {
+        let g = self.gravity * dt;
+        for b in &mut self.bodies {
+            if b.is_dynamic() && !b.asleep {
+                b.velocity += g;
+            }
+        }
+    }
+
+    fn broad_phase(&mut self) {
+        let margin = self.settings.margin;
+        self.aabbs.clear();
+        self.aabbs.extend(self.bodies.iter().map(|b| b.shape.aabb(&b.pose).expanded(0.5 * margin)));
+        let bodies = &self.bodies;
+        self.broad.update(&self.aabbs, |a, b| !bodies[a as usize].is_dynamic() && !bodies[b as usize].is_dynamic());
+    }
+
+    fn narrow_phase(&mut self) {
+        let cfg = self.collide_config();
+        let mut old = std::mem::take(&mut self.contacts);
+        let mut next = std::mem::take(&mut self.contacts_next);
+        next.clear();
+        let mut oi = 0;
+        for &(a, b) in &self.broad.pairs {
+            while oi < old.len() && (old[oi].a, old[oi].b) < (a, b) {
+                oi += 1;
+            }
+            let prev = if oi < old.len() && (old[oi].a, old[oi].b) == (a, b) { Some(&old[oi]) } else { None };
+            let mut c = Contact { a, b, ..Default::default() };
+            if let Some(p) = prev {
+                c.cache = p.cache;
+                c.tangents = p.tangents;
+            }
+            if !self.awake_dynamic(a) && !self.awake_dynamic(b) {
+                // Both asleep (or asleep + static): keep the manifold as it was.
+                if let Some(p) = prev {
+                    c.manifold = p.manifold.clone();
+                    c.impulses = p.impulses;
+                }
+                next.push(c);
+                continue;
+            }
+            let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
+            collide(&ba.shape, &ba.pose, &bb.shape, &bb.pose, &cfg, &mut c.cache, &mut self.scratch, &mut c.manifold);
+            if let Some(p) = prev {
+                match_impulses(p, &mut c, 4.0 * cfg.slop);
+            } else {
+                for (k, pt) in c.manifold.points.iter().enumerate() {
+                    c.impulses[k] = PointImpulse { id: pt.id, ..Default::default() };
+                }
+            }
+            next.push(c);
+        }
+        old.clear();
+        self.contacts = next;
+        self.contacts_next = old;
+    }
+
+    fn material(&self, a: u32, b: u32) -> (f32, f32) {
+        if let Some(m) = self.pair_materials.iter().find(|m| (m.a, m.b) == (a, b) || (m.b, m.a) == (a, b)) {
+            return (m.friction, m.restitution);
+        }
+        let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
+        ((ba.friction * bb.friction).sqrt(), ba.restitution.max(bb.restitution))
+    }
+
+    /// Builds solver bodies and constraints; `h` is the (sub)step the soft contacts are
+    /// tuned for.
+    fn prepare(&mut self, h: f32) {
+        self.solver_bodies.clear();
+        self.start_poses.clear();
+        for b in &self.bodies {
+            let active = b.is_dynamic() && !b.asleep;
+            self.start_poses.push(b.pose);
+            self.solver_bodies.push(SolverBody {
+                v: b.velocity,
+                w: b.angular_velocity,
+                dp: Vec3::ZERO,
+                dq: glam::Quat::IDENTITY,
+                inv_mass: if active { b.inv_mass } else { 0.0 },
+                inv_i: if active { b.inv_inertia_world() } else { Mat3::ZERO },
+            });
+        }
+        self.constraints.clear();
+        let warm = self.settings.warm_starting && self.settings.mode == SolverMode::Iterative;
+        let hertz = self.settings.contact_hertz.min(0.25 / h);
+        let soft = Softness::new(hertz, self.settings.damping_ratio, h);
+        let static_soft = Softness::new(2.0 * hertz, self.settings.damping_ratio, h);
+        for (ci, c) in self.contacts.iter().enumerate() {
+            if c.manifold.points.is_empty() || (!self.awake_dynamic(c.a) && !self.awake_dynamic(c.b)) {
+                continue;
+            }
+            let (friction, restitution) = self.material(c.a, c.b);
+            let n = c.manifold.normal;
+            let (sa, sb) = (&self.solver_bodies[c.a as usize], &self.solver_bodies[c.b as usize]);
+            let (pa, pb) = (self.bodies[c.a as usize].pose.pos, self.bodies[c.b as usize].pose.pos);
+            // First tangent along the sliding direction at the manifold's centre: friction
+            // then acts straight against the slip even though the two tangent rows have
+            // different effective masses (a fixed basis skews the clamped impulse sideways
+            // and makes sliding boxes yaw and drift).
+            let centre = c.manifold.points.iter().map(|p| p.position).sum::<Vec3>() / c.manifold.points.len() as f32;
+            let dv = relative_velocity(sa, sb, centre - pa, centre - pb);
+            let vt = dv - n * dv.dot(n);
+            let (t1, t2) = if vt.length_squared() > 1e-6 {
+                let t1 = vt.normalize();
+                (t1, n.cross(t1))
+            } else {
+                tangent_basis(n)
+            };
+            let mut cc = ContactConstraint {
+                a: c.a,
+                b: c.b,
+                contact: ci as u32,
+                normal: n,
+                t1,
+                t2,
+                friction,
+                restitution,
+                softness: if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft },
+                count: c.manifold.points.len() as u32,
+                ..Default::default()
+            };
+            for (k, p) in c.manifold.points.iter().enumerate() {
+                let ra = p.position - pa;
+                let rb = p.position - pb;
+                let imp = &c.impulses[k];
+                let (normal_impulse, tangent_impulse) = if warm {
+                    (imp.warm_normal, [imp.warm_friction.dot(t1), imp.warm_friction.dot(t2)])
+                } else {
+                    (0.0, [0.0; 2])
+                };
+                cc.points[k] = ConstraintPoint {
+                    ra,
+                    rb,
+                    adjusted_separation: -p.depth - n.dot(rb - ra),
+                    normal_mass: effective_mass(sa, sb, ra, rb, n),
+                    tangent_mass: [effective_mass(sa, sb, ra, rb, t1), effective_mass(sa, sb, ra, rb, t2)],
+                    normal_impulse,
+                    tangent_impulse,
+                    total_normal_impulse: 0.0,
+                    total_tangent_impulse: [0.0; 2],
+                    max_normal_impulse: 0.0,
+                    relative_velocity: relative_velocity(sa, sb, ra, rb).dot(n),
+                    depth: p.depth,
+                    id: p.id,
+                };
+            }
+            self.constraints.push(cc);
+        }
+    }
+
+    /// Moves awake bodies by their solver velocities over `h` and records their motion
+    /// since the step began (for the soft step's separation update).
+    fn integrate_positions(&mut self, h: f32) {
+        for ((b, s), start) in self.bodies.iter_mut().zip(self.solver_bodies.iter_mut()).zip(&self.start_poses) {
+            if s.inv_mass > 0.0 {
+                b.velocity = s.v;
+                b.angular_velocity = s.w;
+                b.integrate_positions(h);
+                s.w = b.angular_velocity;
+                s.dp = b.pose.pos - start.pos;
+                s.dq = b.pose.rot * start.rot.conjugate();
+            }
+        }
+    }
+
+    fn store_impulses(&mut self) {
+        for cc in &self.constraints {
+            let c = &mut self.contacts[cc.contact as usize];
+            c.tangents = [cc.t1, cc.t2];
+            for (k, p) in cc.points[..cc.count as usize].iter().enumerate() {
+                c.impulses[k] = PointImpulse {
+                    id: p.id,
+                    normal: p.total_normal_impulse,
+                    tangent: p.total_tangent_impulse,
+                    warm_normal: p.normal_impulse,
+                    warm_friction: cc.t1 * p.tangent_impulse[0] + cc.t2 * p.tangent_impulse[1],
+                };
+            }
+        }
+    }
+
+    fn find(parent: &mut [u32], mut i: u32) -> u32 {
+        while parent[i as usize] != i {
+            let p = parent[i as usize];
+            parent[i as usize] = parent[p as usize];
+            i = p;
+        }
+        i
+    }
+
+    fn update_sleep(&mut self, dt: f32) {
+        let s = self.settings;
+        for b in &mut self.bodies {
+            if !b.is_dynamic() || b.asleep {
+                continue;
+            }
+            if b.velocity.length() < s.sleep_linear && b.angular_velocity.length() < s.sleep_angular {
+                b.sleep_time += dt;
+            } else {
+                b.sleep_time = 0.0;
+            }
+        }
+        if !s.sleeping {
+            return;
+        }
+        let n = self.bodies.len();
+        self.island_parent.clear();
+        self.island_parent.extend(0..n as u32);
+        for c in &self.contacts {
+            if c.manifold.points.is_empty() {
+                continue;
+            }
+            if self.bodies[c.a as usize].is_dynamic() && self.bodies[c.b as usize].is_dynamic() {
+                let ra = Self::find(&mut self.island_parent, c.a);
+                let rb = Self::find(&mut self.island_parent, c.b);
+                if ra != rb {
+                    let (lo, hi) = (ra.min(rb), ra.max(rb));
+                    self.island_parent[hi as usize] = lo;
+                }
+            }
+        }
+        // An island stays awake while any awake member has not rested long enough.
+        self.island_moving.clear();
+        self.island_moving.resize(n, false);
+        for i in 0..n {
+            let b = &self.bodies[i];
+            if b.is_dynamic() && !b.asleep && b.sleep_time < s.sleep_time {
+                let r = Self::find(&mut self.island_parent, i as u32);
+                self.island_moving[r as usize] = true;
+            }
+        }
+        for i in 0..n {
+            if !self.bodies[i].is_dynamic() {
+                continue;
+            }
+            let r = Self::find(&mut self.island_parent, i as u32);
+            let b = &mut self.bodies[i];
+            if self.island_moving[r as usize] {
+                if b.asleep {
+                    b.asleep = false;
+                    b.sleep_time = 0.0;
+                }
+            } else if !b.asleep {
+                b.asleep = true;
+                b.velocity = Vec3::ZERO;
+                b.angular_velocity = Vec3::ZERO;
+            }
+        }
+    }
+}
