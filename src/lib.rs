@@ -2,4 +2,7 @@
 //! glam); scenes, the command line and the window are consumers of its plain data.
 #![warn(missing_docs)]
 
+pub mod cli;
 pub mod physics;
+pub mod scene;
+pub mod trace;

@@ -34,6 +34,9 @@ use glam::{Mat3, Vec3};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// Largest speculative reach (m): beyond this a very fast body may still tunnel (no CCD yet).
+pub const MAX_SPECULATIVE: f32 = 2.0;
+
 /// The named stages of a step, in execution order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
@@ -423,8 +426,8 @@ impl World {
         match self.settings.mode {
             SolverMode::Naive => {
                 self.timed(Stage::IntegrateForces, |w| w.integrate_forces(dt));
-                self.timed(Stage::BroadPhase, |w| w.broad_phase());
-                self.timed(Stage::NarrowPhase, |w| w.narrow_phase());
+                self.timed(Stage::BroadPhase, |w| w.broad_phase(dt));
+                self.timed(Stage::NarrowPhase, |w| w.narrow_phase(dt));
                 self.timed(Stage::Prepare, |w| w.prepare(dt));
                 self.timed(Stage::SolveVelocities, |w| {
                     naive::solve_velocities(&mut w.constraints, &mut w.solver_bodies)
@@ -442,8 +445,8 @@ impl World {
             SolverMode::Iterative => {
                 let substeps = self.settings.substeps.max(1);
                 let h = dt / substeps as f32;
-                self.timed(Stage::BroadPhase, |w| w.broad_phase());
-                self.timed(Stage::NarrowPhase, |w| w.narrow_phase());
+                self.timed(Stage::BroadPhase, |w| w.broad_phase(dt));
+                self.timed(Stage::NarrowPhase, |w| w.narrow_phase(dt));
                 self.timed(Stage::Prepare, |w| w.prepare(h));
                 for _ in 0..substeps {
                     self.timed(Stage::IntegrateForces, |w| {
@@ -502,16 +505,27 @@ impl World {
         }
     }
 
-    fn broad_phase(&mut self) {
+    /// How far a body's surface can move in one step: |v|·dt + |ω|·r·dt (speculative reach).
+    fn reach(b: &Body, dt: f32) -> f32 {
+        if !b.is_dynamic() || b.asleep {
+            return 0.0;
+        }
+        (b.velocity.length() + b.angular_velocity.length() * b.shape.bounding_radius()) * dt
+    }
+
+    fn broad_phase(&mut self, dt: f32) {
         let margin = self.settings.margin;
         self.aabbs.clear();
-        self.aabbs.extend(self.bodies.iter().map(|b| b.shape.aabb(&b.pose).expanded(0.5 * margin)));
+        self.aabbs.extend(self.bodies.iter().map(|b| {
+            let r = Self::reach(b, dt).min(MAX_SPECULATIVE);
+            b.shape.aabb(&b.pose).expanded(0.5 * margin + r)
+        }));
         let bodies = &self.bodies;
         self.broad.update(&self.aabbs, |a, b| !bodies[a as usize].is_dynamic() && !bodies[b as usize].is_dynamic());
     }
 
-    fn narrow_phase(&mut self) {
-        let cfg = self.collide_config();
+    fn narrow_phase(&mut self, dt: f32) {
+        let base = self.collide_config();
         let mut old = std::mem::take(&mut self.contacts);
         let mut next = std::mem::take(&mut self.contacts_next);
         next.clear();
@@ -536,9 +550,13 @@ impl World {
                 continue;
             }
             let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
+            // Speculative contacts (Catto): points up to the distance the pair can close in
+            // one step, so fast bodies land on the surface instead of deep inside it.
+            let reach = (Self::reach(ba, dt) + Self::reach(bb, dt)).min(MAX_SPECULATIVE);
+            let cfg = CollideConfig { margin: base.margin + reach, ..base };
             collide(&ba.shape, &ba.pose, &bb.shape, &bb.pose, &cfg, &mut c.cache, &mut self.scratch, &mut c.manifold);
             if let Some(p) = prev {
-                match_impulses(p, &mut c, 4.0 * cfg.slop);
+                match_impulses(p, &mut c, 4.0 * base.slop);
             } else {
                 for (k, pt) in c.manifold.points.iter().enumerate() {
                     c.impulses[k] = PointImpulse { id: pt.id, ..Default::default() };

@@ -1,0 +1,242 @@
+//! The command line (clap) and the headless runner.
+
+use crate::physics::{SolverMode, World};
+use crate::scene::{self, LoadedScene, SceneError};
+use crate::trace::{TraceStep, TraceWriter};
+use clap::{Parser, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// contactlab — a rigid-body contact testbed.
+///
+/// With no arguments it opens the window on the default scene (scenes/welcome.ron).
+/// With --headless it runs a scene without a window and prints a summary; --trace writes a
+/// JSON Lines trace (schema: docs/trace.md) and --screenshot renders a PNG.
+#[derive(Debug, Parser)]
+#[command(name = "contactlab", version, about, long_about)]
+pub struct Cli {
+    /// Scene file (.ron) to open. Default: scenes/welcome.ron.
+    pub scene: Option<PathBuf>,
+
+    /// Run without a window.
+    #[arg(long)]
+    pub headless: bool,
+
+    /// Number of steps to run headless.
+    #[arg(long, default_value_t = 600)]
+    pub steps: u64,
+
+    /// Override the scene's resolution method.
+    #[arg(long, value_enum)]
+    pub solver: Option<SolverArg>,
+
+    /// Override the scene's velocity iterations (per substep, iterative method).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub iterations: Option<u32>,
+
+    /// Write a JSON Lines trace of the run to this file.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub trace: Option<PathBuf>,
+
+    /// Record every K-th step in the trace (step 0 is always recorded).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub trace_every: u64,
+
+    /// Render the view after the run to a PNG file (headless).
+    #[arg(long, value_name = "FILE.png")]
+    pub screenshot: Option<PathBuf>,
+
+    /// Screenshot size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1600x900", value_parser = parse_size)]
+    pub size: (u32, u32),
+
+    /// Overlays to draw in the screenshot: contacts, normals, impulses, aabbs, clip, gauss,
+    /// minkowski, wireframe, axes (comma separated).
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub overlay: Vec<OverlayArg>,
+
+    /// Select a pair for the debug views, by body names: A,B.
+    #[arg(long, value_delimiter = ',', num_args = 1)]
+    pub select: Vec<String>,
+}
+
+/// Resolution methods on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SolverArg {
+    /// One impulse per contact point.
+    Naive,
+    /// Sequential impulses with soft contacts.
+    Iterative,
+}
+
+/// Overlays on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OverlayArg {
+    /// Contact points coloured by depth.
+    Contacts,
+    /// Contact normals.
+    Normals,
+    /// Impulse arrows.
+    Impulses,
+    /// Bounding boxes.
+    Aabbs,
+    /// Clip polygons of the selected pair.
+    Clip,
+    /// Gauss maps of the selected pair.
+    Gauss,
+    /// Minkowski difference of the selected pair.
+    Minkowski,
+    /// Wireframe.
+    Wireframe,
+    /// Body axes.
+    Axes,
+}
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("expected WIDTHxHEIGHT, e.g. 1600x900, got '{s}'"))?;
+    let parse = |v: &str| v.trim().parse::<u32>().map_err(|_| format!("'{v}' is not a whole number"));
+    let (w, h) = (parse(w)?, parse(h)?);
+    if !(16..=8192).contains(&w) || !(16..=8192).contains(&h) {
+        return Err(format!("width and height must be between 16 and 8192, got {w}x{h}"));
+    }
+    Ok((w, h))
+}
+
+/// Errors of a command-line run; `main` prints them and exits non-zero.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Scene problems.
+    #[error(transparent)]
+    Scene(#[from] SceneError),
+    /// Trace file problems.
+    #[error("cannot write trace {path}: {source}")]
+    Trace {
+        /// File.
+        path: PathBuf,
+        /// OS error.
+        source: std::io::Error,
+    },
+    /// `--select` names.
+    #[error("--select: {0}")]
+    Select(String),
+    /// Rendering problems.
+    #[error("{0}")]
+    Render(String),
+}
+
+/// The scene path to open: the argument, or the default scene.
+pub fn scene_path(cli: &Cli) -> PathBuf {
+    cli.scene.clone().unwrap_or_else(|| scene::scenes_dir().join(scene::DEFAULT_SCENE))
+}
+
+/// Loads the scene and applies the overrides of the command line.
+pub fn load_scene(cli: &Cli) -> Result<LoadedScene, CliError> {
+    let mut s = scene::load(&scene_path(cli))?;
+    apply_overrides(cli, &mut s.world);
+    Ok(s)
+}
+
+/// Applies --solver and --iterations to a world.
+pub fn apply_overrides(cli: &Cli, world: &mut World) {
+    if let Some(m) = cli.solver {
+        world.settings.mode = match m {
+            SolverArg::Naive => SolverMode::Naive,
+            SolverArg::Iterative => SolverMode::Iterative,
+        };
+    }
+    if let Some(k) = cli.iterations {
+        world.settings.iterations = k;
+    }
+}
+
+/// Indices of the `--select` pair, if given.
+pub fn selected_pair(cli: &Cli, s: &LoadedScene) -> Result<Option<(usize, usize)>, CliError> {
+    match cli.select.as_slice() {
+        [] => Ok(None),
+        [a, b] => {
+            let find = |n: &String| s.body_index(n).ok_or_else(|| CliError::Select(format!("no body is named '{n}'")));
+            let (ia, ib) = (find(a)?, find(b)?);
+            if ia == ib {
+                return Err(CliError::Select("pick two different bodies".into()));
+            }
+            Ok(Some((ia, ib)))
+        }
+        other => Err(CliError::Select(format!("expected two names A,B, got {}", other.len()))),
+    }
+}
+
+/// Numbers printed after a headless run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Steps run.
+    pub steps: u64,
+    /// Bodies.
+    pub bodies: usize,
+    /// Awake dynamic bodies at the end.
+    pub awake: usize,
+    /// Contact points at the end.
+    pub contact_points: usize,
+    /// Largest penetration seen during the run (m).
+    pub max_penetration: f32,
+    /// Total energy at the end (J).
+    pub energy: f32,
+    /// Mean wall time per step (ms).
+    pub mean_step_ms: f64,
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "steps            {}", self.steps)?;
+        writeln!(f, "bodies           {}", self.bodies)?;
+        writeln!(f, "awake bodies     {}", self.awake)?;
+        writeln!(f, "contact points   {}", self.contact_points)?;
+        writeln!(f, "max penetration  {:.5} m", self.max_penetration)?;
+        writeln!(f, "total energy     {:.3} J", self.energy)?;
+        write!(f, "mean step time   {:.3} ms", self.mean_step_ms)
+    }
+}
+
+/// Runs `cli.steps` steps of `scene` without a window, writing the trace if asked.
+pub fn run_headless(cli: &Cli, scene: &mut LoadedScene) -> Result<Summary, CliError> {
+    let dt = scene.timestep();
+    let mut trace = match &cli.trace {
+        Some(path) => {
+            let err = |source| CliError::Trace { path: path.clone(), source };
+            let file = std::fs::File::create(path).map_err(err)?;
+            let mut w =
+                TraceWriter::new(std::io::BufWriter::new(file), &scene.desc.name, dt, &scene.world).map_err(err)?;
+            w.write_step(&TraceStep::capture(&scene.world, 0, false)).map_err(err)?;
+            Some(w)
+        }
+        None => None,
+    };
+    let mut max_pen = 0.0f32;
+    let start = Instant::now();
+    for n in 1..=cli.steps {
+        scene.world.step(dt);
+        max_pen = max_pen.max(scene.world.stats().max_penetration);
+        if let Some(w) = trace.as_mut() {
+            if n % cli.trace_every == 0 {
+                let path = cli.trace.clone().unwrap_or_default();
+                w.write_step(&TraceStep::capture(&scene.world, n, true))
+                    .map_err(|source| CliError::Trace { path, source })?;
+            }
+        }
+    }
+    let elapsed = start.elapsed().as_secs_f64() * 1000.0;
+    if let Some(w) = trace {
+        let path = cli.trace.clone().unwrap_or_default();
+        w.finish().and_then(|mut f| f.flush()).map_err(|source| CliError::Trace { path, source })?;
+    }
+    let stats = scene.world.stats();
+    Ok(Summary {
+        steps: cli.steps,
+        bodies: stats.bodies,
+        awake: stats.awake,
+        contact_points: stats.points,
+        max_penetration: max_pen,
+        energy: scene.world.total_energy(),
+        mean_step_ms: if cli.steps > 0 { elapsed / cli.steps as f64 } else { 0.0 },
+    })
+}

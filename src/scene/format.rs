@@ -1,0 +1,454 @@
+//! The scene file format (RON via serde). Field-by-field documentation with defaults lives
+//! in docs/scenes.md; every struct here rejects unknown fields so a typo is an error that
+//! lists the valid names, not a silently ignored setting.
+
+use serde::{Deserialize, Serialize};
+
+/// A 3-vector written `(x, y, z)`.
+pub type V3 = (f32, f32, f32);
+
+fn default_gravity() -> V3 {
+    (0.0, -9.81, 0.0)
+}
+fn default_timestep() -> f32 {
+    1.0 / 60.0
+}
+fn default_density() -> f32 {
+    1000.0
+}
+fn default_friction() -> f32 {
+    0.5
+}
+
+/// A whole scene.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Scene")]
+pub struct SceneDesc {
+    /// Title shown in the UI.
+    pub name: String,
+    /// What to look at (shown in the scene picker).
+    #[serde(default)]
+    pub description: String,
+    /// Gravity (m/s²).
+    #[serde(default = "default_gravity")]
+    pub gravity: V3,
+    /// Fixed simulation step (s).
+    #[serde(default = "default_timestep")]
+    pub timestep: f32,
+    /// Solver settings; unspecified fields take their defaults.
+    #[serde(default)]
+    pub solver: SolverDesc,
+    /// Initial camera.
+    #[serde(default)]
+    pub camera: CameraDesc,
+    /// Initial overlays and selection.
+    #[serde(default)]
+    pub view: ViewDesc,
+    /// Bodies listed one by one.
+    #[serde(default)]
+    pub bodies: Vec<BodyDescFile>,
+    /// Bodies made by generators (stacks, pyramids, walls, random hulls).
+    #[serde(default)]
+    pub generators: Vec<Generator>,
+    /// Per-pair friction/restitution overrides.
+    #[serde(default)]
+    pub materials: Vec<PairMaterialDesc>,
+}
+
+/// Resolution method names in files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum ModeDesc {
+    /// One impulse per contact point.
+    Naive,
+    /// Sequential impulses with soft contacts.
+    #[default]
+    Iterative,
+}
+
+/// Solver settings as written in a file. Names match [`crate::physics::Settings`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SolverDesc {
+    /// `Naive` or `Iterative`.
+    pub mode: ModeDesc,
+    /// Velocity passes per substep.
+    pub iterations: u32,
+    /// Substeps per step.
+    pub substeps: u32,
+    /// Warm starting on/off.
+    pub warm_starting: bool,
+    /// Contact stiffness (Hz).
+    pub contact_hertz: f32,
+    /// Contact damping ratio.
+    pub damping_ratio: f32,
+    /// Push-out speed cap (m/s).
+    pub max_push_out: f32,
+    /// Allowed penetration (m).
+    pub slop: f32,
+    /// Restitution velocity threshold (m/s).
+    pub restitution_threshold: f32,
+    /// Naive projection fraction.
+    pub naive_correction: f32,
+    /// Sleeping on/off.
+    pub sleeping: bool,
+    /// Sleep speed threshold (m/s).
+    pub sleep_linear: f32,
+    /// Sleep angular speed threshold (rad/s).
+    pub sleep_angular: f32,
+    /// Rest time before sleeping (s).
+    pub sleep_time: f32,
+    /// Speculative margin (m).
+    pub margin: f32,
+}
+
+impl Default for SolverDesc {
+    fn default() -> Self {
+        SolverDesc::from(crate::physics::Settings::default())
+    }
+}
+
+impl From<crate::physics::Settings> for SolverDesc {
+    fn from(s: crate::physics::Settings) -> Self {
+        SolverDesc {
+            mode: match s.mode {
+                crate::physics::SolverMode::Naive => ModeDesc::Naive,
+                crate::physics::SolverMode::Iterative => ModeDesc::Iterative,
+            },
+            iterations: s.iterations,
+            substeps: s.substeps,
+            warm_starting: s.warm_starting,
+            contact_hertz: s.contact_hertz,
+            damping_ratio: s.damping_ratio,
+            max_push_out: s.max_push_out,
+            slop: s.slop,
+            restitution_threshold: s.restitution_threshold,
+            naive_correction: s.naive_correction,
+            sleeping: s.sleeping,
+            sleep_linear: s.sleep_linear,
+            sleep_angular: s.sleep_angular,
+            sleep_time: s.sleep_time,
+            margin: s.margin,
+        }
+    }
+}
+
+impl SolverDesc {
+    /// The physics settings these describe.
+    pub fn settings(&self) -> crate::physics::Settings {
+        crate::physics::Settings {
+            mode: match self.mode {
+                ModeDesc::Naive => crate::physics::SolverMode::Naive,
+                ModeDesc::Iterative => crate::physics::SolverMode::Iterative,
+            },
+            iterations: self.iterations,
+            substeps: self.substeps,
+            warm_starting: self.warm_starting,
+            contact_hertz: self.contact_hertz,
+            damping_ratio: self.damping_ratio,
+            max_push_out: self.max_push_out,
+            slop: self.slop,
+            restitution_threshold: self.restitution_threshold,
+            naive_correction: self.naive_correction,
+            sleeping: self.sleeping,
+            sleep_linear: self.sleep_linear,
+            sleep_angular: self.sleep_angular,
+            sleep_time: self.sleep_time,
+            margin: self.margin,
+        }
+    }
+}
+
+/// Camera placement.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CameraDesc {
+    /// Eye position.
+    pub eye: V3,
+    /// Point looked at.
+    pub target: V3,
+    /// Vertical field of view (degrees).
+    pub fov_deg: f32,
+}
+
+impl Default for CameraDesc {
+    fn default() -> Self {
+        CameraDesc { eye: (6.0, 5.0, 9.0), target: (0.0, 1.0, 0.0), fov_deg: 45.0 }
+    }
+}
+
+/// Debug overlays that can be switched on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Overlay {
+    /// Contact points coloured by depth.
+    Contacts,
+    /// Contact normals.
+    Normals,
+    /// Normal and friction impulses as arrows.
+    Impulses,
+    /// Bounding boxes.
+    Aabbs,
+    /// The selected pair's clip polygons.
+    Clip,
+    /// The selected pair's Gauss maps.
+    Gauss,
+    /// The selected pair's Minkowski difference.
+    Minkowski,
+    /// Wireframe shapes.
+    Wireframe,
+    /// Body axes.
+    Axes,
+}
+
+/// Initial view state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct ViewDesc {
+    /// Overlays switched on at load.
+    pub overlays: Vec<Overlay>,
+    /// Pair selected at load, by body names.
+    pub selected: Option<(String, String)>,
+}
+
+/// Collision shapes in files.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum ShapeDesc {
+    /// Box with half extents (m).
+    Box {
+        /// Half extents.
+        half_extents: V3,
+    },
+    /// Sphere.
+    Sphere {
+        /// Radius (m).
+        radius: f32,
+    },
+    /// Capsule along local Y.
+    Capsule {
+        /// Radius (m).
+        radius: f32,
+        /// Half length of the core segment (m).
+        half_height: f32,
+    },
+    /// Convex hull of points (quickhull).
+    Hull {
+        /// The point cloud.
+        points: Vec<V3>,
+    },
+    /// Hull from vertices and faces (counter-clockwise from outside).
+    HullFaces {
+        /// Vertices.
+        vertices: Vec<V3>,
+        /// Faces as vertex index lists.
+        faces: Vec<Vec<u32>>,
+    },
+    /// Faceted cylinder along local Y.
+    Cylinder {
+        /// Radius (m).
+        radius: f32,
+        /// Half height (m).
+        half_height: f32,
+        /// Number of sides (≥ 3).
+        segments: u32,
+    },
+}
+
+/// Orientation in files.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum RotationDesc {
+    /// Quaternion (x, y, z, w); normalised on load.
+    Quat(f32, f32, f32, f32),
+    /// Rotation of `angle` degrees about `axis`.
+    AxisAngleDeg {
+        /// Axis (normalised on load).
+        axis: V3,
+        /// Angle in degrees.
+        angle: f32,
+    },
+    /// Rotations in degrees about the fixed X, then Y, then Z axes.
+    EulerDeg(f32, f32, f32),
+}
+
+impl Default for RotationDesc {
+    fn default() -> Self {
+        RotationDesc::Quat(0.0, 0.0, 0.0, 1.0)
+    }
+}
+
+/// Static or dynamic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum KindDesc {
+    /// Moves.
+    #[default]
+    Dynamic,
+    /// Fixed.
+    Static,
+}
+
+/// One body in a file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodyDescFile {
+    /// Unique name.
+    pub name: String,
+    /// Shape.
+    pub shape: ShapeDesc,
+    /// Static or dynamic.
+    #[serde(default)]
+    pub kind: KindDesc,
+    /// Position of the body's frame.
+    #[serde(default)]
+    pub position: V3,
+    /// Orientation.
+    #[serde(default)]
+    pub rotation: RotationDesc,
+    /// Linear velocity (m/s).
+    #[serde(default)]
+    pub velocity: V3,
+    /// Angular velocity (rad/s).
+    #[serde(default)]
+    pub angular_velocity: V3,
+    /// Density (kg/m³).
+    #[serde(default = "default_density")]
+    pub density: f32,
+    /// Mass (kg); overrides density.
+    #[serde(default)]
+    pub mass: Option<f32>,
+    /// Friction coefficient.
+    #[serde(default = "default_friction")]
+    pub friction: f32,
+    /// Restitution in [0, 1].
+    #[serde(default)]
+    pub restitution: f32,
+    /// Display colour (linear RGB, 0–1); a palette colour if absent.
+    #[serde(default)]
+    pub color: Option<V3>,
+}
+
+/// Material shared by generated bodies.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GenMaterial {
+    /// Density.
+    pub density: f32,
+    /// Friction.
+    pub friction: f32,
+    /// Restitution.
+    pub restitution: f32,
+    /// Colour, or the palette.
+    pub color: Option<V3>,
+}
+
+impl Default for GenMaterial {
+    fn default() -> Self {
+        GenMaterial { density: 1000.0, friction: 0.5, restitution: 0.0, color: None }
+    }
+}
+
+/// Generators expand into many bodies named `{name}{index}` (or `{name}{row}_{col}`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Generator {
+    /// A vertical column of boxes resting on `base` (the bottom face's centre).
+    Stack {
+        /// Name prefix.
+        name: String,
+        /// Centre of the bottom face of the lowest box.
+        base: V3,
+        /// Number of boxes.
+        count: u32,
+        /// Box half extents.
+        half_extents: V3,
+        /// Vertical gap between boxes (m).
+        #[serde(default)]
+        gap: f32,
+        /// Material.
+        #[serde(default)]
+        material: GenMaterial,
+    },
+    /// A 2D pyramid of boxes in the XY plane: `layers` rows, each one box shorter.
+    Pyramid {
+        /// Name prefix.
+        name: String,
+        /// Centre of the bottom row's bottom face.
+        base: V3,
+        /// Number of rows (the bottom row has this many boxes).
+        layers: u32,
+        /// Box half extents.
+        half_extents: V3,
+        /// Horizontal gap between neighbours (m).
+        #[serde(default = "default_pyramid_gap")]
+        gap: f32,
+        /// Material.
+        #[serde(default)]
+        material: GenMaterial,
+    },
+    /// A wall (or a grid, with `depth` > 1) of boxes, rows optionally offset like bricks.
+    Wall {
+        /// Name prefix.
+        name: String,
+        /// Centre of the bottom row's bottom face.
+        base: V3,
+        /// Boxes per row (along X).
+        columns: u32,
+        /// Rows (along Y).
+        rows: u32,
+        /// Layers (along Z).
+        #[serde(default = "one")]
+        depth: u32,
+        /// Box half extents.
+        half_extents: V3,
+        /// Gap between boxes (m).
+        #[serde(default)]
+        gap: f32,
+        /// Offset every other row by half a box.
+        #[serde(default)]
+        bricks: bool,
+        /// Material.
+        #[serde(default)]
+        material: GenMaterial,
+    },
+    /// Random convex hulls dropped in a region; their bounding spheres do not overlap.
+    RandomHulls {
+        /// Name prefix.
+        name: String,
+        /// Number of hulls.
+        count: u32,
+        /// Points per hull (≥ 4).
+        points: u32,
+        /// Random seed.
+        seed: u64,
+        /// Region the hull centres are spread over: (min, max).
+        region: (V3, V3),
+        /// Radius of the ball the points are drawn from (m).
+        #[serde(default = "default_hull_radius")]
+        radius: f32,
+        /// Material.
+        #[serde(default)]
+        material: GenMaterial,
+    },
+}
+
+fn default_pyramid_gap() -> f32 {
+    0.05
+}
+fn default_hull_radius() -> f32 {
+    0.4
+}
+fn one() -> u32 {
+    1
+}
+
+/// A friction/restitution override for a named pair.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairMaterialDesc {
+    /// First body.
+    pub a: String,
+    /// Second body.
+    pub b: String,
+    /// Friction for the pair.
+    pub friction: f32,
+    /// Restitution for the pair.
+    pub restitution: f32,
+}

@@ -1,0 +1,161 @@
+//! JSON Lines traces of a run (schema in docs/trace.md).
+//!
+//! Line 1 is a header `{"contactlab_trace": 1, "scene", "timestep", "bodies": [names]}`;
+//! then one object per recorded step, the first being step 0 (the initial state, no
+//! contacts). Contacts of step n are the manifolds found during step n, with the impulses
+//! applied in it. Normals point from `a` to `b`.
+
+use crate::physics::World;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+
+/// First line of a trace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceHeader {
+    /// Schema version (1).
+    pub contactlab_trace: u32,
+    /// Scene name.
+    pub scene: String,
+    /// Timestep (s).
+    pub timestep: f32,
+    /// Body names, in index order.
+    pub bodies: Vec<String>,
+}
+
+/// One body's state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceBody {
+    /// Name.
+    pub name: String,
+    /// Position of the body's frame as authored in the scene (m).
+    pub position: [f32; 3],
+    /// Orientation quaternion [x, y, z, w].
+    pub rotation: [f32; 4],
+    /// Velocity of the centre of mass (m/s).
+    pub velocity: [f32; 3],
+    /// Angular velocity (rad/s, world).
+    pub angular_velocity: [f32; 3],
+    /// Asleep (not integrated).
+    pub asleep: bool,
+}
+
+/// One contact point.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TracePoint {
+    /// World position, halfway between the surfaces (m).
+    pub position: [f32; 3],
+    /// Penetration (m, negative for speculative points).
+    pub depth: f32,
+    /// Normal impulse applied during the step (N·s).
+    pub normal_impulse: f32,
+    /// Friction impulse along the contact's two tangents (N·s).
+    pub friction_impulse: [f32; 2],
+}
+
+/// One touching pair.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceContact {
+    /// Body A's name.
+    pub a: String,
+    /// Body B's name.
+    pub b: String,
+    /// Unit normal from a to b.
+    pub normal: [f32; 3],
+    /// `face_a`, `face_b` or `edge`.
+    pub feature: String,
+    /// Points.
+    pub points: Vec<TracePoint>,
+}
+
+/// One recorded step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceStep {
+    /// Step index (0 = initial state).
+    pub step: u64,
+    /// Simulated time (s).
+    pub time: f64,
+    /// Every body.
+    pub bodies: Vec<TraceBody>,
+    /// Touching pairs of this step.
+    pub contacts: Vec<TraceContact>,
+}
+
+impl TraceStep {
+    /// Snapshot of `world` as step `step`; `with_contacts` false for step 0.
+    pub fn capture(world: &World, step: u64, with_contacts: bool) -> TraceStep {
+        let bodies = world
+            .bodies()
+            .iter()
+            .map(|b| {
+                let p = b.authored_pose();
+                TraceBody {
+                    name: b.name.clone(),
+                    position: p.pos.to_array(),
+                    rotation: p.rot.to_array(),
+                    velocity: b.velocity.to_array(),
+                    angular_velocity: b.angular_velocity.to_array(),
+                    asleep: b.asleep,
+                }
+            })
+            .collect();
+        let mut contacts = Vec::new();
+        if with_contacts {
+            for c in world.contacts() {
+                if c.manifold.points.is_empty() {
+                    continue;
+                }
+                contacts.push(TraceContact {
+                    a: world.bodies()[c.a as usize].name.clone(),
+                    b: world.bodies()[c.b as usize].name.clone(),
+                    normal: c.manifold.normal.to_array(),
+                    feature: c.manifold.kind.as_str().to_string(),
+                    points: c
+                        .manifold
+                        .points
+                        .iter()
+                        .zip(&c.impulses)
+                        .map(|(p, i)| TracePoint {
+                            position: p.position.to_array(),
+                            depth: p.depth,
+                            normal_impulse: i.normal,
+                            friction_impulse: i.tangent,
+                        })
+                        .collect(),
+                });
+            }
+        }
+        TraceStep { step, time: world.time, bodies, contacts }
+    }
+}
+
+/// Writes a header and steps as JSON Lines.
+pub struct TraceWriter<W: Write> {
+    out: W,
+}
+
+impl<W: Write> TraceWriter<W> {
+    /// Starts a trace with its header line.
+    pub fn new(mut out: W, scene: &str, timestep: f32, world: &World) -> std::io::Result<Self> {
+        let header = TraceHeader {
+            contactlab_trace: 1,
+            scene: scene.to_string(),
+            timestep,
+            bodies: world.bodies().iter().map(|b| b.name.clone()).collect(),
+        };
+        serde_json::to_writer(&mut out, &header)?;
+        out.write_all(b"\n")?;
+        Ok(Self { out })
+    }
+
+    /// Appends one step line.
+    pub fn write_step(&mut self, step: &TraceStep) -> std::io::Result<()> {
+        serde_json::to_writer(&mut self.out, step)?;
+        self.out.write_all(b"\n")
+    }
+
+    /// Flushes and returns the sink.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}

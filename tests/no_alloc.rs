@@ -1,0 +1,55 @@
+//! A settled world steps without touching the heap: every buffer is kept and reused.
+//! This binary installs a counting global allocator, so it holds only this test.
+
+mod common;
+use common::*;
+use contactlab::physics::{BodyDesc, Settings, Shape, SolverMode};
+use glam::Vec3;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn settled_world_steps_without_allocating() {
+    for mode in [SolverMode::Iterative, SolverMode::Naive] {
+        // Sleeping off so every stage runs on every body, every step.
+        let mut w = world(Settings { mode, sleeping: false, ..Default::default() });
+        ground(&mut w);
+        stack(&mut w, 10);
+        w.add_body(BodyDesc::new("ball", Shape::Sphere { radius: 0.3 }, Vec3::new(3.0, 0.3, 0.0))).unwrap();
+        w.add_body(BodyDesc::new("pill", Shape::Capsule { radius: 0.2, half_height: 0.4 }, Vec3::new(-3.0, 0.6, 0.0)))
+            .unwrap();
+        let hull = contactlab::physics::Hull::random(24, 0.5, 3).unwrap();
+        w.add_body(BodyDesc::new("rock", Shape::Hull(std::sync::Arc::new(hull)), Vec3::new(0.0, 0.6, 3.0))).unwrap();
+        for _ in 0..240 {
+            w.step(1.0 / 60.0);
+        }
+        let before = ALLOCATIONS.load(Ordering::SeqCst);
+        for _ in 0..120 {
+            w.step(1.0 / 60.0);
+        }
+        let after = ALLOCATIONS.load(Ordering::SeqCst);
+        assert_eq!(after - before, 0, "{mode:?}: {} allocations in 120 settled steps", after - before);
+        assert!(w.stats().points >= 40, "the world has contacts to work on");
+    }
+}
