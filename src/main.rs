@@ -18,6 +18,7 @@ fn main() -> ExitCode {
 
 fn run(args: &Cli) -> Result<(), cli::CliError> {
     let mut scene = cli::load_scene(args)?;
+    let _selection = cli::selected_pair(args, &scene)?;
     if args.headless || args.screenshot.is_some() {
         let summary = cli::run_headless(args, &mut scene)?;
         println!("scene            {}", scene.desc.name);

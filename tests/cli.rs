@@ -1,0 +1,127 @@
+//! The command line, run as a user would: the real binary, its exit codes, its output and
+//! the trace it writes.
+
+use serde_json::Value;
+use std::process::Command;
+
+fn contactlab() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_contactlab"))
+}
+
+fn scene(name: &str) -> String {
+    format!("{}/scenes/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn help_documents_every_flag() {
+    let out = contactlab().arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for flag in ["--headless", "--steps", "--solver", "--iterations", "--trace", "--trace-every", "--screenshot", "--size", "--overlay", "--select"] {
+        assert!(text.contains(flag), "--help lacks {flag}");
+    }
+}
+
+#[test]
+fn headless_run_prints_the_summary() {
+    let out = contactlab().args([&scene("stack_10.ron"), "--headless", "--steps", "120"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for key in ["steps            120", "bodies           11", "awake bodies", "contact points   40", "max penetration", "total energy", "mean step time"] {
+        assert!(text.contains(key), "summary lacks '{key}':\n{text}");
+    }
+}
+
+#[test]
+fn solver_override_switches_the_method() {
+    // The naive method cannot hold the stack: it sinks far more than the iterative one.
+    let pen = |solver: &str| {
+        let out = contactlab().args([&scene("stack_10.ron"), "--headless", "--steps", "120", "--solver", solver]).output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let line = text.lines().find(|l| l.starts_with("max penetration")).unwrap().to_string();
+        line.split_whitespace().nth(2).unwrap().parse::<f32>().unwrap()
+    };
+    let (naive, iterative) = (pen("naive"), pen("iterative"));
+    assert!(naive > 5.0 * iterative, "naive {naive} vs iterative {iterative}");
+}
+
+#[test]
+fn trace_matches_the_documented_schema() {
+    let dir = std::env::temp_dir().join(format!("contactlab-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.jsonl");
+    let out = contactlab()
+        .args([&scene("box_on_box.ron"), "--headless", "--steps", "30", "--trace", path.to_str().unwrap(), "--trace-every", "10"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 1 + 4, "header, step 0 and steps 10, 20, 30");
+    let h = &lines[0];
+    assert_eq!(h["contactlab_trace"], 1);
+    assert_eq!(h["scene"], "Box resting on box");
+    assert!((h["timestep"].as_f64().unwrap() - 1.0 / 60.0).abs() < 1e-6);
+    assert_eq!(h["bodies"], serde_json::json!(["ground", "base", "box"]));
+    let steps: Vec<u64> = lines[1..].iter().map(|s| s["step"].as_u64().unwrap()).collect();
+    assert_eq!(steps, vec![0, 10, 20, 30]);
+    assert_eq!(lines[1]["contacts"].as_array().unwrap().len(), 0, "step 0 is the initial state");
+    assert_eq!(lines[1]["time"], 0.0);
+    for s in &lines[1..] {
+        let bodies = s["bodies"].as_array().unwrap();
+        assert_eq!(bodies.len(), 3);
+        for b in bodies {
+            assert!(b["name"].is_string() && b["asleep"].is_boolean());
+            assert_eq!(b["position"].as_array().unwrap().len(), 3);
+            assert_eq!(b["rotation"].as_array().unwrap().len(), 4);
+            assert_eq!(b["velocity"].as_array().unwrap().len(), 3);
+            assert_eq!(b["angular_velocity"].as_array().unwrap().len(), 3);
+        }
+    }
+    // The box rests on the base: one face contact with four points carrying its weight.
+    let last = &lines[4];
+    let c = last["contacts"].as_array().unwrap().iter().find(|c| c["b"] == "box").unwrap();
+    assert_eq!(c["a"], "base");
+    assert!(["face_a", "face_b", "edge"].contains(&c["feature"].as_str().unwrap()));
+    let n: Vec<f64> = c["normal"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    assert!((n[1] - 1.0).abs() < 1e-3, "normal from base to box points up: {n:?}");
+    let pts = c["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 4);
+    let mut total = 0.0;
+    for p in pts {
+        assert_eq!(p["position"].as_array().unwrap().len(), 3);
+        assert!(p["depth"].is_number());
+        assert_eq!(p["friction_impulse"].as_array().unwrap().len(), 2);
+        total += p["normal_impulse"].as_f64().unwrap();
+    }
+    // Resting: the normal impulses of one step carry m·g·dt = 0.8³·1000·9.81/60 N·s.
+    let expected = 0.512 * 1000.0 * 9.81 / 60.0;
+    assert!((total - expected).abs() < 0.02 * expected, "impulse {total} vs weight·dt {expected}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn fails_with(args: &[&str], needle: &str) {
+    let out = contactlab().args(args).output().unwrap();
+    assert!(!out.status.success(), "{args:?} should fail");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(needle), "{args:?}: stderr lacks '{needle}':\n{err}");
+    assert!(!err.contains("panicked"), "{args:?} panicked:\n{err}");
+}
+
+#[test]
+fn bad_input_exits_non_zero_with_a_message() {
+    fails_with(&["no_such_scene.ron", "--headless"], "cannot read scene file no_such_scene.ron");
+    fails_with(&[&scene("stack_10.ron"), "--headless", "--solver", "fancy"], "fancy");
+    fails_with(&[&scene("stack_10.ron"), "--headless", "--iterations", "0"], "iterations");
+    fails_with(&[&scene("stack_10.ron"), "--headless", "--select", "box0,nobody"], "no body is named 'nobody'");
+    fails_with(&[&scene("stack_10.ron"), "--headless", "--size", "12by9"], "WIDTHxHEIGHT");
+    let dir = std::env::temp_dir().join(format!("contactlab-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, "Scene(\n  name: \"bad\",\n  bodies: [(name: \"a\", shape: Sphere(radius: -1.0))],\n)\n").unwrap();
+    fails_with(&[bad.to_str().unwrap(), "--headless"], "body 'a', field 'radius'");
+    std::fs::write(&bad, "Scene(\n  name: \"bad\"\n  bodies: [],\n)\n").unwrap();
+    fails_with(&[bad.to_str().unwrap(), "--headless"], "bad.ron:3:");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,199 @@
+//! Scene files: the documented example, every class of bad input, a fuzz test, and every
+//! shipped scene running headless.
+
+use contactlab::physics::{BodyKind, SolverMode};
+use contactlab::scene::{self, SceneError};
+use glam::{Quat, Vec3};
+use proptest::prelude::*;
+
+const INCLINE: &str = r#"
+Scene(
+    name: "Incline",
+    gravity: (0.0, -9.81, 0.0),
+    timestep: 0.016666668,
+    solver: (mode: Iterative, iterations: 10),
+    bodies: [
+        (name: "ramp", shape: Box(half_extents: (5.0, 0.25, 2.0)), kind: Static,
+         rotation: AxisAngleDeg(axis: (0.0, 0.0, 1.0), angle: 30.0)),
+        (name: "crate", shape: Box(half_extents: (0.5, 0.5, 0.5)), position: (0.0, 1.0, 0.0),
+         rotation: EulerDeg(0.0, 0.0, 30.0), friction: 0.6, restitution: 0.0),
+        (name: "ball", shape: Sphere(radius: 0.3), position: (2.0, 3.0, 0.0), velocity: (0.0, 0.0, 0.0)),
+    ],
+)
+"#;
+
+#[test]
+fn the_documented_example_loads_exactly_as_written() {
+    let s = scene::load_str(INCLINE, "incline").unwrap();
+    assert_eq!(s.desc.name, "Incline");
+    assert_eq!(s.timestep(), 0.016666668);
+    assert_eq!(s.world.settings.mode, SolverMode::Iterative);
+    assert_eq!(s.world.settings.iterations, 10);
+    assert_eq!(s.world.gravity, Vec3::new(0.0, -9.81, 0.0));
+    let b = s.world.bodies();
+    assert_eq!(b.len(), 3);
+    assert_eq!(b[0].kind, BodyKind::Static);
+    let q30 = Quat::from_rotation_z(30f32.to_radians());
+    assert!(b[0].pose.rot.dot(q30).abs() > 1.0 - 1e-6);
+    assert!(b[1].pose.rot.dot(q30).abs() > 1.0 - 1e-6, "EulerDeg(0, 0, 30) is 30° about z");
+    assert_eq!(b[1].friction, 0.6);
+    assert_eq!(b[2].friction, 0.5, "default friction");
+    assert_eq!(b[2].restitution, 0.0, "default restitution");
+    // Default density 1000: a 0.3 m ball weighs 4/3·π·0.027·1000.
+    assert!((b[2].mass() - 4.0 / 3.0 * std::f32::consts::PI * 0.027 * 1000.0).abs() < 1e-2);
+    assert_eq!(b[1].pose.pos, Vec3::new(0.0, 1.0, 0.0));
+}
+
+fn err(text: &str) -> String {
+    match scene::load_str(text, "test.ron") {
+        Ok(_) => panic!("expected an error for:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn with_body(body: &str) -> String {
+    format!("Scene(name: \"t\", bodies: [{body}])")
+}
+
+#[test]
+fn missing_file_is_an_io_error() {
+    let e = scene::load(std::path::Path::new("no/such/scene.ron")).unwrap_err();
+    assert!(matches!(e, SceneError::Io { .. }));
+    assert!(e.to_string().contains("no/such/scene.ron"), "{e}");
+}
+
+#[test]
+fn syntax_error_gives_file_line_and_column() {
+    let e = err("Scene(\n  name: \"t\",\n  bodies: [\n    (name: \"a\" shape: Sphere(radius: 1.0)),\n  ],\n)");
+    assert!(e.starts_with("test.ron:4:"), "{e}");
+    let e = err("Scene(name: \"t\", gravity: (0.0, -9.81, 0.0)");
+    assert!(e.starts_with("test.ron:1:"), "{e}");
+}
+
+#[test]
+fn unknown_fields_and_variants_list_the_valid_ones() {
+    let e = err("Scene(name: \"t\", gravty: (0.0, 0.0, 0.0))");
+    assert!(e.contains("gravty") && e.contains("gravity"), "{e}");
+    let e = err(&with_body("(name: \"a\", shape: Cube(half_extents: (1.0, 1.0, 1.0)))"));
+    assert!(e.contains("Cube") && e.contains("Box") && e.contains("Sphere"), "{e}");
+    let e = err(&with_body("(name: \"a\", shape: Sphere(radius: 1.0), frcition: 0.2)"));
+    assert!(e.contains("frcition") && e.contains("friction"), "{e}");
+    let e = err("Scene(name: \"t\", solver: (mode: Fancy))");
+    assert!(e.contains("Fancy") && e.contains("Naive") && e.contains("Iterative"), "{e}");
+}
+
+#[test]
+fn semantic_errors_name_the_body_and_the_field() {
+    let cases = [
+        ("(name: \"crate\", shape: Box(half_extents: (1.0, 0.0, 1.0)))", "crate", "half_extents.y"),
+        ("(name: \"ball\", shape: Sphere(radius: -1.0))", "ball", "radius"),
+        ("(name: \"pill\", shape: Capsule(radius: 0.2, half_height: 0.0))", "pill", "half_height"),
+        ("(name: \"heavy\", shape: Sphere(radius: 1.0), mass: Some(0.0))", "heavy", "mass"),
+        ("(name: \"light\", shape: Sphere(radius: 1.0), density: -5.0)", "light", "density"),
+        ("(name: \"flat\", shape: Hull(points: [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 0.0, 1.0), (1.0, 0.0, 1.0)]))", "flat", "shape"),
+        ("(name: \"few\", shape: Hull(points: [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 1.0, 0.0)]))", "few", "shape"),
+        ("(name: \"nan\", shape: Sphere(radius: 1.0), position: (NaN, 0.0, 0.0))", "nan", "position"),
+        ("(name: \"inf\", shape: Sphere(radius: 1.0), velocity: (0.0, inf, 0.0))", "inf", "velocity"),
+        ("(name: \"nanr\", shape: Sphere(radius: NaN))", "nanr", "radius"),
+        ("(name: \"sticky\", shape: Sphere(radius: 1.0), friction: -0.1)", "sticky", "friction"),
+        ("(name: \"bouncy\", shape: Sphere(radius: 1.0), restitution: 1.5)", "bouncy", "restitution"),
+        ("(name: \"neg\", shape: Sphere(radius: 1.0), restitution: -0.1)", "neg", "restitution"),
+        ("(name: \"can\", shape: Cylinder(radius: 1.0, half_height: 1.0, segments: 2))", "can", "segments"),
+        ("(name: \"q\", shape: Sphere(radius: 1.0), rotation: Quat(0.0, 0.0, 0.0, 0.0))", "q", "rotation"),
+    ];
+    for (body, name, field) in cases {
+        let e = err(&with_body(body));
+        assert!(e.contains(&format!("body '{name}'")) && e.contains(&format!("field '{field}'")), "{body}\n→ {e}");
+    }
+    let e = err(&with_body("(name: \"a\", shape: Sphere(radius: 1.0)), (name: \"a\", shape: Sphere(radius: 1.0))"));
+    assert!(e.contains("body 'a'") && e.contains("unique"), "{e}");
+    let e = err("Scene(name: \"t\", timestep: 0.0)");
+    assert!(e.contains("timestep") && e.contains("> 0"), "{e}");
+    let e = err("Scene(name: \"t\", timestep: -0.01)");
+    assert!(e.contains("timestep"), "{e}");
+    let e = err("Scene(name: \"t\", solver: (iterations: 0))");
+    assert!(e.contains("iterations") && e.contains("at least 1"), "{e}");
+    let e = err("Scene(name: \"t\", gravity: (0.0, NaN, 0.0))");
+    assert!(e.contains("gravity") && e.contains("finite"), "{e}");
+    let e = err("Scene(name: \"t\", generators: [Stack(name: \"s\", base: (0.0, 0.0, 0.0), count: 0, half_extents: (0.5, 0.5, 0.5))])");
+    assert!(e.contains("generator 's'") && e.contains("count"), "{e}");
+    let e = err("Scene(name: \"t\", view: (selected: Some((\"x\", \"y\"))))");
+    assert!(e.contains("no body is named 'x'"), "{e}");
+}
+
+#[test]
+fn generators_expand_with_the_documented_names_and_counts() {
+    let s = scene::load_str(
+        "Scene(name: \"g\", generators: [
+            Stack(name: \"s\", base: (0.0, 0.0, 0.0), count: 3, half_extents: (0.5, 0.5, 0.5)),
+            Pyramid(name: \"p\", base: (10.0, 0.0, 0.0), layers: 4, half_extents: (0.5, 0.5, 0.5)),
+            Wall(name: \"w\", base: (0.0, 0.0, 10.0), columns: 5, rows: 2, half_extents: (0.5, 0.25, 0.25), bricks: true),
+            RandomHulls(name: \"r\", count: 7, points: 10, seed: 1, region: ((-1.0, 5.0, -1.0), (1.0, 9.0, 1.0))),
+        ])",
+        "g",
+    )
+    .unwrap();
+    let names: Vec<&str> = s.world.bodies().iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names.len(), 3 + 10 + 10 + 7);
+    assert!(names.contains(&"s2") && names.contains(&"p3_0") && names.contains(&"w1_4") && names.contains(&"r6"));
+    // Stack boxes rest exactly on each other: centres at 0.5, 1.5, 2.5.
+    let y: Vec<f32> = (0..3).map(|i| s.world.bodies()[i].pose.pos.y).collect();
+    assert_eq!(y, vec![0.5, 1.5, 2.5]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_text_never_panics(text in "\\PC{0,200}") {
+        let _ = scene::load_str(&text, "fuzz");
+    }
+
+    #[test]
+    fn mutated_scenes_never_panic(pos in 0usize..400, len in 0usize..8, insert in "[-0-9a-zA-Z(),.:\\[\\]\" ]{0,8}") {
+        let base = INCLINE;
+        let mut bytes = base.as_bytes().to_vec();
+        let p = pos.min(bytes.len());
+        let end = (p + len).min(bytes.len());
+        bytes.splice(p..end, insert.bytes());
+        if let Ok(text) = String::from_utf8(bytes) {
+            let _ = scene::load_str(&text, "fuzz");
+        }
+    }
+}
+
+#[test]
+fn every_shipped_scene_loads_and_runs_300_steps_without_nan() {
+    let scenes = scene::shipped_scenes();
+    assert!(scenes.len() >= 15, "{} scenes", scenes.len());
+    assert!(scenes.iter().any(|p| p.file_name().unwrap() == scene::DEFAULT_SCENE));
+    for path in scenes {
+        let mut s = scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!s.desc.description.is_empty(), "{} has no description", path.display());
+        let dt = s.timestep();
+        for _ in 0..300 {
+            s.world.step(dt);
+        }
+        for b in s.world.bodies() {
+            assert!(
+                b.pose.pos.is_finite() && b.pose.rot.is_finite() && b.velocity.is_finite() && b.angular_velocity.is_finite(),
+                "{}: body {} is not finite",
+                path.display(),
+                b.name
+            );
+        }
+    }
+}
+
+#[test]
+fn pyramid_scene_top_box_stays_within_a_centimetre() {
+    let mut s = scene::load(&scene::scenes_dir().join("pyramid_20.ron")).unwrap();
+    let top = s.world.bodies().len() - 1;
+    assert_eq!(s.world.bodies()[top].name, "box19_0");
+    let start = s.world.bodies()[top].authored_pose().pos;
+    for _ in 0..600 {
+        s.world.step(s.desc.timestep);
+    }
+    let d = (s.world.bodies()[top].authored_pose().pos - start).length();
+    assert!(d < 0.01, "top box moved {d} m");
+}
