@@ -59,6 +59,15 @@ pub struct Cli {
     /// Select a pair for the debug views, by body names: A,B.
     #[arg(long, value_delimiter = ',', num_args = 1)]
     pub select: Vec<String>,
+
+    /// Window: start with the simulation playing.
+    #[arg(long)]
+    pub play: bool,
+
+    /// Window: quit after N frames (with --screenshot, capture the last frame) — for
+    /// automated checks.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub quit_after: Option<u32>,
 }
 
 /// Resolution methods on the command line.
@@ -135,6 +144,40 @@ pub fn load_scene(cli: &Cli) -> Result<LoadedScene, CliError> {
     let mut s = scene::load(&scene_path(cli))?;
     apply_overrides(cli, &mut s.world);
     Ok(s)
+}
+
+/// A testbed for `scene` with the command line's overlays and selection applied.
+pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, CliError> {
+    let pair = selected_pair(cli, &scene)?;
+    let mut t = crate::app::Testbed::new(scene, Some(scene_path(cli)));
+    if !cli.overlay.is_empty() {
+        t.overlays = Default::default();
+        for o in &cli.overlay {
+            t.overlays.enable(o.overlay());
+        }
+    }
+    if let Some((a, b)) = pair {
+        t.select_pair(a, b);
+    }
+    Ok(t)
+}
+
+impl OverlayArg {
+    /// The scene-format overlay this names.
+    pub fn overlay(self) -> crate::scene::format::Overlay {
+        use crate::scene::format::Overlay as O;
+        match self {
+            OverlayArg::Contacts => O::Contacts,
+            OverlayArg::Normals => O::Normals,
+            OverlayArg::Impulses => O::Impulses,
+            OverlayArg::Aabbs => O::Aabbs,
+            OverlayArg::Clip => O::Clip,
+            OverlayArg::Gauss => O::Gauss,
+            OverlayArg::Minkowski => O::Minkowski,
+            OverlayArg::Wireframe => O::Wireframe,
+            OverlayArg::Axes => O::Axes,
+        }
+    }
 }
 
 /// Applies --solver and --iterations to a world.

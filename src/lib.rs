@@ -2,7 +2,10 @@
 //! glam); scenes, the command line and the window are consumers of its plain data.
 #![warn(missing_docs)]
 
+pub mod app;
 pub mod cli;
 pub mod physics;
+pub mod render;
 pub mod scene;
 pub mod trace;
+pub mod view;

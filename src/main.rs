@@ -1,7 +1,8 @@
 //! The `contactlab` binary: parses the command line, then opens the window or runs headless.
 
 use clap::Parser;
-use contactlab::cli::{self, Cli};
+use contactlab::app::{headless, window};
+use contactlab::cli::{self, Cli, CliError};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -16,20 +17,22 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &Cli) -> Result<(), cli::CliError> {
+fn run(args: &Cli) -> Result<(), CliError> {
     let mut scene = cli::load_scene(args)?;
-    let _selection = cli::selected_pair(args, &scene)?;
-    if args.headless || args.screenshot.is_some() {
+    cli::selected_pair(args, &scene)?;
+    if args.headless {
         let summary = cli::run_headless(args, &mut scene)?;
         println!("scene            {}", scene.desc.name);
         println!("{summary}");
-        if args.screenshot.is_some() {
-            return Err(cli::CliError::Render("--screenshot needs the renderer, which is not built yet".into()));
+        if let Some(path) = &args.screenshot {
+            let mut t = cli::testbed(args, scene)?;
+            headless::screenshot(&mut t, args.size, path).map_err(CliError::Render)?;
+            println!("screenshot       {}", path.display());
         }
         return Ok(());
     }
-    eprintln!("contactlab: the window is not built yet; running '{}' headless instead", scene.desc.name);
-    let summary = cli::run_headless(args, &mut scene)?;
-    println!("{summary}");
-    Ok(())
+    let t = cli::testbed(args, scene)?;
+    let opts =
+        window::WindowOptions { quit_after: args.quit_after, screenshot: args.screenshot.clone(), play: args.play };
+    window::run(t, opts).map_err(CliError::Render)
 }

@@ -17,7 +17,18 @@ fn help_documents_every_flag() {
     let out = contactlab().arg("--help").output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    for flag in ["--headless", "--steps", "--solver", "--iterations", "--trace", "--trace-every", "--screenshot", "--size", "--overlay", "--select"] {
+    for flag in [
+        "--headless",
+        "--steps",
+        "--solver",
+        "--iterations",
+        "--trace",
+        "--trace-every",
+        "--screenshot",
+        "--size",
+        "--overlay",
+        "--select",
+    ] {
         assert!(text.contains(flag), "--help lacks {flag}");
     }
 }
@@ -27,7 +38,15 @@ fn headless_run_prints_the_summary() {
     let out = contactlab().args([&scene("stack_10.ron"), "--headless", "--steps", "120"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    for key in ["steps            120", "bodies           11", "awake bodies", "contact points   40", "max penetration", "total energy", "mean step time"] {
+    for key in [
+        "steps            120",
+        "bodies           11",
+        "awake bodies",
+        "contact points   40",
+        "max penetration",
+        "total energy",
+        "mean step time",
+    ] {
         assert!(text.contains(key), "summary lacks '{key}':\n{text}");
     }
 }
@@ -36,7 +55,10 @@ fn headless_run_prints_the_summary() {
 fn solver_override_switches_the_method() {
     // The naive method cannot hold the stack: it sinks far more than the iterative one.
     let pen = |solver: &str| {
-        let out = contactlab().args([&scene("stack_10.ron"), "--headless", "--steps", "120", "--solver", solver]).output().unwrap();
+        let out = contactlab()
+            .args([&scene("stack_10.ron"), "--headless", "--steps", "120", "--solver", solver])
+            .output()
+            .unwrap();
         assert!(out.status.success());
         let text = String::from_utf8_lossy(&out.stdout).to_string();
         let line = text.lines().find(|l| l.starts_with("max penetration")).unwrap().to_string();
@@ -52,7 +74,16 @@ fn trace_matches_the_documented_schema() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("t.jsonl");
     let out = contactlab()
-        .args([&scene("box_on_box.ron"), "--headless", "--steps", "30", "--trace", path.to_str().unwrap(), "--trace-every", "10"])
+        .args([
+            &scene("box_on_box.ron"),
+            "--headless",
+            "--steps",
+            "30",
+            "--trace",
+            path.to_str().unwrap(),
+            "--trace-every",
+            "10",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -119,7 +150,8 @@ fn bad_input_exits_non_zero_with_a_message() {
     let dir = std::env::temp_dir().join(format!("contactlab-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.ron");
-    std::fs::write(&bad, "Scene(\n  name: \"bad\",\n  bodies: [(name: \"a\", shape: Sphere(radius: -1.0))],\n)\n").unwrap();
+    std::fs::write(&bad, "Scene(\n  name: \"bad\",\n  bodies: [(name: \"a\", shape: Sphere(radius: -1.0))],\n)\n")
+        .unwrap();
     fails_with(&[bad.to_str().unwrap(), "--headless"], "body 'a', field 'radius'");
     std::fs::write(&bad, "Scene(\n  name: \"bad\"\n  bodies: [],\n)\n").unwrap();
     fails_with(&[bad.to_str().unwrap(), "--headless"], "bad.ron:3:");

@@ -176,7 +176,10 @@ fn every_shipped_scene_loads_and_runs_300_steps_without_nan() {
         }
         for b in s.world.bodies() {
             assert!(
-                b.pose.pos.is_finite() && b.pose.rot.is_finite() && b.velocity.is_finite() && b.angular_velocity.is_finite(),
+                b.pose.pos.is_finite()
+                    && b.pose.rot.is_finite()
+                    && b.velocity.is_finite()
+                    && b.angular_velocity.is_finite(),
                 "{}: body {} is not finite",
                 path.display(),
                 b.name

@@ -16,7 +16,7 @@ use glam::Vec3;
 
 /// Hulls with at least this many vertices use hill climbing in [`Hull::support`]; below
 /// it brute force wins (see docs/BENCHMARKS.md, "support").
-pub const HILL_CLIMB_MIN_VERTICES: usize = 48;
+pub const HILL_CLIMB_MIN_VERTICES: usize = 32;
 
 impl Hull {
     /// Index of the vertex furthest along `dir` (any of them on ties).

@@ -1,0 +1,116 @@
+//! Ray casts for clicking bodies: exact for spheres, capsules and hulls.
+
+use crate::physics::{Body, Shape, World};
+use glam::Vec3;
+
+/// Distance along the unit ray (o, d) to sphere (c, r), if hit.
+fn ray_sphere(o: Vec3, d: Vec3, c: Vec3, r: f32) -> Option<f32> {
+    let m = o - c;
+    let b = m.dot(d);
+    let cc = m.length_squared() - r * r;
+    if cc > 0.0 && b > 0.0 {
+        return None;
+    }
+    let disc = b * b - cc;
+    if disc < 0.0 {
+        return None;
+    }
+    Some((-b - disc.sqrt()).max(0.0))
+}
+
+/// Ray against a body; returns the hit distance.
+pub fn ray_body(o: Vec3, d: Vec3, b: &Body) -> Option<f32> {
+    let x = &b.pose;
+    match &b.shape {
+        Shape::Sphere { radius } => ray_sphere(o, d, x.pos, *radius),
+        Shape::Capsule { radius, half_height } => {
+            // Exact: the side (an infinite cylinder about local Y clipped to the core
+            // segment), then the two end spheres.
+            let (lo, ld) = (x.inv_transform_point(o), x.inv_transform_vector(d));
+            let mut best: Option<f32> = None;
+            let a = ld.x * ld.x + ld.z * ld.z;
+            if a > 1e-12 {
+                let b = lo.x * ld.x + lo.z * ld.z;
+                let c = lo.x * lo.x + lo.z * lo.z - radius * radius;
+                let disc = b * b - a * c;
+                if disc >= 0.0 {
+                    let t = (-b - disc.sqrt()) / a;
+                    if t >= 0.0 && (lo.y + t * ld.y).abs() <= *half_height {
+                        best = Some(t);
+                    }
+                }
+            }
+            for cy in [-half_height, *half_height] {
+                if let Some(t) = ray_sphere(lo, ld, Vec3::new(0.0, cy, 0.0), *radius) {
+                    best = Some(best.map_or(t, |b| b.min(t)));
+                }
+            }
+            best
+        }
+        Shape::Box { hull, .. } | Shape::Hull(hull) => {
+            // Cyrus–Beck: clip the ray against every face plane in body space.
+            let lo = x.inv_transform_point(o);
+            let ld = x.inv_transform_vector(d);
+            let (mut t0, mut t1) = (0.0f32, f32::MAX);
+            for f in hull.faces() {
+                let denom = f.normal.dot(ld);
+                let dist = f.offset - f.normal.dot(lo);
+                if denom.abs() < 1e-9 {
+                    if dist < 0.0 {
+                        return None;
+                    }
+                } else {
+                    let t = dist / denom;
+                    if denom < 0.0 {
+                        t0 = t0.max(t);
+                    } else {
+                        t1 = t1.min(t);
+                    }
+                    if t0 > t1 {
+                        return None;
+                    }
+                }
+            }
+            Some(t0)
+        }
+    }
+}
+
+/// The nearest body hit by the ray, with the hit distance.
+pub fn pick(world: &World, o: Vec3, d: Vec3) -> Option<(usize, f32)> {
+    world
+        .bodies()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| ray_body(o, d, b).map(|t| (i, t)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::physics::{BodyDesc, Settings};
+
+    #[test]
+    fn picks_the_nearest_body_at_the_right_distance() {
+        let mut w = World::new(Vec3::ZERO, Settings::default());
+        w.add_body(BodyDesc::new("far", Shape::cuboid(Vec3::splat(0.5)).unwrap(), Vec3::new(0.0, 0.0, -5.0))).unwrap();
+        w.add_body(BodyDesc::new("near", Shape::Sphere { radius: 0.5 }, Vec3::new(0.0, 0.0, -2.0))).unwrap();
+        w.add_body(BodyDesc::new("pill", Shape::Capsule { radius: 0.3, half_height: 0.5 }, Vec3::new(3.0, 0.0, 0.0)))
+            .unwrap();
+        let (i, t) = pick(&w, Vec3::ZERO, -Vec3::Z).unwrap();
+        assert_eq!((i, (t * 1000.0).round() / 1000.0), (1, 1.5));
+        let (i, t) = pick(&w, Vec3::new(0.0, 0.2, 0.0), -Vec3::Z).unwrap();
+        assert_eq!(i, 1);
+        assert!(t > 1.5);
+        let (i, t) = pick(&w, Vec3::new(0.9, 0.0, -10.0), Vec3::Z).unwrap_or((9, 0.0));
+        assert_eq!(i, 9, "misses everything");
+        let _ = t;
+        let (i, t) = pick(&w, Vec3::new(0.3, 0.1, -10.0), Vec3::Z).unwrap();
+        assert_eq!(i, 0);
+        assert!((t - 4.5).abs() < 1e-4);
+        let (i, t) = pick(&w, Vec3::new(0.0, 0.4, 0.0), Vec3::X).unwrap();
+        assert_eq!(i, 2);
+        assert!((t - 2.7).abs() < 1e-3);
+    }
+}

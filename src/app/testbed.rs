@@ -1,0 +1,399 @@
+//! The testbed's state, independent of any window: the running scene, play/pause and the
+//! fixed-step accumulator, the selection, overlays and camera, mouse dragging, scene
+//! loading (a broken file keeps the current scene), and screenshot requests. The window,
+//! the panel and the headless screenshot all drive this one struct.
+
+use super::picking;
+use crate::physics::{SolverMode, World};
+use crate::render::draw::Rect;
+use crate::render::views::{clip_stage_count, FrameInput};
+use crate::scene::{self, LoadedScene};
+use crate::view::{Camera, Overlays, PairDebug};
+use glam::{Quat, Vec3};
+use std::path::PathBuf;
+
+/// A shipped scene in the picker.
+#[derive(Clone, Debug)]
+pub struct SceneEntry {
+    /// File.
+    pub path: PathBuf,
+    /// Scene name.
+    pub name: String,
+    /// Its description.
+    pub description: String,
+}
+
+/// A body held by the mouse.
+#[derive(Clone, Copy, Debug)]
+pub struct Drag {
+    /// Body index.
+    pub body: usize,
+    /// Grab point in body space.
+    pub local: Vec3,
+    /// Where the cursor wants the grab point (world).
+    pub target: Vec3,
+    /// Distance of the drag plane from the camera.
+    pub depth: f32,
+}
+
+/// What to capture for a screenshot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScreenshotRequest {
+    /// Destination file.
+    pub path: PathBuf,
+    /// Include the control panel.
+    pub with_panel: bool,
+}
+
+/// The testbed state.
+pub struct Testbed {
+    /// The running scene (its world is the simulation).
+    pub scene: LoadedScene,
+    /// File it came from (for reload).
+    pub scene_path: Option<PathBuf>,
+    initial: LoadedScene,
+    /// Simulation running.
+    pub playing: bool,
+    /// Simulated seconds per real second.
+    pub speed: f32,
+    accumulator: f32,
+    /// Selected bodies (at most two).
+    pub selected: Vec<usize>,
+    /// Overlays.
+    pub overlays: Overlays,
+    /// Clip stage shown (None = final).
+    pub clip_stage: Option<usize>,
+    /// Main camera.
+    pub camera: Camera,
+    /// Rotation of the inset views.
+    pub inset_rotation: Quat,
+    /// Mouse drag in progress.
+    pub drag: Option<Drag>,
+    /// Last load error, shown in the panel.
+    pub load_error: Option<String>,
+    /// Path field of the panel.
+    pub path_input: String,
+    /// Shipped scenes.
+    pub scene_list: Vec<SceneEntry>,
+    /// Last frame time (ms).
+    pub frame_ms: f32,
+    /// Pending screenshot.
+    pub screenshot: Option<ScreenshotRequest>,
+    /// Screenshots include the panel.
+    pub screenshot_with_panel: bool,
+    /// Status line (e.g. where a screenshot went).
+    pub status: String,
+    pair_cache: Option<(u64, usize, usize, PairDebug)>,
+    edits: u64,
+}
+
+impl Testbed {
+    /// A testbed on `scene`, loaded from `path` if given.
+    pub fn new(scene: LoadedScene, path: Option<PathBuf>) -> Testbed {
+        let scene_list = scene::shipped_scenes()
+            .into_iter()
+            .filter_map(|p| {
+                let d = scene::load_file(&p).ok()?;
+                Some(SceneEntry { path: p, name: d.name, description: d.description })
+            })
+            .collect();
+        let mut t = Testbed {
+            initial: scene.clone(),
+            camera: Camera::look_at(Vec3::ZERO, Vec3::ZERO, 45.0),
+            scene,
+            scene_path: path.clone(),
+            playing: false,
+            speed: 1.0,
+            accumulator: 0.0,
+            selected: Vec::new(),
+            overlays: Overlays::default(),
+            clip_stage: None,
+            inset_rotation: Quat::IDENTITY,
+            drag: None,
+            load_error: None,
+            path_input: path.map(|p| p.display().to_string()).unwrap_or_default(),
+            scene_list,
+            frame_ms: 0.0,
+            screenshot: None,
+            screenshot_with_panel: false,
+            status: String::new(),
+            pair_cache: None,
+            edits: 0,
+        };
+        t.apply_scene_view();
+        t
+    }
+
+    fn apply_scene_view(&mut self) {
+        let d = &self.scene.desc;
+        let (e, g) = (d.camera.eye, d.camera.target);
+        self.camera = Camera::look_at(Vec3::new(e.0, e.1, e.2), Vec3::new(g.0, g.1, g.2), d.camera.fov_deg);
+        self.overlays = Overlays::default();
+        for o in &d.view.overlays {
+            self.overlays.enable(*o);
+        }
+        self.selected.clear();
+        if let Some((a, b)) = &d.view.selected {
+            if let (Some(i), Some(j)) = (self.scene.body_index(a), self.scene.body_index(b)) {
+                self.selected = vec![i, j];
+            }
+        }
+        self.clip_stage = None;
+        self.drag = None;
+        self.pair_cache = None;
+        self.accumulator = 0.0;
+    }
+
+    /// The world being simulated.
+    pub fn world(&self) -> &World {
+        &self.scene.world
+    }
+
+    /// Fixed timestep of the scene.
+    pub fn timestep(&self) -> f32 {
+        self.scene.timestep()
+    }
+
+    fn touch(&mut self) {
+        self.edits += 1;
+    }
+
+    /// Exactly one world step (also while paused).
+    pub fn step_once(&mut self) {
+        self.apply_drag();
+        let dt = self.timestep();
+        self.scene.world.step(dt);
+        self.touch();
+    }
+
+    /// Advances by real time `real_dt` when playing: fixed steps from an accumulator, so
+    /// the simulation speed does not depend on the frame rate (at most 8 steps a frame).
+    pub fn advance(&mut self, real_dt: f32) -> u32 {
+        if !self.playing {
+            return 0;
+        }
+        let dt = self.timestep();
+        self.accumulator = (self.accumulator + real_dt.clamp(0.0, 0.25) * self.speed).min(8.0 * dt);
+        let mut n = 0;
+        while self.accumulator >= dt {
+            self.step_once();
+            self.accumulator -= dt;
+            n += 1;
+        }
+        n
+    }
+
+    /// Restarts the scene from its initial state, keeping the solver settings chosen live.
+    pub fn reset(&mut self) {
+        let settings = self.scene.world.settings;
+        self.scene = self.initial.clone();
+        self.scene.world.settings = settings;
+        self.drag = None;
+        self.accumulator = 0.0;
+        self.pair_cache = None;
+        self.touch();
+    }
+
+    /// Loads a scene file. On error the current scene keeps running and the error is kept
+    /// for the panel.
+    pub fn load(&mut self, path: PathBuf) -> Result<(), String> {
+        match scene::load(&path) {
+            Ok(s) => {
+                self.initial = s.clone();
+                self.scene = s;
+                self.path_input = path.display().to_string();
+                self.scene_path = Some(path);
+                self.load_error = None;
+                self.apply_scene_view();
+                self.touch();
+                Ok(())
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                self.load_error = Some(msg.clone());
+                Err(msg)
+            }
+        }
+    }
+
+    /// Reloads the current file.
+    pub fn reload(&mut self) -> Result<(), String> {
+        match self.scene_path.clone() {
+            Some(p) => self.load(p),
+            None => {
+                self.reset();
+                Ok(())
+            }
+        }
+    }
+
+    /// Switches the resolution method on the running world.
+    pub fn set_mode(&mut self, mode: SolverMode) {
+        self.scene.world.settings.mode = mode;
+    }
+
+    /// Selects a body: the first click selects one, the second makes a pair, a third starts
+    /// over. Clicking a selected body deselects it.
+    pub fn click_body(&mut self, i: Option<usize>) {
+        match i {
+            None => self.selected.clear(),
+            Some(i) if self.selected.contains(&i) => self.selected.retain(|&s| s != i),
+            Some(i) => {
+                if self.selected.len() >= 2 {
+                    self.selected.clear();
+                }
+                self.selected.push(i);
+            }
+        }
+        self.clip_stage = None;
+    }
+
+    /// Selects a pair directly.
+    pub fn select_pair(&mut self, a: usize, b: usize) {
+        self.selected = vec![a, b];
+        self.clip_stage = None;
+    }
+
+    /// The selected pair, if two bodies are selected.
+    pub fn selected_pair(&self) -> Option<(usize, usize)> {
+        match self.selected.as_slice() {
+            [a, b] => Some((*a.min(b), *a.max(b))),
+            _ => None,
+        }
+    }
+
+    /// Debug records of the selected pair at the current poses (cached until the world
+    /// changes).
+    pub fn pair_debug(&mut self) -> Option<&PairDebug> {
+        let (a, b) = self.selected_pair()?;
+        let stale = !matches!(&self.pair_cache, Some((e, i, j, _)) if *e == self.edits && *i == a && *j == b);
+        if stale {
+            self.pair_cache = Some((self.edits, a, b, PairDebug::gather(&self.scene.world, a, b)));
+        }
+        self.pair_cache.as_ref().map(|c| &c.3)
+    }
+
+    /// Number of clip stages of the selected pair.
+    pub fn clip_stages(&mut self) -> Option<usize> {
+        self.pair_debug().and_then(clip_stage_count)
+    }
+
+    /// Starts dragging body `i`, grabbed at world point `p` seen from the camera.
+    pub fn begin_drag(&mut self, i: usize, p: Vec3) {
+        if !self.scene.world.bodies()[i].is_dynamic() {
+            return;
+        }
+        let pose = self.scene.world.bodies()[i].pose;
+        let depth = (p - self.camera.eye()).dot((self.camera.target - self.camera.eye()).normalize());
+        self.drag = Some(Drag { body: i, local: pose.inv_transform_point(p), target: p, depth });
+        self.scene.world.wake(i);
+    }
+
+    /// Moves the drag target along the camera ray (o, d).
+    pub fn update_drag(&mut self, o: Vec3, d: Vec3) {
+        let fwd = (self.camera.target - self.camera.eye()).normalize();
+        if let Some(drag) = &mut self.drag {
+            let denom = d.dot(fwd);
+            if denom.abs() > 1e-6 {
+                drag.target = o + d * ((drag.depth - (o - self.camera.eye()).dot(fwd)) / denom);
+            }
+        }
+        if !self.playing {
+            // Paused: move the body so the grab point follows the cursor, to set contacts
+            // up by hand; the debug views update at once.
+            if let Some(drag) = self.drag {
+                let h = self.scene.world.handle(drag.body);
+                if let Some(b) = self.scene.world.body_mut(h) {
+                    let anchor = b.pose.transform_point(drag.local);
+                    b.pose.pos += drag.target - anchor;
+                    b.velocity = Vec3::ZERO;
+                    b.angular_velocity = Vec3::ZERO;
+                }
+                self.touch();
+            }
+        }
+    }
+
+    /// Releases the mouse.
+    pub fn end_drag(&mut self) {
+        self.drag = None;
+    }
+
+    /// Mouse spring: before a step, an impulse pulls the grab point towards the cursor
+    /// (a critically damped spring at 6 Hz on the point's effective mass).
+    fn apply_drag(&mut self) {
+        let Some(drag) = self.drag else { return };
+        let dt = self.timestep();
+        let h = self.scene.world.handle(drag.body);
+        let Some(b) = self.scene.world.body_mut(h) else { return };
+        let p = b.pose.transform_point(drag.local);
+        let r = p - b.pose.pos;
+        let omega = 2.0 * std::f32::consts::PI * 6.0;
+        let v_goal = (drag.target - p) * (omega * omega * dt / (2.0 * omega * dt + 1.0)) / (omega * dt).max(1e-3) * 0.5;
+        let dv = v_goal - b.point_velocity(p);
+        // Effective mass along dv at the grab point.
+        let n = dv.normalize_or_zero();
+        if n == Vec3::ZERO {
+            return;
+        }
+        let rn = r.cross(n);
+        let k = b.inv_mass + rn.dot(b.inv_inertia_world() * rn);
+        if k > 0.0 {
+            let j = n * (dv.length() / k) * 0.5;
+            b.apply_impulse(j, p);
+            // Counter gravity on the held body so it does not sag under the cursor.
+            let g = self.scene.world.gravity;
+            let hb = self.scene.world.body_mut(h).unwrap();
+            hb.velocity -= g * dt;
+        }
+    }
+
+    /// Picks a body under the ray.
+    pub fn pick(&self, o: Vec3, d: Vec3) -> Option<(usize, f32)> {
+        picking::pick(&self.scene.world, o, d)
+    }
+
+    /// Fits the camera to all bodies (key F).
+    pub fn frame_scene(&mut self) {
+        let mut b: Option<crate::physics::Aabb> = None;
+        for body in self.scene.world.bodies() {
+            // Big static grounds would dominate; frame the dynamic bodies when there are any.
+            if body.is_dynamic() || self.scene.world.bodies().iter().all(|x| !x.is_dynamic()) {
+                let a = body.shape.aabb(&body.pose);
+                b = Some(b.map_or(a, |x| x.union(&a)));
+            }
+        }
+        if let Some(b) = b {
+            self.camera.frame(&b);
+        }
+    }
+
+    /// Frame input for the renderer.
+    pub fn frame_input<'a>(
+        &'a mut self,
+        size: (u32, u32),
+        main_rect: Rect,
+        outlines: &'a [Vec<Vec3Pair>],
+    ) -> FrameInput<'a> {
+        self.pair_debug();
+        let pair = self.pair_cache.as_ref().filter(|c| Some((c.1, c.2)) == self.selected_pair()).map(|c| &c.3);
+        let drag = self.drag.map(|d| (self.scene.world.bodies()[d.body].pose.transform_point(d.local), d.target));
+        FrameInput {
+            world: &self.scene.world,
+            colors: &self.scene.colors,
+            camera: &self.camera,
+            overlays: self.overlays,
+            selected: &self.selected,
+            pair,
+            clip_stage: self.clip_stage,
+            drag,
+            inset_rotation: self.inset_rotation,
+            size,
+            main_rect,
+            outlines,
+        }
+    }
+}
+
+/// A segment in body space.
+pub type Vec3Pair = (Vec3, Vec3);

@@ -1,0 +1,277 @@
+//! The control panel (egui): simulation controls, the resolution method and every solver
+//! setting edited live, the scene picker, overlays, stats with stage timings, the list of
+//! touching pairs, and the contact inspector of the selected pair.
+
+use super::testbed::{ScreenshotRequest, Testbed};
+use crate::physics::collide::ContactKind;
+use crate::physics::{SolverMode, Stage};
+use egui::{Color32, RichText};
+
+/// Width of the side panel in points.
+pub const PANEL_WIDTH: f32 = 360.0;
+
+fn kind_name(k: ContactKind) -> &'static str {
+    match k {
+        ContactKind::FaceA => "face of A",
+        ContactKind::FaceB => "face of B",
+        ContactKind::Edge => "edge–edge",
+    }
+}
+
+/// The whole panel.
+pub fn panel(ui: &mut egui::Ui, t: &mut Testbed) {
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        ui.heading(RichText::new(&t.scene.desc.name).strong());
+        if !t.scene.desc.description.is_empty() {
+            ui.label(RichText::new(&t.scene.desc.description).small());
+        }
+        ui.separator();
+        simulation(ui, t);
+        ui.separator();
+        egui::CollapsingHeader::new("Scene").default_open(true).show(ui, |ui| scene_picker(ui, t));
+        egui::CollapsingHeader::new("Resolution method").default_open(true).show(ui, |ui| method(ui, t));
+        egui::CollapsingHeader::new("Overlays").default_open(false).show(ui, |ui| overlays(ui, t));
+        egui::CollapsingHeader::new("Stats").default_open(false).show(ui, |ui| stats(ui, t));
+        egui::CollapsingHeader::new("Touching pairs").default_open(false).show(ui, |ui| pairs(ui, t));
+        egui::CollapsingHeader::new("Contact inspector").default_open(true).show(ui, |ui| inspector(ui, t));
+        ui.separator();
+        ui.horizontal(|ui| {
+            if ui.button("Screenshot (F12)").clicked() {
+                t.screenshot = Some(ScreenshotRequest {
+                    path: crate::render::screenshot::timestamped_path(),
+                    with_panel: t.screenshot_with_panel,
+                });
+            }
+            ui.checkbox(&mut t.screenshot_with_panel, "with panel");
+        });
+        if !t.status.is_empty() {
+            ui.label(RichText::new(&t.status).small());
+        }
+    });
+}
+
+fn simulation(ui: &mut egui::Ui, t: &mut Testbed) {
+    ui.horizontal(|ui| {
+        let label = if t.playing { "Pause" } else { "Play" };
+        if ui.button(label).on_hover_text("Space").clicked() {
+            t.playing = !t.playing;
+        }
+        if ui.button("Step").on_hover_text("period or ->: exactly one step").clicked() {
+            t.step_once();
+        }
+        if ui.button("Reset").on_hover_text("R").clicked() {
+            t.reset();
+        }
+        if ui.button("Frame").on_hover_text("F: fit the camera").clicked() {
+            t.frame_scene();
+        }
+    });
+    ui.add(egui::Slider::new(&mut t.speed, 0.05..=4.0).logarithmic(true).text("speed"));
+    let w = t.world();
+    ui.label(format!("step {}   t = {:.3} s   dt = {:.4} s", w.step_count, w.time, t.timestep()));
+}
+
+fn scene_picker(ui: &mut egui::Ui, t: &mut Testbed) {
+    let current = t.scene.desc.name.clone();
+    let mut choice = None;
+    egui::ComboBox::from_label("shipped").selected_text(current).width(220.0).show_ui(ui, |ui| {
+        for s in &t.scene_list {
+            if ui.selectable_label(false, &s.name).on_hover_text(&s.description).clicked() {
+                choice = Some(s.path.clone());
+            }
+        }
+    });
+    if let Some(p) = choice {
+        let _ = t.load(p);
+    }
+    ui.horizontal(|ui| {
+        ui.add(egui::TextEdit::singleline(&mut t.path_input).hint_text("path/to/scene.ron").desired_width(200.0));
+        if ui.button("Open").clicked() {
+            let p = std::path::PathBuf::from(t.path_input.trim());
+            let _ = t.load(p);
+        }
+        if ui.button("Reload").clicked() {
+            let _ = t.reload();
+        }
+    });
+    if let Some(e) = &t.load_error {
+        ui.colored_label(Color32::from_rgb(200, 30, 30), format!("Could not load: {e}"));
+        ui.label(RichText::new("The current scene keeps running.").small());
+    }
+}
+
+fn method(ui: &mut egui::Ui, t: &mut Testbed) {
+    let mut mode = t.scene.world.settings.mode;
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut mode, SolverMode::Naive, "Naive")
+            .on_hover_text("one impulse per contact point, once, in order");
+        ui.radio_value(&mut mode, SolverMode::Iterative, "Iterative")
+            .on_hover_text("sequential impulses with friction, warm starting, soft contacts");
+    });
+    if mode != t.scene.world.settings.mode {
+        t.set_mode(mode);
+    }
+    let s = &mut t.scene.world.settings;
+    let iterative = s.mode == SolverMode::Iterative;
+    ui.add_enabled_ui(iterative, |ui| {
+        ui.add(egui::Slider::new(&mut s.iterations, 1..=50).text("iterations / substep"));
+        ui.add(egui::Slider::new(&mut s.substeps, 1..=16).text("substeps"));
+        ui.checkbox(&mut s.warm_starting, "warm starting");
+        ui.add(egui::Slider::new(&mut s.contact_hertz, 1.0..=240.0).logarithmic(true).text("bias stiffness (Hz)"));
+        ui.add(egui::Slider::new(&mut s.damping_ratio, 0.0..=20.0).text("bias damping ratio"));
+        ui.add(egui::Slider::new(&mut s.max_push_out, 0.1..=10.0).text("max push-out (m/s)"));
+    });
+    ui.add_enabled_ui(!iterative, |ui| {
+        ui.add(egui::Slider::new(&mut s.naive_correction, 0.0..=1.0).text("naive correction"));
+    });
+    ui.add(egui::Slider::new(&mut s.slop, 0.0..=0.05).text("slop (m)"));
+    ui.add(egui::Slider::new(&mut s.restitution_threshold, 0.0..=5.0).text("restitution threshold (m/s)"));
+    ui.add(egui::Slider::new(&mut s.margin, 0.0..=0.1).text("speculative margin (m)"));
+    ui.checkbox(&mut s.sleeping, "sleeping");
+}
+
+fn overlays(ui: &mut egui::Ui, t: &mut Testbed) {
+    for (o, name) in crate::view::Overlays::ALL {
+        ui.checkbox(t.overlays.flag(o), name);
+    }
+}
+
+fn stats(ui: &mut egui::Ui, t: &mut Testbed) {
+    let w = t.world();
+    let s = w.stats();
+    egui::Grid::new("stats").striped(true).show(ui, |ui| {
+        for (k, v) in [
+            ("bodies", s.bodies.to_string()),
+            ("awake", s.awake.to_string()),
+            ("pairs", s.pairs.to_string()),
+            ("touching pairs", s.touching.to_string()),
+            ("contact points", s.points.to_string()),
+            ("max penetration", format!("{:.4} m", s.max_penetration)),
+            ("energy", format!("{:.2} J", w.total_energy())),
+            ("frame", format!("{:.2} ms", t.frame_ms)),
+            ("step", format!("{:.3} ms", w.profile.total_ms)),
+        ] {
+            ui.label(k);
+            ui.label(v);
+            ui.end_row();
+        }
+    });
+    ui.label(RichText::new("time per stage (ms, last step)").small());
+    egui::Grid::new("stages").striped(true).show(ui, |ui| {
+        for st in Stage::ALL {
+            ui.label(st.name());
+            ui.label(format!("{:.3}", w.profile.get(st)));
+            ui.end_row();
+        }
+    });
+}
+
+fn pairs(ui: &mut egui::Ui, t: &mut Testbed) {
+    let mut pick = None;
+    let w = t.world();
+    for c in w.contacts().iter().filter(|c| !c.manifold.points.is_empty()).take(200) {
+        let label = format!(
+            "{} – {}  ({} pts, {})",
+            w.bodies()[c.a as usize].name,
+            w.bodies()[c.b as usize].name,
+            c.manifold.points.len(),
+            kind_name(c.manifold.kind)
+        );
+        let sel = t.selected_pair() == Some((c.a as usize, c.b as usize));
+        if ui.selectable_label(sel, label).clicked() {
+            pick = Some((c.a as usize, c.b as usize));
+        }
+    }
+    if let Some((a, b)) = pick {
+        t.select_pair(a, b);
+    }
+}
+
+fn inspector(ui: &mut egui::Ui, t: &mut Testbed) {
+    let names: Vec<String> = t.selected.iter().map(|&i| t.world().bodies()[i].name.clone()).collect();
+    if names.len() < 2 {
+        ui.label("Click a body, then another, to inspect their contact (or pick a touching pair).");
+        if let Some(n) = names.first() {
+            ui.label(format!("selected: {n}"));
+        }
+        return;
+    }
+    let stages = t.clip_stages();
+    let Some(p) = t.pair_debug().cloned() else { return };
+    let (na, nb) = (t.world().bodies()[p.a].name.clone(), t.world().bodies()[p.b].name.clone());
+    ui.label(RichText::new(format!("A = {na},  B = {nb}")).strong());
+    if let Some(sat) = &p.sat {
+        egui::Grid::new("sat").striped(true).show(ui, |ui| {
+            ui.label("query");
+            ui.label("feature");
+            ui.label("separation");
+            ui.end_row();
+            ui.label("best face of A");
+            ui.label(format!("face {}", sat.result.face_a.face));
+            ui.label(format!("{:+.4} m", sat.result.face_a.separation));
+            ui.end_row();
+            ui.label("best face of B");
+            ui.label(format!("face {}", sat.result.face_b.face));
+            ui.label(format!("{:+.4} m", sat.result.face_b.separation));
+            ui.end_row();
+            ui.label("best edge pair");
+            if sat.result.edge.separation.is_finite() {
+                ui.label(format!("{} × {}", sat.result.edge.edge_a, sat.result.edge.edge_b));
+                ui.label(format!("{:+.4} m", sat.result.edge.separation));
+            } else {
+                ui.label("none");
+                ui.label("—");
+            }
+            ui.end_row();
+        });
+        let tested =
+            sat.edge_pairs.iter().filter(|e| e.status == crate::physics::debug::EdgePairStatus::MinkowskiFace).count();
+        ui.label(format!(
+            "{} faces of A, {} of B; {} of {} edge pairs build Minkowski faces ({} pruned by the Gauss map)",
+            sat.faces_a.len(),
+            sat.faces_b.len(),
+            tested,
+            sat.edge_pairs.len(),
+            sat.edge_pairs.len() - tested
+        ));
+        let verdict = match sat.winner {
+            Some(k) => format!("contact: {}", kind_name(k)),
+            None => "separated".to_string(),
+        };
+        ui.label(RichText::new(verdict).strong());
+        ui.label(RichText::new(&sat.reason).small());
+    } else {
+        ui.label(format!(
+            "curved-shape contact: {}",
+            if p.manifold.points.is_empty() { "apart".into() } else { kind_name(p.manifold.kind).to_string() }
+        ));
+    }
+    if let Some(n) = stages {
+        let mut s = t.clip_stage.unwrap_or(n - 1).min(n - 1);
+        let label = match s {
+            0 => "incident face".to_string(),
+            k if k < n - 2 => format!("after side plane {k}"),
+            k if k == n - 2 => "kept by depth".to_string(),
+            _ => "reduced to ≤ 4".to_string(),
+        };
+        ui.add(egui::Slider::new(&mut s, 0..=n - 1).text(format!("clip stage: {label}")));
+        t.clip_stage = if s == n - 1 { None } else { Some(s) };
+    }
+    let m = &p.manifold;
+    ui.label(format!("normal (A->B) = ({:.3}, {:.3}, {:.3})", m.normal.x, m.normal.y, m.normal.z));
+    egui::Grid::new("points").striped(true).show(ui, |ui| {
+        for h in ["#", "depth (m)", "feature id", "λn", "λt"] {
+            ui.label(RichText::new(h).small().strong());
+        }
+        ui.end_row();
+        for (k, pt) in m.points.iter().enumerate() {
+            ui.label(k.to_string());
+            ui.label(format!("{:+.4}", pt.depth));
+            ui.label(format!("{:012x}", pt.id.0 & 0xFFFF_FFFF_FFFF));
+            let (ln, lt) = p.impulses.get(k).copied().unwrap_or((0.0, [0.0; 2]));
+            ui.label(format!("{ln:.2}"));
+            ui.label(format!("{:.2}, {:.2}", lt[0], lt[1]));
+            ui.end_row();
+        }
+    });
+}

@@ -1,0 +1,586 @@
+//! The window: winit (`ApplicationHandler`) + wgpu surface + egui (egui-winit, egui-wgpu).
+//!
+//! Each frame: advance the simulation by real time (fixed steps), run the egui panel, draw
+//! the scene into the renderer's offscreen texture, blit it to the surface and draw egui on
+//! top. Screenshots copy the offscreen texture (optionally after drawing egui into it too).
+//! Lost or outdated surfaces are reconfigured; a minimised window (zero size) skips frames.
+//!
+//! Mouse: left-click selects bodies (two make a pair); left-drag on a dynamic body drags it
+//! with a spring (or moves it directly while paused); left-drag elsewhere orbits; right or
+//! middle drag pans; the wheel zooms towards the cursor; dragging inside an inset rotates
+//! the inset views. Keys: Space play/pause, period or → step, R reset, F frame, F12
+//! screenshot, Esc clear selection.
+
+use super::testbed::{ScreenshotRequest, Testbed};
+use super::ui::{panel, PANEL_WIDTH};
+use crate::render::draw::Rect;
+use crate::render::screenshot::{read_texture, save_png};
+use crate::render::views::{build_views, inset_rects};
+use crate::render::Renderer;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::{Key, NamedKey};
+use winit::window::{Window, WindowId};
+
+/// Options for automated runs.
+#[derive(Clone, Debug, Default)]
+pub struct WindowOptions {
+    /// Quit after this many frames (smoke tests).
+    pub quit_after: Option<u32>,
+    /// Screenshot written after `quit_after` frames (or the 10th frame).
+    pub screenshot: Option<PathBuf>,
+    /// Start playing.
+    pub play: bool,
+}
+
+struct Blit {
+    pipeline: wgpu::RenderPipeline,
+    layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
+    group: Option<wgpu::BindGroup>,
+}
+
+struct Gfx {
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    config: wgpu::SurfaceConfiguration,
+    renderer: Renderer,
+    blit: Blit,
+    egui_state: egui_winit::State,
+    egui_renderer: egui_wgpu::Renderer,
+}
+
+#[derive(Default)]
+struct Mouse {
+    pos: (f32, f32),
+    left: bool,
+    right: bool,
+    middle: bool,
+    press: (f32, f32),
+    moved: bool,
+    in_inset: bool,
+    orbiting: bool,
+}
+
+struct App {
+    testbed: Testbed,
+    opts: WindowOptions,
+    gfx: Option<Gfx>,
+    frames: u32,
+    last: Instant,
+    mouse: Mouse,
+    main_rect: Rect,
+    error: Option<String>,
+}
+
+/// Opens the window and runs until it is closed.
+pub fn run(testbed: Testbed, opts: WindowOptions) -> Result<(), String> {
+    let event_loop =
+        EventLoop::new().map_err(|e| format!("cannot open a window: {e} (is a display available? try xvfb-run)"))?;
+    event_loop.set_control_flow(ControlFlow::Poll);
+    let mut app = App {
+        testbed,
+        opts,
+        gfx: None,
+        frames: 0,
+        last: Instant::now(),
+        mouse: Mouse::default(),
+        main_rect: Rect { x: 0.0, y: 0.0, w: 1.0, h: 1.0 },
+        error: None,
+    };
+    app.testbed.playing = app.opts.play;
+    event_loop.run_app(&mut app).map_err(|e| e.to_string())?;
+    match app.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+impl App {
+    fn init(&mut self, el: &ActiveEventLoop) -> Result<Gfx, String> {
+        let attrs = Window::default_attributes()
+            .with_title(format!("contactlab — {}", self.testbed.scene.desc.name))
+            .with_inner_size(winit::dpi::LogicalSize::new(1600.0, 900.0));
+        let window = Arc::new(el.create_window(attrs).map_err(|e| format!("cannot create the window: {e}"))?);
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+            el.owned_display_handle(),
+        )));
+        let surface =
+            instance.create_surface(window.clone()).map_err(|e| format!("cannot create a drawing surface: {e}"))?;
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            compatible_surface: Some(&surface),
+            force_fallback_adapter: false,
+            apply_limit_buckets: false,
+        }))
+        .map_err(|e| {
+            format!(
+                "no graphics adapter for this window ({e}); install a Vulkan or GL driver (e.g. mesa-vulkan-drivers)"
+            )
+        })?;
+        log::info!("adapter: {:?}", adapter.get_info());
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("contactlab"),
+            required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+            ..Default::default()
+        }))
+        .map_err(|e| format!("could not open the graphics device: {e}"))?;
+        let caps = surface.get_capabilities(&adapter);
+        // egui draws in gamma space, so the surface should be a non-sRGB format; the scene is
+        // rendered into an sRGB texture and the blit encodes it (fs_encode).
+        let format =
+            caps.formats.iter().copied().find(|f| !f.is_srgb() && f.add_srgb_suffix() != *f).unwrap_or(caps.formats[0]);
+        let scene_format = format.add_srgb_suffix();
+        let size = window.inner_size();
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            width: size.width.max(1),
+            height: size.height.max(1),
+            present_mode: wgpu::PresentMode::AutoVsync,
+            desired_maximum_frame_latency: 2,
+            alpha_mode: caps.alpha_modes[0],
+            color_space: wgpu::SurfaceColorSpace::Auto,
+            view_formats: vec![],
+        };
+        surface.configure(&device, &config);
+        let renderer = Renderer::new(&device, &queue, scene_format, (config.width, config.height));
+        let blit = Self::make_blit(&device, format);
+        let ctx = egui::Context::default();
+        ctx.set_visuals(egui::Visuals::light());
+        let egui_state = egui_winit::State::new(
+            ctx,
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            None,
+        );
+        let egui_renderer = egui_wgpu::Renderer::new(&device, format, egui_wgpu::RendererOptions::default());
+        Ok(Gfx { window, surface, device, queue, config, renderer, blit, egui_state, egui_renderer })
+    }
+
+    fn make_blit(device: &wgpu::Device, format: wgpu::TextureFormat) -> Blit {
+        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("blit.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/blit.wgsl").into()),
+        });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("blit layout"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("blit pipeline layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("blit"),
+            layout: Some(&pl),
+            vertex: wgpu::VertexState {
+                module: &shader,
+                entry_point: Some("vs_main"),
+                buffers: &[],
+                compilation_options: Default::default(),
+            },
+            primitive: Default::default(),
+            depth_stencil: None,
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &shader,
+                entry_point: Some(if format.is_srgb() { "fs_main" } else { "fs_encode" }),
+                targets: &[Some(format.into())],
+                compilation_options: Default::default(),
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        let sampler =
+            device.create_sampler(&wgpu::SamplerDescriptor { label: Some("blit sampler"), ..Default::default() });
+        Blit { pipeline, layout, sampler, group: None }
+    }
+
+    fn resize(&mut self, w: u32, h: u32) {
+        let Some(g) = self.gfx.as_mut() else { return };
+        if w == 0 || h == 0 {
+            return; // minimised: keep the old configuration, skip frames
+        }
+        g.config.width = w;
+        g.config.height = h;
+        g.surface.configure(&g.device, &g.config);
+        g.renderer.resize((w, h));
+        g.blit.group = None;
+    }
+
+    fn ndc(&self, p: (f32, f32)) -> (f32, f32) {
+        let r = self.main_rect;
+        (((p.0 - r.x) / r.w) * 2.0 - 1.0, 1.0 - ((p.1 - r.y) / r.h) * 2.0)
+    }
+
+    fn ray(&self, p: (f32, f32)) -> (glam::Vec3, glam::Vec3) {
+        let aspect = self.main_rect.w / self.main_rect.h.max(1.0);
+        self.testbed.camera.ray(self.ndc(p), aspect)
+    }
+
+    fn insets_visible(&mut self) -> bool {
+        self.testbed.selected_pair().is_some() && (self.testbed.overlays.gauss || self.testbed.overlays.minkowski)
+    }
+
+    fn over_inset(&mut self, p: (f32, f32)) -> bool {
+        if !self.insets_visible() {
+            return false;
+        }
+        let (g, m) = inset_rects(self.main_rect);
+        (self.testbed.overlays.gauss && g.contains(p)) || (self.testbed.overlays.minkowski && m.contains(p))
+    }
+
+    fn on_mouse_button(&mut self, button: MouseButton, state: ElementState) {
+        let p = self.mouse.pos;
+        let pressed = state == ElementState::Pressed;
+        match button {
+            MouseButton::Left => {
+                self.mouse.left = pressed;
+                if pressed {
+                    self.mouse.press = p;
+                    self.mouse.moved = false;
+                    self.mouse.in_inset = self.over_inset(p);
+                    self.mouse.orbiting = false;
+                    if !self.mouse.in_inset {
+                        let (o, d) = self.ray(p);
+                        match self.testbed.pick(o, d) {
+                            Some((i, t)) if self.testbed.world().bodies()[i].is_dynamic() => {
+                                self.testbed.begin_drag(i, o + d * t)
+                            }
+                            _ => self.mouse.orbiting = true,
+                        }
+                    }
+                } else {
+                    if !self.mouse.moved && !self.mouse.in_inset {
+                        let (o, d) = self.ray(p);
+                        let hit = self.testbed.pick(o, d).map(|(i, _)| i);
+                        self.testbed.click_body(hit);
+                    }
+                    self.testbed.end_drag();
+                    self.mouse.orbiting = false;
+                }
+            }
+            MouseButton::Right => self.mouse.right = pressed,
+            MouseButton::Middle => self.mouse.middle = pressed,
+            _ => {}
+        }
+    }
+
+    fn on_cursor(&mut self, x: f32, y: f32) {
+        let (dx, dy) = (x - self.mouse.pos.0, y - self.mouse.pos.1);
+        self.mouse.pos = (x, y);
+        if self.mouse.left && ((x - self.mouse.press.0).abs() + (y - self.mouse.press.1).abs() > 4.0) {
+            self.mouse.moved = true;
+        }
+        if self.mouse.left && self.mouse.moved {
+            if self.mouse.in_inset {
+                let q =
+                    glam::Quat::from_rotation_y(-dx * 0.01) * glam::Quat::from_axis_angle(glam::Vec3::X, -dy * 0.01);
+                self.testbed.inset_rotation = (q * self.testbed.inset_rotation).normalize();
+            } else if self.testbed.drag.is_some() {
+                let (o, d) = self.ray((x, y));
+                self.testbed.update_drag(o, d);
+            } else if self.mouse.orbiting {
+                self.testbed.camera.orbit(dx, dy);
+            }
+        }
+        if self.mouse.right || self.mouse.middle {
+            self.testbed.camera.pan(dx, dy, self.main_rect.h);
+        }
+    }
+
+    fn on_wheel(&mut self, lines: f32) {
+        let (o, d) = self.ray(self.mouse.pos);
+        // Zoom towards what is under the cursor, or the point at the target's depth.
+        let focus = match self.testbed.pick(o, d) {
+            Some((_, t)) => o + d * t,
+            None => o + d * (self.testbed.camera.target - o).length(),
+        };
+        self.testbed.camera.zoom_towards(focus, 0.88f32.powf(lines));
+    }
+
+    fn on_key(&mut self, key: &Key) {
+        match key {
+            Key::Named(NamedKey::Space) => self.testbed.playing = !self.testbed.playing,
+            Key::Named(NamedKey::ArrowRight) => self.testbed.step_once(),
+            Key::Named(NamedKey::F12) => {
+                self.testbed.screenshot = Some(ScreenshotRequest {
+                    path: crate::render::screenshot::timestamped_path(),
+                    with_panel: self.testbed.screenshot_with_panel,
+                })
+            }
+            Key::Named(NamedKey::Escape) => self.testbed.click_body(None),
+            Key::Character(c) => match c.as_str() {
+                "." => self.testbed.step_once(),
+                "r" | "R" => self.testbed.reset(),
+                "f" | "F" => self.testbed.frame_scene(),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+
+    fn frame(&mut self, el: &ActiveEventLoop) {
+        let now = Instant::now();
+        let dt = (now - self.last).as_secs_f32();
+        self.last = now;
+        self.testbed.frame_ms = dt * 1000.0;
+        self.testbed.advance(dt);
+        if let (Some(n), Some(path)) = (self.opts.quit_after, self.opts.screenshot.clone()) {
+            if self.frames + 1 == n {
+                self.testbed.screenshot = Some(ScreenshotRequest { path, with_panel: true });
+            }
+        } else if let (None, Some(path)) = (self.opts.quit_after, self.opts.screenshot.take()) {
+            self.testbed.screenshot = Some(ScreenshotRequest { path, with_panel: true });
+        }
+        let Some(g) = self.gfx.as_mut() else { return };
+        if g.config.width == 0 || g.config.height == 0 {
+            return;
+        }
+        // egui: the panel on the left; the rest of the window is the 3D view.
+        let raw = g.egui_state.take_egui_input(&g.window);
+        let ctx = g.egui_state.egui_ctx().clone();
+        let mut central = egui::Rect::NOTHING;
+        let testbed = &mut self.testbed;
+        let full = ctx.run_ui(raw, |ui| {
+            egui::Panel::left("controls").default_size(PANEL_WIDTH).resizable(true).show(ui, |ui| panel(ui, testbed));
+            central = ui.available_rect_before_wrap();
+            let ppp = ui.ctx().pixels_per_point();
+            if testbed.selected_pair().is_some() {
+                let main = Rect {
+                    x: central.min.x * ppp,
+                    y: central.min.y * ppp,
+                    w: central.width() * ppp,
+                    h: central.height() * ppp,
+                };
+                let (gr, mr) = inset_rects(main);
+                let painter = ui.painter();
+                let font = egui::FontId::proportional(14.0);
+                let dark = egui::Color32::from_rgb(40, 40, 50);
+                if testbed.overlays.gauss {
+                    painter.text(
+                        egui::pos2(gr.x / ppp + 8.0, gr.y / ppp + 6.0),
+                        egui::Align2::LEFT_TOP,
+                        "Gauss maps: A (orange), −B (blue)",
+                        font.clone(),
+                        dark,
+                    );
+                }
+                if testbed.overlays.minkowski {
+                    painter.text(
+                        egui::pos2(mr.x / ppp + 8.0, mr.y / ppp + 6.0),
+                        egui::Align2::LEFT_TOP,
+                        "Minkowski difference A − B",
+                        font,
+                        dark,
+                    );
+                }
+            }
+        });
+        g.egui_state.handle_platform_output(&g.window, full.platform_output);
+        let ppp = full.pixels_per_point;
+        self.main_rect = Rect {
+            x: (central.min.x * ppp).max(0.0),
+            y: (central.min.y * ppp).max(0.0),
+            w: (central.width() * ppp).max(1.0),
+            h: (central.height() * ppp).max(1.0),
+        };
+        let jobs = ctx.tessellate(full.shapes, ppp);
+        // Consume the texture delta now: uploads first, frees after the frame is drawn.
+        let mut textures = full.textures_delta;
+        for (id, deltas) in textures.set.drain() {
+            for delta in &deltas {
+                g.egui_renderer.update_texture(&g.device, &g.queue, id, delta);
+            }
+        }
+        let to_free: Vec<egui::TextureId> = textures.free.drain().collect();
+        textures.clear();
+        let surface_tex = match g.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
+            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => return,
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                g.surface.configure(&g.device, &g.config);
+                return;
+            }
+            wgpu::CurrentSurfaceTexture::Validation => {
+                self.error = Some("the graphics driver rejected the surface".into());
+                el.exit();
+                return;
+            }
+        };
+        let size = (g.config.width, g.config.height);
+        g.renderer.sync_meshes(self.testbed.world());
+        let views = {
+            let input = self.testbed.frame_input(size, self.main_rect, &g.renderer.outlines);
+            build_views(&input)
+        };
+        let mut encoder = g.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+        g.renderer.render(&mut encoder, &views);
+        let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: [size.0, size.1], pixels_per_point: ppp };
+        let user_buffers = g.egui_renderer.update_buffers(&g.device, &g.queue, &mut encoder, &jobs, &screen);
+        let shot = self.testbed.screenshot.take();
+        if let Some(req) = &shot {
+            if req.with_panel {
+                // Draw egui into the scene texture too, so the capture shows the panel.
+                let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("egui into screenshot"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view: g.renderer.scene_view_unorm(),
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+                    })],
+                    ..Default::default()
+                });
+                g.egui_renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
+            }
+        }
+        let target = surface_tex.texture.create_view(&Default::default());
+        if g.blit.group.is_none() {
+            g.blit.group = Some(g.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("blit group"),
+                layout: &g.blit.layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::TextureView(g.renderer.scene_view()),
+                    },
+                    wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&g.blit.sampler) },
+                ],
+            }));
+        }
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("blit and egui"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &target,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                ..Default::default()
+            });
+            pass.set_pipeline(&g.blit.pipeline);
+            pass.set_bind_group(0, g.blit.group.as_ref(), &[]);
+            pass.draw(0..3, 0..1);
+            g.egui_renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
+        }
+        g.queue.submit(user_buffers.into_iter().chain(Some(encoder.finish())));
+        if let Some(req) = shot {
+            let r = self.main_rect;
+            let rect =
+                if req.with_panel { (0, 0, size.0, size.1) } else { (r.x as u32, r.y as u32, r.w as u32, r.h as u32) };
+            let result = read_texture(&g.device, &g.queue, g.renderer.scene_texture(), rect)
+                .and_then(|img| save_png(&img, &req.path));
+            self.testbed.status = match result {
+                Ok(()) => format!("saved {}", req.path.display()),
+                Err(e) => {
+                    log::error!("screenshot failed: {e}");
+                    format!("screenshot failed: {e}")
+                }
+            };
+        }
+        g.window.pre_present_notify();
+        g.queue.present(surface_tex);
+        for id in &to_free {
+            g.egui_renderer.free_texture(id);
+        }
+        self.frames += 1;
+        if self.opts.quit_after.is_some_and(|n| self.frames >= n) {
+            if self.testbed.status.starts_with("screenshot failed") {
+                self.error = Some(self.testbed.status.clone());
+            }
+            el.exit();
+        }
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, el: &ActiveEventLoop) {
+        if self.gfx.is_some() {
+            return;
+        }
+        match self.init(el) {
+            Ok(g) => {
+                g.window.request_redraw();
+                self.gfx = Some(g);
+            }
+            Err(e) => {
+                self.error = Some(e);
+                el.exit();
+            }
+        }
+    }
+
+    fn window_event(&mut self, el: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let consumed = match self.gfx.as_mut() {
+            Some(g) => g.egui_state.on_window_event(&g.window, &event).consumed,
+            None => return,
+        };
+        let over_panel = self.mouse.pos.0 < self.main_rect.x;
+        match event {
+            WindowEvent::CloseRequested => el.exit(),
+            WindowEvent::Resized(s) => self.resize(s.width, s.height),
+            WindowEvent::RedrawRequested => self.frame(el),
+            WindowEvent::KeyboardInput { event, .. } if !consumed && event.state == ElementState::Pressed => {
+                self.on_key(&event.logical_key)
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                if !consumed || self.mouse.left || self.mouse.right || self.mouse.middle {
+                    self.on_cursor(position.x as f32, position.y as f32);
+                } else {
+                    self.mouse.pos = (position.x as f32, position.y as f32);
+                }
+            }
+            WindowEvent::MouseInput { state, button, .. } => {
+                if state == ElementState::Released || (!consumed && !over_panel) {
+                    self.on_mouse_button(button, state);
+                }
+            }
+            WindowEvent::MouseWheel { delta, .. } if !consumed && !over_panel => {
+                let lines = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
+                };
+                self.on_wheel(lines);
+            }
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, _el: &ActiveEventLoop) {
+        if let Some(g) = &self.gfx {
+            g.window.request_redraw();
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! Triangle meshes and outline edges for shapes (body space).
+//!
+//! Boxes and spheres use shared unit meshes scaled by the instance matrix; capsules and hulls
+//! get their own. Hull faces are fan-triangulated with the face normal (flat shading);
+//! spheres and capsules carry smooth normals.
+
+use crate::physics::{Hull, Shape};
+use bytemuck::{Pod, Zeroable};
+use glam::Vec3;
+
+/// A mesh vertex.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
+pub struct Vertex {
+    /// Position.
+    pub position: [f32; 3],
+    /// Normal.
+    pub normal: [f32; 3],
+}
+
+/// CPU mesh: triangles plus outline segments.
+#[derive(Clone, Debug, Default)]
+pub struct MeshData {
+    /// Vertices.
+    pub vertices: Vec<Vertex>,
+    /// Triangle indices.
+    pub indices: Vec<u32>,
+    /// Outline segments (body space), drawn as dark lines.
+    pub edges: Vec<(Vec3, Vec3)>,
+}
+
+/// Which mesh a shape uses and how it is scaled.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MeshKey {
+    /// The shared unit cube, scaled by half extents.
+    UnitCube(Vec3),
+    /// The shared unit sphere, scaled by the radius.
+    UnitSphere(f32),
+    /// A mesh of its own (capsules, hulls).
+    Own,
+}
+
+/// How a shape maps to a mesh.
+pub fn mesh_key(shape: &Shape) -> MeshKey {
+    match shape {
+        Shape::Box { half_extents, .. } => MeshKey::UnitCube(*half_extents),
+        Shape::Sphere { radius } => MeshKey::UnitSphere(*radius),
+        _ => MeshKey::Own,
+    }
+}
+
+/// Mesh of a hull: one flat polygon per face.
+pub fn hull_mesh(h: &Hull) -> MeshData {
+    let mut m = MeshData::default();
+    for f in 0..h.faces().len() {
+        let n = h.faces()[f].normal.to_array();
+        let base = m.vertices.len() as u32;
+        let vs: Vec<u32> = h.face_vertices(f).collect();
+        for &v in &vs {
+            m.vertices.push(Vertex { position: h.vertices()[v as usize].to_array(), normal: n });
+        }
+        for i in 1..vs.len() as u32 - 1 {
+            m.indices.extend([base, base + i, base + i + 1]);
+        }
+    }
+    for e in (0..h.edges().len()).step_by(2) {
+        let a = h.vertices()[h.edges()[e].origin as usize];
+        let b = h.vertices()[h.target(e as u32) as usize];
+        m.edges.push((a, b));
+    }
+    m
+}
+
+/// Unit sphere (radius 1) with smooth normals.
+pub fn sphere_mesh(segments: u32, rings: u32) -> MeshData {
+    let mut m = MeshData::default();
+    for r in 0..=rings {
+        let phi = std::f32::consts::PI * r as f32 / rings as f32;
+        for s in 0..=segments {
+            let theta = std::f32::consts::TAU * s as f32 / segments as f32;
+            let p = Vec3::new(phi.sin() * theta.cos(), phi.cos(), phi.sin() * theta.sin());
+            m.vertices.push(Vertex { position: p.to_array(), normal: p.to_array() });
+        }
+    }
+    let stride = segments + 1;
+    for r in 0..rings {
+        for s in 0..segments {
+            let (a, b) = (r * stride + s, (r + 1) * stride + s);
+            m.indices.extend([a, a + 1, b, b, a + 1, b + 1]);
+        }
+    }
+    m
+}
+
+/// Capsule along Y with smooth normals; outline rings where the cylinder meets the caps.
+pub fn capsule_mesh(radius: f32, half_height: f32, segments: u32) -> MeshData {
+    let mut m = MeshData::default();
+    let rings = 8; // per hemisphere
+    let mut rows: Vec<(f32, f32)> = Vec::new(); // (y offset sign, polar angle)
+    for r in 0..=rings {
+        rows.push((1.0, std::f32::consts::FRAC_PI_2 * r as f32 / rings as f32));
+    }
+    for r in 0..=rings {
+        rows.push((-1.0, std::f32::consts::FRAC_PI_2 * (1.0 + r as f32 / rings as f32)));
+    }
+    for &(side, phi) in &rows {
+        for s in 0..=segments {
+            let theta = std::f32::consts::TAU * s as f32 / segments as f32;
+            let n = Vec3::new(phi.sin() * theta.cos(), phi.cos(), phi.sin() * theta.sin());
+            let p = n * radius + Vec3::Y * half_height * side;
+            m.vertices.push(Vertex { position: p.to_array(), normal: n.to_array() });
+        }
+    }
+    let stride = segments + 1;
+    for r in 0..rows.len() as u32 - 1 {
+        for s in 0..segments {
+            let (a, b) = (r * stride + s, (r + 1) * stride + s);
+            m.indices.extend([a, a + 1, b, b, a + 1, b + 1]);
+        }
+    }
+    for side in [1.0f32, -1.0] {
+        for s in 0..segments {
+            let t0 = std::f32::consts::TAU * s as f32 / segments as f32;
+            let t1 = std::f32::consts::TAU * (s + 1) as f32 / segments as f32;
+            let y = Vec3::Y * half_height * side;
+            m.edges.push((
+                y + Vec3::new(t0.cos(), 0.0, t0.sin()) * radius,
+                y + Vec3::new(t1.cos(), 0.0, t1.sin()) * radius,
+            ));
+        }
+    }
+    m
+}
+
+/// The mesh a shape draws with (for `MeshKey::Own` shapes).
+pub fn own_mesh(shape: &Shape) -> MeshData {
+    match shape {
+        Shape::Capsule { radius, half_height } => capsule_mesh(*radius, *half_height, 32),
+        Shape::Hull(h) | Shape::Box { hull: h, .. } => hull_mesh(h),
+        Shape::Sphere { .. } => sphere_mesh(32, 20),
+    }
+}

@@ -1,0 +1,620 @@
+//! The wgpu renderer. Everything is drawn into an offscreen scene texture (4× MSAA resolved
+//! into it): the window blits that texture to the surface and draws egui on top, screenshots
+//! copy it to a buffer — never read back from the swapchain, which may not allow copies.
+//!
+//! A frame is a list of views ([`draw::ViewDraw`]): the main 3D view and the Gauss-map and
+//! Minkowski insets. Each view is one render pass with its own viewport and camera slot in
+//! a dynamic uniform buffer: solids (lit, `shaders/scene.wgsl`), depth-tested lines (outlines,
+//! grid), translucent fills and on-top overlay lines and points (`shaders/lines.wgsl`).
+
+pub mod draw;
+pub mod mesh;
+pub mod screenshot;
+pub mod views;
+
+use crate::physics::World;
+use crate::view::colors;
+use bytemuck::{Pod, Zeroable};
+use draw::*;
+use glam::Vec3;
+use mesh::{mesh_key, MeshData, MeshKey, Vertex};
+use wgpu::util::DeviceExt;
+
+/// MSAA sample count of the scene.
+pub const SAMPLES: u32 = 4;
+const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+const SLOT: u64 = 256;
+const LINE_DEPTH_BIAS: f32 = 5e-5;
+
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct CameraUniform {
+    view_proj: [[f32; 4]; 4],
+    eye: [f32; 4],
+    viewport: [f32; 4],
+}
+
+struct GpuMesh {
+    vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
+    count: u32,
+}
+
+impl GpuMesh {
+    fn new(device: &wgpu::Device, m: &MeshData, label: &str) -> GpuMesh {
+        GpuMesh {
+            vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: bytemuck::cast_slice(&m.vertices),
+                usage: wgpu::BufferUsages::VERTEX,
+            }),
+            indices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: bytemuck::cast_slice(&m.indices),
+                usage: wgpu::BufferUsages::INDEX,
+            }),
+            count: m.indices.len() as u32,
+        }
+    }
+}
+
+/// A growable GPU buffer written every frame.
+struct DynBuffer {
+    buffer: wgpu::Buffer,
+    capacity: u64,
+    usage: wgpu::BufferUsages,
+    label: &'static str,
+}
+
+impl DynBuffer {
+    fn new(device: &wgpu::Device, label: &'static str, usage: wgpu::BufferUsages) -> Self {
+        let usage = usage | wgpu::BufferUsages::COPY_DST;
+        let capacity = 4096;
+        DynBuffer {
+            buffer: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: capacity,
+                usage,
+                mapped_at_creation: false,
+            }),
+            capacity,
+            usage,
+            label,
+        }
+    }
+
+    fn write(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, data: &[u8]) {
+        let need = (data.len() as u64).max(4).next_multiple_of(4);
+        if need > self.capacity {
+            self.capacity = need.next_power_of_two();
+            self.buffer = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(self.label),
+                size: self.capacity,
+                usage: self.usage,
+                mapped_at_creation: false,
+            });
+        }
+        if !data.is_empty() {
+            queue.write_buffer(&self.buffer, 0, data);
+        }
+    }
+}
+
+struct Targets {
+    msaa: wgpu::TextureView,
+    depth: wgpu::TextureView,
+    scene: wgpu::Texture,
+    scene_view: wgpu::TextureView,
+    scene_view_unorm: wgpu::TextureView,
+}
+
+/// The scene renderer (see module docs).
+pub struct Renderer {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    format: wgpu::TextureFormat,
+    size: (u32, u32),
+    targets: Targets,
+    mesh_pipeline: wgpu::RenderPipeline,
+    line_pipeline: wgpu::RenderPipeline,
+    overlay_pipeline: wgpu::RenderPipeline,
+    fill_pipeline: wgpu::RenderPipeline,
+    camera_layout: wgpu::BindGroupLayout,
+    camera_buffer: wgpu::Buffer,
+    camera_group: wgpu::BindGroup,
+    camera_slots: u64,
+    unit_cube: GpuMesh,
+    unit_sphere: GpuMesh,
+    body_meshes: Vec<Option<GpuMesh>>,
+    /// Outline segments of each body (body space), rebuilt with the meshes.
+    pub outlines: Vec<Vec<(Vec3, Vec3)>>,
+    mesh_signature: Vec<usize>,
+    instances: DynBuffer,
+    segments: DynBuffer,
+    fills: DynBuffer,
+    dyn_vertices: DynBuffer,
+    dyn_indices: DynBuffer,
+}
+
+fn vertex_layout() -> wgpu::VertexBufferLayout<'static> {
+    const ATTRS: [wgpu::VertexAttribute; 2] = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3];
+    wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<Vertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &ATTRS,
+    }
+}
+
+fn instance_layout() -> wgpu::VertexBufferLayout<'static> {
+    const ATTRS: [wgpu::VertexAttribute; 5] =
+        wgpu::vertex_attr_array![2 => Float32x4, 3 => Float32x4, 4 => Float32x4, 5 => Float32x4, 6 => Float32x4];
+    wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<Instance>() as u64,
+        step_mode: wgpu::VertexStepMode::Instance,
+        attributes: &ATTRS,
+    }
+}
+
+fn segment_layout() -> wgpu::VertexBufferLayout<'static> {
+    const ATTRS: [wgpu::VertexAttribute; 3] = wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4, 2 => Float32x4];
+    wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<Segment>() as u64,
+        step_mode: wgpu::VertexStepMode::Instance,
+        attributes: &ATTRS,
+    }
+}
+
+fn fill_layout() -> wgpu::VertexBufferLayout<'static> {
+    const ATTRS: [wgpu::VertexAttribute; 2] = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4];
+    wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<FillVertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &ATTRS,
+    }
+}
+
+impl Renderer {
+    /// A renderer drawing into an offscreen texture of `format` and `size`.
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, format: wgpu::TextureFormat, size: (u32, u32)) -> Renderer {
+        let scene_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("scene.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/scene.wgsl").into()),
+        });
+        let line_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("lines.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/lines.wgsl").into()),
+        });
+        let camera_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("camera layout"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: true,
+                    min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<CameraUniform>() as u64),
+                },
+                count: None,
+            }],
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("scene pipeline layout"),
+            bind_group_layouts: &[Some(&camera_layout)],
+            immediate_size: 0,
+        });
+        let blend = Some(wgpu::BlendState::ALPHA_BLENDING);
+        let target = [Some(wgpu::ColorTargetState { format, blend, write_mask: wgpu::ColorWrites::ALL })];
+        let ms = wgpu::MultisampleState { count: SAMPLES, mask: !0, alpha_to_coverage_enabled: false };
+        let depth = |write: bool, compare: wgpu::CompareFunction| {
+            Some(wgpu::DepthStencilState {
+                format: DEPTH,
+                depth_write_enabled: Some(write),
+                depth_compare: Some(compare),
+                stencil: Default::default(),
+                bias: Default::default(),
+            })
+        };
+        let pipeline = |label: &str,
+                        module: &wgpu::ShaderModule,
+                        vs: &str,
+                        fs: &str,
+                        buffers: &[Option<wgpu::VertexBufferLayout>],
+                        depth_stencil: Option<wgpu::DepthStencilState>| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module,
+                    entry_point: Some(vs),
+                    buffers,
+                    compilation_options: Default::default(),
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    cull_mode: None,
+                    ..Default::default()
+                },
+                depth_stencil,
+                multisample: ms,
+                fragment: Some(wgpu::FragmentState {
+                    module,
+                    entry_point: Some(fs),
+                    targets: &target,
+                    compilation_options: Default::default(),
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let mesh_pipeline = pipeline(
+            "mesh",
+            &scene_shader,
+            "vs_main",
+            "fs_main",
+            &[Some(vertex_layout()), Some(instance_layout())],
+            depth(true, wgpu::CompareFunction::Less),
+        );
+        let line_pipeline = pipeline(
+            "lines",
+            &line_shader,
+            "vs_main",
+            "fs_main",
+            &[Some(segment_layout())],
+            depth(false, wgpu::CompareFunction::LessEqual),
+        );
+        let overlay_pipeline = pipeline(
+            "overlay",
+            &line_shader,
+            "vs_main",
+            "fs_main",
+            &[Some(segment_layout())],
+            depth(false, wgpu::CompareFunction::Always),
+        );
+        let fill_pipeline = pipeline(
+            "fills",
+            &line_shader,
+            "vs_fill",
+            "fs_fill",
+            &[Some(fill_layout())],
+            depth(false, wgpu::CompareFunction::Always),
+        );
+        let camera_slots = 16;
+        let camera_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("camera uniforms"),
+            size: camera_slots * SLOT,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let camera_group = Self::camera_group(device, &camera_layout, &camera_buffer);
+        let cube = crate::physics::Hull::cuboid(Vec3::ONE).expect("unit cube");
+        Renderer {
+            device: device.clone(),
+            queue: queue.clone(),
+            format,
+            size,
+            targets: Self::targets(device, format, size),
+            mesh_pipeline,
+            line_pipeline,
+            overlay_pipeline,
+            fill_pipeline,
+            camera_layout,
+            camera_buffer,
+            camera_group,
+            camera_slots,
+            unit_cube: GpuMesh::new(device, &mesh::hull_mesh(&cube), "unit cube"),
+            unit_sphere: GpuMesh::new(device, &mesh::sphere_mesh(40, 24), "unit sphere"),
+            body_meshes: Vec::new(),
+            outlines: Vec::new(),
+            mesh_signature: Vec::new(),
+            instances: DynBuffer::new(device, "instances", wgpu::BufferUsages::VERTEX),
+            segments: DynBuffer::new(device, "segments", wgpu::BufferUsages::VERTEX),
+            fills: DynBuffer::new(device, "fills", wgpu::BufferUsages::VERTEX),
+            dyn_vertices: DynBuffer::new(device, "dynamic vertices", wgpu::BufferUsages::VERTEX),
+            dyn_indices: DynBuffer::new(device, "dynamic indices", wgpu::BufferUsages::INDEX),
+        }
+    }
+
+    fn camera_group(device: &wgpu::Device, layout: &wgpu::BindGroupLayout, buffer: &wgpu::Buffer) -> wgpu::BindGroup {
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("camera group"),
+            layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(std::mem::size_of::<CameraUniform>() as u64),
+                }),
+            }],
+        })
+    }
+
+    fn targets(device: &wgpu::Device, format: wgpu::TextureFormat, size: (u32, u32)) -> Targets {
+        let extent = wgpu::Extent3d { width: size.0.max(1), height: size.1.max(1), depth_or_array_layers: 1 };
+        let unorm = format.remove_srgb_suffix();
+        let tex = |label: &str,
+                   samples: u32,
+                   format: wgpu::TextureFormat,
+                   usage: wgpu::TextureUsages,
+                   views: &[wgpu::TextureFormat]| {
+            device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: extent,
+                mip_level_count: 1,
+                sample_count: samples,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: views,
+            })
+        };
+        let unorm_views = [unorm];
+        let views: &[wgpu::TextureFormat] = if unorm != format { &unorm_views } else { &[] };
+        let msaa = tex("scene msaa", SAMPLES, format, wgpu::TextureUsages::RENDER_ATTACHMENT, &[]);
+        let depth = tex("scene depth", SAMPLES, DEPTH, wgpu::TextureUsages::RENDER_ATTACHMENT, &[]);
+        let scene = tex(
+            "scene",
+            1,
+            format,
+            wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::TEXTURE_BINDING,
+            views,
+        );
+        Targets {
+            msaa: msaa.create_view(&Default::default()),
+            depth: depth.create_view(&Default::default()),
+            scene_view: scene.create_view(&Default::default()),
+            scene_view_unorm: scene
+                .create_view(&wgpu::TextureViewDescriptor { format: Some(unorm), ..Default::default() }),
+            scene,
+        }
+    }
+
+    /// Colour format of the scene texture.
+    pub fn format(&self) -> wgpu::TextureFormat {
+        self.format
+    }
+
+    /// Size of the scene texture.
+    pub fn size(&self) -> (u32, u32) {
+        self.size
+    }
+
+    /// The resolved scene texture (for blitting and screenshots).
+    pub fn scene_texture(&self) -> &wgpu::Texture {
+        &self.targets.scene
+    }
+
+    /// A view of the scene texture.
+    pub fn scene_view(&self) -> &wgpu::TextureView {
+        &self.targets.scene_view
+    }
+
+    /// A non-sRGB view of the scene texture, for drawing egui (which works in gamma space)
+    /// into a screenshot.
+    pub fn scene_view_unorm(&self) -> &wgpu::TextureView {
+        &self.targets.scene_view_unorm
+    }
+
+    /// Resizes the targets (no-op for the same size; zero sizes are clamped to 1).
+    pub fn resize(&mut self, size: (u32, u32)) {
+        let size = (size.0.max(1), size.1.max(1));
+        if size != self.size {
+            self.size = size;
+            self.targets = Self::targets(&self.device, self.format, size);
+        }
+    }
+
+    /// Rebuilds the per-body meshes when the world's bodies changed (a new scene).
+    pub fn sync_meshes(&mut self, world: &World) {
+        let signature: Vec<usize> = world
+            .bodies()
+            .iter()
+            .map(|b| match &b.shape {
+                crate::physics::Shape::Hull(h) | crate::physics::Shape::Box { hull: h, .. } => {
+                    std::sync::Arc::as_ptr(h) as usize
+                }
+                crate::physics::Shape::Sphere { radius } => radius.to_bits() as usize,
+                crate::physics::Shape::Capsule { radius, half_height } => {
+                    (radius.to_bits() as usize) ^ ((half_height.to_bits() as usize) << 1)
+                }
+            })
+            .collect();
+        if signature == self.mesh_signature {
+            return;
+        }
+        self.mesh_signature = signature;
+        self.body_meshes.clear();
+        self.outlines.clear();
+        for (i, b) in world.bodies().iter().enumerate() {
+            match mesh_key(&b.shape) {
+                MeshKey::Own => {
+                    let m = mesh::own_mesh(&b.shape);
+                    self.outlines.push(m.edges.clone());
+                    self.body_meshes.push(Some(GpuMesh::new(&self.device, &m, &format!("body {i}"))));
+                }
+                MeshKey::UnitCube(_) => {
+                    self.outlines.push(mesh::hull_mesh(b.shape.hull().expect("box hull")).edges);
+                    self.body_meshes.push(None);
+                }
+                MeshKey::UnitSphere(_) => {
+                    self.outlines.push(Vec::new());
+                    self.body_meshes.push(None);
+                }
+            }
+        }
+    }
+
+    /// Draws `views` into the scene texture.
+    pub fn render(&mut self, encoder: &mut wgpu::CommandEncoder, views: &[ViewDraw]) {
+        // Upload everything first: camera slots, instances, segments, fills, dynamic meshes.
+        let needed_slots = views.len() as u64 * 2;
+        if needed_slots > self.camera_slots {
+            self.camera_slots = needed_slots.next_power_of_two();
+            self.camera_buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("camera uniforms"),
+                size: self.camera_slots * SLOT,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            self.camera_group = Self::camera_group(&self.device, &self.camera_layout, &self.camera_buffer);
+        }
+        let mut cam_bytes = vec![0u8; (needed_slots * SLOT) as usize];
+        let mut instances: Vec<Instance> = Vec::new();
+        let mut segments: Vec<Segment> = Vec::new();
+        let mut fills: Vec<FillVertex> = Vec::new();
+        let mut dyn_vertices: Vec<Vertex> = Vec::new();
+        let mut dyn_indices: Vec<u32> = Vec::new();
+        struct Ranges {
+            instances: u32,
+            lines: std::ops::Range<u32>,
+            overlay: std::ops::Range<u32>,
+            fills: std::ops::Range<u32>,
+            background: std::ops::Range<u32>,
+            dynamic: Vec<(u32, u32, i32)>, // (first index, count, base vertex)
+        }
+        let mut ranges = Vec::with_capacity(views.len());
+        for (vi, v) in views.iter().enumerate() {
+            let main = CameraUniform {
+                view_proj: v.view_proj.to_cols_array_2d(),
+                eye: [v.eye.x, v.eye.y, v.eye.z, 1.0],
+                viewport: [v.rect.w, v.rect.h, 0.0, LINE_DEPTH_BIAS],
+            };
+            let identity = CameraUniform {
+                view_proj: glam::Mat4::IDENTITY.to_cols_array_2d(),
+                eye: [0.0, 0.0, 1.0, 1.0],
+                viewport: [v.rect.w, v.rect.h, 0.0, 0.0],
+            };
+            let off = vi * 2 * SLOT as usize;
+            cam_bytes[off..off + std::mem::size_of::<CameraUniform>()].copy_from_slice(bytemuck::bytes_of(&main));
+            let off2 = off + SLOT as usize;
+            cam_bytes[off2..off2 + std::mem::size_of::<CameraUniform>()].copy_from_slice(bytemuck::bytes_of(&identity));
+            let first_instance = instances.len() as u32;
+            instances.extend(v.meshes.iter().map(|m| m.instance));
+            let l0 = segments.len() as u32;
+            segments.extend_from_slice(&v.lines);
+            let o0 = segments.len() as u32;
+            segments.extend_from_slice(&v.overlay);
+            let f0 = fills.len() as u32;
+            fills.extend_from_slice(&v.fills);
+            let b0 = fills.len() as u32;
+            if let Some(bg) = v.background {
+                for (x, y) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+                    fills.push(FillVertex { position: [x, y, 0.5], color: bg });
+                }
+            }
+            let mut dynamic = Vec::new();
+            for m in &v.dynamic_meshes {
+                dynamic.push((dyn_indices.len() as u32, m.indices.len() as u32, dyn_vertices.len() as i32));
+                dyn_vertices.extend_from_slice(&m.vertices);
+                dyn_indices.extend_from_slice(&m.indices);
+            }
+            ranges.push(Ranges {
+                instances: first_instance,
+                lines: l0..o0,
+                overlay: o0..segments.len() as u32,
+                fills: f0..b0,
+                background: b0..fills.len() as u32,
+                dynamic,
+            });
+        }
+        self.queue.write_buffer(&self.camera_buffer, 0, &cam_bytes);
+        self.instances.write(&self.device, &self.queue, bytemuck::cast_slice(&instances));
+        self.segments.write(&self.device, &self.queue, bytemuck::cast_slice(&segments));
+        self.fills.write(&self.device, &self.queue, bytemuck::cast_slice(&fills));
+        self.dyn_vertices.write(&self.device, &self.queue, bytemuck::cast_slice(&dyn_vertices));
+        self.dyn_indices.write(&self.device, &self.queue, bytemuck::cast_slice(&dyn_indices));
+
+        let bg = colors::BACKGROUND;
+        for (vi, (v, r)) in views.iter().zip(&ranges).enumerate() {
+            let first = vi == 0;
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some(if first { "main view" } else { "inset view" }),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &self.targets.msaa,
+                    depth_slice: None,
+                    resolve_target: Some(&self.targets.scene_view),
+                    ops: wgpu::Operations {
+                        load: if first {
+                            wgpu::LoadOp::Clear(wgpu::Color {
+                                r: bg[0] as f64,
+                                g: bg[1] as f64,
+                                b: bg[2] as f64,
+                                a: 1.0,
+                            })
+                        } else {
+                            wgpu::LoadOp::Load
+                        },
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.targets.depth,
+                    depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            let (w, h) = (self.size.0 as f32, self.size.1 as f32);
+            let x0 = v.rect.x.clamp(0.0, w - 1.0);
+            let y0 = v.rect.y.clamp(0.0, h - 1.0);
+            let rw = v.rect.w.min(w - x0).max(1.0);
+            let rh = v.rect.h.min(h - y0).max(1.0);
+            pass.set_viewport(x0, y0, rw, rh, 0.0, 1.0);
+            pass.set_scissor_rect(x0 as u32, y0 as u32, rw as u32, rh as u32);
+            let main_off = (vi as u64 * 2 * SLOT) as u32;
+            let id_off = main_off + SLOT as u32;
+            if !r.background.is_empty() {
+                pass.set_pipeline(&self.fill_pipeline);
+                pass.set_bind_group(0, &self.camera_group, &[id_off]);
+                pass.set_vertex_buffer(0, self.fills.buffer.slice(..));
+                pass.draw(r.background.clone(), 0..1);
+            }
+            pass.set_bind_group(0, &self.camera_group, &[main_off]);
+            if !v.meshes.is_empty() {
+                pass.set_pipeline(&self.mesh_pipeline);
+                pass.set_vertex_buffer(1, self.instances.buffer.slice(..));
+                for (k, m) in v.meshes.iter().enumerate() {
+                    let inst = r.instances + k as u32;
+                    let (vb, ib, first_index, count, base) = match m.mesh {
+                        MeshRef::UnitCube => {
+                            (&self.unit_cube.vertices, &self.unit_cube.indices, 0, self.unit_cube.count, 0)
+                        }
+                        MeshRef::UnitSphere => {
+                            (&self.unit_sphere.vertices, &self.unit_sphere.indices, 0, self.unit_sphere.count, 0)
+                        }
+                        MeshRef::Body(i) => match self.body_meshes.get(i).and_then(|m| m.as_ref()) {
+                            Some(g) => (&g.vertices, &g.indices, 0, g.count, 0),
+                            None => continue,
+                        },
+                        MeshRef::Dynamic(d) => {
+                            let (fi, c, bv) = r.dynamic[d];
+                            (&self.dyn_vertices.buffer, &self.dyn_indices.buffer, fi, c, bv)
+                        }
+                    };
+                    pass.set_vertex_buffer(0, vb.slice(..));
+                    pass.set_index_buffer(ib.slice(..), wgpu::IndexFormat::Uint32);
+                    pass.draw_indexed(first_index..first_index + count, base, inst..inst + 1);
+                }
+            }
+            if !r.lines.is_empty() {
+                pass.set_pipeline(&self.line_pipeline);
+                pass.set_vertex_buffer(0, self.segments.buffer.slice(..));
+                pass.draw(0..6, r.lines.clone());
+            }
+            if !r.fills.is_empty() {
+                pass.set_pipeline(&self.fill_pipeline);
+                pass.set_vertex_buffer(0, self.fills.buffer.slice(..));
+                pass.draw(r.fills.clone(), 0..1);
+            }
+            if !r.overlay.is_empty() {
+                pass.set_pipeline(&self.overlay_pipeline);
+                pass.set_vertex_buffer(0, self.segments.buffer.slice(..));
+                pass.draw(0..6, r.overlay.clone());
+            }
+        }
+    }
+}

@@ -1,0 +1,383 @@
+//! Builds the draw lists of a frame from the world and the view state: the main 3D view
+//! with its overlays, and the Gauss-map and Minkowski-difference insets of the selected pair.
+
+use super::draw::*;
+use super::mesh::{mesh_key, MeshData, MeshKey, Vertex};
+use crate::physics::debug::{EdgePairStatus, MinkowskiFaceKind};
+use crate::physics::{Shape, World};
+use crate::view::{colors, depth_color, Camera, Overlays, PairDebug};
+use glam::{Mat4, Quat, Vec3};
+
+/// Everything a frame is drawn from.
+pub struct FrameInput<'a> {
+    /// The world (read only).
+    pub world: &'a World,
+    /// Body colours.
+    pub colors: &'a [[f32; 3]],
+    /// Main camera.
+    pub camera: &'a Camera,
+    /// Overlays.
+    pub overlays: Overlays,
+    /// Selected bodies (0, 1 or 2).
+    pub selected: &'a [usize],
+    /// Records of the selected pair.
+    pub pair: Option<&'a PairDebug>,
+    /// Clip stage to show: 0 = incident face, k = after k side planes, then kept, then reduced.
+    pub clip_stage: Option<usize>,
+    /// Mouse drag: (anchor on the body, cursor target).
+    pub drag: Option<(Vec3, Vec3)>,
+    /// Orientation of the inset views (rotatable).
+    pub inset_rotation: Quat,
+    /// Target size in pixels.
+    pub size: (u32, u32),
+    /// Where the main view is (the part not covered by the panel).
+    pub main_rect: Rect,
+    /// Outline segments of each body in body space (from the mesh cache).
+    pub outlines: &'a [Vec<(Vec3, Vec3)>],
+}
+
+const OUTLINE: [f32; 3] = [0.08, 0.08, 0.1];
+const GRID_MINOR: [f32; 3] = [0.62, 0.65, 0.7];
+const GRID_MAJOR: [f32; 3] = [0.45, 0.48, 0.54];
+
+fn arrow(out: &mut Vec<Segment>, from: Vec3, to: Vec3, color: [f32; 3], width: f32) {
+    out.push(Segment::line(from, to, color, width));
+    let d = to - from;
+    let len = d.length();
+    if len < 1e-4 {
+        return;
+    }
+    let dir = d / len;
+    let side = dir.any_orthonormal_vector();
+    let head = (len * 0.25).min(0.12);
+    for s in [side, -side, dir.cross(side), -dir.cross(side)] {
+        out.push(Segment::line(to, to - dir * head + s * head * 0.45, color, width));
+    }
+}
+
+fn body_model(world: &World, i: usize) -> Mat4 {
+    let b = &world.bodies()[i];
+    let m = Mat4::from_rotation_translation(b.pose.rot, b.pose.pos);
+    match mesh_key(&b.shape) {
+        MeshKey::UnitCube(h) => m * Mat4::from_scale(h),
+        MeshKey::UnitSphere(r) => m * Mat4::from_scale(Vec3::splat(r)),
+        MeshKey::Own => m,
+    }
+}
+
+fn mesh_ref(shape: &Shape, i: usize) -> MeshRef {
+    match mesh_key(shape) {
+        MeshKey::UnitCube(_) => MeshRef::UnitCube,
+        MeshKey::UnitSphere(_) => MeshRef::UnitSphere,
+        MeshKey::Own => MeshRef::Body(i),
+    }
+}
+
+/// Inset rectangles (Gauss map, Minkowski) for a main view rect.
+pub fn inset_rects(main: Rect) -> (Rect, Rect) {
+    let side = (main.w.min(main.h) * 0.38).max(120.0);
+    let m = 12.0;
+    let y = main.y + main.h - side - m;
+    (Rect { x: main.x + m, y, w: side, h: side }, Rect { x: main.x + main.w - side - m, y, w: side, h: side })
+}
+
+/// All views of a frame, main view first.
+pub fn build_views(f: &FrameInput) -> Vec<ViewDraw> {
+    let mut views = vec![main_view(f)];
+    if let Some(pair) = f.pair {
+        let (gr, mr) = inset_rects(f.main_rect);
+        if f.overlays.gauss {
+            if let Some(v) = gauss_view(pair, gr, f.inset_rotation) {
+                views.push(v);
+            }
+        }
+        if f.overlays.minkowski {
+            if let Some(v) = minkowski_view(pair, mr, f.inset_rotation) {
+                views.push(v);
+            }
+        }
+    }
+    views
+}
+
+fn main_view(f: &FrameInput) -> ViewDraw {
+    let w = f.world;
+    let aspect = f.main_rect.w / f.main_rect.h.max(1.0);
+    let mut v = ViewDraw {
+        rect: f.main_rect,
+        view_proj: f.camera.view_proj(aspect),
+        eye: f.camera.eye(),
+        background: None,
+        meshes: Vec::with_capacity(w.bodies().len()),
+        dynamic_meshes: Vec::new(),
+        lines: Vec::new(),
+        fills: Vec::new(),
+        overlay: Vec::new(),
+    };
+    // Ground grid (y = 0, lifted a hair above the ground's top face).
+    for i in -20..=20 {
+        let x = i as f32;
+        let (c, wd) = if i % 5 == 0 { (GRID_MAJOR, 1.6) } else { (GRID_MINOR, 1.0) };
+        v.lines.push(Segment::line(Vec3::new(x, 0.002, -20.0), Vec3::new(x, 0.002, 20.0), c, wd).with_alpha(0.8));
+        v.lines.push(Segment::line(Vec3::new(-20.0, 0.002, x), Vec3::new(20.0, 0.002, x), c, wd).with_alpha(0.8));
+    }
+    for (i, b) in w.bodies().iter().enumerate() {
+        let mut color = f.colors.get(i).copied().unwrap_or([0.7, 0.7, 0.7]);
+        if b.asleep {
+            // Sleeping bodies are dimmed: 35 % of the way towards a mid grey.
+            color = [0.65 * color[0] + 0.16, 0.65 * color[1] + 0.16, 0.65 * color[2] + 0.17];
+        }
+        let alpha = if f.overlays.wireframe { 0.0 } else { 1.0 };
+        if alpha > 0.0 {
+            v.meshes.push(MeshDraw::new(mesh_ref(&b.shape, i), body_model(w, i), color, alpha));
+        }
+        let selected = f.selected.contains(&i);
+        let (oc, ow) = if selected {
+            (colors::SELECTED, 3.5)
+        } else if f.overlays.wireframe {
+            (color, 1.8)
+        } else {
+            (OUTLINE, 1.4)
+        };
+        let pose = b.pose;
+        if let Some(edges) = f.outlines.get(i) {
+            for (a, c) in edges {
+                let (p, q) = (pose.transform_point(*a), pose.transform_point(*c));
+                v.lines.push(Segment::line(p, q, oc, ow));
+                if selected {
+                    // A faint ghost of the hidden edges, so the pair's shape reads through.
+                    v.overlay.push(Segment::line(p, q, oc, 1.5).with_alpha(0.3));
+                }
+            }
+        }
+        if matches!(b.shape, Shape::Sphere { .. }) && selected {
+            v.overlay.push(Segment::point(pose.pos, colors::SELECTED, 12.0));
+        }
+        if f.overlays.axes {
+            let r = b.shape.bounding_radius() * 0.9;
+            for (axis, c) in [(Vec3::X, [0.9, 0.1, 0.1]), (Vec3::Y, [0.1, 0.7, 0.1]), (Vec3::Z, [0.1, 0.2, 0.95])] {
+                v.overlay.push(Segment::line(pose.pos, pose.pos + pose.rot * axis * r, c, 2.5));
+            }
+        }
+        if f.overlays.aabbs {
+            let bb = b.shape.aabb(&pose);
+            let (lo, hi) = (bb.min, bb.max);
+            let corner = |k: usize| {
+                Vec3::new(
+                    if k & 1 == 0 { lo.x } else { hi.x },
+                    if k & 2 == 0 { lo.y } else { hi.y },
+                    if k & 4 == 0 { lo.z } else { hi.z },
+                )
+            };
+            for (p, q) in
+                [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)]
+            {
+                v.overlay.push(Segment::line(corner(p), corner(q), colors::AABB, 1.5));
+            }
+        }
+    }
+    // Contacts of the last step.
+    for c in w.contacts() {
+        let m = &c.manifold;
+        if m.points.is_empty() {
+            continue;
+        }
+        let (ba, bb) = (&w.bodies()[c.a as usize], &w.bodies()[c.b as usize]);
+        let mass = ba.mass().min(bb.mass());
+        // Arrows are scaled so the lighter body's weight·dt (at 60 Hz) draws 0.4 m long.
+        let unit = mass * 9.81 / 60.0;
+        for (k, p) in m.points.iter().enumerate() {
+            if f.overlays.normals {
+                arrow(&mut v.overlay, p.position, p.position + m.normal * 0.35, colors::NORMAL, 2.5);
+            }
+            if f.overlays.impulses && unit.is_finite() && unit > 0.0 {
+                let imp = c.impulses[k];
+                let ln = (imp.normal / unit * 0.4).min(3.0);
+                if ln > 1e-3 {
+                    arrow(&mut v.overlay, p.position, p.position + m.normal * ln, colors::IMPULSE_NORMAL, 3.0);
+                }
+                let fr = c.tangents[0] * imp.tangent[0] + c.tangents[1] * imp.tangent[1];
+                let lf = (fr.length() / unit * 0.4).min(3.0);
+                if lf > 1e-3 {
+                    arrow(&mut v.overlay, p.position, p.position + fr.normalize() * lf, colors::IMPULSE_FRICTION, 3.0);
+                }
+            }
+            if f.overlays.contacts {
+                v.overlay.push(Segment::point(p.position, depth_color(p.depth), 11.0));
+            }
+        }
+    }
+    if let (Some(pair), true) = (f.pair, f.overlays.clip) {
+        clip_overlay(&mut v, pair, f.clip_stage);
+    }
+    if let Some((a, t)) = f.drag {
+        v.overlay.push(Segment::line(a, t, [0.1, 0.1, 0.1], 2.0));
+        v.overlay.push(Segment::point(t, [1.0, 1.0, 1.0], 9.0));
+        v.overlay.push(Segment::point(a, [0.1, 0.1, 0.1], 7.0));
+    }
+    v
+}
+
+fn polygon_outline(out: &mut Vec<Segment>, poly: &[Vec3], color: [f32; 3], width: f32) {
+    for i in 0..poly.len() {
+        out.push(Segment::line(poly[i], poly[(i + 1) % poly.len()], color, width));
+    }
+}
+
+fn polygon_fill(out: &mut Vec<FillVertex>, poly: &[Vec3], color: [f32; 3], alpha: f32) {
+    let c = [color[0], color[1], color[2], alpha];
+    for i in 1..poly.len().saturating_sub(1) {
+        for p in [poly[0], poly[i], poly[i + 1]] {
+            out.push(FillVertex { position: p.to_array(), color: c });
+        }
+    }
+}
+
+/// Number of clip stages of the selected pair (for the slider), if it is a face contact.
+pub fn clip_stage_count(pair: &PairDebug) -> Option<usize> {
+    pair.sat.as_ref().and_then(|s| s.clip.as_ref()).map(|c| c.stages.len() + 3)
+}
+
+fn clip_overlay(v: &mut ViewDraw, pair: &PairDebug, stage: Option<usize>) {
+    let Some(rec) = pair.sat.as_ref().and_then(|s| s.clip.as_ref()) else {
+        // Edge or curved contact: show the manifold points large.
+        for p in &pair.manifold.points {
+            v.overlay.push(Segment::point(p.position, colors::CLIPPED, 14.0));
+        }
+        return;
+    };
+    polygon_outline(&mut v.overlay, &rec.reference_polygon, colors::REFERENCE, 3.5);
+    polygon_outline(&mut v.overlay, &rec.incident_polygon, colors::INCIDENT, 2.5);
+    let last = rec.stages.len() + 2;
+    let stage = stage.unwrap_or(last).min(last);
+    let poly: &[Vec3] = match stage {
+        0 => &rec.incident_polygon,
+        k if k <= rec.stages.len() => &rec.stages[k - 1],
+        _ => rec.stages.last().map(|s| s.as_slice()).unwrap_or(&[]),
+    };
+    polygon_fill(&mut v.fills, poly, colors::CLIPPED, 0.38);
+    polygon_outline(&mut v.overlay, poly, colors::CLIPPED, 2.0);
+    for p in poly {
+        v.overlay.push(Segment::point(*p, colors::CLIPPED, 8.0));
+    }
+    if stage > rec.stages.len() {
+        for (p, d) in &rec.kept {
+            v.overlay.push(Segment::point(*p, depth_color(*d), 10.0));
+        }
+    }
+    if stage == last {
+        for p in &rec.reduced {
+            v.overlay.push(Segment::point(*p, [1.0, 1.0, 1.0], 16.0));
+            v.overlay.push(Segment::point(*p, depth_color(0.01), 10.0));
+        }
+    }
+}
+
+fn inset_base(rect: Rect, centre: Vec3, radius: f32, rotation: Quat) -> (ViewDraw, Camera) {
+    // Fit a sphere of `radius` about `centre` with a margin: distance = r / sin(fov/2) · 1.2.
+    let fov = 35.0f32;
+    let distance = radius / (fov.to_radians() * 0.5).sin() * 1.2;
+    let dir = rotation * Vec3::new(0.6, 0.5, 1.0).normalize();
+    let cam = Camera::look_at(centre + dir * distance, centre, fov);
+    let v = ViewDraw {
+        rect,
+        view_proj: cam.view_proj(rect.w / rect.h),
+        eye: cam.eye(),
+        background: Some([0.97, 0.975, 0.985, 1.0]),
+        meshes: Vec::new(),
+        dynamic_meshes: Vec::new(),
+        lines: Vec::new(),
+        fills: Vec::new(),
+        overlay: Vec::new(),
+    };
+    (v, cam)
+}
+
+fn gauss_view(pair: &PairDebug, rect: Rect, rotation: Quat) -> Option<ViewDraw> {
+    let (ga, gb) = (pair.gauss_a.as_ref()?, pair.gauss_b.as_ref()?);
+    let sat = pair.sat.as_ref()?;
+    let (mut v, _) = inset_base(rect, Vec3::ZERO, 1.0, rotation);
+    v.meshes.push(MeshDraw::new(MeshRef::UnitSphere, Mat4::from_scale(Vec3::splat(0.97)), [0.9, 0.91, 0.93], 1.0));
+    // Which arcs take part in a Minkowski face (crossing) — the rest were pruned.
+    let mut a_cross = vec![false; ga.arcs.len()];
+    let mut b_cross = vec![false; gb.arcs.len()];
+    for e in &sat.edge_pairs {
+        if e.status == EdgePairStatus::MinkowskiFace {
+            a_cross[e.edge_a as usize / 2] = true;
+            b_cross[e.edge_b as usize / 2] = true;
+        }
+    }
+    for (map, cross, color) in [(ga, &a_cross, colors::MAP_A), (gb, &b_cross, colors::MAP_B)] {
+        for (i, &crossing) in cross.iter().enumerate() {
+            let pts = map.arc_points(i, 12);
+            let (c, w) = if crossing {
+                (color, 3.5)
+            } else {
+                ([0.5 + color[0] * 0.4, 0.5 + color[1] * 0.4, 0.5 + color[2] * 0.4], 1.6)
+            };
+            for s in pts.windows(2) {
+                v.lines.push(Segment::line(s[0], s[1], c, w));
+            }
+        }
+        for n in &map.normals {
+            v.lines.push(Segment::point(*n, color, 11.0));
+        }
+    }
+    for e in &sat.edge_pairs {
+        if let (EdgePairStatus::MinkowskiFace, Some(axis)) = (e.status, e.axis) {
+            v.lines.push(Segment::point(axis, colors::MINKOWSKI_EDGE, 9.0));
+        }
+    }
+    if sat.winner.is_some() {
+        let axis = sat.axis.normalize_or_zero();
+        arrow(&mut v.overlay, Vec3::ZERO, axis * 1.3, colors::AXIS, 3.5);
+        v.overlay.push(Segment::point(axis, colors::AXIS, 14.0));
+    }
+    Some(v)
+}
+
+fn minkowski_view(pair: &PairDebug, rect: Rect, rotation: Quat) -> Option<ViewDraw> {
+    let rec = pair.minkowski.as_ref()?;
+    let h = &rec.hull;
+    // Frame the polytope and the origin together.
+    let bb = h.local_aabb().union(&crate::physics::Aabb::new(Vec3::ZERO, Vec3::ZERO));
+    let centre = bb.center();
+    let radius = h.vertices().iter().map(|p| (*p - centre).length()).fold(centre.length(), f32::max).max(0.2);
+    let (mut v, _) = inset_base(rect, centre, radius, rotation);
+    let mut meshes = [MeshData::default(), MeshData::default(), MeshData::default()];
+    for f in 0..h.faces().len() {
+        let k = match rec.kinds[f] {
+            MinkowskiFaceKind::FaceOfA => 0,
+            MinkowskiFaceKind::FaceOfB => 1,
+            MinkowskiFaceKind::EdgeEdge => 2,
+        };
+        let m = &mut meshes[k];
+        let n = h.faces()[f].normal.to_array();
+        let base = m.vertices.len() as u32;
+        let vs: Vec<u32> = h.face_vertices(f).collect();
+        for &vi in &vs {
+            m.vertices.push(Vertex { position: h.vertices()[vi as usize].to_array(), normal: n });
+        }
+        for i in 1..vs.len() as u32 - 1 {
+            m.indices.extend([base, base + i, base + i + 1]);
+        }
+    }
+    for (m, c) in meshes.into_iter().zip([colors::MAP_A, colors::MAP_B, colors::MINKOWSKI_EDGE]) {
+        if !m.indices.is_empty() {
+            v.dynamic_meshes.push(m);
+            v.meshes.push(MeshDraw::new(MeshRef::Dynamic(v.dynamic_meshes.len() - 1), Mat4::IDENTITY, c, 1.0));
+        }
+    }
+    for e in (0..h.edges().len()).step_by(2) {
+        let a = h.vertices()[h.edges()[e].origin as usize];
+        let b = h.vertices()[h.target(e as u32) as usize];
+        v.overlay.push(Segment::line(a, b, OUTLINE, 1.2).with_alpha(0.55));
+    }
+    // Origin and the axis to the nearest face (penetration or separation direction).
+    let f = h.faces()[rec.closest_face as usize];
+    let foot = f.normal * f.offset;
+    arrow(&mut v.overlay, Vec3::ZERO, foot, colors::AXIS, 3.5);
+    v.overlay.push(Segment::point(Vec3::ZERO, [0.0, 0.0, 0.0], 13.0));
+    v.overlay.push(Segment::point(Vec3::ZERO, [1.0, 1.0, 1.0], 6.0));
+    Some(v)
+}

@@ -1,0 +1,127 @@
+//! Orbit camera: yaw and pitch around a target point at a distance. Zoom moves towards the
+//! point under the cursor; pan moves the target in the view plane; framing fits a box.
+
+use crate::physics::math::Aabb;
+use glam::{Mat4, Vec3};
+
+/// An orbit camera.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera {
+    /// Point orbited and looked at.
+    pub target: Vec3,
+    /// Angle about +Y (radians).
+    pub yaw: f32,
+    /// Elevation (radians), kept inside ±89°.
+    pub pitch: f32,
+    /// Distance from the target (m).
+    pub distance: f32,
+    /// Vertical field of view (radians).
+    pub fov_y: f32,
+}
+
+impl Camera {
+    /// A camera at `eye` looking at `target`.
+    pub fn look_at(eye: Vec3, target: Vec3, fov_deg: f32) -> Camera {
+        let d = eye - target;
+        let distance = d.length().max(0.1);
+        Camera {
+            target,
+            yaw: d.x.atan2(d.z),
+            pitch: (d.y / distance).clamp(-1.0, 1.0).asin(),
+            distance,
+            fov_y: fov_deg.to_radians(),
+        }
+    }
+
+    /// Eye position.
+    pub fn eye(&self) -> Vec3 {
+        let (sy, cy) = self.yaw.sin_cos();
+        let (sp, cp) = self.pitch.sin_cos();
+        self.target + Vec3::new(cp * sy, sp, cp * cy) * self.distance
+    }
+
+    /// View matrix (right-handed).
+    pub fn view(&self) -> Mat4 {
+        Mat4::look_at_rh(self.eye(), self.target, Vec3::Y)
+    }
+
+    /// Projection matrix for an aspect ratio (depth 0..1).
+    pub fn projection(&self, aspect: f32) -> Mat4 {
+        let near = (self.distance * 0.01).clamp(0.01, 1.0);
+        Mat4::perspective_rh(self.fov_y, aspect.max(1e-3), near, near * 20_000.0)
+    }
+
+    /// View-projection matrix.
+    pub fn view_proj(&self, aspect: f32) -> Mat4 {
+        self.projection(aspect) * self.view()
+    }
+
+    /// World-space ray through normalised device coordinates (x right, y up, in −1..1).
+    pub fn ray(&self, ndc: (f32, f32), aspect: f32) -> (Vec3, Vec3) {
+        let inv = self.view_proj(aspect).inverse();
+        let near = inv.project_point3(Vec3::new(ndc.0, ndc.1, 0.0));
+        let far = inv.project_point3(Vec3::new(ndc.0, ndc.1, 1.0));
+        (near, (far - near).normalize())
+    }
+
+    /// Orbits by mouse motion in pixels.
+    pub fn orbit(&mut self, dx: f32, dy: f32) {
+        self.yaw -= dx * 0.008;
+        self.pitch = (self.pitch + dy * 0.008).clamp(-1.55, 1.55);
+    }
+
+    /// Pans by mouse motion in pixels for a viewport of height `h`.
+    pub fn pan(&mut self, dx: f32, dy: f32, h: f32) {
+        let scale = 2.0 * self.distance * (self.fov_y * 0.5).tan() / h.max(1.0);
+        let fwd = (self.target - self.eye()).normalize();
+        let right = fwd.cross(Vec3::Y).normalize_or(Vec3::X);
+        let up = right.cross(fwd);
+        self.target += (-right * dx + up * dy) * scale;
+    }
+
+    /// Zooms by `factor` (< 1 moves in) towards world point `focus`.
+    pub fn zoom_towards(&mut self, focus: Vec3, factor: f32) {
+        let factor = factor.clamp(0.2, 5.0);
+        let new_distance = (self.distance * factor).clamp(0.05, 5_000.0);
+        let k = 1.0 - new_distance / self.distance;
+        self.target += (focus - self.target) * k;
+        self.distance = new_distance;
+    }
+
+    /// Fits `bounds` in view, keeping the viewing direction.
+    pub fn frame(&mut self, bounds: &Aabb) {
+        let radius = (0.5 * (bounds.max - bounds.min)).length().max(0.5);
+        self.target = bounds.center();
+        self.distance = radius / (self.fov_y * 0.5).sin() * 1.05;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn look_at_round_trips_the_eye() {
+        let c = Camera::look_at(Vec3::new(3.0, 4.0, 5.0), Vec3::new(0.0, 1.0, 0.0), 45.0);
+        assert!((c.eye() - Vec3::new(3.0, 4.0, 5.0)).length() < 1e-4);
+    }
+
+    #[test]
+    fn centre_ray_points_at_the_target() {
+        let c = Camera::look_at(Vec3::new(3.0, 4.0, 5.0), Vec3::new(0.0, 1.0, 0.0), 45.0);
+        let (o, d) = c.ray((0.0, 0.0), 1.5);
+        let to_target = (c.target - o).normalize();
+        assert!(d.dot(to_target) > 0.9999);
+    }
+
+    #[test]
+    fn zoom_keeps_the_focus_point_fixed_on_screen() {
+        let mut c = Camera::look_at(Vec3::new(0.0, 0.0, 10.0), Vec3::ZERO, 60.0);
+        let focus = Vec3::new(2.0, 1.0, 0.0);
+        let before = c.view_proj(1.0).project_point3(focus);
+        c.zoom_towards(focus, 0.5);
+        let after = c.view_proj(1.0).project_point3(focus);
+        assert!((before.truncate() - after.truncate()).length() < 1e-4);
+        assert!((c.distance - 5.0).abs() < 1e-5);
+    }
+}

@@ -1,0 +1,115 @@
+//! View state shared by the renderer, the panel and the headless screenshot: the camera,
+//! which overlays are on, and the debug records of the selected pair. Nothing here touches
+//! the GPU; the physics module is only read.
+
+pub mod camera;
+pub mod pair;
+
+pub use camera::Camera;
+pub use pair::PairDebug;
+
+use crate::scene::format::Overlay;
+
+/// Which overlays are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Overlays {
+    /// Contact points coloured by depth.
+    pub contacts: bool,
+    /// Contact normals.
+    pub normals: bool,
+    /// Normal and friction impulse arrows.
+    pub impulses: bool,
+    /// Bounding boxes.
+    pub aabbs: bool,
+    /// Clip polygons of the selected pair.
+    pub clip: bool,
+    /// Gauss-map inset of the selected pair.
+    pub gauss: bool,
+    /// Minkowski-difference inset of the selected pair.
+    pub minkowski: bool,
+    /// Wireframe instead of solids.
+    pub wireframe: bool,
+    /// Body axes.
+    pub axes: bool,
+}
+
+impl Overlays {
+    /// Switches one overlay on.
+    pub fn enable(&mut self, o: Overlay) {
+        *self.flag(o) = true;
+    }
+
+    /// Mutable flag of one overlay.
+    pub fn flag(&mut self, o: Overlay) -> &mut bool {
+        match o {
+            Overlay::Contacts => &mut self.contacts,
+            Overlay::Normals => &mut self.normals,
+            Overlay::Impulses => &mut self.impulses,
+            Overlay::Aabbs => &mut self.aabbs,
+            Overlay::Clip => &mut self.clip,
+            Overlay::Gauss => &mut self.gauss,
+            Overlay::Minkowski => &mut self.minkowski,
+            Overlay::Wireframe => &mut self.wireframe,
+            Overlay::Axes => &mut self.axes,
+        }
+    }
+
+    /// All overlays with display names, for the panel.
+    pub const ALL: [(Overlay, &'static str); 9] = [
+        (Overlay::Contacts, "contact points (colour = depth)"),
+        (Overlay::Normals, "contact normals"),
+        (Overlay::Impulses, "impulses (normal, friction)"),
+        (Overlay::Aabbs, "bounding boxes"),
+        (Overlay::Clip, "clip polygons (selected pair)"),
+        (Overlay::Gauss, "Gauss maps (selected pair)"),
+        (Overlay::Minkowski, "Minkowski difference (selected pair)"),
+        (Overlay::Wireframe, "wireframe"),
+        (Overlay::Axes, "body axes"),
+    ];
+}
+
+/// Colours used by the renderer (linear RGB). Tests look for them in rendered images.
+pub mod colors {
+    /// Background (linear; ≈ sRGB 236, 239, 244).
+    pub const BACKGROUND: [f32; 3] = [0.83, 0.86, 0.905];
+    /// A shallow contact point.
+    pub const CONTACT_SHALLOW: [f32; 3] = [1.0, 0.78, 0.0];
+    /// A deep contact point (≥ 2 cm).
+    pub const CONTACT_DEEP: [f32; 3] = [0.85, 0.0, 0.05];
+    /// A speculative point (still apart).
+    pub const CONTACT_SPECULATIVE: [f32; 3] = [0.0, 0.75, 0.85];
+    /// Contact normals.
+    pub const NORMAL: [f32; 3] = [0.05, 0.25, 1.0];
+    /// Normal impulses.
+    pub const IMPULSE_NORMAL: [f32; 3] = [0.0, 0.65, 0.15];
+    /// Friction impulses.
+    pub const IMPULSE_FRICTION: [f32; 3] = [0.8, 0.1, 0.8];
+    /// AABBs.
+    pub const AABB: [f32; 3] = [0.25, 0.55, 0.3];
+    /// Reference face outline.
+    pub const REFERENCE: [f32; 3] = [1.0, 0.45, 0.0];
+    /// Incident face outline.
+    pub const INCIDENT: [f32; 3] = [0.0, 0.55, 0.9];
+    /// Clipped polygon fill.
+    pub const CLIPPED: [f32; 3] = [0.55, 0.1, 0.75];
+    /// Gauss map of A, and faces of A in the Minkowski view.
+    pub const MAP_A: [f32; 3] = [0.95, 0.3, 0.12];
+    /// Gauss map of −B, and faces of −B in the Minkowski view.
+    pub const MAP_B: [f32; 3] = [0.1, 0.35, 0.95];
+    /// Crossing arcs (Minkowski faces) and edge–edge faces.
+    pub const MINKOWSKI_EDGE: [f32; 3] = [1.0, 0.8, 0.0];
+    /// The chosen separating axis.
+    pub const AXIS: [f32; 3] = [0.05, 0.6, 0.2];
+    /// Selection highlight.
+    pub const SELECTED: [f32; 3] = [1.0, 0.85, 0.2];
+}
+
+/// Contact-point colour for a depth (m): yellow when shallow, red at 2 cm, cyan if apart.
+pub fn depth_color(depth: f32) -> [f32; 3] {
+    if depth < 0.0 {
+        return colors::CONTACT_SPECULATIVE;
+    }
+    let t = (depth / 0.02).clamp(0.0, 1.0);
+    let (a, b) = (colors::CONTACT_SHALLOW, colors::CONTACT_DEEP);
+    [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t]
+}

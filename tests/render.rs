@@ -1,0 +1,146 @@
+//! Offscreen rendering on the machine's Vulkan driver (lavapipe in CI): real image
+//! properties — bodies where they project, background elsewhere, overlay colours only when
+//! the overlay is on, both Gauss maps in the Gauss-map view.
+
+use contactlab::app::headless::Offscreen;
+use contactlab::app::Testbed;
+use contactlab::render::draw::Rect;
+use contactlab::render::views::inset_rects;
+use contactlab::scene;
+use contactlab::view::{colors, depth_color, Overlays};
+use glam::Vec3;
+use image::RgbaImage;
+
+const SIZE: (u32, u32) = (640, 360);
+
+fn testbed(name: &str) -> Testbed {
+    let path = scene::scenes_dir().join(name);
+    Testbed::new(scene::load(&path).unwrap(), Some(path))
+}
+
+fn srgb(c: [f32; 3]) -> [u8; 3] {
+    let e = |x: f32| {
+        let x = x.clamp(0.0, 1.0);
+        let s = if x <= 0.003_130_8 { 12.92 * x } else { 1.055 * x.powf(1.0 / 2.4) - 0.055 };
+        (s * 255.0).round() as u8
+    };
+    [e(c[0]), e(c[1]), e(c[2])]
+}
+
+fn dist(p: &image::Rgba<u8>, c: [u8; 3]) -> i32 {
+    (0..3).map(|i| (p.0[i] as i32 - c[i] as i32).abs()).sum()
+}
+
+fn project(t: &Testbed, p: Vec3) -> (u32, u32) {
+    let ndc = t.camera.view_proj(SIZE.0 as f32 / SIZE.1 as f32).project_point3(p);
+    (((ndc.x + 1.0) * 0.5 * SIZE.0 as f32) as u32, ((1.0 - ndc.y) * 0.5 * SIZE.1 as f32) as u32)
+}
+
+fn count_near(img: &RgbaImage, rect: Option<Rect>, c: [u8; 3], tol: i32) -> usize {
+    img.enumerate_pixels()
+        .filter(|(x, y, p)| rect.is_none_or(|r| r.contains((*x as f32, *y as f32))) && dist(p, c) <= tol)
+        .count()
+}
+
+fn render(off: &mut Offscreen, t: &mut Testbed) -> RgbaImage {
+    off.render(t, SIZE).expect("render")
+}
+
+#[test]
+fn bodies_cover_their_pixels_and_the_background_is_clear() {
+    let mut off = Offscreen::new(SIZE).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
+    eprintln!("adapter: {}", off.adapter_name);
+    let mut t = testbed("box_on_box.ron");
+    t.overlays = Overlays::default();
+    t.selected.clear();
+    let img = render(&mut off, &mut t);
+    let bg = srgb(colors::BACKGROUND);
+    // Far above the grid: only background.
+    let top = img.get_pixel(SIZE.0 / 2, 4);
+    assert!(dist(top, bg) <= 6, "background pixel {top:?} vs {bg:?}");
+    for (i, b) in t.world().bodies().iter().enumerate().skip(1) {
+        let (x, y) = project(&t, b.pose.pos);
+        let p = img.get_pixel(x, y);
+        assert!(dist(p, bg) > 40, "body {} at ({x}, {y}) looks like background: {p:?}", b.name);
+        // Lit body colour: brighter or darker, but the same hue ordering as its colour.
+        let c = t.scene.colors[i];
+        if c[0] > c[2] + 0.3 {
+            assert!(p.0[0] as i32 > p.0[2] as i32 + 30, "body {} should read warm: {p:?}", b.name);
+        }
+    }
+    let uniform = img.pixels().all(|p| dist(p, bg) < 10);
+    assert!(!uniform);
+}
+
+#[test]
+fn overlay_colours_appear_only_when_the_overlay_is_on() {
+    let mut off = Offscreen::new(SIZE).unwrap();
+    let mut t = testbed("box_on_box.ron");
+    t.selected.clear();
+    for _ in 0..3 {
+        t.step_once();
+    }
+    let c = t.world().contacts().iter().find(|c| c.manifold.points.len() == 4).expect("resting contact");
+    let pt = c.manifold.points[0];
+    let (x, y) = project(&t, pt.position);
+    let want = srgb(depth_color(pt.depth));
+    let normal_rgb = srgb(colors::NORMAL);
+
+    t.overlays = Overlays::default();
+    let off_img = render(&mut off, &mut t);
+    assert!(dist(off_img.get_pixel(x, y), want) > 40, "no contact point drawn when off");
+    assert_eq!(count_near(&off_img, None, normal_rgb, 30), 0, "no normal arrows when off");
+
+    t.overlays.contacts = true;
+    t.overlays.normals = true;
+    let on_img = render(&mut off, &mut t);
+    let p = on_img.get_pixel(x, y);
+    assert!(dist(p, want) <= 24, "contact point colour at ({x}, {y}): {p:?} vs {want:?}");
+    assert!(count_near(&on_img, None, normal_rgb, 30) > 40, "normal arrows drawn when on");
+}
+
+#[test]
+fn gauss_map_view_shows_both_maps_and_minkowski_view_its_faces() {
+    let mut off = Offscreen::new(SIZE).unwrap();
+    let mut t = testbed("crossed_edges.ron");
+    assert!(t.selected_pair().is_some(), "the scene selects its pair");
+    let (g, m) = inset_rects(Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 });
+    let (a, b, e) = (srgb(colors::MAP_A), srgb(colors::MAP_B), srgb(colors::MINKOWSKI_EDGE));
+
+    t.overlays = Overlays::default();
+    let none = render(&mut off, &mut t);
+    assert_eq!(count_near(&none, Some(g), b, 40), 0, "no Gauss map when the overlay is off");
+
+    t.overlays.gauss = true;
+    t.overlays.minkowski = true;
+    let img = render(&mut off, &mut t);
+    let (na, nb) = (count_near(&img, Some(g), a, 40), count_near(&img, Some(g), b, 40));
+    assert!(na > 100 && nb > 100, "Gauss map of A: {na} px, of −B: {nb} px");
+    // Crossing points (Minkowski faces) are marked; the edge–edge face of A − B is coloured.
+    assert!(count_near(&img, Some(g), e, 40) > 10, "crossing markers");
+    // Faces are lit, so classify by hue: yellow (edge–edge), orange-red (A), blue (−B).
+    let hue = |f: &dyn Fn(i32, i32, i32) -> bool| {
+        img.enumerate_pixels()
+            .filter(|(x, y, p)| m.contains((*x as f32, *y as f32)) && f(p.0[0] as i32, p.0[1] as i32, p.0[2] as i32))
+            .count()
+    };
+    let yellow = hue(&|r, g, b| r > 120 && g > 100 && b * 2 < g && (r - g).abs() < 90);
+    let blue = hue(&|r, g, b| b > r + 60 && b > g + 30);
+    let orange = hue(&|r, g, b| r > g + 60 && r > b + 80 && g > b);
+    assert!(
+        yellow > 200 && blue > 200 && orange > 200,
+        "Minkowski faces: edge–edge {yellow}, −B {blue}, A {orange} px"
+    );
+}
+
+#[test]
+fn every_shipped_scene_renders() {
+    let mut off = Offscreen::new(SIZE).unwrap();
+    let bg = srgb(colors::BACKGROUND);
+    for path in scene::shipped_scenes() {
+        let mut t = Testbed::new(scene::load(&path).unwrap(), Some(path.clone()));
+        let img = render(&mut off, &mut t);
+        let non_bg = img.pixels().filter(|p| dist(p, bg) > 30).count();
+        assert!(non_bg > 2000, "{}: almost nothing drawn ({non_bg} px)", path.display());
+    }
+}
