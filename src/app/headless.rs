@@ -14,6 +14,8 @@ pub struct Offscreen {
     device: wgpu::Device,
     queue: wgpu::Queue,
     renderer: Renderer,
+    egui_ctx: egui::Context,
+    egui_renderer: egui_wgpu::Renderer,
     /// Name of the adapter in use (e.g. "llvmpipe" for Mesa's software Vulkan).
     pub adapter_name: String,
 }
@@ -48,7 +50,11 @@ impl Offscreen {
         }))
         .map_err(|e| format!("could not open the graphics device: {e}"))?;
         let renderer = Renderer::new(&device, &queue, wgpu::TextureFormat::Rgba8UnormSrgb, size);
-        Ok(Offscreen { device, queue, renderer, adapter_name })
+        let egui_ctx = egui::Context::default();
+        egui_ctx.set_visuals(egui::Visuals::light());
+        let egui_renderer =
+            egui_wgpu::Renderer::new(&device, wgpu::TextureFormat::Rgba8Unorm, egui_wgpu::RendererOptions::default());
+        Ok(Offscreen { device, queue, renderer, egui_ctx, egui_renderer, adapter_name })
     }
 
     /// Renders the testbed's current view and reads it back.
@@ -63,7 +69,40 @@ impl Offscreen {
         let mut encoder =
             self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen frame") });
         self.renderer.render(&mut encoder, &views);
-        self.queue.submit(Some(encoder.finish()));
+        // Labels (scene, step, inset titles and legends) drawn by egui into the same texture.
+        let raw = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(size.0 as f32, size.1 as f32))),
+            ..Default::default()
+        };
+        let full = self.egui_ctx.run_ui(raw, |ui| super::labels::paint(ui, testbed, rect));
+        let jobs = self.egui_ctx.tessellate(full.shapes, full.pixels_per_point);
+        let mut textures = full.textures_delta;
+        for (id, deltas) in textures.set.drain() {
+            for delta in &deltas {
+                self.egui_renderer.update_texture(&self.device, &self.queue, id, delta);
+            }
+        }
+        let screen =
+            egui_wgpu::ScreenDescriptor { size_in_pixels: [size.0, size.1], pixels_per_point: full.pixels_per_point };
+        let extra = self.egui_renderer.update_buffers(&self.device, &self.queue, &mut encoder, &jobs, &screen);
+        {
+            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("labels"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: self.renderer.scene_view_unorm(),
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+                })],
+                ..Default::default()
+            });
+            self.egui_renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
+        }
+        self.queue.submit(extra.into_iter().chain(Some(encoder.finish())));
+        for id in textures.free.drain() {
+            self.egui_renderer.free_texture(&id);
+        }
+        textures.clear();
         read_texture(&self.device, &self.queue, self.renderer.scene_texture(), (0, 0, size.0, size.1))
             .map_err(|e| e.to_string())
     }

@@ -3,6 +3,7 @@
 //! module's state and debug records and never reaches into its internals.
 
 pub mod headless;
+pub mod labels;
 pub mod picking;
 pub mod testbed;
 pub mod ui;

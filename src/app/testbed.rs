@@ -319,33 +319,30 @@ impl Testbed {
         self.drag = None;
     }
 
-    /// Mouse spring: before a step, an impulse pulls the grab point towards the cursor
-    /// (a critically damped spring at 6 Hz on the point's effective mass).
+    /// Mouse spring: before a step, an impulse at the grab point drives its velocity towards
+    /// `(target − p)·k` (k = 8/s: the gap closes with a 1/8 s time constant), through the
+    /// point's effective mass `1 / (1/m + (r×n)·I⁻¹(r×n))`, and cancels gravity on the held
+    /// body so it does not sag under the cursor.
     fn apply_drag(&mut self) {
+        const GAIN: f32 = 8.0;
         let Some(drag) = self.drag else { return };
         let dt = self.timestep();
+        let g = self.scene.world.gravity;
         let h = self.scene.world.handle(drag.body);
         let Some(b) = self.scene.world.body_mut(h) else { return };
         let p = b.pose.transform_point(drag.local);
-        let r = p - b.pose.pos;
-        let omega = 2.0 * std::f32::consts::PI * 6.0;
-        let v_goal = (drag.target - p) * (omega * omega * dt / (2.0 * omega * dt + 1.0)) / (omega * dt).max(1e-3) * 0.5;
-        let dv = v_goal - b.point_velocity(p);
-        // Effective mass along dv at the grab point.
+        let dv = (drag.target - p) * GAIN - b.point_velocity(p);
         let n = dv.normalize_or_zero();
-        if n == Vec3::ZERO {
-            return;
+        if n != Vec3::ZERO {
+            let rn = (p - b.pose.pos).cross(n);
+            let k = b.inv_mass + rn.dot(b.inv_inertia_world() * rn);
+            if k > 0.0 {
+                b.apply_impulse(n * (dv.length() / k), p);
+            }
         }
-        let rn = r.cross(n);
-        let k = b.inv_mass + rn.dot(b.inv_inertia_world() * rn);
-        if k > 0.0 {
-            let j = n * (dv.length() / k) * 0.5;
-            b.apply_impulse(j, p);
-            // Counter gravity on the held body so it does not sag under the cursor.
-            let g = self.scene.world.gravity;
-            let hb = self.scene.world.body_mut(h).unwrap();
-            hb.velocity -= g * dt;
-        }
+        b.velocity -= g * dt;
+        // Damp the spin a little so a held body does not swing forever.
+        b.angular_velocity *= 0.98;
     }
 
     /// Picks a body under the ray.
@@ -397,3 +394,59 @@ impl Testbed {
 
 /// A segment in body space.
 pub type Vec3Pair = (Vec3, Vec3);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn testbed() -> Testbed {
+        let path = scene::scenes_dir().join("single_box_drop.ron");
+        Testbed::new(scene::load(&path).unwrap(), Some(path))
+    }
+
+    #[test]
+    fn dragging_pulls_the_grab_point_to_the_cursor_while_running() {
+        let mut t = testbed();
+        let i = t.scene.body_index("box").unwrap();
+        let p0 = t.world().bodies()[i].pose.pos;
+        t.begin_drag(i, p0);
+        t.playing = true;
+        let goal = p0 + Vec3::new(1.0, 0.5, 0.0);
+        t.drag.as_mut().unwrap().target = goal;
+        for _ in 0..120 {
+            t.step_once();
+        }
+        let p = t.world().bodies()[i].pose.transform_point(t.drag.unwrap().local);
+        assert!((p - goal).length() < 0.05, "grab point {p} vs cursor {goal}");
+        t.end_drag();
+        assert!(t.drag.is_none());
+    }
+
+    #[test]
+    fn dragging_while_paused_moves_the_body_directly() {
+        let mut t = testbed();
+        let i = t.scene.body_index("box").unwrap();
+        let p0 = t.world().bodies()[i].pose.pos;
+        t.begin_drag(i, p0);
+        let cam = t.camera;
+        let target = p0 + Vec3::new(0.3, 0.0, 0.0);
+        let dir = (target - cam.eye()).normalize();
+        t.update_drag(cam.eye(), dir);
+        let moved = t.world().bodies()[i].pose.pos - p0;
+        assert!(moved.length() > 0.1, "moved {moved}");
+        assert_eq!(t.world().step_count, 0, "no step taken");
+    }
+
+    #[test]
+    fn accumulator_steps_at_the_scene_rate_whatever_the_frame_rate() {
+        let mut t = testbed();
+        t.playing = true;
+        let mut steps = 0;
+        for _ in 0..300 {
+            steps += t.advance(1.0 / 144.0); // a 144 Hz display
+        }
+        // 300 frames at 144 Hz = 2.083 s = 125 steps of 1/60 s (± one for the remainder).
+        assert!((124..=126).contains(&steps), "{steps} steps");
+        assert_eq!(t.world().step_count, steps as u64);
+    }
+}

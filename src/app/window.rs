@@ -373,36 +373,13 @@ impl App {
             egui::Panel::left("controls").default_size(PANEL_WIDTH).resizable(true).show(ui, |ui| panel(ui, testbed));
             central = ui.available_rect_before_wrap();
             let ppp = ui.ctx().pixels_per_point();
-            if testbed.selected_pair().is_some() {
-                let main = Rect {
-                    x: central.min.x * ppp,
-                    y: central.min.y * ppp,
-                    w: central.width() * ppp,
-                    h: central.height() * ppp,
-                };
-                let (gr, mr) = inset_rects(main);
-                let painter = ui.painter();
-                let font = egui::FontId::proportional(14.0);
-                let dark = egui::Color32::from_rgb(40, 40, 50);
-                if testbed.overlays.gauss {
-                    painter.text(
-                        egui::pos2(gr.x / ppp + 8.0, gr.y / ppp + 6.0),
-                        egui::Align2::LEFT_TOP,
-                        "Gauss maps: A (orange), −B (blue)",
-                        font.clone(),
-                        dark,
-                    );
-                }
-                if testbed.overlays.minkowski {
-                    painter.text(
-                        egui::pos2(mr.x / ppp + 8.0, mr.y / ppp + 6.0),
-                        egui::Align2::LEFT_TOP,
-                        "Minkowski difference A − B",
-                        font,
-                        dark,
-                    );
-                }
-            }
+            let main = Rect {
+                x: central.min.x * ppp,
+                y: central.min.y * ppp,
+                w: central.width() * ppp,
+                h: central.height() * ppp,
+            };
+            super::labels::paint(ui, testbed, main);
         });
         g.egui_state.handle_platform_output(&g.window, full.platform_output);
         let ppp = full.pixels_per_point;
@@ -562,10 +539,10 @@ impl ApplicationHandler for App {
                     self.mouse.pos = (position.x as f32, position.y as f32);
                 }
             }
-            WindowEvent::MouseInput { state, button, .. } => {
-                if state == ElementState::Released || (!consumed && !over_panel) {
-                    self.on_mouse_button(button, state);
-                }
+            WindowEvent::MouseInput { state, button, .. }
+                if state == ElementState::Released || (!consumed && !over_panel) =>
+            {
+                self.on_mouse_button(button, state);
             }
             WindowEvent::MouseWheel { delta, .. } if !consumed && !over_panel => {
                 let lines = match delta {

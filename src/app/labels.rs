@@ -1,0 +1,66 @@
+//! Text drawn over the 3D view by egui, in the window and in headless screenshots alike:
+//! the scene title and step, and the titles and legends of the inset views.
+
+use super::testbed::Testbed;
+use crate::render::draw::Rect;
+use crate::render::views::inset_rects;
+use crate::view::colors;
+use egui::{Align2, Color32, FontId, Pos2};
+
+fn c32(c: [f32; 3]) -> Color32 {
+    let e = |x: f32| {
+        let s = if x <= 0.003_130_8 { 12.92 * x } else { 1.055 * x.powf(1.0 / 2.4) - 0.055 };
+        (s.clamp(0.0, 1.0) * 255.0).round() as u8
+    };
+    Color32::from_rgb(e(c[0]), e(c[1]), e(c[2]))
+}
+
+/// Paints the labels for a main view occupying `main` (physical pixels).
+pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) {
+    let ppp = ui.ctx().pixels_per_point();
+    let p = |x: f32, y: f32| Pos2::new(x / ppp, y / ppp);
+    let painter = ui.painter();
+    let dark = Color32::from_rgb(35, 38, 48);
+    let w = t.world();
+    painter.text(
+        p(main.x + 14.0, main.y + 10.0),
+        Align2::LEFT_TOP,
+        format!("{}   ·   step {}   ·   {:?}", t.scene.desc.name, w.step_count, w.settings.mode),
+        FontId::proportional(17.0),
+        dark,
+    );
+    if t.selected_pair().is_none() {
+        return;
+    }
+    let (g, m) = inset_rects(main);
+    let font = FontId::proportional(14.0);
+    let small = FontId::proportional(12.0);
+    if t.overlays.gauss {
+        painter.text(p(g.x + 8.0, g.y + 6.0), Align2::LEFT_TOP, "Gauss maps", font.clone(), dark);
+        let legend = [
+            (colors::MAP_A, "A"),
+            (colors::MAP_B, "−B"),
+            (colors::MINKOWSKI_EDGE, "arcs cross"),
+            (colors::AXIS, "axis"),
+        ];
+        for (k, (c, name)) in legend.iter().enumerate() {
+            let y = g.y + g.h - 8.0 - 16.0 * (legend.len() - k) as f32;
+            painter.circle_filled(p(g.x + 14.0, y + 7.0), 5.0 / ppp.max(0.5), c32(*c));
+            painter.text(p(g.x + 24.0, y), Align2::LEFT_TOP, *name, small.clone(), dark);
+        }
+    }
+    if t.overlays.minkowski {
+        painter.text(p(m.x + 8.0, m.y + 6.0), Align2::LEFT_TOP, "Minkowski difference A − B", font, dark);
+        let legend = [
+            (colors::MAP_A, "face of A"),
+            (colors::MAP_B, "face of −B"),
+            (colors::MINKOWSKI_EDGE, "edge × edge"),
+            (colors::AXIS, "origin to nearest face"),
+        ];
+        for (k, (c, name)) in legend.iter().enumerate() {
+            let y = m.y + m.h - 8.0 - 16.0 * (legend.len() - k) as f32;
+            painter.circle_filled(p(m.x + 14.0, y + 7.0), 5.0 / ppp.max(0.5), c32(*c));
+            painter.text(p(m.x + 24.0, y), Align2::LEFT_TOP, *name, small.clone(), dark);
+        }
+    }
+}
