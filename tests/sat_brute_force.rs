@@ -10,7 +10,7 @@
 //! coordinates of unit size carry ~1e-7 absolute error, which a millimetre-deep overlap
 //! would otherwise turn into a large relative one.
 
-use contactlab::physics::collide::sat::{sat, EdgeData};
+use contactlab::physics::collide::sat::{sat, EdgeSoa};
 use contactlab::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
 use contactlab::physics::hull::builders::SplitMix64;
 use contactlab::physics::{Hull, Iso, Shape};
@@ -61,7 +61,7 @@ fn hull_pool() -> Vec<Hull> {
 fn pruned_sat_agrees_with_brute_force_on_10000_pairs() {
     let pool = hull_pool();
     let mut rng = SplitMix64(2024);
-    let mut edges: Vec<EdgeData> = Vec::new();
+    let mut edges = EdgeSoa::default();
     let (mut overlapping, mut separated) = (0, 0);
     let mut worst = 0.0f32;
     for i in 0..10_000 {
@@ -148,7 +148,7 @@ fn manifolds_of_random_shallow_overlaps_lie_on_both_surfaces() {
         let mut m = Manifold::default();
         collide(&sa, &xa, &sb, &xb, &cfg, &mut SatCache::Empty, &mut scratch, &mut m);
         if m.points.is_empty() {
-            let r = sat(a, b, &Iso::relative(&xa, &xb), f32::INFINITY, &mut Vec::new());
+            let r = sat(a, b, &Iso::relative(&xa, &xb), f32::INFINITY, &mut EdgeSoa::default());
             panic!("pair {i}: no points; brute {brute}; {r:?}; choose {:?}", r.choose(&cfg));
         }
         assert!(m.points.len() <= 4, "pair {i}: {} points", m.points.len());

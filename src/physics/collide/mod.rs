@@ -158,7 +158,7 @@ impl Default for CollideConfig {
 /// Reusable buffers for the narrow phase, so a settled world allocates nothing per step.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
-    pub(crate) edges_b: Vec<sat::EdgeData>,
+    pub(crate) edges_b: sat::EdgeSoa,
     pub(crate) poly: Vec<clip::ClipVertex>,
     pub(crate) poly_tmp: Vec<clip::ClipVertex>,
 }

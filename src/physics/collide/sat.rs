@@ -173,24 +173,103 @@ pub(crate) fn edge_of(a: &Hull, e: usize) -> (Vec3, Vec3, Vec3, Vec3, Vec3) {
     (a.vertices[he.origin as usize], a.vertices[tw.origin as usize], na, nb, nb.cross(na))
 }
 
+/// B's unique edges in A's frame, as structure-of-arrays so the Gauss-map test runs over a
+/// whole row of edge pairs without branches (and vectorises).
+#[derive(Clone, Debug, Default)]
+pub struct EdgeSoa {
+    c: [Vec<f32>; 3],
+    d: [Vec<f32>; 3],
+    dxc: [Vec<f32>; 3],
+    p: [Vec<f32>; 3],
+    e: [Vec<f32>; 3],
+    len2: Vec<f32>,
+    pass: Vec<u8>,
+}
+
+impl EdgeSoa {
+    fn fill(&mut self, b: &Hull, rel: &Iso) {
+        let n = b.edges.len() / 2;
+        for v in self.c.iter_mut().chain(self.d.iter_mut()).chain(self.dxc.iter_mut()).chain(self.p.iter_mut()).chain(self.e.iter_mut()) {
+            v.clear();
+            v.reserve(n);
+        }
+        self.len2.clear();
+        self.pass.clear();
+        self.pass.resize(n, 0);
+        let push = |arr: &mut [Vec<f32>; 3], x: Vec3| {
+            arr[0].push(x.x);
+            arr[1].push(x.y);
+            arr[2].push(x.z);
+        };
+        for e in (0..b.edges.len()).step_by(2) {
+            let he = &b.edges[e];
+            let tw = &b.edges[e + 1];
+            let c = -rel.transform_vector(b.faces[he.face as usize].normal);
+            let d = -rel.transform_vector(b.faces[tw.face as usize].normal);
+            let p = rel.transform_point(b.vertices[he.origin as usize]);
+            let q = rel.transform_point(b.vertices[tw.origin as usize]);
+            push(&mut self.c, c);
+            push(&mut self.d, d);
+            push(&mut self.dxc, d.cross(c));
+            push(&mut self.p, p);
+            push(&mut self.e, q - p);
+            self.len2.push((q - p).length_squared());
+        }
+    }
+}
+
 /// Best edge–edge axis over the pairs that build Minkowski faces. Stops early once a
 /// separation exceeds `margin`.
-pub fn query_edges(a: &Hull, b: &Hull, rel: &Iso, margin: f32, edges_b: &mut Vec<EdgeData>) -> EdgeQuery {
-    edges_in_frame(b, rel, edges_b);
+///
+/// For each edge of A, the Gauss-map test is first evaluated for all of B's edges at once
+/// into a mask (branch-free over [`EdgeSoa`]); only the few pairs that pass compute a cross
+/// product and a separation.
+pub fn query_edges(a: &Hull, b: &Hull, rel: &Iso, margin: f32, soa: &mut EdgeSoa) -> EdgeQuery {
+    soa.fill(b, rel);
+    let n = soa.len2.len();
     let mut best = EdgeQuery { edge_a: 0, edge_b: 0, separation: f32::NEG_INFINITY };
     let ca = a.centroid;
+    let (cx, cy, cz) = (&soa.c[0][..n], &soa.c[1][..n], &soa.c[2][..n]);
+    let (dx, dy, dz) = (&soa.d[0][..n], &soa.d[1][..n], &soa.d[2][..n]);
+    let (nx, ny, nz) = (&soa.dxc[0][..n], &soa.dxc[1][..n], &soa.dxc[2][..n]);
     for ea in (0..a.edges.len()).step_by(2) {
         let (pa, qa, na, nb, bxa) = edge_of(a, ea);
-        for (k, eb) in edges_b.iter().enumerate() {
-            if !is_minkowski_face(na, nb, bxa, eb.c, eb.d, eb.dxc) {
+        let pass = &mut soa.pass[..n];
+        let mut any = 0u8;
+        for k in 0..n {
+            let cba = cx[k] * bxa.x + cy[k] * bxa.y + cz[k] * bxa.z;
+            let dba = dx[k] * bxa.x + dy[k] * bxa.y + dz[k] * bxa.z;
+            let adc = na.x * nx[k] + na.y * ny[k] + na.z * nz[k];
+            let bdc = nb.x * nx[k] + nb.y * ny[k] + nb.z * nz[k];
+            let m = ((cba * dba < 0.0) & (adc * bdc < 0.0) & (cba * bdc > 0.0)) as u8;
+            pass[k] = m;
+            any |= m;
+        }
+        if any == 0 {
+            continue;
+        }
+        let eav = qa - pa;
+        let la2 = eav.length_squared();
+        for k in 0..n {
+            if soa.pass[k] == 0 {
                 continue;
             }
-            if let Some((s, _)) = edge_separation(pa, qa - pa, eb.p, eb.q - eb.p, ca) {
-                if s > best.separation {
-                    best = EdgeQuery { edge_a: ea as u32, edge_b: 2 * k as u32, separation: s };
-                    if s > margin {
-                        return best;
-                    }
+            let eb = Vec3::new(soa.e[0][k], soa.e[1][k], soa.e[2][k]);
+            let axis = eav.cross(eb);
+            let len = axis.length();
+            if len < PARALLEL_TOLERANCE * (la2 * soa.len2[k]).sqrt() {
+                continue;
+            }
+            let mut nrm = axis / len;
+            if nrm.dot(pa - ca) < 0.0 {
+                nrm = -nrm;
+            }
+            let pb = Vec3::new(soa.p[0][k], soa.p[1][k], soa.p[2][k]);
+            let s = nrm.dot(pb - pa);
+            if s > best.separation {
+                best = EdgeQuery { edge_a: ea as u32, edge_b: 2 * k as u32, separation: s };
+                if s > margin {
+                    return best;
                 }
             }
         }
@@ -262,7 +341,7 @@ impl SatResult {
 }
 
 /// Full SAT between A and B (`rel` = B in A's frame).
-pub fn sat(a: &Hull, b: &Hull, rel: &Iso, margin: f32, edges_b: &mut Vec<EdgeData>) -> SatResult {
+pub fn sat(a: &Hull, b: &Hull, rel: &Iso, margin: f32, edges_b: &mut EdgeSoa) -> SatResult {
     let none_e = EdgeQuery { edge_a: 0, edge_b: 0, separation: f32::NEG_INFINITY };
     let none_f = FaceQuery { face: 0, separation: f32::NEG_INFINITY, vertex: 0 };
     let face_a = query_faces(a, b, rel, margin);
