@@ -22,7 +22,8 @@ fn hull20(seed: u64) -> Shape {
 
 fn separation(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> f32 {
     let (ha, hb) = (a.hull().unwrap(), b.hull().unwrap());
-    sat(ha, hb, &Iso::relative(xa, xb), f32::INFINITY, &mut contactlab::physics::collide::sat::EdgeSoa::default()).separation()
+    sat(ha, hb, &Iso::relative(xa, xb), f32::INFINITY, &mut contactlab::physics::collide::sat::EdgeSoa::default())
+        .separation()
 }
 
 fn place(a: &Shape, xa: &Iso, b: &Shape, qb: Quat, dir: Vec3, target: f32) -> Iso {

@@ -10,7 +10,7 @@
 //! coordinates of unit size carry ~1e-7 absolute error, which a millimetre-deep overlap
 //! would otherwise turn into a large relative one.
 
-use contactlab::physics::collide::sat::{sat, EdgeSoa};
+use contactlab::physics::collide::sat::{sat, sat_culled, Axis, EdgeSoa};
 use contactlab::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
 use contactlab::physics::hull::builders::SplitMix64;
 use contactlab::physics::{Hull, Iso, Shape};
@@ -63,6 +63,7 @@ fn pruned_sat_agrees_with_brute_force_on_10000_pairs() {
     let mut rng = SplitMix64(2024);
     let mut edges = EdgeSoa::default();
     let (mut overlapping, mut separated) = (0, 0);
+    let mut culled_separated = 0;
     let mut worst = 0.0f32;
     for i in 0..10_000 {
         let a = &pool[(rng.next_u64() % pool.len() as u64) as usize];
@@ -75,6 +76,31 @@ fn pruned_sat_agrees_with_brute_force_on_10000_pairs() {
         let rel = Iso::relative(&xa, &xb);
         let r = sat(a, b, &rel, f32::INFINITY, &mut edges);
         let pruned = r.separation();
+        // The narrow phase's culled SAT: the same answer and the same contact axis.
+        let cfg = CollideConfig::default();
+        for margin in [f32::INFINITY, cfg.margin] {
+            let c = sat_culled(a, b, &rel, margin, &mut edges);
+            let full = if margin.is_finite() { sat(a, b, &rel, margin, &mut edges) } else { r };
+            assert_eq!(c.separated, full.separated, "pair {i}: culled verdict");
+            if !full.separated {
+                assert_eq!(c.separation(), full.separation(), "pair {i}: culled separation");
+                if full.separation() > cfg.margin {
+                    continue; // no contact is built for such a pair
+                }
+                let (ca, fa) = (c.choose(&cfg), full.choose(&cfg));
+                let kind = |x: &Axis| match x {
+                    Axis::FaceA(f) => (0, f.separation),
+                    Axis::FaceB(f) => (1, f.separation),
+                    Axis::Edge(e) => (2, e.separation),
+                };
+                assert_eq!(kind(&ca), kind(&fa), "pair {i}: culled axis {ca:?} vs {fa:?}");
+                if let (Axis::Edge(x), Axis::Edge(y)) = (ca, fa) {
+                    assert_eq!((x.edge_a, x.edge_b), (y.edge_a, y.edge_b), "pair {i}: edge pair");
+                }
+            } else {
+                culled_separated += 1;
+            }
+        }
         let scale = a.radius().max(b.radius());
         if brute.abs() < 1e-5 * scale {
             continue; // touching: the verdict is a coin toss in f32
@@ -92,6 +118,7 @@ fn pruned_sat_agrees_with_brute_force_on_10000_pairs() {
         }
     }
     assert!(overlapping > 2000 && separated > 2000, "{overlapping} overlapping, {separated} separated");
+    assert!(culled_separated > 2000, "{culled_separated}");
     eprintln!("overlapping {overlapping}, separated {separated}, worst relative error {worst:e}");
 }
 
@@ -192,4 +219,29 @@ fn manifolds_of_deep_overlaps_stay_bounded() {
         assert!(m.max_depth() > 0.0 && m.max_depth() <= bound, "pair {i}: depth {} vs {bound}", m.max_depth());
         assert!(m.points.iter().all(|p| p.position.is_finite()));
     }
+}
+
+#[test]
+fn arc_bound_matches_sampling_the_arc() {
+    use contactlab::physics::collide::sat::arc_reaches;
+    let mut rng = SplitMix64(5);
+    let mut checked = 0;
+    for _ in 0..3000 {
+        let n1 = random_quat(&mut rng) * Vec3::Z;
+        // Arcs of 1°–175°, as between the faces of a convex hull's edge.
+        let angle = (1.0 + 174.0 * rng.next_f32()).to_radians();
+        let axis = n1.any_orthonormal_vector();
+        let n2 = Quat::from_axis_angle(axis, angle) * n1;
+        let v = (Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) - 0.5) * 4.0;
+        let max = (0..=4000)
+            .map(|k| (Quat::from_axis_angle(axis, angle * k as f32 / 4000.0) * n1).dot(v))
+            .fold(f32::NEG_INFINITY, f32::max);
+        let bound = max + (rng.next_f32() - 0.5) * 0.5;
+        if (bound - max).abs() < 1e-3 {
+            continue;
+        }
+        assert_eq!(arc_reaches(n1.dot(v), n2.dot(v), n1.dot(n2), bound), max >= bound, "max {max}, bound {bound}");
+        checked += 1;
+    }
+    assert!(checked > 2900);
 }

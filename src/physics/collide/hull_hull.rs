@@ -2,7 +2,9 @@
 //! edge–edge point. See the [module overview](super) for the pipeline.
 
 use super::clip::{clip_polygon, reduce_to_four, ClipRecord, ClipVertex};
-use super::sat::{cached_edge_separation, edge_of, face_separation, sat, Axis, EdgeQuery, SatCache};
+use super::sat::{
+    cached_edge_separation, edge_of, face_separation, query_edges, sat_culled, Axis, EdgeQuery, SatCache,
+};
 use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold, Scratch};
 use crate::physics::hull::Hull;
 use crate::physics::math::{closest_points_segments, Iso};
@@ -65,7 +67,7 @@ pub fn collide_hulls(
         }
     }
 
-    let r = sat(a, b, &rel, cfg.margin, &mut scratch.edges_b);
+    let r = sat_culled(a, b, &rel, cfg.margin, &mut scratch.edges_b);
     if r.separated {
         *cache = if r.face_a.separation > cfg.margin {
             SatCache::FaceA { face: r.face_a.face, separation: r.face_a.separation }
@@ -90,9 +92,18 @@ pub fn collide_hulls(
             face_contact(b, xb, a, xa, f.face, true, cfg, scratch, out, debug);
         }
     }
-    if out.points.is_empty() && r.edge.separation.is_finite() {
-        *cache = edge_cache(&r.edge);
-        edge_contact(a, xa, b, xb, r.edge.edge_a, r.edge.edge_b, cfg, out);
+    if out.points.is_empty() {
+        // The face contact clipped away to nothing: fall back to the best edge pair (all of
+        // them, since the culled query may have skipped it).
+        let e = if r.edge.separation.is_finite() {
+            r.edge
+        } else {
+            query_edges(a, b, &rel, f32::INFINITY, &mut scratch.edges_b)
+        };
+        if e.separation.is_finite() {
+            *cache = edge_cache(&e);
+            edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, cfg, out);
+        }
     }
 }
 

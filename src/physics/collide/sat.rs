@@ -119,6 +119,85 @@ pub fn query_faces(a: &Hull, b: &Hull, rel: &Iso, margin: f32) -> FaceQuery {
     best
 }
 
+/// Slack of the culling bounds (m): they skip an axis only when it loses by more than this,
+/// so rounding never culls the winner. Relative to the scale of the pair, plus both hulls'
+/// own tolerances.
+#[inline]
+fn bound_slack(a: &Hull, b: &Hull, center_distance: f32) -> f32 {
+    1e-3 * (center_distance + a.inner_radius + b.inner_radius) + a.tolerance + b.tolerance
+}
+
+/// [`query_faces`] with a bound that skips faces without a support call.
+///
+/// B contains the ball of radius rB about its centroid and A the ball of radius rA about
+/// its own, so along A's face normal n the separation is at most `n·Δ − rA − rB` with Δ the
+/// centroid offset (Box3D's inscribed-sphere bound). The face most aligned with Δ is tried
+/// first, which usually makes every other bound lose.
+pub fn query_faces_bounded(a: &Hull, b: &Hull, rel: &Iso, margin: f32) -> FaceQuery {
+    let delta = rel.transform_point(b.centroid) - a.centroid;
+    let radii = a.inner_radius + b.inner_radius - bound_slack(a, b, delta.length());
+    let mut seed = (0u32, f32::NEG_INFINITY);
+    for (i, f) in a.faces.iter().enumerate() {
+        let d = f.normal.dot(delta);
+        if d > seed.1 {
+            seed = (i as u32, d);
+        }
+    }
+    let (s, v) = face_separation(a, seed.0, b, rel);
+    let mut best = FaceQuery { face: seed.0, separation: s, vertex: v };
+    if s > margin {
+        return best;
+    }
+    for (face, f) in a.faces.iter().enumerate() {
+        let face = face as u32;
+        if face == seed.0 || f.normal.dot(delta) - radii < best.separation {
+            continue;
+        }
+        let (s, v) = face_separation(a, face, b, rel);
+        if s > best.separation {
+            best = FaceQuery { face, separation: s, vertex: v };
+            if s > margin {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// Can `n·v` reach `bound` for some unit n on the Gauss-map arc between face normals n1 and
+/// n2 (cosine `c` between them), given `a1 = n1·v` and `a2 = n2·v`?
+///
+/// At the ends the values are a1 and a2. Inside the arc, n·v has a single critical point,
+/// a maximum, which exists when `lo − c·hi ≥ 0` (lo, hi: the smaller and larger end value)
+/// and equals the length of v projected on the plane of n1 and n2:
+/// `(a1² + a2² − 2c·a1·a2)/(1 − c²) = hi² + (lo − c·hi)²/(1 − c²)`. Arcs of nearly
+/// parallel normals (1 − c² < 1e-4) are kept whenever they might peak inside.
+#[inline]
+pub fn arc_reaches(a1: f32, a2: f32, c: f32, bound: f32) -> bool {
+    let (hi, lo) = if a1 > a2 { (a1, a2) } else { (a2, a1) };
+    if hi >= bound {
+        return true;
+    }
+    let u = lo - c * hi;
+    if u < 0.0 {
+        return false;
+    }
+    let s = 1.0 - c * c;
+    s < 1e-4 || u * u >= (bound - hi) * (bound + hi) * s
+}
+
+/// Unique edges of `h` (half-edge indices) whose arc can reach `bound`, for plane
+/// separations of the point `p` (given in `h`'s frame).
+fn edge_candidates(h: &Hull, p: Vec3, bound: f32, out: &mut Vec<u32>) {
+    out.clear();
+    for (k, &c) in h.edge_cos.iter().enumerate() {
+        let (f1, f2) = (&h.faces[h.edges[2 * k].face as usize], &h.faces[h.edges[2 * k + 1].face as usize]);
+        if arc_reaches(f1.normal.dot(p) - f1.offset, f2.normal.dot(p) - f2.offset, c, bound) {
+            out.push(2 * k as u32);
+        }
+    }
+}
+
 /// Gauss-map test: do arcs (a, b) and (c, d) cross? `bxa = b × a`, `dxc = d × c`.
 #[inline]
 pub fn is_minkowski_face(a: Vec3, b: Vec3, bxa: Vec3, c: Vec3, d: Vec3, dxc: Vec3) -> bool {
@@ -184,16 +263,35 @@ pub struct EdgeSoa {
     e: [Vec<f32>; 3],
     len2: Vec<f32>,
     pass: Vec<u8>,
+    /// Half-edge index (even) of each entry.
+    index: Vec<u32>,
+    /// Unique edges of A (half-edge indices) kept by the bound test.
+    cand_a: Vec<u32>,
+    /// Unique edges of B kept by the bound test.
+    cand_b: Vec<u32>,
 }
 
 impl EdgeSoa {
-    fn fill(&mut self, b: &Hull, rel: &Iso) {
-        let n = b.edges.len() / 2;
-        for v in self.c.iter_mut().chain(self.d.iter_mut()).chain(self.dxc.iter_mut()).chain(self.p.iter_mut()).chain(self.e.iter_mut()) {
+    /// Loads B's edges listed in `cand_b` (or all of them if `all`).
+    fn fill(&mut self, b: &Hull, rel: &Iso, all: bool) {
+        if all {
+            self.cand_b.clear();
+            self.cand_b.extend((0..b.edges.len() as u32).step_by(2));
+        }
+        let n = self.cand_b.len();
+        for v in self
+            .c
+            .iter_mut()
+            .chain(self.d.iter_mut())
+            .chain(self.dxc.iter_mut())
+            .chain(self.p.iter_mut())
+            .chain(self.e.iter_mut())
+        {
             v.clear();
             v.reserve(n);
         }
         self.len2.clear();
+        self.index.clear();
         self.pass.clear();
         self.pass.resize(n, 0);
         let push = |arr: &mut [Vec<f32>; 3], x: Vec3| {
@@ -201,13 +299,14 @@ impl EdgeSoa {
             arr[1].push(x.y);
             arr[2].push(x.z);
         };
-        for e in (0..b.edges.len()).step_by(2) {
-            let he = &b.edges[e];
-            let tw = &b.edges[e + 1];
+        for &e in &self.cand_b {
+            let he = &b.edges[e as usize];
+            let tw = &b.edges[e as usize + 1];
             let c = -rel.transform_vector(b.faces[he.face as usize].normal);
             let d = -rel.transform_vector(b.faces[tw.face as usize].normal);
             let p = rel.transform_point(b.vertices[he.origin as usize]);
             let q = rel.transform_point(b.vertices[tw.origin as usize]);
+            self.index.push(e);
             push(&mut self.c, c);
             push(&mut self.d, d);
             push(&mut self.dxc, d.cross(c));
@@ -225,14 +324,22 @@ impl EdgeSoa {
 /// into a mask (branch-free over [`EdgeSoa`]); only the few pairs that pass compute a cross
 /// product and a separation.
 pub fn query_edges(a: &Hull, b: &Hull, rel: &Iso, margin: f32, soa: &mut EdgeSoa) -> EdgeQuery {
-    soa.fill(b, rel);
+    soa.cand_a.clear();
+    soa.cand_a.extend((0..a.edges.len() as u32).step_by(2));
+    query_edge_candidates(a, b, rel, margin, soa, true)
+}
+
+/// [`query_edges`] over the candidate edges in `soa.cand_a` (and `soa.cand_b` unless `all_b`).
+fn query_edge_candidates(a: &Hull, b: &Hull, rel: &Iso, margin: f32, soa: &mut EdgeSoa, all_b: bool) -> EdgeQuery {
+    soa.fill(b, rel, all_b);
     let n = soa.len2.len();
     let mut best = EdgeQuery { edge_a: 0, edge_b: 0, separation: f32::NEG_INFINITY };
     let ca = a.centroid;
     let (cx, cy, cz) = (&soa.c[0][..n], &soa.c[1][..n], &soa.c[2][..n]);
     let (dx, dy, dz) = (&soa.d[0][..n], &soa.d[1][..n], &soa.d[2][..n]);
     let (nx, ny, nz) = (&soa.dxc[0][..n], &soa.dxc[1][..n], &soa.dxc[2][..n]);
-    for ea in (0..a.edges.len()).step_by(2) {
+    for &ea in &soa.cand_a {
+        let ea = ea as usize;
         let (pa, qa, na, nb, bxa) = edge_of(a, ea);
         let pass = &mut soa.pass[..n];
         let mut any = 0u8;
@@ -267,7 +374,7 @@ pub fn query_edges(a: &Hull, b: &Hull, rel: &Iso, margin: f32, soa: &mut EdgeSoa
             let pb = Vec3::new(soa.p[0][k], soa.p[1][k], soa.p[2][k]);
             let s = nrm.dot(pb - pa);
             if s > best.separation {
-                best = EdgeQuery { edge_a: ea as u32, edge_b: 2 * k as u32, separation: s };
+                best = EdgeQuery { edge_a: ea as u32, edge_b: soa.index[k], separation: s };
                 if s > margin {
                     return best;
                 }
@@ -338,6 +445,45 @@ impl SatResult {
             Axis::FaceA(self.face_a)
         }
     }
+}
+
+/// The SAT the narrow phase runs: the same answer as [`sat`] wherever it matters, with
+/// bounds that skip work.
+///
+/// - Face queries use [`query_faces_bounded`].
+/// - Edge pairs: an edge-pair axis n lies on A's arc of edge eA, and there the separation
+///   is at most `n·(cB − pA) − rB` (B holds the ball of radius rB about its centroid cB;
+///   pA is on eA). Over the arc, `n·(cB − pA)` runs between the plane separations of cB
+///   from eA's two faces, so [`arc_reaches`] tells whether eA can beat the best face
+///   separation at all; likewise B's edges with A's centroid and radius. Only pairs of
+///   surviving edges get the Gauss-map test (Box3D culls edge candidates the same way).
+///
+/// Differences from [`sat`]: an edge pair that cannot beat the best face is not reported
+/// (`edge.separation` may then be −∞), and among faces of equal separation another one
+/// may be named. The separation, the separated flag and the contact axis chosen by
+/// [`SatResult::choose`] (which picks an edge only if it beats the faces) are the same.
+pub fn sat_culled(a: &Hull, b: &Hull, rel: &Iso, margin: f32, soa: &mut EdgeSoa) -> SatResult {
+    let none_e = EdgeQuery { edge_a: 0, edge_b: 0, separation: f32::NEG_INFINITY };
+    let none_f = FaceQuery { face: 0, separation: f32::NEG_INFINITY, vertex: 0 };
+    let face_a = query_faces_bounded(a, b, rel, margin);
+    if face_a.separation > margin {
+        return SatResult { face_a, face_b: none_f, edge: none_e, separated: true };
+    }
+    let inv = rel.inverse();
+    let face_b = query_faces_bounded(b, a, &inv, margin);
+    if face_b.separation > margin {
+        return SatResult { face_a, face_b, edge: none_e, separated: true };
+    }
+    let best_face = face_a.separation.max(face_b.separation);
+    let cb = rel.transform_point(b.centroid);
+    let slack = bound_slack(a, b, (cb - a.centroid).length());
+    edge_candidates(a, cb, best_face + b.inner_radius - slack, &mut soa.cand_a);
+    edge_candidates(b, inv.transform_point(a.centroid), best_face + a.inner_radius - slack, &mut soa.cand_b);
+    if soa.cand_a.is_empty() || soa.cand_b.is_empty() {
+        return SatResult { face_a, face_b, edge: none_e, separated: false };
+    }
+    let edge = query_edge_candidates(a, b, rel, margin, soa, false);
+    SatResult { face_a, face_b, edge, separated: edge.separation > margin }
 }
 
 /// Full SAT between A and B (`rel` = B in A's frame).

@@ -89,6 +89,11 @@ pub struct Hull {
     pub(crate) vertex_edge: Vec<u32>,
     pub(crate) centroid: Vec3,
     pub(crate) tolerance: f32,
+    /// Radius of the largest ball about `centroid` inside the hull (distance from the
+    /// centroid to the nearest face plane): the SAT's bounds use it to skip axes.
+    pub(crate) inner_radius: f32,
+    /// Per unique edge (half-edge index / 2): cosine between its two face normals.
+    pub(crate) edge_cos: Vec<f32>,
 }
 
 /// Linear tolerance for a point set: `3·(max|x| + max|y| + max|z|)·FLT_EPSILON` (Bounce,
@@ -227,7 +232,16 @@ impl Hull {
         }
         let centroid = verts.iter().copied().sum::<Vec3>() / verts.len() as f32;
         let tolerance = tolerance_for(verts.iter().copied());
-        let mut hull = Hull { vertices: verts, edges, faces, vertex_edge, centroid, tolerance };
+        let mut hull = Hull {
+            vertices: verts,
+            edges,
+            faces,
+            vertex_edge,
+            centroid,
+            tolerance,
+            inner_radius: 0.0,
+            edge_cos: Vec::new(),
+        };
         for f in 0..hull.faces.len() {
             let (n, d) = hull.newell_plane(f);
             if !n.is_finite() || n.length_squared() < 0.5 {
@@ -236,6 +250,15 @@ impl Hull {
             hull.faces[f].normal = n;
             hull.faces[f].offset = d;
         }
+        hull.inner_radius =
+            hull.faces.iter().map(|f| f.offset - f.normal.dot(centroid)).fold(f32::MAX, f32::min).max(0.0);
+        hull.edge_cos = (0..hull.edges.len())
+            .step_by(2)
+            .map(|e| {
+                let (f1, f2) = (hull.edges[e].face as usize, hull.edges[e + 1].face as usize);
+                hull.faces[f1].normal.dot(hull.faces[f2].normal)
+            })
+            .collect();
         Ok(hull)
     }
 
@@ -273,6 +296,11 @@ impl Hull {
     /// Average of the vertices: a point strictly inside the hull, used to orient edge axes.
     pub fn centroid(&self) -> Vec3 {
         self.centroid
+    }
+
+    /// Radius of the largest ball about the centroid that fits inside the hull.
+    pub fn inner_radius(&self) -> f32 {
+        self.inner_radius
     }
 
     /// Linear tolerance of this hull (see [`tolerance_for`]).

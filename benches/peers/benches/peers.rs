@@ -1,0 +1,247 @@
+//! contactlab against parry3d, rapier3d and box3d-rust, in one run on one machine:
+//!
+//! ```text
+//! cargo bench -p contactlab-peers                 # everything, then the ratio table
+//! cargo bench -p contactlab-peers -- pyramid      # only rows whose name contains "pyramid"
+//! PEERS_QUICK=1 cargo bench -p contactlab-peers   # a tenth of the world steps (smoke run)
+//! ```
+//!
+//! Narrow phase: criterion benchmarks (`iter_custom`, so the table reports the median of the
+//! very samples criterion took). Whole worlds: a fixed protocol — every engine steps the same
+//! mirrored world the same number of steps from the same initial state, and the mean time
+//! per step is reported with the quality figures at the end (criterion's resampling would
+//! let each engine run a different number of steps of an evolving pile). The table is
+//! printed and written to `target/peers-table.md`.
+
+use contactlab::scene::stock::{box_pile, hull_pile, pyramid};
+use contactlab_peers::narrow::{engines, pairs, wobble};
+use contactlab_peers::{contactlab_settings, max_penetration, Box3d, Contactlab, Engine, Rapier};
+use criterion::{black_box, Criterion};
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+struct NarrowRow {
+    label: String,
+    engine: &'static str,
+    ns: f64,
+    points: usize,
+}
+
+struct WorldRow {
+    scene: String,
+    engine: &'static str,
+    bodies: usize,
+    ms: f64,
+    max_penetration: f32,
+    drift: Option<f32>,
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn narrow_phase(c: &mut Criterion, filter: &str) -> Vec<NarrowRow> {
+    let mut rows = Vec::new();
+    for pair in pairs() {
+        for mode in ["cold", "warm"] {
+            let cold = mode == "cold";
+            for mut eng in engines(&pair) {
+                let id = format!("narrow/{}/{mode}/{}", pair.label, eng.name());
+                if !id.contains(filter) {
+                    continue;
+                }
+                let points = eng.run(&pair.xb, true);
+                let mut samples = Vec::new();
+                let mut k = 0u32;
+                c.bench_function(&id, |b| {
+                    b.iter_custom(|iters| {
+                        let start = Instant::now();
+                        for _ in 0..iters {
+                            k = k.wrapping_add(1);
+                            let xb = if cold { pair.xb } else { wobble(&pair.xb, k) };
+                            black_box(eng.run(black_box(&xb), cold));
+                        }
+                        let t = start.elapsed();
+                        samples.push(t.as_secs_f64() * 1e9 / iters as f64);
+                        t
+                    })
+                });
+                rows.push(NarrowRow {
+                    label: format!("{}/{mode}", pair.label),
+                    engine: eng.name(),
+                    ns: median(&mut samples),
+                    points,
+                });
+            }
+        }
+    }
+    rows
+}
+
+fn run_world(scene: &str, template: &contactlab::physics::World, steps: usize, top: Option<usize>) -> Vec<WorldRow> {
+    let engines: Vec<Box<dyn Engine>> = vec![
+        Box::new(Contactlab(template.clone())),
+        Box::new(Rapier::mirror(template)),
+        Box::new(Box3d::mirror(template)),
+    ];
+    let mut rows = Vec::new();
+    for mut e in engines {
+        let start_pose = top.map(|i| e.poses()[i].pos);
+        let t = Instant::now();
+        for _ in 0..steps {
+            e.step();
+        }
+        let ms = t.elapsed().as_secs_f64() * 1e3 / steps as f64;
+        let poses = e.poses();
+        let row = WorldRow {
+            scene: scene.to_string(),
+            engine: e.name(),
+            bodies: template.bodies().len(),
+            ms,
+            max_penetration: max_penetration(template, &poses),
+            drift: top.zip(start_pose).map(|(i, p0)| (poses[i].pos - p0).length()),
+        };
+        eprintln!(
+            "{scene:>16} {:>11}: {:8.3} ms/step, max penetration {:.4} m{}",
+            row.engine,
+            row.ms,
+            row.max_penetration,
+            row.drift.map(|d| format!(", top-box drift {d:.4} m")).unwrap_or_default()
+        );
+        rows.push(row);
+    }
+    rows
+}
+
+fn worlds(filter: &str, quick: bool) -> Vec<WorldRow> {
+    let s = contactlab_settings();
+    let div = if quick { 10 } else { 1 };
+    let mut rows = Vec::new();
+    let mut scene = |name: &str, build: &dyn Fn() -> contactlab::physics::World, steps: usize, top: bool| {
+        if name.contains(filter) {
+            let w = build();
+            let top = top.then(|| w.bodies().len() - 1);
+            rows.extend(run_world(name, &w, steps / div, top));
+        }
+    };
+    scene("pyramid-210", &|| pyramid(20, s), 600, true);
+    scene("pyramid-5050", &|| pyramid(100, s), 600, true);
+    scene("hull-pile-640", &|| hull_pile(640, s), 600, false);
+    for n in [1000usize, 2000, 5000, 10000] {
+        scene(&format!("box-pile-{}k", n / 1000), &|| box_pile(n, s), 180, false);
+    }
+    rows
+}
+
+fn ratio(ours: f64, theirs: Option<f64>) -> String {
+    theirs.map(|t| format!("{:.2}", ours / t)).unwrap_or_else(|| "–".into())
+}
+
+fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
+    let mut out = String::new();
+    let find_n = |label: &str, engine: &str| narrow.iter().find(|r| r.label == label && r.engine == engine);
+    let mut labels: Vec<&str> = narrow.iter().map(|r| r.label.as_str()).collect();
+    labels.dedup();
+    if !labels.is_empty() {
+        out += "### Narrow phase (median ns per manifold; ratio = contactlab / peer, < 1 is faster)\n\n";
+        out += "| pair / regime / mode | contactlab | parry3d | box3d-rust | ÷ parry3d | ÷ box3d-rust | ÷ fastest peer | points (cl / parry / b3d) |\n";
+        out += "|---|---:|---:|---:|---:|---:|---:|---|\n";
+        for l in labels {
+            let (cl, pa, b3) = (find_n(l, "contactlab"), find_n(l, "parry3d"), find_n(l, "box3d-rust"));
+            let Some(cl) = cl else { continue };
+            let fastest = [pa, b3].iter().flatten().map(|r| r.ns).reduce(f64::min);
+            let ns = |r: Option<&NarrowRow>| r.map(|r| format!("{:.0}", r.ns)).unwrap_or_else(|| "–".into());
+            let pts = |r: Option<&NarrowRow>| r.map(|r| r.points.to_string()).unwrap_or_else(|| "–".into());
+            let _ = writeln!(
+                out,
+                "| {l} | {:.0} | {} | {} | {} | {} | {} | {} / {} / {} |",
+                cl.ns,
+                ns(pa),
+                ns(b3),
+                ratio(cl.ns, pa.map(|r| r.ns)),
+                ratio(cl.ns, b3.map(|r| r.ns)),
+                ratio(cl.ns, fastest),
+                cl.points,
+                pts(pa),
+                pts(b3)
+            );
+        }
+        out += "\n";
+    }
+    let mut scenes: Vec<&str> = world.iter().map(|r| r.scene.as_str()).collect();
+    scenes.dedup();
+    if !scenes.is_empty() {
+        let find = |s: &str, e: &str| world.iter().find(|r| r.scene == s && r.engine == e);
+        let _ = writeln!(
+            out,
+            "### Whole world (mean ms per step{}; max penetration and top-box drift at the end, by contactlab's SAT)\n",
+            if quick { ", QUICK run: a tenth of the steps" } else { "" }
+        );
+        out += "| scene | bodies | contactlab | rapier3d | box3d-rust | ÷ rapier3d | ÷ box3d-rust | ÷ fastest peer | max penetration mm (cl / rapier / b3d) | top-box drift mm (cl / rapier / b3d) |\n";
+        out += "|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n";
+        for s in &scenes {
+            let (cl, ra, b3) = (find(s, "contactlab"), find(s, "rapier3d"), find(s, "box3d-rust"));
+            let Some(cl) = cl else { continue };
+            let fastest = [ra, b3].iter().flatten().map(|r| r.ms).reduce(f64::min);
+            let ms = |r: Option<&WorldRow>| r.map(|r| format!("{:.2}", r.ms)).unwrap_or_else(|| "–".into());
+            let pen = |r: Option<&WorldRow>| {
+                r.map(|r| format!("{:.1}", r.max_penetration * 1e3)).unwrap_or_else(|| "–".into())
+            };
+            let drift = |r: Option<&WorldRow>| {
+                r.and_then(|r| r.drift).map(|d| format!("{:.1}", d * 1e3)).unwrap_or_else(|| "–".into())
+            };
+            let _ = writeln!(
+                out,
+                "| {s} | {} | {:.2} | {} | {} | {} | {} | {} | {} / {} / {} | {} / {} / {} |",
+                cl.bodies,
+                cl.ms,
+                ms(ra),
+                ms(b3),
+                ratio(cl.ms, ra.map(|r| r.ms)),
+                ratio(cl.ms, b3.map(|r| r.ms)),
+                ratio(cl.ms, fastest),
+                pen(Some(cl)),
+                pen(ra),
+                pen(b3),
+                drift(Some(cl)),
+                drift(ra),
+                drift(b3)
+            );
+        }
+        // Growth of the step time with body count (box piles): exponent of t ∝ n^k.
+        let piles: Vec<&WorldRow> = world.iter().filter(|r| r.scene.starts_with("box-pile-")).collect();
+        if piles.len() >= 6 {
+            out += "\nScaling exponent k in t ∝ n^k between the smallest and largest box pile (n log n from 1k to 10k is k ≈ 1.1):\n\n";
+            for e in ["contactlab", "rapier3d", "box3d-rust"] {
+                let mine: Vec<&&WorldRow> = piles.iter().filter(|r| r.engine == e).collect();
+                if let (Some(a), Some(b)) = (mine.first(), mine.last()) {
+                    let k = (b.ms / a.ms).ln() / (b.bodies as f64 / a.bodies as f64).ln();
+                    let _ = writeln!(out, "- {e}: k = {k:.2}");
+                }
+            }
+        }
+    }
+    out
+}
+
+fn main() {
+    let quick = std::env::var_os("PEERS_QUICK").is_some();
+    // The first free argument (after cargo's `--bench`) filters rows, as criterion does.
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-')).unwrap_or_default();
+    let mut c = Criterion::default()
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1))
+        .configure_from_args();
+    let narrow = narrow_phase(&mut c, &filter);
+    let world = worlds(&filter, quick);
+    let md = table(&narrow, &world, quick);
+    println!("\n{md}");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/peers-table.md");
+    if let Err(e) = std::fs::write(&path, &md) {
+        eprintln!("could not write {}: {e}", path.display());
+    } else {
+        eprintln!("table written to {}", path.display());
+    }
+}

@@ -1,0 +1,243 @@
+//! contactlab side by side with parry3d, rapier3d and box3d-rust.
+//!
+//! Every world here is first built as a contactlab [`World`] (from
+//! [`contactlab::scene::stock`]) and then *mirrored* into each peer body by body: same
+//! shapes (boxes as boxes, hulls from the same hull vertices), same poses, density, friction
+//! and restitution, same gravity and time step, sleeping off, single thread, four substeps
+//! (rapier: `num_solver_iterations = 4`; box3d: `sub_step_count = 4`; contactlab: 4 substeps
+//! × 1 iteration). Quality is then judged with one yardstick for every engine:
+//! [`max_penetration`] runs contactlab's exact SAT on the poses an engine produced.
+//!
+//! Limits: each engine keeps its own contact softness and speculative distance (they are not
+//! the same parameters in the three designs); the table notes them.
+
+pub mod narrow;
+
+use contactlab::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
+use contactlab::physics::{Iso, Settings, Shape, World};
+use glam::{Quat, Vec3};
+
+/// Time step of every world run (s).
+pub const DT: f32 = 1.0 / 60.0;
+/// Substeps (or solver iterations, for rapier) in every engine.
+pub const SUBSTEPS: usize = 4;
+
+/// contactlab's settings for the comparison: sleeping off, 4 substeps × 1 iteration.
+pub fn contactlab_settings() -> Settings {
+    Settings { sleeping: false, substeps: SUBSTEPS as u32, iterations: 1, ..Default::default() }
+}
+
+/// A world some engine can step and report poses from.
+pub trait Engine {
+    /// Engine name for tables.
+    fn name(&self) -> &'static str;
+    /// One step of [`DT`].
+    fn step(&mut self);
+    /// Pose of every body, in the order of the contactlab world it mirrors.
+    fn poses(&self) -> Vec<Iso>;
+}
+
+/// contactlab itself.
+pub struct Contactlab(pub World);
+
+impl Engine for Contactlab {
+    fn name(&self) -> &'static str {
+        "contactlab"
+    }
+    fn step(&mut self) {
+        self.0.step(DT);
+    }
+    fn poses(&self) -> Vec<Iso> {
+        self.0.bodies().iter().map(|b| b.pose).collect()
+    }
+}
+
+fn rv(v: Vec3) -> rapier3d::math::Vector {
+    rapier3d::math::Vector::new(v.x, v.y, v.z)
+}
+
+/// rapier3d's `PhysicsWorld`, mirrored from a contactlab world.
+pub struct Rapier {
+    world: rapier3d::pipeline::PhysicsWorld,
+    handles: Vec<rapier3d::dynamics::RigidBodyHandle>,
+}
+
+impl Rapier {
+    /// Mirror `src` body by body.
+    pub fn mirror(src: &World) -> Self {
+        use rapier3d::prelude::{ColliderBuilder, PhysicsWorld, RigidBodyBuilder};
+        let mut world = PhysicsWorld::default();
+        world.gravity = rv(src.gravity);
+        world.integration_parameters.dt = DT;
+        world.integration_parameters.num_solver_iterations = SUBSTEPS;
+        let mut handles = Vec::new();
+        for b in src.bodies() {
+            let q = b.pose.rot;
+            let pose = rapier3d::math::Pose::from_parts(
+                rv(b.pose.pos),
+                rapier3d::math::Rotation::from_xyzw(q.x, q.y, q.z, q.w),
+            );
+            let rb = if b.is_dynamic() { RigidBodyBuilder::dynamic() } else { RigidBodyBuilder::fixed() };
+            let h = world
+                .bodies
+                .insert(rb.pose(pose).linvel(rv(b.velocity)).angvel(rv(b.angular_velocity)).can_sleep(false));
+            let density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
+            let col = match &b.shape {
+                Shape::Box { half_extents: e, .. } => ColliderBuilder::cuboid(e.x, e.y, e.z),
+                Shape::Hull(h) => {
+                    let pts: Vec<_> = h.vertices().iter().map(|v| rv(*v)).collect();
+                    ColliderBuilder::convex_hull(&pts).expect("rapier convex hull")
+                }
+                Shape::Sphere { radius } => ColliderBuilder::ball(*radius),
+                Shape::Capsule { radius, half_height } => ColliderBuilder::capsule_y(*half_height, *radius),
+            };
+            world.colliders.insert_with_parent(
+                col.density(density).friction(b.friction).restitution(b.restitution),
+                h,
+                &mut world.bodies,
+            );
+            handles.push(h);
+        }
+        Self { world, handles }
+    }
+}
+
+impl Engine for Rapier {
+    fn name(&self) -> &'static str {
+        "rapier3d"
+    }
+    fn step(&mut self) {
+        self.world.step();
+    }
+    fn poses(&self) -> Vec<Iso> {
+        self.handles
+            .iter()
+            .map(|h| {
+                let p = self.world.bodies[*h].position();
+                let (t, r) = (p.translation, p.rotation);
+                Iso::new(Vec3::new(t.x, t.y, t.z), Quat::from_xyzw(r.x, r.y, r.z, r.w))
+            })
+            .collect()
+    }
+}
+
+pub(crate) fn bv(v: Vec3) -> box3d_rust::math_functions::Vec3 {
+    box3d_rust::math_functions::Vec3 { x: v.x, y: v.y, z: v.z }
+}
+
+pub(crate) fn bq(q: Quat) -> box3d_rust::math_functions::Quat {
+    box3d_rust::math_functions::Quat { v: bv(Vec3::new(q.x, q.y, q.z)), s: q.w }
+}
+
+/// A box3d-rust hull for a contactlab box or hull shape.
+pub fn box3d_hull(shape: &Shape) -> box3d_rust::hull::HullData {
+    match shape {
+        Shape::Box { half_extents: e, .. } => box3d_rust::hull::make_box_hull(e.x, e.y, e.z).base,
+        Shape::Hull(h) => {
+            let pts: Vec<_> = h.vertices().iter().map(|v| bv(*v)).collect();
+            box3d_rust::hull::create_hull(&pts, box3d_rust::constants::MAX_HULL_VERTICES).expect("box3d hull")
+        }
+        _ => panic!("the peer comparison mirrors boxes and hulls only"),
+    }
+}
+
+/// box3d-rust's `World`, mirrored from a contactlab world.
+pub struct Box3d {
+    world: box3d_rust::world::World,
+    ids: Vec<box3d_rust::BodyId>,
+}
+
+impl Box3d {
+    /// Mirror `src` body by body.
+    pub fn mirror(src: &World) -> Self {
+        use box3d_rust::body::create_body;
+        use box3d_rust::shape::create_hull_shape;
+        use box3d_rust::types::{default_body_def, default_shape_def, default_world_def, BodyType};
+        let mut def = default_world_def();
+        def.gravity = bv(src.gravity);
+        def.enable_sleep = false;
+        let mut world = box3d_rust::world::World::new(&def);
+        let mut ids = Vec::new();
+        for b in src.bodies() {
+            let mut bd = default_body_def();
+            bd.type_ = if b.is_dynamic() { BodyType::Dynamic } else { BodyType::Static };
+            bd.position = bv(b.pose.pos);
+            bd.rotation = bq(b.pose.rot);
+            bd.linear_velocity = bv(b.velocity);
+            bd.angular_velocity = bv(b.angular_velocity);
+            bd.enable_sleep = false;
+            let id = create_body(&mut world, &bd);
+            let mut sd = default_shape_def();
+            sd.density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
+            sd.base_material.friction = b.friction;
+            sd.base_material.restitution = b.restitution;
+            create_hull_shape(&mut world, id, &sd, &box3d_hull(&b.shape));
+            ids.push(id);
+        }
+        Self { world, ids }
+    }
+}
+
+impl Engine for Box3d {
+    fn name(&self) -> &'static str {
+        "box3d-rust"
+    }
+    fn step(&mut self) {
+        self.world.step(DT, SUBSTEPS as i32);
+    }
+    fn poses(&self) -> Vec<Iso> {
+        self.ids
+            .iter()
+            .map(|id| {
+                let t = box3d_rust::body::body_get_transform(&self.world, *id);
+                Iso::new(Vec3::new(t.p.x, t.p.y, t.p.z), Quat::from_xyzw(t.q.v.x, t.q.v.y, t.q.v.z, t.q.s))
+            })
+            .collect()
+    }
+}
+
+/// Deepest penetration (m) between any two bodies of `template` placed at `poses`, by
+/// contactlab's exact SAT — the same yardstick for every engine. Pairs are found by a
+/// sweep over x of the bounding boxes.
+pub fn max_penetration(template: &World, poses: &[Iso]) -> f32 {
+    let bodies = template.bodies();
+    let mut order: Vec<(f32, f32, usize)> = bodies
+        .iter()
+        .zip(poses)
+        .enumerate()
+        .map(|(i, (b, x))| {
+            let bb = b.shape.aabb(x);
+            (bb.min.x, bb.max.x, i)
+        })
+        .collect();
+    order.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let cfg = CollideConfig { margin: 0.0, ..Default::default() };
+    let (mut scratch, mut m) = (Scratch::default(), Manifold::default());
+    let mut worst = 0.0f32;
+    for (k, &(_, max_x, i)) in order.iter().enumerate() {
+        let bi = bodies[i].shape.aabb(&poses[i]);
+        for &(min_x, _, j) in &order[k + 1..] {
+            if min_x > max_x {
+                break;
+            }
+            if bodies[i].is_dynamic() || bodies[j].is_dynamic() {
+                let bj = bodies[j].shape.aabb(&poses[j]);
+                if bi.overlaps(&bj) {
+                    let mut cache = SatCache::Empty;
+                    collide(
+                        &bodies[i].shape,
+                        &poses[i],
+                        &bodies[j].shape,
+                        &poses[j],
+                        &cfg,
+                        &mut cache,
+                        &mut scratch,
+                        &mut m,
+                    );
+                    worst = worst.max(m.max_depth());
+                }
+            }
+        }
+    }
+    worst
+}

@@ -1,0 +1,154 @@
+//! Stock scenes built in code, for the benchmarks (`benches/world.rs`) and the side-by-side
+//! comparison with other engines (`benches/peers`): the same bodies in every run.
+//!
+//! - [`pyramid`]: `layers` rows of unit cubes, 5 cm apart, on a static ground box.
+//! - [`box_pile`]: `n` cubes (0.8 m) in a grid of about ten layers, falling into a walled pit.
+//! - [`hull_pile`]: `n` random 32-point hulls (radius 0.45 m) falling into a walled pit.
+//!
+//! - [`hull20`] and [`place_at_separation`]: the shapes and poses of the narrow-phase
+//!   benchmarks (20-vertex hulls; B placed where the SAT separation has a given value).
+//!
+//! Every body is either a box or a hull, so any engine with boxes and convex hulls can
+//! mirror these worlds exactly.
+
+use crate::physics::{BodyDesc, Hull, Iso, Settings, Shape, World};
+use glam::{Quat, Vec3};
+use std::sync::Arc;
+
+/// Gravity used by every stock scene (m/s²).
+pub const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
+
+fn base(settings: Settings, half: f32) -> World {
+    let mut w = World::new(GRAVITY, settings);
+    let ground = Shape::cuboid(Vec3::new(half.max(60.0), 0.5, half.max(60.0))).expect("box");
+    w.add_body(BodyDesc::new("ground", ground, Vec3::new(0.0, -0.5, 0.0)).fixed()).expect("ground");
+    w
+}
+
+/// Four static walls around a square pit of half-width `half`, 10 m tall.
+fn walls(w: &mut World, half: f32) {
+    let sides = [
+        (Vec3::new(half + 0.5, 5.0, 0.0), Vec3::new(0.5, 5.0, half + 1.0)),
+        (Vec3::new(-half - 0.5, 5.0, 0.0), Vec3::new(0.5, 5.0, half + 1.0)),
+        (Vec3::new(0.0, 5.0, half + 0.5), Vec3::new(half, 5.0, 0.5)),
+        (Vec3::new(0.0, 5.0, -half - 0.5), Vec3::new(half, 5.0, 0.5)),
+    ];
+    for (i, (p, h)) in sides.into_iter().enumerate() {
+        w.add_body(BodyDesc::new(format!("wall{i}"), Shape::cuboid(h).expect("box"), p).fixed()).expect("wall");
+    }
+}
+
+/// A pyramid of `layers` rows of unit cubes (`layers·(layers+1)/2` boxes) on the ground,
+/// 5 cm gaps within a row. The last body added is the top box.
+pub fn pyramid(layers: usize, settings: Settings) -> World {
+    let mut w = base(settings, layers as f32);
+    let cube = Shape::cuboid(Vec3::splat(0.5)).expect("box");
+    for row in 0..layers {
+        let n = layers - row;
+        for j in 0..n {
+            let x = (j as f32 - (n - 1) as f32 * 0.5) * 1.05;
+            w.add_body(BodyDesc::new(format!("p{row}_{j}"), cube.clone(), Vec3::new(x, 0.5 + row as f32, 0.0)))
+                .expect("cube");
+        }
+    }
+    w
+}
+
+/// Side of the square grid for `n` bodies in about ten layers.
+fn grid_side(n: usize) -> usize {
+    ((n as f32 / 10.0).sqrt().ceil() as usize).max(1)
+}
+
+/// `n` cubes of half-extent 0.4 m in a grid (about ten layers, 1.1 m pitch, each turned
+/// about Y), dropped into a walled pit.
+pub fn box_pile(n: usize, settings: Settings) -> World {
+    let side = grid_side(n);
+    let half = side as f32 * 0.55 + 0.5;
+    let mut w = base(settings, half);
+    walls(&mut w, half);
+    let cube = Shape::cuboid(Vec3::splat(0.4)).expect("box");
+    for i in 0..n {
+        let p = grid_point(i, side);
+        w.add_body(
+            BodyDesc::new(format!("b{i}"), cube.clone(), p).with_rotation(Quat::from_rotation_y(i as f32 * 0.3)),
+        )
+        .expect("cube");
+    }
+    w
+}
+
+/// `n` hulls of 32 random points in a ball of radius 0.45 m (seeds 100, 101, …), in a grid,
+/// dropped into a walled pit.
+pub fn hull_pile(n: usize, settings: Settings) -> World {
+    let side = grid_side(n);
+    let half = side as f32 * 0.55 + 0.5;
+    let mut w = base(settings, half);
+    walls(&mut w, half);
+    for i in 0..n {
+        let h = Arc::new(Hull::random(32, 0.45, 100 + i as u64).expect("random hull"));
+        let p = grid_point(i, side);
+        w.add_body(BodyDesc::new(format!("h{i}"), Shape::Hull(h), p).with_rotation(Quat::from_rotation_x(i as f32)))
+            .expect("hull");
+    }
+    w
+}
+
+fn grid_point(i: usize, side: usize) -> Vec3 {
+    let (x, z, y) = (i % side, (i / side) % side, i / (side * side));
+    let c = (side - 1) as f32 * 0.55;
+    Vec3::new(x as f32 * 1.1 - c, 1.0 + y as f32 * 1.1, z as f32 * 1.1 - c)
+}
+
+/// The hull of 20 random points on a sphere of radius 0.5 m (all 20 are vertices).
+pub fn hull20(seed: u64) -> Shape {
+    let mut rng = crate::physics::hull::builders::SplitMix64(seed);
+    let pts: Vec<Vec3> = (0..20)
+        .map(|_| Vec3::new(rng.next_f32() - 0.5, rng.next_f32() - 0.5, rng.next_f32() - 0.5).normalize() * 0.5)
+        .collect();
+    Shape::Hull(Arc::new(Hull::from_points(&pts).expect("20 points on a sphere")))
+}
+
+/// Pose of B (rotation `qb`, on the ray from the origin along unit `dir`) at which the SAT
+/// separation from A at `xa` equals `target` (m), found by bisection over [0, 4] m.
+pub fn place_at_separation(a: &Shape, xa: &Iso, b: &Shape, qb: Quat, dir: Vec3, target: f32) -> Iso {
+    use crate::physics::collide::sat::{sat, EdgeSoa};
+    let (ha, hb) = (a.hull().expect("hull shape"), b.hull().expect("hull shape"));
+    let mut soa = EdgeSoa::default();
+    let (mut lo, mut hi) = (0.0f32, 4.0f32);
+    for _ in 0..50 {
+        let mid = 0.5 * (lo + hi);
+        let rel = Iso::relative(xa, &Iso::new(dir * mid, qb));
+        if sat(ha, hb, &rel, f32::INFINITY, &mut soa).separation() > target {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Iso::new(dir * 0.5 * (lo + hi), qb)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_layout() {
+        let s = Settings::default();
+        assert_eq!(pyramid(20, s).bodies().len(), 1 + 210);
+        let w = box_pile(1000, s);
+        assert_eq!(w.bodies().len(), 1 + 4 + 1000);
+        // Ten layers of 10×10: the highest box starts at y = 1 + 9·1.1.
+        let top = w.bodies().iter().map(|b| b.pose.pos.y).fold(f32::MIN, f32::max);
+        assert!((top - (1.0 + 9.0 * 1.1)).abs() < 1e-4, "{top}");
+        assert_eq!(hull_pile(64, s).bodies().len(), 1 + 4 + 64);
+        assert_eq!(hull20(1).hull().unwrap().vertices().len(), 20);
+    }
+
+    #[test]
+    fn placement_hits_the_requested_separation() {
+        // Two axis-aligned unit cubes along +Y: separation = distance − 1 exactly.
+        let cube = Shape::cuboid(Vec3::splat(0.5)).unwrap();
+        let x = place_at_separation(&cube, &Iso::IDENTITY, &cube, Quat::IDENTITY, Vec3::Y, -0.15);
+        assert!((x.pos.y - 0.85).abs() < 1e-5, "{:?}", x.pos);
+    }
+}
