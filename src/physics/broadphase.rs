@@ -1,9 +1,9 @@
 //! Broad phase: sweep and prune (Baraff 1992; Ericson §7.5) over world AABBs.
 //!
 //! Each step the AABB intervals are sorted along the axis where the box centres vary most
-//! (so a long row of dominoes or a tall tower both sweep well), then swept: a box is
-//! tested against the active boxes whose interval has not ended yet. The sort reuses last
-//! step's order, which is nearly sorted, so it costs close to O(n). Pairs come out sorted
+//! (so a long row of dominoes or a tall tower both sweep well), then swept: each box is
+//! tested against the boxes that start after it and before its interval ends. The sort starts from last
+//! step's order, which is nearly sorted. Pairs come out sorted
 //! by (a, b) for determinism.
 //!
 //! Limits: a single axis; a scene that is dense along all three axes degrades toward
@@ -15,7 +15,6 @@ use crate::physics::math::Aabb;
 #[derive(Clone, Debug, Default)]
 pub struct BroadPhase {
     order: Vec<u32>,
-    active: Vec<u32>,
     /// Candidate pairs `(a, b)` with `a < b`, sorted.
     pub pairs: Vec<(u32, u32)>,
 }
@@ -49,33 +48,28 @@ impl BroadPhase {
         } else {
             2
         };
-        // Insertion sort: last step's order is almost right. Ties broken by index.
-        let key = |i: u32| (aabbs[i as usize].min[axis], i);
-        for i in 1..n {
-            let x = self.order[i];
-            let kx = key(x);
-            let mut j = i;
-            while j > 0 && key(self.order[j - 1]).partial_cmp(&kx) == Some(std::cmp::Ordering::Greater) {
-                self.order[j] = self.order[j - 1];
-                j -= 1;
-            }
-            self.order[j] = x;
-        }
-        self.active.clear();
-        for &i in &self.order {
+        // Pattern-defeating quicksort: near O(n) on last step's almost-sorted order, and
+        // O(n log n) when the sweep axis changes. Ties broken by index (deterministic).
+        self.order.sort_unstable_by(|&i, &j| {
+            aabbs[i as usize].min[axis].total_cmp(&aabbs[j as usize].min[axis]).then(i.cmp(&j))
+        });
+        // Sweep: each box meets the boxes that start after it and before it ends.
+        for (k, &i) in self.order.iter().enumerate() {
             let bi = &aabbs[i as usize];
-            self.active.retain(|&j| aabbs[j as usize].max[axis] >= bi.min[axis]);
-            for &j in &self.active {
-                if bi.overlaps(&aabbs[j as usize]) {
+            for &j in &self.order[k + 1..] {
+                let bj = &aabbs[j as usize];
+                if bj.min[axis] > bi.max[axis] {
+                    break;
+                }
+                if bi.overlaps(bj) {
                     let (a, b) = if i < j { (i, j) } else { (j, i) };
                     if !skip(a, b) {
                         self.pairs.push((a, b));
                     }
                 }
             }
-            self.active.push(i);
         }
-        self.pairs.sort_unstable();
+        self.pairs.sort_unstable_by_key(|&(a, b)| (u64::from(a) << 32) | u64::from(b));
     }
 }
 

@@ -27,8 +27,8 @@ use crate::physics::collide::{collide, CollideConfig, FeatureId, Manifold, SatCa
 use crate::physics::math::{tangent_basis, Aabb, Iso};
 use crate::physics::shape::Shape;
 use crate::physics::solver::{
-    effective_mass, iterative, iterative::Softness, naive, relative_velocity, ConstraintPoint, ContactConstraint,
-    Settings, SolverBody, SolverMode,
+    iterative, iterative::Softness, naive, relative_velocity, ConstraintPoint, ContactConstraint, Row, Settings,
+    SolverBody, SolverMode,
 };
 use glam::{Mat3, Vec3};
 use std::sync::Arc;
@@ -505,20 +505,34 @@ impl World {
         }
     }
 
-    /// How far a body's surface can move in one step: |v|·dt + |ω|·r·dt (speculative reach).
-    fn reach(b: &Body, dt: f32) -> f32 {
+    /// Velocity of a body's centre and the speed bound of its surface from spinning,
+    /// `|ω|·r` (both zero when static or asleep).
+    fn motion(b: &Body) -> (Vec3, f32) {
         if !b.is_dynamic() || b.asleep {
-            return 0.0;
+            return (Vec3::ZERO, 0.0);
         }
-        (b.velocity.length() + b.angular_velocity.length() * b.shape.bounding_radius()) * dt
+        (b.velocity, b.angular_velocity.length() * b.shape.bounding_radius())
     }
 
+    /// How far the surfaces of `a` and `b` can close in one step:
+    /// `(|vB − vA| + |ωA|·rA + |ωB|·rB)·dt` (speculative reach). Relative, so bodies falling
+    /// side by side get no speculative contacts.
+    fn pair_reach(a: &Body, b: &Body, dt: f32) -> f32 {
+        let ((va, wa), (vb, wb)) = (Self::motion(a), Self::motion(b));
+        (((vb - va).length() + wa + wb) * dt).min(MAX_SPECULATIVE)
+    }
+
+    /// Each body's AABB swept along its step `v·dt` and grown by its spin reach and half
+    /// the margin: two boxes overlap whenever their bodies may touch during the step.
     fn broad_phase(&mut self, dt: f32) {
         let margin = self.settings.margin;
         self.aabbs.clear();
         self.aabbs.extend(self.bodies.iter().map(|b| {
-            let r = Self::reach(b, dt).min(MAX_SPECULATIVE);
-            b.shape.aabb(&b.pose).expanded(0.5 * margin + r)
+            let (v, w) = Self::motion(b);
+            let bb = b.shape.aabb(&b.pose);
+            let d = (v * dt).clamp_length_max(MAX_SPECULATIVE);
+            let moved = Aabb::new(bb.min + d, bb.max + d);
+            bb.union(&moved).expanded(0.5 * margin + (w * dt).min(MAX_SPECULATIVE))
         }));
         let bodies = &self.bodies;
         self.broad.update(&self.aabbs, |a, b| !bodies[a as usize].is_dynamic() && !bodies[b as usize].is_dynamic());
@@ -552,7 +566,7 @@ impl World {
             let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
             // Speculative contacts (Catto): points up to the distance the pair can close in
             // one step, so fast bodies land on the surface instead of deep inside it.
-            let reach = (Self::reach(ba, dt) + Self::reach(bb, dt)).min(MAX_SPECULATIVE);
+            let reach = Self::pair_reach(ba, bb, dt);
             let cfg = CollideConfig { margin: base.margin + reach, ..base };
             collide(&ba.shape, &ba.pose, &bb.shape, &bb.pose, &cfg, &mut c.cache, &mut self.scratch, &mut c.manifold);
             if let Some(p) = prev {
@@ -642,12 +656,14 @@ impl World {
                 } else {
                     (0.0, [0.0; 2])
                 };
+                let rows = [Row::new(sa, sb, ra, rb, n), Row::new(sa, sb, ra, rb, t1), Row::new(sa, sb, ra, rb, t2)];
                 cc.points[k] = ConstraintPoint {
                     ra,
                     rb,
                     adjusted_separation: -p.depth - n.dot(rb - ra),
-                    normal_mass: effective_mass(sa, sb, ra, rb, n),
-                    tangent_mass: [effective_mass(sa, sb, ra, rb, t1), effective_mass(sa, sb, ra, rb, t2)],
+                    normal_mass: rows[0].effective_mass(sa, sb),
+                    tangent_mass: [rows[1].effective_mass(sa, sb), rows[2].effective_mass(sa, sb)],
+                    rows,
                     normal_impulse,
                     tangent_impulse,
                     total_normal_impulse: 0.0,

@@ -27,8 +27,7 @@
 //! Restitution is a separate pass after all substeps: points whose approach speed before the
 //! step exceeded the threshold get `vn = −e·vn_before` (Box2D v3).
 
-use super::{relative_velocity, ContactConstraint, Settings, SolverBody};
-use glam::Vec3;
+use super::{ContactConstraint, Settings, SolverBody};
 
 /// Coefficients of a soft constraint (Box2D v3 `b2Softness`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -60,9 +59,9 @@ pub fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) 
     for c in constraints {
         let (a, b) = super::pair_mut(bodies, c.a, c.b);
         for p in &c.points[..c.count as usize] {
-            let j = c.normal * p.normal_impulse + c.t1 * p.tangent_impulse[0] + c.t2 * p.tangent_impulse[1];
-            a.apply(-j, p.ra);
-            b.apply(j, p.rb);
+            p.rows[0].apply(a, b, c.normal, p.normal_impulse);
+            p.rows[1].apply(a, b, c.t1, p.tangent_impulse[0]);
+            p.rows[2].apply(a, b, c.t2, p.tangent_impulse[1]);
         }
     }
 }
@@ -95,19 +94,18 @@ pub fn solve(
             } else {
                 (0.0, 1.0, 0.0)
             };
-            let vn = relative_velocity(a, b, p.ra, p.rb).dot(n);
+            let vn = p.rows[0].velocity(a, b, n);
             let old = p.normal_impulse;
             let new = (old - p.normal_mass * mass_scale * (vn + bias) - impulse_scale * old).max(0.0);
             p.normal_impulse = new;
             p.max_normal_impulse = p.max_normal_impulse.max(new);
-            let j = n * (new - old);
-            a.apply(-j, p.ra);
-            b.apply(j, p.rb);
+            p.rows[0].apply(a, b, n, new - old);
         }
         for p in c.points[..count].iter_mut() {
-            let dv = relative_velocity(a, b, p.ra, p.rb);
             let old = p.tangent_impulse;
-            let mut new = [old[0] - p.tangent_mass[0] * dv.dot(c.t1), old[1] - p.tangent_mass[1] * dv.dot(c.t2)];
+            let v1 = p.rows[1].velocity(a, b, c.t1);
+            let v2 = p.rows[2].velocity(a, b, c.t2);
+            let mut new = [old[0] - p.tangent_mass[0] * v1, old[1] - p.tangent_mass[1] * v2];
             let max = c.friction * p.normal_impulse;
             let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
             if len > max {
@@ -115,9 +113,8 @@ pub fn solve(
                 new = [new[0] * k, new[1] * k];
             }
             p.tangent_impulse = new;
-            let j: Vec3 = c.t1 * (new[0] - old[0]) + c.t2 * (new[1] - old[1]);
-            a.apply(-j, p.ra);
-            b.apply(j, p.rb);
+            p.rows[1].apply(a, b, c.t1, new[0] - old[0]);
+            p.rows[2].apply(a, b, c.t2, new[1] - old[1]);
         }
     }
 }
@@ -144,14 +141,12 @@ pub fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &mut [So
             if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let vn = relative_velocity(a, b, p.ra, p.rb).dot(c.normal);
+            let vn = p.rows[0].velocity(a, b, c.normal);
             let old = p.normal_impulse;
             let new = (old - p.normal_mass * (vn + c.restitution * p.relative_velocity)).max(0.0);
             p.normal_impulse = new;
             p.total_normal_impulse += new - old;
-            let j = c.normal * (new - old);
-            a.apply(-j, p.ra);
-            b.apply(j, p.rb);
+            p.rows[0].apply(a, b, c.normal, new - old);
         }
     }
 }

@@ -128,6 +128,8 @@ pub struct ConstraintPoint {
     pub normal_mass: f32,
     /// Effective masses along the tangents.
     pub tangent_mass: [f32; 2],
+    /// Precomputed rows: normal, t1, t2 (angular parts, fixed for the step).
+    pub rows: [Row; 3],
     /// Accumulated normal impulse (per substep in iterative mode).
     pub normal_impulse: f32,
     /// Accumulated friction impulses along (t1, t2).
@@ -171,6 +173,56 @@ pub struct ContactConstraint {
     pub points: [ConstraintPoint; 4],
     /// Number of points used.
     pub count: u32,
+}
+
+/// The angular half of one constraint row along a unit direction d, precomputed once per
+/// step so the iterations need no cross products or matrix products (Catto's Jacobian
+/// J = [−d, −rA×d, d, rB×d] with M⁻¹Jᵀ cached).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Row {
+    /// rA × d.
+    pub ca: Vec3,
+    /// rB × d.
+    pub cb: Vec3,
+    /// IA⁻¹ (rA × d): A's change of ω per unit impulse (negated when applied to A).
+    pub ia: Vec3,
+    /// IB⁻¹ (rB × d).
+    pub ib: Vec3,
+}
+
+impl Row {
+    /// The row for direction `d` at lever arms `ra`, `rb`.
+    #[inline]
+    pub fn new(a: &SolverBody, b: &SolverBody, ra: Vec3, rb: Vec3, d: Vec3) -> Row {
+        let (ca, cb) = (ra.cross(d), rb.cross(d));
+        Row { ca, cb, ia: a.inv_i * ca, ib: b.inv_i * cb }
+    }
+
+    /// `1 / k` with `k = 1/mA + 1/mB + (rA×d)·IA⁻¹(rA×d) + (rB×d)·IB⁻¹(rB×d)`.
+    #[inline]
+    pub fn effective_mass(&self, a: &SolverBody, b: &SolverBody) -> f32 {
+        let k = a.inv_mass + b.inv_mass + self.ca.dot(self.ia) + self.cb.dot(self.ib);
+        if k > 0.0 {
+            1.0 / k
+        } else {
+            0.0
+        }
+    }
+
+    /// Relative velocity of the two points along d.
+    #[inline]
+    pub fn velocity(&self, a: &SolverBody, b: &SolverBody, d: Vec3) -> f32 {
+        d.dot(b.v - a.v) + self.cb.dot(b.w) - self.ca.dot(a.w)
+    }
+
+    /// Applies impulse `lambda` along d: −λ to A, +λ to B.
+    #[inline]
+    pub fn apply(&self, a: &mut SolverBody, b: &mut SolverBody, d: Vec3, lambda: f32) {
+        a.v -= d * (lambda * a.inv_mass);
+        a.w -= self.ia * lambda;
+        b.v += d * (lambda * b.inv_mass);
+        b.w += self.ib * lambda;
+    }
 }
 
 /// `1 / k` for direction `n` at lever arms `ra`, `rb` (see module docs).
