@@ -233,3 +233,32 @@ fn feature_ids_are_stable_under_small_motion_and_cache_reuses_the_axis() {
     collide(&ground, &Iso::IDENTITY, &b, &x1, &cfg, &mut SatCache::Empty, &mut scratch, &mut fresh);
     assert_eq!(m1, fresh);
 }
+
+#[test]
+fn recycled_manifold_follows_small_motions_and_refuses_large_ones() {
+    use contactlab::physics::world::{Recycle, RECYCLE_DISTANCE};
+    // A unit cube resting 2 mm deep on a wide slab: four points, depth 0.002.
+    let (slab, box_) = (Shape::cuboid(Vec3::new(3.0, 0.5, 3.0)).unwrap(), cube(0.5));
+    let xa = Iso::new(Vec3::new(0.0, -0.5, 0.0), Quat::IDENTITY);
+    let xb = Iso::new(Vec3::new(0.1, 0.498, 0.0), Quat::from_rotation_y(0.3));
+    let m0 = contact(&slab, xa, &box_, xb);
+    assert_eq!(m0.points.len(), 4);
+    let rec = Recycle::capture(&m0, &xa, &xb);
+    let radii = slab.bounding_radius() + box_.bounding_radius();
+    // Lift the box by 0.3 mm: recycled depths are exactly 1.7 mm, like a fresh manifold.
+    let lifted = Iso::new(xb.pos + Vec3::new(0.0, 0.0003, 0.0), xb.rot);
+    let mut m = m0.clone();
+    assert!(rec.reuse(&mut m, &xa, &lifted, radii));
+    let fresh = contact(&slab, xa, &box_, lifted);
+    for p in &m.points {
+        assert!((p.depth - 0.0017).abs() < 2e-6, "{}", p.depth);
+        let q = fresh.points.iter().find(|q| q.id == p.id).expect("same features");
+        assert!((q.depth - p.depth).abs() < 2e-6 && (q.position - p.position).length() < 1e-5);
+    }
+    // Slide the box sideways by more than the recycle distance: refused.
+    let slid = Iso::new(xb.pos + Vec3::new(2.0 * RECYCLE_DISTANCE, 0.0, 0.0), xb.rot);
+    assert!(!rec.reuse(&mut m, &xa, &slid, radii));
+    // Turn it by an angle whose arc over the radii exceeds the distance: refused.
+    let turned = Iso::new(xb.pos, Quat::from_rotation_y(2.0 * RECYCLE_DISTANCE / radii) * xb.rot);
+    assert!(!rec.reuse(&mut m, &xa, &turned, radii));
+}

@@ -193,11 +193,31 @@ impl Body {
         self.angular_velocity += self.inv_inertia_world() * (p - self.pose.pos).cross(j);
     }
 
+    /// Whether the inertia is the same about every axis (to 1e-5 relative), so the world
+    /// inertia never changes with the rotation.
+    #[inline]
+    pub fn isotropic(&self) -> bool {
+        let m = self.inv_inertia_local;
+        let d = m.x_axis.x;
+        let tol = 1e-5 * d.abs();
+        (m.y_axis.y - d).abs() <= tol
+            && (m.z_axis.z - d).abs() <= tol
+            && m.x_axis.y.abs() <= tol
+            && m.x_axis.z.abs() <= tol
+            && m.y_axis.z.abs() <= tol
+    }
+
     /// Advances the pose by `dt`, holding the angular momentum fixed (module docs).
     pub fn integrate_positions(&mut self, dt: f32) {
         self.pose.pos += self.velocity * dt;
         let w = self.angular_velocity;
         if w.length_squared() == 0.0 {
+            return;
+        }
+        if self.isotropic() {
+            // I = s·1 in every frame: ω = I⁻¹L is constant, so the exact update is a
+            // rotation by ω·dt (cubes, spheres, regular solids).
+            self.pose.rot = (Quat::from_scaled_axis(w * dt) * self.pose.rot).normalize();
             return;
         }
         // Midpoint rule on the rotation: ω at the half step (from the same L) drives the

@@ -162,6 +162,67 @@ pub struct Contact {
     pub impulses: [PointImpulse; 4],
     /// Tangent basis used for the friction impulses.
     pub tangents: [Vec3; 2],
+    /// What contact recycling needs from the last full narrow-phase call.
+    pub recycle: Recycle,
+}
+
+/// Largest relative motion (m) of a touching pair, since its manifold was last computed,
+/// for which the manifold is *recycled* instead of recomputed: the points stay on the
+/// same features and only their depths follow the bodies (Box3D and rapier recycle
+/// contacts the same way). Translation and rotation (angle × the pair's radii) both count.
+/// One fifth of the default slop, so the depth error is far below what the solver allows.
+pub const RECYCLE_DISTANCE: f32 = 0.001;
+
+/// A manifold's anchors in body frames, from its last full computation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Recycle {
+    /// Whether the fields below are valid.
+    pub valid: bool,
+    /// Pose of B in A's frame at that time.
+    pub rel: Iso,
+    /// The normal in A's frame.
+    pub normal_a: Vec3,
+    /// Each point's surface point on A (A's frame) and on B (B's frame).
+    pub anchors: [(Vec3, Vec3); 4],
+}
+
+impl Recycle {
+    /// Anchors of `m`, computed at poses `xa`, `xb`.
+    pub fn capture(m: &Manifold, xa: &Iso, xb: &Iso) -> Recycle {
+        let mut r = Recycle {
+            valid: !m.points.is_empty(),
+            rel: Iso::relative(xa, xb),
+            normal_a: xa.inv_transform_vector(m.normal),
+            anchors: [(Vec3::ZERO, Vec3::ZERO); 4],
+        };
+        for (k, p) in m.points.iter().enumerate() {
+            let half = m.normal * (0.5 * p.depth);
+            r.anchors[k] = (xa.inv_transform_point(p.position + half), xb.inv_transform_point(p.position - half));
+        }
+        r
+    }
+
+    /// Rebuilds `m` (same points, same IDs) at poses `xa`, `xb` if the pair has moved less
+    /// than [`RECYCLE_DISTANCE`] relative to each other since the capture.
+    pub fn reuse(&self, m: &mut Manifold, xa: &Iso, xb: &Iso, radii: f32) -> bool {
+        if !self.valid {
+            return false;
+        }
+        let rel = Iso::relative(xa, xb);
+        let dq = rel.rot * self.rel.rot.conjugate();
+        let angle = 2.0 * dq.xyz().length();
+        if rel.pos.distance(self.rel.pos) + angle * radii > RECYCLE_DISTANCE {
+            return false;
+        }
+        let n = xa.transform_vector(self.normal_a);
+        m.normal = n;
+        for (p, (la, lb)) in m.points.iter_mut().zip(&self.anchors) {
+            let (pa, pb) = (xa.transform_point(*la), xb.transform_point(*lb));
+            p.depth = n.dot(pa - pb);
+            p.position = 0.5 * (pa + pb);
+        }
+        true
+    }
 }
 
 /// Numbers the UI and CLI show.
@@ -566,9 +627,20 @@ impl World {
             let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
             // Speculative contacts (Catto): points up to the distance the pair can close in
             // one step, so fast bodies land on the surface instead of deep inside it.
+            if let Some(p) = prev {
+                c.manifold.clone_from(&p.manifold);
+                let radii = ba.shape.bounding_radius() + bb.shape.bounding_radius();
+                if p.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, radii) {
+                    c.recycle = p.recycle;
+                    c.impulses = p.impulses;
+                    next.push(c);
+                    continue;
+                }
+            }
             let reach = Self::pair_reach(ba, bb, dt);
             let cfg = CollideConfig { margin: base.margin + reach, ..base };
             collide(&ba.shape, &ba.pose, &bb.shape, &bb.pose, &cfg, &mut c.cache, &mut self.scratch, &mut c.manifold);
+            c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose);
             if let Some(p) = prev {
                 match_impulses(p, &mut c, 4.0 * base.slop);
             } else {
