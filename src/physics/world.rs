@@ -30,7 +30,7 @@ use crate::physics::solver::{
     iterative, iterative::Softness, naive, relative_velocity, ConstraintPoint, ContactConstraint, Row, Settings,
     SolverBody, SolverMode,
 };
-use glam::{Mat3, Vec3};
+use glam::{Mat3, Vec3, Vec3A};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -514,7 +514,7 @@ impl World {
                         let g = w.gravity * h;
                         for s in &mut w.solver_bodies {
                             if s.inv_mass > 0.0 {
-                                s.v += g;
+                                s.v += Vec3A::from(g);
                             }
                         }
                     });
@@ -543,8 +543,8 @@ impl World {
                     );
                     for (b, s) in w.bodies.iter_mut().zip(&w.solver_bodies) {
                         if s.inv_mass > 0.0 {
-                            b.velocity = s.v;
-                            b.angular_velocity = s.w;
+                            b.velocity = s.v.into();
+                            b.angular_velocity = s.w.into();
                         }
                     }
                 });
@@ -672,9 +672,9 @@ impl World {
             let active = b.is_dynamic() && !b.asleep;
             self.start_poses.push(b.pose);
             self.solver_bodies.push(SolverBody {
-                v: b.velocity,
-                w: b.angular_velocity,
-                dp: Vec3::ZERO,
+                v: b.velocity.into(),
+                w: b.angular_velocity.into(),
+                dp: Vec3A::ZERO,
                 dq: glam::Quat::IDENTITY,
                 inv_mass: if active { b.inv_mass } else { 0.0 },
                 inv_i: if active { b.inv_inertia_world() } else { Mat3::ZERO },
@@ -690,21 +690,25 @@ impl World {
                 continue;
             }
             let (friction, restitution) = self.material(c.a, c.b);
-            let n = c.manifold.normal;
+            let n = Vec3A::from(c.manifold.normal);
             let (sa, sb) = (&self.solver_bodies[c.a as usize], &self.solver_bodies[c.b as usize]);
-            let (pa, pb) = (self.bodies[c.a as usize].pose.pos, self.bodies[c.b as usize].pose.pos);
+            let (pa, pb) =
+                (Vec3A::from(self.bodies[c.a as usize].pose.pos), Vec3A::from(self.bodies[c.b as usize].pose.pos));
             // First tangent along the sliding direction at the manifold's centre: friction
             // then acts straight against the slip even though the two tangent rows have
             // different effective masses (a fixed basis skews the clamped impulse sideways
             // and makes sliding boxes yaw and drift).
-            let centre = c.manifold.points.iter().map(|p| p.position).sum::<Vec3>() / c.manifold.points.len() as f32;
+            let centre = Vec3A::from(
+                c.manifold.points.iter().map(|p| p.position).sum::<Vec3>() / c.manifold.points.len() as f32,
+            );
             let dv = relative_velocity(sa, sb, centre - pa, centre - pb);
             let vt = dv - n * dv.dot(n);
             let (t1, t2) = if vt.length_squared() > 1e-6 {
                 let t1 = vt.normalize();
                 (t1, n.cross(t1))
             } else {
-                tangent_basis(n)
+                let (t1, t2) = tangent_basis(n.into());
+                (t1.into(), t2.into())
             };
             let mut cc = ContactConstraint {
                 a: c.a,
@@ -720,11 +724,11 @@ impl World {
                 ..Default::default()
             };
             for (k, p) in c.manifold.points.iter().enumerate() {
-                let ra = p.position - pa;
-                let rb = p.position - pb;
+                let ra = Vec3A::from(p.position) - pa;
+                let rb = Vec3A::from(p.position) - pb;
                 let imp = &c.impulses[k];
                 let (normal_impulse, tangent_impulse) = if warm {
-                    (imp.warm_normal, [imp.warm_friction.dot(t1), imp.warm_friction.dot(t2)])
+                    (imp.warm_normal, [Vec3A::from(imp.warm_friction).dot(t1), Vec3A::from(imp.warm_friction).dot(t2)])
                 } else {
                     (0.0, [0.0; 2])
                 };
@@ -755,11 +759,11 @@ impl World {
     fn integrate_positions(&mut self, h: f32) {
         for ((b, s), start) in self.bodies.iter_mut().zip(self.solver_bodies.iter_mut()).zip(&self.start_poses) {
             if s.inv_mass > 0.0 {
-                b.velocity = s.v;
-                b.angular_velocity = s.w;
+                b.velocity = s.v.into();
+                b.angular_velocity = s.w.into();
                 b.integrate_positions(h);
-                s.w = b.angular_velocity;
-                s.dp = b.pose.pos - start.pos;
+                s.w = b.angular_velocity.into();
+                s.dp = (b.pose.pos - start.pos).into();
                 s.dq = b.pose.rot * start.rot.conjugate();
             }
         }
@@ -768,14 +772,14 @@ impl World {
     fn store_impulses(&mut self) {
         for cc in &self.constraints {
             let c = &mut self.contacts[cc.contact as usize];
-            c.tangents = [cc.t1, cc.t2];
+            c.tangents = [cc.t1.into(), cc.t2.into()];
             for (k, p) in cc.points[..cc.count as usize].iter().enumerate() {
                 c.impulses[k] = PointImpulse {
                     id: p.id,
                     normal: p.total_normal_impulse,
                     tangent: p.total_tangent_impulse,
                     warm_normal: p.normal_impulse,
-                    warm_friction: cc.t1 * p.tangent_impulse[0] + cc.t2 * p.tangent_impulse[1],
+                    warm_friction: (cc.t1 * p.tangent_impulse[0] + cc.t2 * p.tangent_impulse[1]).into(),
                 };
             }
         }

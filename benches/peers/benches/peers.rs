@@ -15,7 +15,7 @@
 
 use contactlab::scene::stock::{box_pile, hull_pile, pyramid};
 use contactlab_peers::narrow::{engines, pairs, wobble};
-use contactlab_peers::{contactlab_settings, max_penetration, Box3d, Contactlab, Engine, Rapier};
+use contactlab_peers::{contactlab_settings, max_penetration, Box3d, Contactlab, ContactlabDefault, Engine, Rapier};
 use criterion::{black_box, Criterion};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -84,6 +84,7 @@ fn run_world(scene: &str, template: &contactlab::physics::World, steps: usize, t
         Box::new(Contactlab(template.clone())),
         Box::new(Rapier::mirror(template)),
         Box::new(Box3d::mirror(template)),
+        Box::new(ContactlabDefault::mirror(template)),
     ];
     let mut rows = Vec::new();
     for mut e in engines {
@@ -178,11 +179,12 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
             "### Whole world (mean ms per step{}; max penetration and top-box drift at the end, by contactlab's SAT)\n",
             if quick { ", QUICK run: a tenth of the steps" } else { "" }
         );
-        out += "| scene | bodies | contactlab | rapier3d | box3d-rust | ÷ rapier3d | ÷ box3d-rust | ÷ fastest peer | max penetration mm (cl / rapier / b3d) | top-box drift mm (cl / rapier / b3d) |\n";
-        out += "|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n";
+        out += "| scene | bodies | contactlab | rapier3d | box3d-rust | ÷ rapier3d | ÷ box3d-rust | ÷ fastest peer | max penetration mm (cl / rapier / b3d) | top-box drift mm (cl / rapier / b3d) | contactlab 4×3: ms, pen. mm, drift mm |\n";
+        out += "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n";
         for s in &scenes {
             let (cl, ra, b3) = (find(s, "contactlab"), find(s, "rapier3d"), find(s, "box3d-rust"));
             let Some(cl) = cl else { continue };
+            let def = find(s, "contactlab 4×3");
             let fastest = [ra, b3].iter().flatten().map(|r| r.ms).reduce(f64::min);
             let ms = |r: Option<&WorldRow>| r.map(|r| format!("{:.2}", r.ms)).unwrap_or_else(|| "–".into());
             let pen = |r: Option<&WorldRow>| {
@@ -193,7 +195,7 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
             };
             let _ = writeln!(
                 out,
-                "| {s} | {} | {:.2} | {} | {} | {} | {} | {} | {} / {} / {} | {} / {} / {} |",
+                "| {s} | {} | {:.2} | {} | {} | {} | {} | {} | {} / {} / {} | {} / {} / {} | {}, {}, {} |",
                 cl.bodies,
                 cl.ms,
                 ms(ra),
@@ -206,7 +208,10 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
                 pen(b3),
                 drift(Some(cl)),
                 drift(ra),
-                drift(b3)
+                drift(b3),
+                ms(def),
+                pen(def),
+                drift(def)
             );
         }
         // Growth of the step time with body count (box piles): exponent of t ∝ n^k.

@@ -40,6 +40,31 @@ pub trait Engine {
 /// contactlab itself.
 pub struct Contactlab(pub World);
 
+/// contactlab at its own default solver settings (4 substeps × 3 iterations), for the
+/// quality it ships with.
+pub struct ContactlabDefault(pub World);
+
+impl Engine for ContactlabDefault {
+    fn name(&self) -> &'static str {
+        "contactlab 4×3"
+    }
+    fn step(&mut self) {
+        self.0.step(DT);
+    }
+    fn poses(&self) -> Vec<Iso> {
+        self.0.bodies().iter().map(|b| b.pose).collect()
+    }
+}
+
+impl ContactlabDefault {
+    /// `src` with the default iteration count (sleeping still off).
+    pub fn mirror(src: &World) -> Self {
+        let mut w = src.clone();
+        w.settings.iterations = Settings::default().iterations;
+        Self(w)
+    }
+}
+
 impl Engine for Contactlab {
     fn name(&self) -> &'static str {
         "contactlab"

@@ -19,7 +19,7 @@ pub mod iterative;
 pub mod naive;
 
 use crate::physics::collide::FeatureId;
-use glam::{Mat3, Quat, Vec3};
+use glam::{Mat3, Quat, Vec3A};
 
 /// Which resolution method the world uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -94,11 +94,11 @@ impl Default for Settings {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SolverBody {
     /// Linear velocity.
-    pub v: Vec3,
+    pub v: Vec3A,
     /// Angular velocity.
-    pub w: Vec3,
+    pub w: Vec3A,
     /// Displacement of the centre of mass since the step began.
-    pub dp: Vec3,
+    pub dp: Vec3A,
     /// Rotation since the step began.
     pub dq: Quat,
     /// Inverse mass (0 = static or asleep).
@@ -109,7 +109,7 @@ pub struct SolverBody {
 
 impl SolverBody {
     #[inline]
-    fn apply(&mut self, j: Vec3, r: Vec3) {
+    fn apply(&mut self, j: Vec3A, r: Vec3A) {
         self.v += j * self.inv_mass;
         self.w += self.inv_i * r.cross(j);
     }
@@ -119,9 +119,9 @@ impl SolverBody {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ConstraintPoint {
     /// Lever arm from A's centre of mass (world axes at the step's start).
-    pub ra: Vec3,
+    pub ra: Vec3A,
     /// Lever arm from B's centre of mass.
-    pub rb: Vec3,
+    pub rb: Vec3A,
     /// Separation at the step's start minus `n·(rB − rA)` (Box2D's adjusted separation).
     pub adjusted_separation: f32,
     /// Effective mass along the normal.
@@ -158,11 +158,11 @@ pub struct ContactConstraint {
     /// Index of the contact in the world's contact list.
     pub contact: u32,
     /// Unit normal from A to B.
-    pub normal: Vec3,
+    pub normal: Vec3A,
     /// First tangent.
-    pub t1: Vec3,
+    pub t1: Vec3A,
     /// Second tangent.
-    pub t2: Vec3,
+    pub t2: Vec3A,
     /// Combined friction.
     pub friction: f32,
     /// Combined restitution.
@@ -181,19 +181,19 @@ pub struct ContactConstraint {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Row {
     /// rA × d.
-    pub ca: Vec3,
+    pub ca: Vec3A,
     /// rB × d.
-    pub cb: Vec3,
+    pub cb: Vec3A,
     /// IA⁻¹ (rA × d): A's change of ω per unit impulse (negated when applied to A).
-    pub ia: Vec3,
+    pub ia: Vec3A,
     /// IB⁻¹ (rB × d).
-    pub ib: Vec3,
+    pub ib: Vec3A,
 }
 
 impl Row {
     /// The row for direction `d` at lever arms `ra`, `rb`.
     #[inline]
-    pub fn new(a: &SolverBody, b: &SolverBody, ra: Vec3, rb: Vec3, d: Vec3) -> Row {
+    pub fn new(a: &SolverBody, b: &SolverBody, ra: Vec3A, rb: Vec3A, d: Vec3A) -> Row {
         let (ca, cb) = (ra.cross(d), rb.cross(d));
         Row { ca, cb, ia: a.inv_i * ca, ib: b.inv_i * cb }
     }
@@ -211,13 +211,13 @@ impl Row {
 
     /// Relative velocity of the two points along d.
     #[inline]
-    pub fn velocity(&self, a: &SolverBody, b: &SolverBody, d: Vec3) -> f32 {
+    pub fn velocity(&self, a: &SolverBody, b: &SolverBody, d: Vec3A) -> f32 {
         d.dot(b.v - a.v) + self.cb.dot(b.w) - self.ca.dot(a.w)
     }
 
     /// Applies impulse `lambda` along d: −λ to A, +λ to B.
     #[inline]
-    pub fn apply(&self, a: &mut SolverBody, b: &mut SolverBody, d: Vec3, lambda: f32) {
+    pub fn apply(&self, a: &mut SolverBody, b: &mut SolverBody, d: Vec3A, lambda: f32) {
         a.v -= d * (lambda * a.inv_mass);
         a.w -= self.ia * lambda;
         b.v += d * (lambda * b.inv_mass);
@@ -227,7 +227,7 @@ impl Row {
 
 /// `1 / k` for direction `n` at lever arms `ra`, `rb` (see module docs).
 #[inline]
-pub fn effective_mass(a: &SolverBody, b: &SolverBody, ra: Vec3, rb: Vec3, n: Vec3) -> f32 {
+pub fn effective_mass(a: &SolverBody, b: &SolverBody, ra: Vec3A, rb: Vec3A, n: Vec3A) -> f32 {
     let rna = ra.cross(n);
     let rnb = rb.cross(n);
     let k = a.inv_mass + b.inv_mass + rna.dot(a.inv_i * rna) + rnb.dot(b.inv_i * rnb);
@@ -240,7 +240,7 @@ pub fn effective_mass(a: &SolverBody, b: &SolverBody, ra: Vec3, rb: Vec3, n: Vec
 
 /// Relative velocity of B's point with respect to A's point.
 #[inline]
-pub fn relative_velocity(a: &SolverBody, b: &SolverBody, ra: Vec3, rb: Vec3) -> Vec3 {
+pub fn relative_velocity(a: &SolverBody, b: &SolverBody, ra: Vec3A, rb: Vec3A) -> Vec3A {
     (b.v + b.w.cross(rb)) - (a.v + a.w.cross(ra))
 }
 

@@ -49,7 +49,7 @@ pub fn project_positions(
         if depth <= settings.slop || ia + ib == 0.0 {
             continue;
         }
-        let corr = c.normal * ((depth - settings.slop) * settings.naive_correction / (ia + ib));
+        let corr = glam::Vec3::from(c.normal) * ((depth - settings.slop) * settings.naive_correction / (ia + ib));
         moves[c.a as usize] -= corr * ia;
         moves[c.b as usize] += corr * ib;
     }
