@@ -2,9 +2,12 @@
 //!
 //! `step(dt)` runs the stages of [`Stage`], timing each into [`Profile`]:
 //!
-//! - **Iterative** (Box2D v3's soft step): `BroadPhase` (AABBs grown by the speculative
-//!   margin, sweep and prune) → `NarrowPhase` (a manifold per candidate pair; the pair's SAT
-//!   cache and last impulses are carried over by feature ID) → `Prepare` (lever arms,
+//! - **Iterative** (Box2D v3's soft step): `BroadPhase` (AABBs swept along each body's
+//!   step and grown by its spin reach, sweep and prune) → `NarrowPhase` (a manifold per
+//!   candidate pair with the speculative margin of the pair's *relative* motion; the pair's
+//!   SAT cache and last impulses are carried over by feature ID; a pair that moved less than
+//!   [`RECYCLE_DISTANCE`] since its manifold was computed keeps it, with depths updated from
+//!   body-frame anchors) → `Prepare` (lever arms,
 //!   effective masses, tangents, soft-contact coefficients) → for each substep:
 //!   `IntegrateForces` (gravity) → `WarmStart` → `SolveVelocities` → `IntegratePositions`
 //!   → `Relax` — then `Restitution` → `StoreImpulses` → `Sleep`.
@@ -17,6 +20,12 @@
 //! Contacts are stored sorted by body pair, so the whole step is deterministic: the same
 //! scene and settings give bit-identical states on the same build. Once a scene has
 //! settled, a step allocates nothing: every buffer is kept and reused.
+//!
+//! Limits: no continuous collision detection — speculative contacts reach at most
+//! [`MAX_SPECULATIVE`] per step, so a faster body can tunnel through a thin one; a recycled
+//! manifold gains no new points until its pair has moved [`RECYCLE_DISTANCE`]; the step is
+//! single-threaded; the solver is scalar per contact (no graph colouring or wide SIMD lanes
+//! yet, see docs/BENCHMARKS.md).
 //!
 //! Materials: a pair's friction is the geometric mean `√(μa·μb)` and its restitution the
 //! maximum `max(ea, eb)` (Box2D's rules), unless a [`PairMaterial`] override names the pair.

@@ -230,10 +230,41 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
     out
 }
 
+/// The first argument that is neither an option nor an option's value.
+fn free_argument(args: impl Iterator<Item = String>) -> String {
+    const WITH_VALUE: [&str; 14] = [
+        "--profile-time",
+        "--sample-size",
+        "--warm-up-time",
+        "--measurement-time",
+        "--save-baseline",
+        "--baseline",
+        "--load-baseline",
+        "--output-format",
+        "--color",
+        "--plotting-backend",
+        "--noise-threshold",
+        "--confidence-level",
+        "--significance-level",
+        "--nresamples",
+    ];
+    let mut skip_next = false;
+    for a in args {
+        if skip_next {
+            skip_next = false;
+        } else if WITH_VALUE.contains(&a.as_str()) {
+            skip_next = true;
+        } else if !a.starts_with('-') {
+            return a;
+        }
+    }
+    String::new()
+}
+
 fn main() {
     let quick = std::env::var_os("PEERS_QUICK").is_some();
     // The first free argument (after cargo's `--bench`) filters rows, as criterion does.
-    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-')).unwrap_or_default();
+    let filter = free_argument(std::env::args().skip(1));
     let mut c = Criterion::default()
         .sample_size(20)
         .warm_up_time(Duration::from_millis(300))

@@ -10,9 +10,12 @@
 //!
 //! # Pipeline for two hulls (Gregorius, GDC 2013 and 2015)
 //! 1. Re-check the cached axis of last step ([`sat::SatCache`]); reuse it when still valid.
-//! 2. Face queries of A, then of B ([`sat::query_faces`]): one support call per face.
-//! 3. Edge queries ([`sat::query_edges`]) only for edge pairs whose Gauss-map arcs cross
-//!    ([`sat::is_minkowski_face`]); the rest cannot carry the minimum and are pruned.
+//! 2. Face queries of A, then of B ([`sat::query_faces_bounded`]): one support call per
+//!    face, except faces whose inscribed-sphere bound cannot beat the best so far.
+//! 3. Edge queries only among edges whose Gauss-map arc can beat the best face at all
+//!    ([`sat::sat_culled`]), and of those pairs only the ones whose arcs cross
+//!    ([`sat::is_minkowski_face`]); the rest cannot carry the minimum and are pruned. The
+//!    debug records use the unculled [`sat::sat`], so every SAT query is shown.
 //! 4. Prefer faces over edges with relative + absolute tolerances so the type does not
 //!    flicker. Face contact: clip the incident face against the reference face's side planes
 //!    ([`clip`]), keep points by depth, reduce to four. Edge contact: one point between the

@@ -187,15 +187,19 @@ pub fn arc_reaches(a1: f32, a2: f32, c: f32, bound: f32) -> bool {
 }
 
 /// Unique edges of `h` (half-edge indices) whose arc can reach `bound`, for plane
-/// separations of the point `p` (given in `h`'s frame).
-fn edge_candidates(h: &Hull, p: Vec3, bound: f32, out: &mut Vec<u32>) {
+/// separations of the point `p` (given in `h`'s frame), computed once per face into `seps`.
+fn edge_candidates(h: &Hull, p: Vec3, bound: f32, seps: &mut Vec<f32>, out: &mut Vec<u32>) {
+    seps.clear();
+    seps.extend(h.faces.iter().map(|f| f.normal.dot(p) - f.offset));
     out.clear();
+    out.resize(h.edge_cos.len(), 0);
+    let mut n = 0;
     for (k, &c) in h.edge_cos.iter().enumerate() {
-        let (f1, f2) = (&h.faces[h.edges[2 * k].face as usize], &h.faces[h.edges[2 * k + 1].face as usize]);
-        if arc_reaches(f1.normal.dot(p) - f1.offset, f2.normal.dot(p) - f2.offset, c, bound) {
-            out.push(2 * k as u32);
-        }
+        let (s1, s2) = (seps[h.edges[2 * k].face as usize], seps[h.edges[2 * k + 1].face as usize]);
+        out[n] = 2 * k as u32;
+        n += usize::from(arc_reaches(s1, s2, c, bound));
     }
+    out.truncate(n);
 }
 
 /// Gauss-map test: do arcs (a, b) and (c, d) cross? `bxa = b × a`, `dxc = d × c`.
@@ -269,6 +273,8 @@ pub struct EdgeSoa {
     cand_a: Vec<u32>,
     /// Unique edges of B kept by the bound test.
     cand_b: Vec<u32>,
+    /// Plane separations of a point from every face (scratch of the bound test).
+    seps: Vec<f32>,
 }
 
 impl EdgeSoa {
@@ -287,32 +293,30 @@ impl EdgeSoa {
             .chain(self.p.iter_mut())
             .chain(self.e.iter_mut())
         {
-            v.clear();
-            v.reserve(n);
+            v.resize(n, 0.0);
         }
-        self.len2.clear();
+        self.len2.resize(n, 0.0);
         self.index.clear();
-        self.pass.clear();
+        self.index.extend_from_slice(&self.cand_b);
         self.pass.resize(n, 0);
-        let push = |arr: &mut [Vec<f32>; 3], x: Vec3| {
-            arr[0].push(x.x);
-            arr[1].push(x.y);
-            arr[2].push(x.z);
+        let put = |arr: &mut [Vec<f32>; 3], k: usize, x: Vec3| {
+            arr[0][k] = x.x;
+            arr[1][k] = x.y;
+            arr[2][k] = x.z;
         };
-        for &e in &self.cand_b {
+        for (k, &e) in self.cand_b.iter().enumerate() {
             let he = &b.edges[e as usize];
             let tw = &b.edges[e as usize + 1];
             let c = -rel.transform_vector(b.faces[he.face as usize].normal);
             let d = -rel.transform_vector(b.faces[tw.face as usize].normal);
             let p = rel.transform_point(b.vertices[he.origin as usize]);
             let q = rel.transform_point(b.vertices[tw.origin as usize]);
-            self.index.push(e);
-            push(&mut self.c, c);
-            push(&mut self.d, d);
-            push(&mut self.dxc, d.cross(c));
-            push(&mut self.p, p);
-            push(&mut self.e, q - p);
-            self.len2.push((q - p).length_squared());
+            put(&mut self.c, k, c);
+            put(&mut self.d, k, d);
+            put(&mut self.dxc, k, d.cross(c));
+            put(&mut self.p, k, p);
+            put(&mut self.e, k, q - p);
+            self.len2[k] = (q - p).length_squared();
         }
     }
 }
@@ -477,8 +481,9 @@ pub fn sat_culled(a: &Hull, b: &Hull, rel: &Iso, margin: f32, soa: &mut EdgeSoa)
     let best_face = face_a.separation.max(face_b.separation);
     let cb = rel.transform_point(b.centroid);
     let slack = bound_slack(a, b, (cb - a.centroid).length());
-    edge_candidates(a, cb, best_face + b.inner_radius - slack, &mut soa.cand_a);
-    edge_candidates(b, inv.transform_point(a.centroid), best_face + a.inner_radius - slack, &mut soa.cand_b);
+    edge_candidates(a, cb, best_face + b.inner_radius - slack, &mut soa.seps, &mut soa.cand_a);
+    let ca = inv.transform_point(a.centroid);
+    edge_candidates(b, ca, best_face + a.inner_radius - slack, &mut soa.seps, &mut soa.cand_b);
     if soa.cand_a.is_empty() || soa.cand_b.is_empty() {
         return SatResult { face_a, face_b, edge: none_e, separated: false };
     }

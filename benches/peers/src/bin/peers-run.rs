@@ -5,6 +5,9 @@
 //! valgrind --tool=callgrind target/release/peers-run box-pile-1k contactlab 120
 //! ```
 //!
+//! `peers-run narrow PAIR/REGIME ENGINE N` computes N cold manifolds instead (for example
+//! `peers-run narrow hull20-hull20/shallow contactlab 100000`).
+//!
 //! Scenes: pyramid-210, pyramid-5050, hull-pile-640, box-pile-Nk (N thousand boxes).
 //! Engines: contactlab, rapier3d, box3d-rust.
 
@@ -16,6 +19,11 @@ use std::time::Instant;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | hull-pile-640 | box-pile-Nk; ENGINE: contactlab | rapier3d | box3d-rust)";
+    if let [mode, label, engine, n] = args.as_slice() {
+        if mode == "narrow" {
+            return narrow(label, engine, n);
+        }
+    }
     let [scene, engine, steps] = args.as_slice() else {
         eprintln!("{usage}");
         return ExitCode::FAILURE;
@@ -57,7 +65,12 @@ fn main() -> ExitCode {
         for (stage, total) in contactlab::physics::Stage::ALL.iter().zip(stages) {
             println!("  {:<22} {:8.3} ms/step", stage.name(), total / steps.max(1) as f64);
         }
-        println!("  max penetration {:.4} m", max_penetration(&world, &Contactlab(w).poses()));
+        let last = world.bodies().len() - 1;
+        let drift = (w.bodies()[last].pose.pos - world.bodies()[last].pose.pos).length();
+        println!(
+            "  max penetration {:.4} m, last body moved {drift:.4} m",
+            max_penetration(&world, &Contactlab(w).poses())
+        );
         return ExitCode::SUCCESS;
     }
     let mut e: Box<dyn Engine> = match engine.as_str() {
@@ -78,5 +91,29 @@ fn main() -> ExitCode {
         "{scene} {engine}: {ms:.3} ms/step over {steps} steps, max penetration {:.4} m",
         max_penetration(&world, &e.poses())
     );
+    ExitCode::SUCCESS
+}
+
+fn narrow(label: &str, engine: &str, n: &str) -> ExitCode {
+    use contactlab_peers::narrow::{engines, pairs};
+    let Ok(n) = n.parse::<u32>() else {
+        eprintln!("N must be a whole number, got '{n}'");
+        return ExitCode::FAILURE;
+    };
+    let Some(pair) = pairs().into_iter().find(|p| p.label == label) else {
+        eprintln!("unknown pair '{label}' (box-box/separated, …, hull20-hull20/deep)");
+        return ExitCode::FAILURE;
+    };
+    let Some(mut e) = engines(&pair).into_iter().find(|e| e.name() == engine) else {
+        eprintln!("unknown engine '{engine}' (contactlab, parry3d, box3d-rust)");
+        return ExitCode::FAILURE;
+    };
+    let t = Instant::now();
+    let mut points = 0;
+    for _ in 0..n {
+        points += e.run(std::hint::black_box(&pair.xb), true);
+    }
+    let ns = t.elapsed().as_secs_f64() * 1e9 / f64::from(n.max(1));
+    println!("{label} {engine}: {ns:.0} ns per cold manifold, {} points", points / n.max(1) as usize);
     ExitCode::SUCCESS
 }
