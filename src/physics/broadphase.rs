@@ -89,7 +89,7 @@ fn radix_sort(keys: &mut Vec<u64>, tmp: &mut Vec<u64>) {
         for &k in keys.iter() {
             count[((k >> shift) & 0xff) as usize] += 1;
         }
-        if count.iter().any(|&c| c == keys.len()) {
+        if count.contains(&keys.len()) {
             continue; // this byte is the same everywhere
         }
         let mut sum = 0;

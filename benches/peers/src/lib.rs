@@ -95,8 +95,7 @@ impl Rapier {
     /// Mirror `src` body by body.
     pub fn mirror(src: &World) -> Self {
         use rapier3d::prelude::{ColliderBuilder, PhysicsWorld, RigidBodyBuilder};
-        let mut world = PhysicsWorld::default();
-        world.gravity = rv(src.gravity);
+        let mut world = PhysicsWorld { gravity: rv(src.gravity), ..Default::default() };
         world.integration_parameters.dt = DT;
         world.integration_parameters.num_solver_iterations = SUBSTEPS;
         let mut handles = Vec::new();
