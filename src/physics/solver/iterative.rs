@@ -23,6 +23,10 @@
 //! tall stack lean by up to slop/width per contact, which adds up to decimetres at the top
 //! of a 10-box tower. The soft spring has no dead band and keeps the tower straight.
 //!
+//! Within each manifold the points are visited forward and backward on alternate passes
+//! (and substeps): a fixed Gauss–Seidel order leaves a small torque in every 4-point face
+//! contact that, at one iteration per substep, tilts a tall pyramid sideways.
+//!
 //! Speculative points (s > 0) let bodies approach at up to `s/h` — they land exactly.
 //! Restitution is a separate pass after all substeps: points whose approach speed before the
 //! step exceeded the threshold get `vn = −e·vn_before` (Box2D v3).
@@ -66,20 +70,24 @@ pub fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) 
     }
 }
 
-/// One pass over all constraints. `use_bias`: soft position feedback (solve) or not (relax).
+/// One pass over all constraints. `use_bias`: soft position feedback (solve) or not (relax);
+/// `reverse`: visit each manifold's points last to first.
 pub fn solve(
     constraints: &mut [ContactConstraint],
     bodies: &mut [SolverBody],
     settings: &Settings,
     inv_h: f32,
     use_bias: bool,
+    reverse: bool,
 ) {
     for c in constraints.iter_mut() {
         let (a, b) = super::pair_mut(bodies, c.a, c.b);
         let n = c.normal;
         let count = c.count as usize;
         let (dpa, dpb, dqa, dqb) = (a.dp, b.dp, a.dq, b.dq);
-        for p in c.points[..count].iter_mut() {
+        let rev = reverse;
+        for k in 0..count {
+            let p = &mut c.points[if rev { count - 1 - k } else { k }];
             // Current separation from the bodies' motion since the step began.
             let d = (dpb - dpa) + (dqb * p.rb - dqa * p.ra);
             let s = n.dot(d) + p.adjusted_separation;
@@ -101,7 +109,8 @@ pub fn solve(
             p.max_normal_impulse = p.max_normal_impulse.max(new);
             p.rows[0].apply(a, b, n, new - old);
         }
-        for p in c.points[..count].iter_mut() {
+        for k in 0..count {
+            let p = &mut c.points[if rev { count - 1 - k } else { k }];
             let old = p.tangent_impulse;
             let v1 = p.rows[1].velocity(a, b, c.t1);
             let v2 = p.rows[2].velocity(a, b, c.t2);

@@ -8,7 +8,8 @@
 //! `peers-run narrow PAIR/REGIME ENGINE N` computes N cold manifolds instead (for example
 //! `peers-run narrow hull20-hull20/shallow contactlab 100000`).
 //!
-//! Scenes: pyramid-210, pyramid-5050, hull-pile-640, box-pile-Nk (N thousand boxes).
+//! Scenes: pyramid-210, pyramid-5050, pyramid-layers-L (L rows), hull-pile-640, box-pile-Nk
+//! (N thousand boxes).
 //! Engines: contactlab, rapier3d, box3d-rust.
 
 use contactlab::scene::stock::{box_pile, hull_pile, pyramid};
@@ -36,6 +37,13 @@ fn main() -> ExitCode {
     let world = match scene.as_str() {
         "pyramid-210" => pyramid(20, s),
         "pyramid-5050" => pyramid(100, s),
+        other if other.starts_with("pyramid-layers-") => match other["pyramid-layers-".len()..].parse::<usize>() {
+            Ok(l) if l > 0 => pyramid(l, s),
+            _ => {
+                eprintln!("unknown scene '{other}'\n{usage}");
+                return ExitCode::FAILURE;
+            }
+        },
         "hull-pile-640" => hull_pile(640, s),
         other => match other
             .strip_prefix("box-pile-")
@@ -66,7 +74,9 @@ fn main() -> ExitCode {
             println!("  {:<22} {:8.3} ms/step", stage.name(), total / steps.max(1) as f64);
         }
         let last = world.bodies().len() - 1;
-        let drift = (w.bodies()[last].pose.pos - world.bodies()[last].pose.pos).length();
+        let delta = w.bodies()[last].pose.pos - world.bodies()[last].pose.pos;
+        let drift = delta.length();
+        eprintln!("  last body displacement {delta:?}");
         println!(
             "  max penetration {:.4} m, last body moved {drift:.4} m",
             max_penetration(&world, &Contactlab(w).poses())
@@ -82,14 +92,18 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let last = world.bodies().len() - 1;
+    let start = e.poses()[last].pos;
     let t = Instant::now();
     for _ in 0..steps {
         e.step();
     }
     let ms = t.elapsed().as_secs_f64() * 1e3 / steps.max(1) as f64;
+    let poses = e.poses();
     println!(
-        "{scene} {engine}: {ms:.3} ms/step over {steps} steps, max penetration {:.4} m",
-        max_penetration(&world, &e.poses())
+        "{scene} {engine}: {ms:.3} ms/step over {steps} steps, max penetration {:.4} m, last body moved {:.4} m",
+        max_penetration(&world, &poses),
+        (poses[last].pos - start).length()
     );
     ExitCode::SUCCESS
 }
