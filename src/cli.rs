@@ -54,7 +54,7 @@ pub struct Cli {
     /// Overlays to draw in the screenshot: contacts, normals, impulses, aabbs, clip, gauss,
     /// minkowski, wireframe, axes (comma separated).
     #[arg(long, value_delimiter = ',', value_enum)]
-    pub overlay: Vec<OverlayArg>,
+    pub overlay: Vec<crate::scene::format::Overlay>,
 
     /// Select a pair for the debug views, by body names: A,B.
     #[arg(long, value_delimiter = ',', num_args = 1)]
@@ -77,29 +77,6 @@ pub enum SolverArg {
     Naive,
     /// Sequential impulses with soft contacts.
     Iterative,
-}
-
-/// Overlays on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum OverlayArg {
-    /// Contact points coloured by depth.
-    Contacts,
-    /// Contact normals.
-    Normals,
-    /// Impulse arrows.
-    Impulses,
-    /// Bounding boxes.
-    Aabbs,
-    /// Clip polygons of the selected pair.
-    Clip,
-    /// Gauss maps of the selected pair.
-    Gauss,
-    /// Minkowski difference of the selected pair.
-    Minkowski,
-    /// Wireframe.
-    Wireframe,
-    /// Body axes.
-    Axes,
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -153,31 +130,13 @@ pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, Cli
     if !cli.overlay.is_empty() {
         t.overlays = Default::default();
         for o in &cli.overlay {
-            t.overlays.enable(o.overlay());
+            t.overlays.enable(*o);
         }
     }
     if let Some((a, b)) = pair {
         t.select_pair(a, b);
     }
     Ok(t)
-}
-
-impl OverlayArg {
-    /// The scene-format overlay this names.
-    pub fn overlay(self) -> crate::scene::format::Overlay {
-        use crate::scene::format::Overlay as O;
-        match self {
-            OverlayArg::Contacts => O::Contacts,
-            OverlayArg::Normals => O::Normals,
-            OverlayArg::Impulses => O::Impulses,
-            OverlayArg::Aabbs => O::Aabbs,
-            OverlayArg::Clip => O::Clip,
-            OverlayArg::Gauss => O::Gauss,
-            OverlayArg::Minkowski => O::Minkowski,
-            OverlayArg::Wireframe => O::Wireframe,
-            OverlayArg::Axes => O::Axes,
-        }
-    }
 }
 
 /// Applies --solver and --iterations to a world.

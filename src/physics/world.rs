@@ -536,36 +536,16 @@ impl World {
                         self.timed(Stage::WarmStart, |w| iterative::warm_start(&w.constraints, &mut w.solver_bodies));
                     }
                     let iterations = self.settings.iterations.max(1);
-                    self.timed(Stage::SolveVelocities, |w| {
-                        for _ in 0..iterations {
-                            let reverse = (pass + sub) % 2 == 1;
-                            iterative::solve(
-                                &mut w.constraints,
-                                &mut w.solver_bodies,
-                                &w.settings,
-                                1.0 / h,
-                                true,
-                                reverse,
-                            );
-                            pass += 1;
-                        }
-                    });
+                    let first = pass + sub;
+                    self.timed(Stage::SolveVelocities, |w| w.solve_passes(1.0 / h, true, first));
+                    pass += iterations;
                     self.timed(Stage::IntegratePositions, |w| w.integrate_positions(h));
+                    let first = pass + sub;
                     self.timed(Stage::Relax, |w| {
-                        for _ in 0..iterations {
-                            let reverse = (pass + sub) % 2 == 1;
-                            iterative::solve(
-                                &mut w.constraints,
-                                &mut w.solver_bodies,
-                                &w.settings,
-                                1.0 / h,
-                                false,
-                                reverse,
-                            );
-                            pass += 1;
-                        }
+                        w.solve_passes(1.0 / h, false, first);
                         iterative::accumulate_totals(&mut w.constraints);
                     });
+                    pass += iterations;
                 }
                 self.timed(Stage::Restitution, |w| {
                     iterative::apply_restitution(
@@ -783,6 +763,15 @@ impl World {
                 };
             }
             self.constraints.push(cc);
+        }
+    }
+
+    /// `iterations` passes of the iterative solver (`use_bias`: solve, else relax); pass k
+    /// visits each manifold's points last to first when `first + k` is odd.
+    fn solve_passes(&mut self, inv_h: f32, use_bias: bool, first: u32) {
+        for k in 0..self.settings.iterations.max(1) {
+            let reverse = (first + k) % 2 == 1;
+            iterative::solve(&mut self.constraints, &mut self.solver_bodies, &self.settings, inv_h, use_bias, reverse);
         }
     }
 

@@ -49,19 +49,22 @@ pub fn mesh_key(shape: &Shape) -> MeshKey {
     }
 }
 
+/// Appends face `f` of `h` as a flat triangle fan with the face normal.
+pub fn push_face(m: &mut MeshData, h: &Hull, f: usize) {
+    let n = h.faces()[f].normal.to_array();
+    let base = m.vertices.len() as u32;
+    let first = m.vertices.len();
+    m.vertices.extend(h.face_vertices(f).map(|v| Vertex { position: h.vertices()[v as usize].to_array(), normal: n }));
+    for i in 1..(m.vertices.len() - first) as u32 - 1 {
+        m.indices.extend([base, base + i, base + i + 1]);
+    }
+}
+
 /// Mesh of a hull: one flat polygon per face.
 pub fn hull_mesh(h: &Hull) -> MeshData {
     let mut m = MeshData::default();
     for f in 0..h.faces().len() {
-        let n = h.faces()[f].normal.to_array();
-        let base = m.vertices.len() as u32;
-        let vs: Vec<u32> = h.face_vertices(f).collect();
-        for &v in &vs {
-            m.vertices.push(Vertex { position: h.vertices()[v as usize].to_array(), normal: n });
-        }
-        for i in 1..vs.len() as u32 - 1 {
-            m.indices.extend([base, base + i, base + i + 1]);
-        }
+        push_face(&mut m, h, f);
     }
     for e in (0..h.edges().len()).step_by(2) {
         let a = h.vertices()[h.edges()[e].origin as usize];

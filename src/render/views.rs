@@ -2,7 +2,7 @@
 //! with its overlays, and the Gauss-map and Minkowski-difference insets of the selected pair.
 
 use super::draw::*;
-use super::mesh::{mesh_key, MeshData, MeshKey, Vertex};
+use super::mesh::{mesh_key, push_face, MeshData, MeshKey};
 use crate::physics::debug::{EdgePairStatus, MinkowskiFaceKind};
 use crate::physics::{Shape, World};
 use crate::view::{colors, depth_color, Camera, Overlays, PairDebug};
@@ -351,16 +351,7 @@ fn minkowski_view(pair: &PairDebug, rect: Rect, rotation: Quat) -> Option<ViewDr
             MinkowskiFaceKind::FaceOfB => 1,
             MinkowskiFaceKind::EdgeEdge => 2,
         };
-        let m = &mut meshes[k];
-        let n = h.faces()[f].normal.to_array();
-        let base = m.vertices.len() as u32;
-        let vs: Vec<u32> = h.face_vertices(f).collect();
-        for &vi in &vs {
-            m.vertices.push(Vertex { position: h.vertices()[vi as usize].to_array(), normal: n });
-        }
-        for i in 1..vs.len() as u32 - 1 {
-            m.indices.extend([base, base + i, base + i + 1]);
-        }
+        push_face(&mut meshes[k], h, f);
     }
     for (m, c) in meshes.into_iter().zip([colors::MAP_A, colors::MAP_B, colors::MINKOWSKI_EDGE]) {
         if !m.indices.is_empty() {

@@ -176,8 +176,9 @@ impl Default for CameraDesc {
     }
 }
 
-/// Debug overlays that can be switched on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Debug overlays that can be switched on (in a scene file as `Contacts`, …; on the command
+/// line as `--overlay contacts,…`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
 pub enum Overlay {
     /// Contact points coloured by depth.
     Contacts,

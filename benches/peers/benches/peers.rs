@@ -135,8 +135,13 @@ fn worlds(filter: &str, quick: bool) -> Vec<WorldRow> {
     rows
 }
 
+/// A table cell: the text, or a dash when the engine has no row.
+fn cell(text: Option<String>) -> String {
+    text.unwrap_or_else(|| "–".into())
+}
+
 fn ratio(ours: f64, theirs: Option<f64>) -> String {
-    theirs.map(|t| format!("{:.2}", ours / t)).unwrap_or_else(|| "–".into())
+    cell(theirs.map(|t| format!("{:.2}", ours / t)))
 }
 
 fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
@@ -152,8 +157,8 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
             let (cl, pa, b3) = (find_n(l, "contactlab"), find_n(l, "parry3d"), find_n(l, "box3d-rust"));
             let Some(cl) = cl else { continue };
             let fastest = [pa, b3].iter().flatten().map(|r| r.ns).reduce(f64::min);
-            let ns = |r: Option<&NarrowRow>| r.map(|r| format!("{:.0}", r.ns)).unwrap_or_else(|| "–".into());
-            let pts = |r: Option<&NarrowRow>| r.map(|r| r.points.to_string()).unwrap_or_else(|| "–".into());
+            let ns = |r: Option<&NarrowRow>| cell(r.map(|r| format!("{:.0}", r.ns)));
+            let pts = |r: Option<&NarrowRow>| cell(r.map(|r| r.points.to_string()));
             let _ = writeln!(
                 out,
                 "| {l} | {:.0} | {} | {} | {} | {} | {} | {} / {} / {} |",
@@ -186,13 +191,9 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
             let Some(cl) = cl else { continue };
             let def = find(s, "contactlab 4×3");
             let fastest = [ra, b3].iter().flatten().map(|r| r.ms).reduce(f64::min);
-            let ms = |r: Option<&WorldRow>| r.map(|r| format!("{:.2}", r.ms)).unwrap_or_else(|| "–".into());
-            let pen = |r: Option<&WorldRow>| {
-                r.map(|r| format!("{:.1}", r.max_penetration * 1e3)).unwrap_or_else(|| "–".into())
-            };
-            let drift = |r: Option<&WorldRow>| {
-                r.and_then(|r| r.drift).map(|d| format!("{:.1}", d * 1e3)).unwrap_or_else(|| "–".into())
-            };
+            let ms = |r: Option<&WorldRow>| cell(r.map(|r| format!("{:.2}", r.ms)));
+            let pen = |r: Option<&WorldRow>| cell(r.map(|r| format!("{:.1}", r.max_penetration * 1e3)));
+            let drift = |r: Option<&WorldRow>| cell(r.and_then(|r| r.drift).map(|d| format!("{:.1}", d * 1e3)));
             let _ = writeln!(
                 out,
                 "| {s} | {} | {:.2} | {} | {} | {} | {} | {} | {} / {} / {} | {} / {} / {} | {}, {}, {} |",

@@ -104,16 +104,23 @@ pub fn face_separation(a: &Hull, face: u32, b: &Hull, rel: &Iso) -> (f32, u32) {
     (f.normal.dot(p) - f.offset, v)
 }
 
+/// Tries face `face` of A as the axis, keeping it in `best` if it separates more; true once
+/// the best separation exceeds `margin` (the caller can stop).
+#[inline]
+fn consider_face(a: &Hull, face: u32, b: &Hull, rel: &Iso, margin: f32, best: &mut FaceQuery) -> bool {
+    let (s, v) = face_separation(a, face, b, rel);
+    if s > best.separation {
+        *best = FaceQuery { face, separation: s, vertex: v };
+    }
+    best.separation > margin
+}
+
 /// Best face axis of A against B. Stops early once a separation exceeds `margin`.
 pub fn query_faces(a: &Hull, b: &Hull, rel: &Iso, margin: f32) -> FaceQuery {
     let mut best = FaceQuery { face: 0, separation: f32::NEG_INFINITY, vertex: 0 };
     for face in 0..a.faces.len() as u32 {
-        let (s, v) = face_separation(a, face, b, rel);
-        if s > best.separation {
-            best = FaceQuery { face, separation: s, vertex: v };
-            if s > margin {
-                break;
-            }
+        if consider_face(a, face, b, rel, margin, &mut best) {
+            break;
         }
     }
     best
@@ -143,9 +150,8 @@ pub fn query_faces_bounded(a: &Hull, b: &Hull, rel: &Iso, margin: f32) -> FaceQu
             seed = (i as u32, d);
         }
     }
-    let (s, v) = face_separation(a, seed.0, b, rel);
-    let mut best = FaceQuery { face: seed.0, separation: s, vertex: v };
-    if s > margin {
+    let mut best = FaceQuery { face: seed.0, separation: f32::NEG_INFINITY, vertex: 0 };
+    if consider_face(a, seed.0, b, rel, margin, &mut best) {
         return best;
     }
     for (face, f) in a.faces.iter().enumerate() {
@@ -153,12 +159,8 @@ pub fn query_faces_bounded(a: &Hull, b: &Hull, rel: &Iso, margin: f32) -> FaceQu
         if face == seed.0 || f.normal.dot(delta) - radii < best.separation {
             continue;
         }
-        let (s, v) = face_separation(a, face, b, rel);
-        if s > best.separation {
-            best = FaceQuery { face, separation: s, vertex: v };
-            if s > margin {
-                break;
-            }
+        if consider_face(a, face, b, rel, margin, &mut best) {
+            break;
         }
     }
     best
@@ -228,22 +230,27 @@ pub fn edge_separation(pa: Vec3, ea: Vec3, pb: Vec3, eb: Vec3, ca: Vec3) -> Opti
     Some((n.dot(pb - pa), n))
 }
 
+/// B's unique edge `e` (even half-edge index) in A's frame: end points, the negated face
+/// normals (its arc on the Gauss map of −B) and their cross product.
+#[inline]
+pub(crate) fn edge_in_frame(b: &Hull, rel: &Iso, e: usize) -> EdgeData {
+    let he = &b.edges[e];
+    let tw = &b.edges[e + 1];
+    let c = -rel.transform_vector(b.faces[he.face as usize].normal);
+    let d = -rel.transform_vector(b.faces[tw.face as usize].normal);
+    EdgeData {
+        p: rel.transform_point(b.vertices[he.origin as usize]),
+        q: rel.transform_point(b.vertices[tw.origin as usize]),
+        c,
+        d,
+        dxc: d.cross(c),
+    }
+}
+
 /// Fills `out` with B's unique edges in A's frame.
 pub(crate) fn edges_in_frame(b: &Hull, rel: &Iso, out: &mut Vec<EdgeData>) {
     out.clear();
-    for e in (0..b.edges.len()).step_by(2) {
-        let he = &b.edges[e];
-        let tw = &b.edges[e + 1];
-        let c = -rel.transform_vector(b.faces[he.face as usize].normal);
-        let d = -rel.transform_vector(b.faces[tw.face as usize].normal);
-        out.push(EdgeData {
-            p: rel.transform_point(b.vertices[he.origin as usize]),
-            q: rel.transform_point(b.vertices[tw.origin as usize]),
-            c,
-            d,
-            dxc: d.cross(c),
-        });
-    }
+    out.extend((0..b.edges.len()).step_by(2).map(|e| edge_in_frame(b, rel, e)));
 }
 
 /// A's unique edge `e` (even): origin, target, normals (a, b) and `b × a`.
@@ -305,18 +312,13 @@ impl EdgeSoa {
             arr[2][k] = x.z;
         };
         for (k, &e) in self.cand_b.iter().enumerate() {
-            let he = &b.edges[e as usize];
-            let tw = &b.edges[e as usize + 1];
-            let c = -rel.transform_vector(b.faces[he.face as usize].normal);
-            let d = -rel.transform_vector(b.faces[tw.face as usize].normal);
-            let p = rel.transform_point(b.vertices[he.origin as usize]);
-            let q = rel.transform_point(b.vertices[tw.origin as usize]);
-            put(&mut self.c, k, c);
-            put(&mut self.d, k, d);
-            put(&mut self.dxc, k, d.cross(c));
-            put(&mut self.p, k, p);
-            put(&mut self.e, k, q - p);
-            self.len2[k] = (q - p).length_squared();
+            let ed = edge_in_frame(b, rel, e as usize);
+            put(&mut self.c, k, ed.c);
+            put(&mut self.d, k, ed.d);
+            put(&mut self.dxc, k, ed.dxc);
+            put(&mut self.p, k, ed.p);
+            put(&mut self.e, k, ed.q - ed.p);
+            self.len2[k] = (ed.q - ed.p).length_squared();
         }
     }
 }
