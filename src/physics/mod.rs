@@ -7,8 +7,8 @@
 //! ## How a step works (for students)
 //! 1. **Bodies** ([`body`]) carry a pose, velocities and mass data computed exactly from
 //!    their [`shape`] (hulls by tetrahedral decomposition).
-//! 2. **Broad phase** ([`broadphase`]): each body's AABB is sorted along one axis
-//!    (sweep and prune); only overlapping boxes become candidate pairs.
+//! 2. **Broad phase** ([`broadphase`]): each body's AABB is filed in a cell
+//!    (hashed uniform grid); only overlapping boxes become candidate pairs.
 //! 3. **Narrow phase** ([`collide`]): for each candidate pair, the separating-axis test
 //!    (Gregorius) finds the axis of least penetration among A's faces, B's faces and the
 //!    edge pairs whose Gauss-map arcs cross (the Minkowski faces of A − B). A face axis

@@ -3,7 +3,7 @@
 //! `step(dt)` runs the stages of [`Stage`], timing each into [`Profile`]:
 //!
 //! - **Iterative** (Box2D v3's soft step): `BroadPhase` (AABBs swept along each body's
-//!   step and grown by its spin reach, sweep and prune) → `NarrowPhase` (a manifold per
+//!   step and grown by its spin reach, hashed uniform grid) → `NarrowPhase` (a manifold per
 //!   candidate pair with the speculative margin of the pair's *relative* motion; the pair's
 //!   SAT cache and last impulses are carried over by feature ID; a pair that moved less than
 //!   [`RECYCLE_DISTANCE`] since its manifold was computed keeps it, with depths updated from
@@ -539,7 +539,10 @@ impl World {
                     let first = pass + sub;
                     self.timed(Stage::SolveVelocities, |w| w.solve_passes(1.0 / h, true, first));
                     pass += iterations;
-                    self.timed(Stage::IntegratePositions, |w| w.integrate_positions(h));
+                    self.timed(Stage::IntegratePositions, |w| {
+                        w.integrate_positions(h);
+                        iterative::update_separations(&mut w.constraints, &w.solver_bodies);
+                    });
                     let first = pass + sub;
                     self.timed(Stage::Relax, |w| {
                         w.solve_passes(1.0 / h, false, first);
@@ -749,6 +752,7 @@ impl World {
                     ra,
                     rb,
                     adjusted_separation: -p.depth - n.dot(rb - ra),
+                    separation: -p.depth,
                     normal_mass: rows[0].effective_mass(sa, sb),
                     tangent_mass: [rows[1].effective_mass(sa, sb), rows[2].effective_mass(sa, sb)],
                     rows,

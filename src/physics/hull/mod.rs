@@ -94,6 +94,10 @@ pub struct Hull {
     pub(crate) inner_radius: f32,
     /// Per unique edge (half-edge index / 2): cosine between its two face normals.
     pub(crate) edge_cos: Vec<f32>,
+    /// Largest vertex distance from the origin and the local AABB, kept because the broad
+    /// and narrow phases ask for them every step.
+    radius: f32,
+    local_aabb: crate::physics::math::Aabb,
 }
 
 /// Linear tolerance for a point set: `3·(max|x| + max|y| + max|z|)·FLT_EPSILON` (Bounce,
@@ -241,7 +245,10 @@ impl Hull {
             tolerance,
             inner_radius: 0.0,
             edge_cos: Vec::new(),
+            radius: 0.0,
+            local_aabb: crate::physics::math::Aabb::new(Vec3::ZERO, Vec3::ZERO),
         };
+        hull.update_bounds();
         for f in 0..hull.faces.len() {
             let (n, d) = hull.newell_plane(f);
             if !n.is_finite() || n.length_squared() < 0.5 {
@@ -342,18 +349,24 @@ impl Hull {
 
     /// Largest distance of a vertex from the body origin (bounding-sphere radius).
     pub fn radius(&self) -> f32 {
-        self.vertices.iter().map(|v| v.length()).fold(0.0, f32::max)
+        self.radius
     }
 
     /// Local AABB.
     pub fn local_aabb(&self) -> crate::physics::math::Aabb {
+        self.local_aabb
+    }
+
+    /// Recomputes the cached radius and local AABB from the vertices.
+    fn update_bounds(&mut self) {
+        self.radius = self.vertices.iter().map(|v| v.length()).fold(0.0, f32::max);
         let mut min = Vec3::splat(f32::MAX);
         let mut max = Vec3::splat(f32::MIN);
         for v in &self.vertices {
             min = min.min(*v);
             max = max.max(*v);
         }
-        crate::physics::math::Aabb::new(min, max)
+        self.local_aabb = crate::physics::math::Aabb::new(min, max);
     }
 
     /// A copy moved by `offset` (used to put the centre of mass at the body origin).
@@ -367,6 +380,7 @@ impl Hull {
         }
         h.centroid += offset;
         h.tolerance = tolerance_for(h.vertices.iter().copied());
+        h.update_bounds();
         h
     }
 

@@ -10,8 +10,8 @@
 //! A step is split into `substeps`; each substep integrates gravity, re-applies the
 //! accumulated impulses (warm starting), runs `iterations` biased passes, moves the bodies,
 //! then runs `iterations` *relax* passes without bias. The current separation of every
-//! point is recomputed in each pass from how far the two bodies moved and turned since the
-//! step began (`s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`), so the solver sees
+//! point is recomputed after each position update from how far the two bodies moved and
+//! turned since the step began (`s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`), so the solver sees
 //! penetration change within the step.
 //!
 //! **Why soft contacts, not plain Baumgarte or split impulses.** Position error is fed back
@@ -26,6 +26,9 @@
 //! Within each manifold the points are visited forward and backward on alternate passes
 //! (and substeps): a fixed Gauss–Seidel order leaves a small torque in every 4-point face
 //! contact that, at one iteration per substep, tilts a tall pyramid sideways.
+//!
+//! Each manifold works on copies of its two bodies (kept in registers) and writes back only
+//! the dynamic ones, so manifolds on the same static body do not chain through memory.
 //!
 //! Speculative points (s > 0) let bodies approach at up to `s/h` — they land exactly.
 //! Restitution is a separate pass after all substeps: points whose approach speed before the
@@ -61,12 +64,14 @@ impl Softness {
 /// Re-applies the accumulated impulses (start of every substep).
 pub fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
     for c in constraints {
-        let (a, b) = super::pair_mut(bodies, c.a, c.b);
+        let (mut sa, mut sb) = super::load_pair(bodies, c.a, c.b);
+        let (a, b) = (&mut sa, &mut sb);
         for p in &c.points[..c.count as usize] {
             p.rows[0].apply(a, b, c.normal, p.normal_impulse);
             p.rows[1].apply(a, b, c.t1, p.tangent_impulse[0]);
             p.rows[2].apply(a, b, c.t2, p.tangent_impulse[1]);
         }
+        super::store_pair(bodies, c.a, c.b, &sa, &sb);
     }
 }
 
@@ -81,16 +86,14 @@ pub fn solve(
     reverse: bool,
 ) {
     for c in constraints.iter_mut() {
-        let (a, b) = super::pair_mut(bodies, c.a, c.b);
+        let (mut sa, mut sb) = super::load_pair(bodies, c.a, c.b);
+        let (a, b) = (&mut sa, &mut sb);
         let n = c.normal;
         let count = c.count as usize;
-        let (dpa, dpb, dqa, dqb) = (a.dp, b.dp, a.dq, b.dq);
         let rev = reverse;
         for k in 0..count {
             let p = &mut c.points[if rev { count - 1 - k } else { k }];
-            // Current separation from the bodies' motion since the step began.
-            let d = (dpb - dpa) + (dqb * p.rb - dqa * p.ra);
-            let s = n.dot(d) + p.adjusted_separation;
+            let s = p.separation;
             let (bias, mass_scale, impulse_scale) = if s > 0.0 {
                 (s * inv_h, 1.0, 0.0)
             } else if use_bias {
@@ -124,6 +127,21 @@ pub fn solve(
             p.tangent_impulse = new;
             p.rows[1].apply(a, b, c.t1, new[0] - old[0]);
             p.rows[2].apply(a, b, c.t2, new[1] - old[1]);
+        }
+        super::store_pair(bodies, c.a, c.b, &sa, &sb);
+    }
+}
+
+/// Recomputes every point's current separation from how far its two bodies moved and
+/// turned since the step began: `s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`.
+/// The bodies only move in position integration, so this runs once after each one instead
+/// of in every pass (it would cost two quaternion rotations per point per pass).
+pub fn update_separations(constraints: &mut [ContactConstraint], bodies: &[SolverBody]) {
+    for c in constraints.iter_mut() {
+        let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+        let (dp, dqa, dqb) = (b.dp - a.dp, a.dq, b.dq);
+        for p in c.points[..c.count as usize].iter_mut() {
+            p.separation = c.normal.dot(dp + (dqb * p.rb - dqa * p.ra)) + p.adjusted_separation;
         }
     }
 }

@@ -124,6 +124,9 @@ pub struct ConstraintPoint {
     pub rb: Vec3A,
     /// Separation at the step's start minus `n·(rB − rA)` (Box2D's adjusted separation).
     pub adjusted_separation: f32,
+    /// Current separation (negative: penetration), updated after every position update
+    /// ([`iterative::update_separations`]).
+    pub separation: f32,
     /// Effective mass along the normal.
     pub normal_mass: f32,
     /// Effective masses along the tangents.
@@ -242,6 +245,29 @@ pub fn effective_mass(a: &SolverBody, b: &SolverBody, ra: Vec3A, rb: Vec3A, n: V
 #[inline]
 pub fn relative_velocity(a: &SolverBody, b: &SolverBody, ra: Vec3A, rb: Vec3A) -> Vec3A {
     (b.v + b.w.cross(rb)) - (a.v + a.w.cross(ra))
+}
+
+/// Copies of two bodies' states for one manifold: the solver works on these locals (kept in
+/// registers) and [`store_pair`] writes back only dynamic bodies, so manifolds that touch
+/// the same static body (the ground) do not form a chain through memory.
+#[inline]
+pub(crate) fn load_pair(bodies: &[SolverBody], a: u32, b: u32) -> (SolverBody, SolverBody) {
+    (bodies[a as usize], bodies[b as usize])
+}
+
+/// Writes back the velocities of the bodies of [`load_pair`] that can move.
+#[inline]
+pub(crate) fn store_pair(bodies: &mut [SolverBody], a: u32, b: u32, sa: &SolverBody, sb: &SolverBody) {
+    if sa.inv_mass > 0.0 {
+        let t = &mut bodies[a as usize];
+        t.v = sa.v;
+        t.w = sa.w;
+    }
+    if sb.inv_mass > 0.0 {
+        let t = &mut bodies[b as usize];
+        t.v = sb.v;
+        t.w = sb.w;
+    }
 }
 
 /// Mutable references to two distinct bodies.

@@ -69,7 +69,11 @@ fn main() -> ExitCode {
             }
         }
         let ms = t.elapsed().as_secs_f64() * 1e3 / steps.max(1) as f64;
-        println!("{scene} contactlab: {ms:.3} ms/step over {steps} steps");
+        let st = w.stats();
+        println!(
+            "{scene} contactlab: {ms:.3} ms/step over {steps} steps ({} pairs, {} touching, {} points at the end)",
+            st.pairs, st.touching, st.points
+        );
         for (stage, total) in contactlab::physics::Stage::ALL.iter().zip(stages) {
             println!("  {:<22} {:8.3} ms/step", stage.name(), total / steps.max(1) as f64);
         }
