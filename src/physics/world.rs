@@ -36,8 +36,8 @@ use crate::physics::collide::{collide, CollideConfig, FeatureId, Manifold, SatCa
 use crate::physics::math::{tangent_basis, Aabb, Iso};
 use crate::physics::shape::Shape;
 use crate::physics::solver::{
-    iterative, iterative::Softness, naive, relative_velocity, ConstraintPoint, ContactConstraint, Row, Settings,
-    SolverBody, SolverMode,
+    iterative, iterative::Softness, naive, relative_velocity, wide::WideSolver, ConstraintPoint, ContactConstraint,
+    Row, Settings, SolverBody, SolverMode,
 };
 use glam::{Mat3, Vec3, Vec3A};
 use std::sync::Arc;
@@ -275,6 +275,7 @@ pub struct World {
     scratch: Scratch,
     solver_bodies: Vec<SolverBody>,
     constraints: Vec<ContactConstraint>,
+    wide: WideSolver,
     moves: Vec<Vec3>,
     start_poses: Vec<Iso>,
     island_parent: Vec<u32>,
@@ -353,6 +354,7 @@ impl World {
             scratch: Scratch::default(),
             solver_bodies: Vec::new(),
             constraints: Vec::new(),
+            wide: WideSolver::default(),
             moves: Vec::new(),
             start_poses: Vec::new(),
             island_parent: Vec::new(),
@@ -533,7 +535,7 @@ impl World {
                         }
                     });
                     if self.settings.warm_starting {
-                        self.timed(Stage::WarmStart, |w| iterative::warm_start(&w.constraints, &mut w.solver_bodies));
+                        self.timed(Stage::WarmStart, |w| w.wide.warm_start(&mut w.solver_bodies));
                     }
                     let iterations = self.settings.iterations.max(1);
                     let first = pass + sub;
@@ -541,16 +543,17 @@ impl World {
                     pass += iterations;
                     self.timed(Stage::IntegratePositions, |w| {
                         w.integrate_positions(h);
-                        iterative::update_separations(&mut w.constraints, &w.solver_bodies);
+                        w.wide.update_separations(&w.constraints, &w.solver_bodies);
                     });
                     let first = pass + sub;
                     self.timed(Stage::Relax, |w| {
                         w.solve_passes(1.0 / h, false, first);
-                        iterative::accumulate_totals(&mut w.constraints);
+                        w.wide.accumulate_totals();
                     });
                     pass += iterations;
                 }
                 self.timed(Stage::Restitution, |w| {
+                    w.wide.store(&mut w.constraints);
                     iterative::apply_restitution(
                         &mut w.constraints,
                         &mut w.solver_bodies,
@@ -725,19 +728,14 @@ impl World {
                 let (t1, t2) = tangent_basis(n.into());
                 (t1.into(), t2.into())
             };
-            let mut cc = ContactConstraint {
-                a: c.a,
-                b: c.b,
-                contact: ci as u32,
-                normal: n,
-                t1,
-                t2,
-                friction,
-                restitution,
-                softness: if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft },
-                count: c.manifold.points.len() as u32,
-                ..Default::default()
-            };
+            // Written in place: a constraint is over a kilobyte, too big to build and move.
+            self.constraints.push(ContactConstraint::default());
+            let cc = self.constraints.last_mut().expect("just pushed");
+            (cc.a, cc.b, cc.contact) = (c.a, c.b, ci as u32);
+            (cc.normal, cc.t1, cc.t2) = (n, t1, t2);
+            (cc.friction, cc.restitution) = (friction, restitution);
+            cc.softness = if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft };
+            cc.count = c.manifold.points.len() as u32;
             for (k, p) in c.manifold.points.iter().enumerate() {
                 let ra = Vec3A::from(p.position) - pa;
                 let rb = Vec3A::from(p.position) - pb;
@@ -766,7 +764,12 @@ impl World {
                     id: p.id,
                 };
             }
-            self.constraints.push(cc);
+        }
+        if self.settings.mode == SolverMode::Iterative {
+            // A static body after the real ones fills the empty lanes of the wide batches.
+            let pad = self.solver_bodies.len() as u32;
+            self.solver_bodies.push(SolverBody { inv_i: Mat3::ZERO, ..Default::default() });
+            self.wide.build(&self.constraints, &self.solver_bodies, pad);
         }
     }
 
@@ -775,7 +778,7 @@ impl World {
     fn solve_passes(&mut self, inv_h: f32, use_bias: bool, first: u32) {
         for k in 0..self.settings.iterations.max(1) {
             let reverse = (first + k) % 2 == 1;
-            iterative::solve(&mut self.constraints, &mut self.solver_bodies, &self.settings, inv_h, use_bias, reverse);
+            self.wide.solve(&mut self.solver_bodies, &self.settings, inv_h, use_bias, reverse);
         }
     }
 

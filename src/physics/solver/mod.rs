@@ -17,6 +17,7 @@
 
 pub mod iterative;
 pub mod naive;
+pub mod wide;
 
 use crate::physics::collide::FeatureId;
 use glam::{Mat3, Quat, Vec3A};
@@ -125,7 +126,7 @@ pub struct ConstraintPoint {
     /// Separation at the step's start minus `n·(rB − rA)` (Box2D's adjusted separation).
     pub adjusted_separation: f32,
     /// Current separation (negative: penetration), updated after every position update
-    /// ([`iterative::update_separations`]).
+    /// ([`wide::WideSolver::update_separations`]).
     pub separation: f32,
     /// Effective mass along the normal.
     pub normal_mass: f32,

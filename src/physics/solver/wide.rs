@@ -1,0 +1,560 @@
+//! The iterative solver four manifolds at a time: graph colouring plus SIMD lanes (the
+//! layout of Box2D v3's "wide" contact solver and Rapier's SIMD solver, on SSE-sized
+//! `glam::Vec4` lanes).
+//!
+//! Scalar sequential impulses spend most of their time on horizontal work: every dot
+//! product of a 3-vector is a multiply and two shuffles, and each row waits for the last
+//! one. Here four manifolds that share no *dynamic* body sit in the four lanes of one
+//! [`WideBatch`]; their k-th points are solved together, so a dot product is three
+//! multiplies and two adds for four points at once.
+//!
+//! **Colouring.** Lanes of one batch must not share a dynamic body (each lane writes its
+//! bodies back). Each manifold takes the first of [`COLOURS`] colours in which neither of
+//! its dynamic bodies is used yet (greedy colouring, Box2D v3's constraint graph); each
+//! colour is cut into batches of four in contact order. Static bodies may be shared: they
+//! are never written. Manifolds that find no colour (a body touching more than about
+//! [`COLOURS`] others) are solved by the scalar code ([`super::iterative`]) after the
+//! batches.
+//!
+//! **Same maths as [`super::iterative`].** Per point the same soft normal row, clamped
+//! friction disc and alternating point order; a lane whose manifold has fewer points holds
+//! zero masses in the missing slots, so they apply nothing (and visiting slots 3, 2, 1, 0 is
+//! the exact reverse order for every lane). Only the order in which manifolds are visited
+//! differs (colour order instead of pair order), which Gauss–Seidel allows.
+//!
+//! The scalar constraints stay the record: separations are recomputed from their lever arms
+//! after each position update, and the impulses are copied back before restitution and
+//! storing.
+//!
+//! Limits: four lanes (SSE); no threads.
+
+use super::{iterative, ContactConstraint, Settings, SolverBody};
+use glam::{Vec3A, Vec4};
+
+/// Lanes per batch.
+pub const LANES: usize = 4;
+/// Colours tried before a manifold goes to the scalar overflow (Box2D v3 uses 24 too).
+pub const COLOURS: usize = 24;
+
+/// Four 3-vectors, one per lane, stored by component.
+#[derive(Clone, Copy, Debug, Default)]
+struct V3 {
+    x: Vec4,
+    y: Vec4,
+    z: Vec4,
+}
+
+impl V3 {
+    #[inline]
+    fn dot(&self, o: &V3) -> Vec4 {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    #[inline]
+    fn sub(&self, o: &V3) -> V3 {
+        V3 { x: self.x - o.x, y: self.y - o.y, z: self.z - o.z }
+    }
+
+    /// `self += d * s`.
+    #[inline]
+    fn add_scaled(&mut self, d: &V3, s: Vec4) {
+        self.x += d.x * s;
+        self.y += d.y * s;
+        self.z += d.z * s;
+    }
+
+    fn set(&mut self, lane: usize, v: Vec3A) {
+        self.x[lane] = v.x;
+        self.y[lane] = v.y;
+        self.z[lane] = v.z;
+    }
+
+    #[inline]
+    fn get(&self, lane: usize) -> Vec3A {
+        Vec3A::new(self.x[lane], self.y[lane], self.z[lane])
+    }
+}
+
+/// One constraint row for four lanes (see [`super::Row`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct WideRow {
+    ca: V3,
+    cb: V3,
+    ia: V3,
+    ib: V3,
+}
+
+/// The velocities of the four lanes' bodies A and B.
+struct Velocities {
+    va: V3,
+    wa: V3,
+    vb: V3,
+    wb: V3,
+    ima: Vec4,
+    imb: Vec4,
+}
+
+impl Velocities {
+    #[inline]
+    fn gather(bodies: &[SolverBody], a: &[u32; LANES], b: &[u32; LANES]) -> Velocities {
+        let (ba, bb) = (a.map(|i| &bodies[i as usize]), b.map(|i| &bodies[i as usize]));
+        let v3 = |f: &dyn Fn(usize) -> Vec3A| {
+            let (p, q, r, s) = (f(0), f(1), f(2), f(3));
+            V3 { x: Vec4::new(p.x, q.x, r.x, s.x), y: Vec4::new(p.y, q.y, r.y, s.y), z: Vec4::new(p.z, q.z, r.z, s.z) }
+        };
+        Velocities {
+            va: v3(&|l| ba[l].v),
+            wa: v3(&|l| ba[l].w),
+            vb: v3(&|l| bb[l].v),
+            wb: v3(&|l| bb[l].w),
+            ima: Vec4::new(ba[0].inv_mass, ba[1].inv_mass, ba[2].inv_mass, ba[3].inv_mass),
+            imb: Vec4::new(bb[0].inv_mass, bb[1].inv_mass, bb[2].inv_mass, bb[3].inv_mass),
+        }
+    }
+
+    /// Writes back the dynamic bodies (static and padding bodies are never written).
+    #[inline]
+    fn scatter(&self, bodies: &mut [SolverBody], a: &[u32; LANES], b: &[u32; LANES]) {
+        for l in 0..LANES {
+            if self.ima[l] > 0.0 {
+                let t = &mut bodies[a[l] as usize];
+                t.v = self.va.get(l);
+                t.w = self.wa.get(l);
+            }
+            if self.imb[l] > 0.0 {
+                let t = &mut bodies[b[l] as usize];
+                t.v = self.vb.get(l);
+                t.w = self.wb.get(l);
+            }
+        }
+    }
+
+    /// Relative velocity along row direction `d`.
+    #[inline]
+    fn along(&self, row: &WideRow, d: &V3) -> Vec4 {
+        d.dot(&self.vb.sub(&self.va)) + row.cb.dot(&self.wb) - row.ca.dot(&self.wa)
+    }
+
+    /// Impulse `l` along `d`: −l to A, +l to B.
+    #[inline]
+    fn apply(&mut self, row: &WideRow, d: &V3, l: Vec4) {
+        self.va.add_scaled(d, -l * self.ima);
+        self.wa.add_scaled(&row.ia, -l);
+        self.vb.add_scaled(d, l * self.imb);
+        self.wb.add_scaled(&row.ib, l);
+    }
+}
+
+/// Point slot k of four manifolds.
+#[derive(Clone, Copy, Debug, Default)]
+struct WidePoint {
+    rows: [WideRow; 3],
+    normal_mass: Vec4,
+    tangent_mass: [Vec4; 2],
+    separation: Vec4,
+    normal_impulse: Vec4,
+    tangent_impulse: [Vec4; 2],
+    total_normal: Vec4,
+    total_tangent: [Vec4; 2],
+    max_normal: Vec4,
+}
+
+/// Four manifolds that share no dynamic body.
+#[derive(Clone, Copy, Debug, Default)]
+struct WideBatch {
+    a: [u32; LANES],
+    b: [u32; LANES],
+    /// Index of each lane's scalar constraint (`u32::MAX`: empty lane).
+    source: [u32; LANES],
+    normal: V3,
+    t1: V3,
+    t2: V3,
+    friction: Vec4,
+    bias_rate: Vec4,
+    mass_scale: Vec4,
+    impulse_scale: Vec4,
+    points: [WidePoint; 4],
+}
+
+/// Batches, the overflow and the colouring buffers; all reused between steps.
+#[derive(Clone, Debug, Default)]
+pub struct WideSolver {
+    batches: Vec<WideBatch>,
+    /// Manifolds left without a colour, solved by the scalar code, and their sources.
+    overflow: Vec<ContactConstraint>,
+    overflow_source: Vec<u32>,
+    /// Per colour, a bitset over bodies that colour already uses.
+    used: Vec<u64>,
+    colour: Vec<u8>,
+    order: Vec<u32>,
+    /// Manifolds per colour after the last build (overflow last), for statistics and tests.
+    pub counts: [u32; COLOURS + 1],
+}
+
+impl WideSolver {
+    /// Colours `constraints` and packs them into batches. `pad` is the index of a static
+    /// body (inverse mass 0) that fills empty lanes.
+    pub fn build(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody], pad: u32) {
+        debug_assert_eq!(bodies[pad as usize].inv_mass, 0.0);
+        let words = bodies.len().div_ceil(64);
+        self.used.clear();
+        self.used.resize(words * COLOURS, 0);
+        self.colour.clear();
+        self.counts = [0; COLOURS + 1];
+        for c in constraints {
+            let bit = |i: u32| (bodies[i as usize].inv_mass > 0.0).then(|| (i as usize / 64, 1u64 << (i % 64)));
+            let (a, b) = (bit(c.a), bit(c.b));
+            let free = |set: &[u64], x: Option<(usize, u64)>| x.is_none_or(|(w, m)| set[w] & m == 0);
+            let mut chosen = COLOURS;
+            for k in 0..COLOURS {
+                let set = &mut self.used[k * words..(k + 1) * words];
+                if free(set, a) && free(set, b) {
+                    for (w, m) in [a, b].into_iter().flatten() {
+                        set[w] |= m;
+                    }
+                    chosen = k;
+                    break;
+                }
+            }
+            self.colour.push(chosen as u8);
+            self.counts[chosen] += 1;
+        }
+        // Counting sort of the constraint indices by colour (stable).
+        let mut start = [0u32; COLOURS + 2];
+        for k in 0..=COLOURS {
+            start[k + 1] = start[k] + self.counts[k];
+        }
+        self.order.clear();
+        self.order.resize(constraints.len(), 0);
+        for (i, &k) in self.colour.iter().enumerate() {
+            self.order[start[k as usize] as usize] = i as u32;
+            start[k as usize] += 1;
+        }
+        self.batches.clear();
+        let mut at = 0;
+        for k in 0..COLOURS {
+            let group = &self.order[at..at + self.counts[k] as usize];
+            at += group.len();
+            for chunk in group.chunks(LANES) {
+                // Filled in place: a batch is 3 KB, too big to build on the stack and move.
+                self.batches.push(WideBatch::default());
+                let w = self.batches.last_mut().expect("just pushed");
+                w.a = [pad; LANES];
+                w.b = [pad; LANES];
+                w.source = [u32::MAX; LANES];
+                for (lane, &ci) in chunk.iter().enumerate() {
+                    fill_lane(w, lane, ci, &constraints[ci as usize]);
+                }
+            }
+        }
+        self.overflow.clear();
+        self.overflow_source.clear();
+        for &ci in &self.order[at..] {
+            self.overflow.push(constraints[ci as usize]);
+            self.overflow_source.push(ci);
+        }
+    }
+
+    /// Re-applies the accumulated impulses (start of every substep).
+    pub fn warm_start(&self, bodies: &mut [SolverBody]) {
+        for w in &self.batches {
+            let mut v = Velocities::gather(bodies, &w.a, &w.b);
+            for p in &w.points {
+                v.apply(&p.rows[0], &w.normal, p.normal_impulse);
+                v.apply(&p.rows[1], &w.t1, p.tangent_impulse[0]);
+                v.apply(&p.rows[2], &w.t2, p.tangent_impulse[1]);
+            }
+            v.scatter(bodies, &w.a, &w.b);
+        }
+        iterative::warm_start(&self.overflow, bodies);
+    }
+
+    /// One pass (see [`iterative::solve`], whose maths this repeats lane by lane).
+    pub fn solve(&mut self, bodies: &mut [SolverBody], settings: &Settings, inv_h: f32, use_bias: bool, reverse: bool) {
+        let zero = Vec4::ZERO;
+        let one = Vec4::ONE;
+        let inv_h = Vec4::splat(inv_h);
+        let max_push = Vec4::splat(-settings.max_push_out);
+        let slots: [usize; 4] = if reverse { [3, 2, 1, 0] } else { [0, 1, 2, 3] };
+        for w in &mut self.batches {
+            let mut v = Velocities::gather(bodies, &w.a, &w.b);
+            let (bias_rate, mass_scale, impulse_scale) =
+                if use_bias { (w.bias_rate, w.mass_scale, w.impulse_scale) } else { (zero, one, zero) };
+            // Friction first, non-penetration last (see `iterative::solve`).
+            for &k in &slots {
+                let p = &mut w.points[k];
+                let old = p.tangent_impulse;
+                let v1 = v.along(&p.rows[1], &w.t1);
+                let v2 = v.along(&p.rows[2], &w.t2);
+                let n1 = old[0] - p.tangent_mass[0] * v1;
+                let n2 = old[1] - p.tangent_mass[1] * v2;
+                let max = w.friction * p.normal_impulse;
+                let len = Vec4::from_array((n1 * n1 + n2 * n2).to_array().map(f32::sqrt));
+                // Inside the friction disc keep the impulse, else scale it onto the rim.
+                let scale = Vec4::select(len.cmpgt(max), max / len, one);
+                let (n1, n2) = (n1 * scale, n2 * scale);
+                p.tangent_impulse = [n1, n2];
+                v.apply(&p.rows[1], &w.t1, n1 - old[0]);
+                v.apply(&p.rows[2], &w.t2, n2 - old[1]);
+            }
+            for &k in &slots {
+                let p = &mut w.points[k];
+                let s = p.separation;
+                // Speculative (s > 0): close the gap exactly; else the soft push-out.
+                let spec = s.cmpgt(zero);
+                let bias = Vec4::select(spec, s * inv_h, (bias_rate * s).max(max_push));
+                let ms = Vec4::select(spec, one, mass_scale);
+                let is = Vec4::select(spec, zero, impulse_scale);
+                let vn = v.along(&p.rows[0], &w.normal);
+                let old = p.normal_impulse;
+                let new = (old - p.normal_mass * ms * (vn + bias) - is * old).max(zero);
+                p.normal_impulse = new;
+                p.max_normal = p.max_normal.max(new);
+                v.apply(&p.rows[0], &w.normal, new - old);
+            }
+            v.scatter(bodies, &w.a, &w.b);
+        }
+        iterative::solve(&mut self.overflow, bodies, settings, inv_h.x, use_bias, reverse);
+    }
+
+    /// Recomputes the current separation of every point from how far its bodies moved and
+    /// turned since the step began, `s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`
+    /// (lever arms from the scalar constraints), straight into the lanes. The bodies only
+    /// move in position integration, so this runs once after each one, not in every pass.
+    pub fn update_separations(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody]) {
+        let separation = |c: &ContactConstraint, k: usize| {
+            let (a, b, p) = (&bodies[c.a as usize], &bodies[c.b as usize], &c.points[k]);
+            c.normal.dot((b.dp - a.dp) + (b.dq * p.rb - a.dq * p.ra)) + p.adjusted_separation
+        };
+        for w in &mut self.batches {
+            for (lane, &ci) in w.source.iter().enumerate() {
+                if let Some(c) = constraints.get(ci as usize) {
+                    for k in 0..c.count as usize {
+                        w.points[k].separation[lane] = separation(c, k);
+                    }
+                }
+            }
+        }
+        for (o, &ci) in self.overflow.iter_mut().zip(&self.overflow_source) {
+            let c = &constraints[ci as usize];
+            for k in 0..c.count as usize {
+                o.points[k].separation = separation(c, k);
+            }
+        }
+    }
+
+    /// Adds this substep's impulses to the per-step totals.
+    pub fn accumulate_totals(&mut self) {
+        for w in &mut self.batches {
+            for p in &mut w.points {
+                p.total_normal += p.normal_impulse;
+                p.total_tangent[0] += p.tangent_impulse[0];
+                p.total_tangent[1] += p.tangent_impulse[1];
+            }
+        }
+        iterative::accumulate_totals(&mut self.overflow);
+    }
+
+    /// Copies the impulses back into the scalar constraints (before restitution and
+    /// storing them in the contacts).
+    pub fn store(&self, constraints: &mut [ContactConstraint]) {
+        for w in &self.batches {
+            for (lane, &ci) in w.source.iter().enumerate() {
+                if let Some(c) = constraints.get_mut(ci as usize) {
+                    let count = c.count as usize;
+                    for (wp, p) in w.points.iter().zip(&mut c.points[..count]) {
+                        p.normal_impulse = wp.normal_impulse[lane];
+                        p.tangent_impulse = [wp.tangent_impulse[0][lane], wp.tangent_impulse[1][lane]];
+                        p.total_normal_impulse = wp.total_normal[lane];
+                        p.total_tangent_impulse = [wp.total_tangent[0][lane], wp.total_tangent[1][lane]];
+                        p.max_normal_impulse = wp.max_normal[lane];
+                    }
+                }
+            }
+        }
+        for (o, &ci) in self.overflow.iter().zip(&self.overflow_source) {
+            let count = o.count as usize;
+            constraints[ci as usize].points[..count].copy_from_slice(&o.points[..count]);
+        }
+    }
+}
+
+/// Transposes scalar constraint `c` (index `ci`) into lane `lane` of `w`.
+fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactConstraint) {
+    w.a[lane] = c.a;
+    w.b[lane] = c.b;
+    w.source[lane] = ci;
+    w.normal.set(lane, c.normal);
+    w.t1.set(lane, c.t1);
+    w.t2.set(lane, c.t2);
+    w.friction[lane] = c.friction;
+    w.bias_rate[lane] = c.softness.bias_rate;
+    w.mass_scale[lane] = c.softness.mass_scale;
+    w.impulse_scale[lane] = c.softness.impulse_scale;
+    for (wp, p) in w.points.iter_mut().zip(&c.points[..c.count as usize]) {
+        for (wr, r) in wp.rows.iter_mut().zip(&p.rows) {
+            wr.ca.set(lane, r.ca);
+            wr.cb.set(lane, r.cb);
+            wr.ia.set(lane, r.ia);
+            wr.ib.set(lane, r.ib);
+        }
+        wp.normal_mass[lane] = p.normal_mass;
+        wp.tangent_mass[0][lane] = p.tangent_mass[0];
+        wp.tangent_mass[1][lane] = p.tangent_mass[1];
+        wp.separation[lane] = p.separation;
+        wp.normal_impulse[lane] = p.normal_impulse;
+        wp.tangent_impulse[0][lane] = p.tangent_impulse[0];
+        wp.tangent_impulse[1][lane] = p.tangent_impulse[1];
+        wp.total_normal[lane] = p.total_normal_impulse;
+        wp.total_tangent[0][lane] = p.total_tangent_impulse[0];
+        wp.total_tangent[1][lane] = p.total_tangent_impulse[1];
+        wp.max_normal[lane] = p.max_normal_impulse;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::physics::hull::builders::SplitMix64;
+    use crate::physics::math::tangent_basis;
+    use crate::physics::solver::{ConstraintPoint, Row};
+    use glam::{Mat3, Vec3};
+
+    fn body(inv_mass: f32, v: Vec3A, w: Vec3A) -> SolverBody {
+        SolverBody {
+            v,
+            w,
+            inv_mass,
+            inv_i: Mat3::from_diagonal(Vec3::new(1.0, 2.0, 1.5) * inv_mass),
+            ..Default::default()
+        }
+    }
+
+    fn rand3(rng: &mut SplitMix64) -> Vec3A {
+        Vec3A::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 2.0 - 1.0
+    }
+
+    /// A manifold between `a` and `b` with `count` random points, warm impulses and
+    /// separations (some speculative).
+    fn manifold(rng: &mut SplitMix64, bodies: &[SolverBody], a: u32, b: u32, count: usize) -> ContactConstraint {
+        let n = rand3(rng).normalize();
+        let (t1, t2) = tangent_basis(n.into());
+        let (t1, t2) = (Vec3A::from(t1), Vec3A::from(t2));
+        let (sa, sb) = (&bodies[a as usize], &bodies[b as usize]);
+        let mut c = ContactConstraint {
+            a,
+            b,
+            normal: n,
+            t1,
+            t2,
+            friction: 0.6,
+            softness: iterative::Softness::new(30.0, 10.0, 1.0 / 240.0),
+            count: count as u32,
+            ..Default::default()
+        };
+        for p in &mut c.points[..count] {
+            let (ra, rb) = (rand3(rng) * 0.5, rand3(rng) * 0.5);
+            let rows = [Row::new(sa, sb, ra, rb, n), Row::new(sa, sb, ra, rb, t1), Row::new(sa, sb, ra, rb, t2)];
+            *p = ConstraintPoint {
+                ra,
+                rb,
+                normal_mass: rows[0].effective_mass(sa, sb),
+                tangent_mass: [rows[1].effective_mass(sa, sb), rows[2].effective_mass(sa, sb)],
+                rows,
+                separation: rng.next_f32() * 0.02 - 0.015,
+                normal_impulse: rng.next_f32() * 0.5,
+                tangent_impulse: [rng.next_f32() * 0.1, -rng.next_f32() * 0.1],
+                ..Default::default()
+            };
+        }
+        c
+    }
+
+    #[test]
+    fn wide_passes_equal_scalar_passes_on_independent_manifolds() {
+        // Ground 0 (static), bodies 1..=20; manifolds share only the ground, so all take
+        // colour 0 and the wide order equals the scalar order.
+        let mut rng = SplitMix64(21);
+        let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
+        bodies.extend((1..=20).map(|_| body(0.5 + rng.next_f32(), rand3(&mut rng), rand3(&mut rng))));
+        let mut cs = Vec::new();
+        for i in 1..=8u32 {
+            cs.push(manifold(&mut rng, &bodies, 0, i, 1 + (i as usize % 4)));
+        }
+        for i in (9..=20u32).step_by(2) {
+            cs.push(manifold(&mut rng, &bodies, i, i + 1, 1 + (i as usize % 4)));
+        }
+        let pad = bodies.len() as u32;
+        bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
+        let mut wide = WideSolver::default();
+        wide.build(&cs, &bodies, pad);
+        assert_eq!(wide.counts[0] as usize, cs.len());
+        assert_eq!(wide.batches.len(), cs.len().div_ceil(LANES));
+        let (mut wb, mut sb, mut sc) = (bodies.clone(), bodies.clone(), cs.clone());
+        let settings = Settings::default();
+        wide.warm_start(&mut wb);
+        iterative::warm_start(&sc, &mut sb);
+        for pass in 0..4 {
+            let (bias, reverse) = (pass < 2, pass % 2 == 1);
+            wide.solve(&mut wb, &settings, 240.0, bias, reverse);
+            iterative::solve(&mut sc, &mut sb, &settings, 240.0, bias, reverse);
+        }
+        wide.accumulate_totals();
+        iterative::accumulate_totals(&mut sc);
+        let mut wc = cs.clone();
+        wide.store(&mut wc);
+        for (x, y) in wb.iter().zip(&sb) {
+            assert!((x.v - y.v).abs().max_element() < 1e-5 && (x.w - y.w).abs().max_element() < 1e-5);
+        }
+        let mut moved = 0.0f32;
+        for (x, y) in wb.iter().zip(&bodies) {
+            moved = moved.max((x.v - y.v).length());
+        }
+        assert!(moved > 0.1, "the passes changed velocities ({moved})");
+        for (cw, cs) in wc.iter().zip(&sc) {
+            for (p, q) in cw.points.iter().zip(&cs.points).take(cw.count as usize) {
+                assert!((p.normal_impulse - q.normal_impulse).abs() < 1e-5);
+                assert!((p.total_normal_impulse - q.total_normal_impulse).abs() < 1e-5);
+                assert!((p.tangent_impulse[0] - q.tangent_impulse[0]).abs() < 1e-5);
+                assert!((p.tangent_impulse[1] - q.tangent_impulse[1]).abs() < 1e-5);
+                assert_eq!(p.max_normal_impulse > 0.0, q.max_normal_impulse > 0.0);
+            }
+        }
+    }
+
+    #[test]
+    fn batches_never_share_a_dynamic_body_and_keep_every_manifold() {
+        // A chain 1-2-…-40 on a static ground 0 and a hub 41 touching 30 of them: more than
+        // COLOURS, so at least 6 of the hub's manifolds go to the scalar overflow.
+        let mut rng = SplitMix64(4);
+        let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
+        bodies.extend((1..=41).map(|_| body(1.0, Vec3A::ZERO, Vec3A::ZERO)));
+        let mut cs = Vec::new();
+        for i in 1..=40u32 {
+            cs.push(manifold(&mut rng, &bodies, 0, i, 4));
+            if i < 40 {
+                cs.push(manifold(&mut rng, &bodies, i, i + 1, 2));
+            }
+        }
+        for i in 1..=30u32 {
+            cs.push(manifold(&mut rng, &bodies, i, 41, 1));
+        }
+        let pad = bodies.len() as u32;
+        bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
+        let mut wide = WideSolver::default();
+        wide.build(&cs, &bodies, pad);
+        let mut seen: Vec<u32> = wide.batches.iter().flat_map(|w| w.source).filter(|&s| s != u32::MAX).collect();
+        seen.extend(&wide.overflow_source);
+        seen.sort_unstable();
+        assert_eq!(seen, (0..cs.len() as u32).collect::<Vec<_>>(), "every manifold exactly once");
+        assert!(wide.overflow.len() >= 30 - COLOURS, "{:?}", wide.counts);
+        for w in &wide.batches {
+            let mut dynamic: Vec<u32> =
+                w.a.iter().chain(&w.b).copied().filter(|&i| bodies[i as usize].inv_mass > 0.0).collect();
+            let n = dynamic.len();
+            dynamic.sort_unstable();
+            dynamic.dedup();
+            assert_eq!(dynamic.len(), n, "a dynamic body twice in one batch");
+        }
+    }
+}
