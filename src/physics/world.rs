@@ -193,6 +193,9 @@ pub struct Recycle {
     pub normal_a: Vec3,
     /// Each point's surface point on A (A's frame) and on B (B's frame).
     pub anchors: [(Vec3, Vec3); 4],
+    /// For a pair found apart: a lower bound on the distance between the shapes at `rel`
+    /// (the gap along the separating face normal), else 0.
+    pub gap: f32,
 }
 
 impl Recycle {
@@ -203,12 +206,27 @@ impl Recycle {
             rel: Iso::relative(xa, xb),
             normal_a: xa.inv_transform_vector(m.normal),
             anchors: [(Vec3::ZERO, Vec3::ZERO); 4],
+            gap: 0.0,
         };
         for (k, p) in m.points.iter().enumerate() {
             let half = m.normal * (0.5 * p.depth);
             r.anchors[k] = (xa.inv_transform_point(p.position + half), xb.inv_transform_point(p.position - half));
         }
         r
+    }
+
+    /// Whether a pair found apart by at least `gap` is still apart by more than `margin`:
+    /// the shapes' distance shrinks by at most the relative motion since then, `|Δt| +
+    /// angle·radii` (in A's frame), so `gap − motion > margin` proves the manifold empty
+    /// without running the narrow phase.
+    pub fn still_apart(&self, xa: &Iso, xb: &Iso, radii: f32, margin: f32) -> bool {
+        if self.gap <= margin {
+            return false;
+        }
+        let rel = Iso::relative(xa, xb);
+        let dq = rel.rot * self.rel.rot.conjugate();
+        let angle = 2.0 * dq.xyz().length();
+        self.gap - (rel.pos.distance(self.rel.pos) + angle * radii) > margin
     }
 
     /// Rebuilds `m` (same points, same IDs) at poses `xa`, `xb` if the pair has moved less
@@ -272,6 +290,8 @@ pub struct World {
     aabbs: Vec<Aabb>,
     contacts: Vec<Contact>,
     contacts_next: Vec<Contact>,
+    /// Indices of the contacts with at least one point (prepare visits only these).
+    touching: Vec<u32>,
     scratch: Scratch,
     solver_bodies: Vec<SolverBody>,
     constraints: Vec<ContactConstraint>,
@@ -351,6 +371,7 @@ impl World {
             aabbs: Vec::new(),
             contacts: Vec::new(),
             contacts_next: Vec::new(),
+            touching: Vec::new(),
             scratch: Scratch::default(),
             solver_bodies: Vec::new(),
             constraints: Vec::new(),
@@ -622,51 +643,67 @@ impl World {
         let mut old = std::mem::take(&mut self.contacts);
         let mut next = std::mem::take(&mut self.contacts_next);
         next.clear();
+        self.touching.clear();
         let mut oi = 0;
         for &(a, b) in &self.broad.pairs {
             while oi < old.len() && (old[oi].a, old[oi].b) < (a, b) {
                 oi += 1;
             }
             let prev = if oi < old.len() && (old[oi].a, old[oi].b) == (a, b) { Some(&old[oi]) } else { None };
-            let mut c = Contact { a, b, ..Default::default() };
-            if let Some(p) = prev {
-                c.cache = p.cache;
-                c.tangents = p.tangents;
+            // A persisting pair starts as a copy of its last contact (SAT cache, tangents,
+            // manifold, impulses, recycling anchors): one copy, made in place.
+            match prev {
+                Some(p) => next.push(p.clone()),
+                None => next.push(Contact { a, b, ..Default::default() }),
             }
-            if !self.awake_dynamic(a) && !self.awake_dynamic(b) {
-                // Both asleep (or asleep + static): keep the manifold as it was.
+            let c = next.last_mut().expect("just pushed");
+            'pair: {
+                if !self.awake_dynamic(a) && !self.awake_dynamic(b) {
+                    // Both asleep (or asleep + static): keep the manifold as it was.
+                    break 'pair;
+                }
+
+                let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
+                // Speculative contacts (Catto): points up to the distance the pair can close in
+                // one step, so fast bodies land on the surface instead of deep inside it.
+                let reach = Self::pair_reach(ba, bb, dt);
+                let cfg = CollideConfig { margin: base.margin + reach, ..base };
+                if prev.is_some() {
+                    let radii = ba.shape.bounding_radius() + bb.shape.bounding_radius();
+                    if c.recycle.still_apart(&ba.pose, &bb.pose, radii, cfg.margin)
+                        || c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, radii)
+                    {
+                        break 'pair;
+                    }
+                }
+                collide(
+                    &ba.shape,
+                    &ba.pose,
+                    &bb.shape,
+                    &bb.pose,
+                    &cfg,
+                    &mut c.cache,
+                    &mut self.scratch,
+                    &mut c.manifold,
+                );
+                c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose);
+                if let (true, SatCache::FaceA { separation, .. } | SatCache::FaceB { separation, .. }) =
+                    (c.manifold.points.is_empty(), c.cache)
+                {
+                    c.recycle.gap = separation;
+                }
+                c.impulses = Default::default();
                 if let Some(p) = prev {
-                    c.manifold = p.manifold.clone();
-                    c.impulses = p.impulses;
-                }
-                next.push(c);
-                continue;
-            }
-            let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
-            // Speculative contacts (Catto): points up to the distance the pair can close in
-            // one step, so fast bodies land on the surface instead of deep inside it.
-            if let Some(p) = prev {
-                c.manifold.clone_from(&p.manifold);
-                let radii = ba.shape.bounding_radius() + bb.shape.bounding_radius();
-                if p.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, radii) {
-                    c.recycle = p.recycle;
-                    c.impulses = p.impulses;
-                    next.push(c);
-                    continue;
+                    match_impulses(p, c, 4.0 * base.slop);
+                } else {
+                    for (k, pt) in c.manifold.points.iter().enumerate() {
+                        c.impulses[k] = PointImpulse { id: pt.id, ..Default::default() };
+                    }
                 }
             }
-            let reach = Self::pair_reach(ba, bb, dt);
-            let cfg = CollideConfig { margin: base.margin + reach, ..base };
-            collide(&ba.shape, &ba.pose, &bb.shape, &bb.pose, &cfg, &mut c.cache, &mut self.scratch, &mut c.manifold);
-            c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose);
-            if let Some(p) = prev {
-                match_impulses(p, &mut c, 4.0 * base.slop);
-            } else {
-                for (k, pt) in c.manifold.points.iter().enumerate() {
-                    c.impulses[k] = PointImpulse { id: pt.id, ..Default::default() };
-                }
+            if !c.manifold.points.is_empty() {
+                self.touching.push(next.len() as u32 - 1);
             }
-            next.push(c);
         }
         old.clear();
         self.contacts = next;
@@ -703,15 +740,18 @@ impl World {
         let hertz = self.settings.contact_hertz.min(0.25 / h);
         let soft = Softness::new(hertz, self.settings.damping_ratio, h);
         let static_soft = Softness::new(2.0 * hertz, self.settings.damping_ratio, h);
-        for (ci, c) in self.contacts.iter().enumerate() {
-            if c.manifold.points.is_empty() || (!self.awake_dynamic(c.a) && !self.awake_dynamic(c.b)) {
+        for &ci in &self.touching {
+            let c = &self.contacts[ci as usize];
+            let (sa, sb) = (&self.solver_bodies[c.a as usize], &self.solver_bodies[c.b as usize]);
+            // Inverse mass 0 in the solver: static, kinematic or asleep (read from the
+            // compact solver bodies, not the large `Body` records).
+            if sa.inv_mass == 0.0 && sb.inv_mass == 0.0 {
                 continue;
             }
             let (friction, restitution) = self.material(c.a, c.b);
             let n = Vec3A::from(c.manifold.normal);
-            let (sa, sb) = (&self.solver_bodies[c.a as usize], &self.solver_bodies[c.b as usize]);
             let (pa, pb) =
-                (Vec3A::from(self.bodies[c.a as usize].pose.pos), Vec3A::from(self.bodies[c.b as usize].pose.pos));
+                (Vec3A::from(self.start_poses[c.a as usize].pos), Vec3A::from(self.start_poses[c.b as usize].pos));
             // First tangent along the sliding direction at the manifold's centre: friction
             // then acts straight against the slip even though the two tangent rows have
             // different effective masses (a fixed basis skews the clamped impulse sideways

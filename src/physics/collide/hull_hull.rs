@@ -31,6 +31,7 @@ pub fn collide_hulls(
         SatCache::FaceA { face, separation } => {
             let (s, _) = face_separation(a, face, b, &rel);
             if s > cfg.margin {
+                *cache = SatCache::FaceA { face, separation: s };
                 return;
             }
             if reuse(s, separation) {
@@ -43,6 +44,7 @@ pub fn collide_hulls(
         SatCache::FaceB { face, separation } => {
             let (s, _) = face_separation(b, face, a, &rel.inverse());
             if s > cfg.margin {
+                *cache = SatCache::FaceB { face, separation: s };
                 return;
             }
             if reuse(s, separation) {

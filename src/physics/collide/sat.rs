@@ -60,7 +60,8 @@ pub enum SatCache {
     /// Nothing known: run the full test.
     #[default]
     Empty,
-    /// Last axis was face `face` of A, with separation `separation` at the last full test.
+    /// Last axis was face `face` of A, with separation `separation` at the last full test
+    /// (or at the last check, when that check found the pair still apart along it).
     FaceA {
         /// Face of A.
         face: u32,

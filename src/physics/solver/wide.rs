@@ -55,6 +55,21 @@ impl V3 {
         V3 { x: self.x - o.x, y: self.y - o.y, z: self.z - o.z }
     }
 
+    #[inline]
+    fn add(&self, o: &V3) -> V3 {
+        V3 { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z }
+    }
+
+    #[inline]
+    fn scale(&self, s: Vec4) -> V3 {
+        V3 { x: self.x * s, y: self.y * s, z: self.z * s }
+    }
+
+    #[inline]
+    fn cross(&self, o: &V3) -> V3 {
+        V3 { x: self.y * o.z - self.z * o.y, y: self.z * o.x - self.x * o.z, z: self.x * o.y - self.y * o.x }
+    }
+
     /// `self += d * s`.
     #[inline]
     fn add_scaled(&mut self, d: &V3, s: Vec4) {
@@ -72,6 +87,42 @@ impl V3 {
     #[inline]
     fn get(&self, lane: usize) -> Vec3A {
         Vec3A::new(self.x[lane], self.y[lane], self.z[lane])
+    }
+}
+
+/// Four unit quaternions by component.
+struct Q4 {
+    v: V3,
+    w: Vec4,
+}
+
+impl Q4 {
+    fn gather(bodies: &[SolverBody], idx: &[u32; LANES]) -> Q4 {
+        let q = idx.map(|i| bodies[i as usize].dq);
+        Q4 {
+            v: V3 {
+                x: Vec4::new(q[0].x, q[1].x, q[2].x, q[3].x),
+                y: Vec4::new(q[0].y, q[1].y, q[2].y, q[3].y),
+                z: Vec4::new(q[0].z, q[1].z, q[2].z, q[3].z),
+            },
+            w: Vec4::new(q[0].w, q[1].w, q[2].w, q[3].w),
+        }
+    }
+
+    /// `q·r·q*` as `r + w·t + v × t` with `t = 2 v × r`.
+    #[inline]
+    fn rotate(&self, r: &V3) -> V3 {
+        let t = self.v.cross(r).scale(Vec4::splat(2.0));
+        r.add(&t.scale(self.w)).add(&self.v.cross(&t))
+    }
+}
+
+fn gather_v3(bodies: &[SolverBody], idx: &[u32; LANES], f: impl Fn(&SolverBody) -> Vec3A) -> V3 {
+    let p = idx.map(|i| f(&bodies[i as usize]));
+    V3 {
+        x: Vec4::new(p[0].x, p[1].x, p[2].x, p[3].x),
+        y: Vec4::new(p[0].y, p[1].y, p[2].y, p[3].y),
+        z: Vec4::new(p[0].z, p[1].z, p[2].z, p[3].z),
     }
 }
 
@@ -149,6 +200,10 @@ impl Velocities {
 #[derive(Clone, Copy, Debug, Default)]
 struct WidePoint {
     rows: [WideRow; 3],
+    /// Lever arms and adjusted separation (for the separation update).
+    ra: V3,
+    rb: V3,
+    adjusted: Vec4,
     normal_mass: Vec4,
     tangent_mass: [Vec4; 2],
     separation: Vec4,
@@ -322,23 +377,19 @@ impl WideSolver {
     /// (lever arms from the scalar constraints), straight into the lanes. The bodies only
     /// move in position integration, so this runs once after each one, not in every pass.
     pub fn update_separations(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody]) {
-        let separation = |c: &ContactConstraint, k: usize| {
-            let (a, b, p) = (&bodies[c.a as usize], &bodies[c.b as usize], &c.points[k]);
-            c.normal.dot((b.dp - a.dp) + (b.dq * p.rb - a.dq * p.ra)) + p.adjusted_separation
-        };
         for w in &mut self.batches {
-            for (lane, &ci) in w.source.iter().enumerate() {
-                if let Some(c) = constraints.get(ci as usize) {
-                    for k in 0..c.count as usize {
-                        w.points[k].separation[lane] = separation(c, k);
-                    }
-                }
+            let dp = gather_v3(bodies, &w.b, |b| b.dp).sub(&gather_v3(bodies, &w.a, |b| b.dp));
+            let (qa, qb) = (Q4::gather(bodies, &w.a), Q4::gather(bodies, &w.b));
+            for p in &mut w.points {
+                let d = dp.add(&qb.rotate(&p.rb).sub(&qa.rotate(&p.ra)));
+                p.separation = w.normal.dot(&d) + p.adjusted;
             }
         }
         for (o, &ci) in self.overflow.iter_mut().zip(&self.overflow_source) {
             let c = &constraints[ci as usize];
-            for k in 0..c.count as usize {
-                o.points[k].separation = separation(c, k);
+            let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+            for p in &mut o.points[..c.count as usize] {
+                p.separation = c.normal.dot((b.dp - a.dp) + (b.dq * p.rb - a.dq * p.ra)) + p.adjusted_separation;
             }
         }
     }
@@ -398,6 +449,9 @@ fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactConstraint) {
             wr.ia.set(lane, r.ia);
             wr.ib.set(lane, r.ib);
         }
+        wp.ra.set(lane, p.ra);
+        wp.rb.set(lane, p.rb);
+        wp.adjusted[lane] = p.adjusted_separation;
         wp.normal_mass[lane] = p.normal_mass;
         wp.tangent_mass[0][lane] = p.tangent_mass[0];
         wp.tangent_mass[1][lane] = p.tangent_mass[1];
