@@ -771,7 +771,7 @@ impl World {
             // Written in place: a constraint is over a kilobyte, too big to build and move.
             self.constraints.push(ContactConstraint::default());
             let cc = self.constraints.last_mut().expect("just pushed");
-            (cc.a, cc.b, cc.contact) = (c.a, c.b, ci as u32);
+            (cc.a, cc.b, cc.contact) = (c.a, c.b, ci);
             (cc.normal, cc.t1, cc.t2) = (n, t1, t2);
             (cc.friction, cc.restitution) = (friction, restitution);
             cc.softness = if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft };
