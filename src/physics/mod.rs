@@ -36,6 +36,7 @@
 pub mod body;
 pub mod broadphase;
 pub mod collide;
+pub mod contact;
 pub mod debug;
 pub mod hull;
 pub mod math;

@@ -1,5 +1,5 @@
-//! Scenes: the RON file format ([`format`]), loading with errors a user can act on, and
-//! building a [`World`] from a description ([`build`]).
+//! Scenes: the RON file format ([`format`](mod@format)), loading with errors a user can act on, and
+//! building a [`World`](crate::physics::World) from a description ([`build`](mod@build)).
 //!
 //! Errors carry the file, the line and column for syntax errors, and the body and field for
 //! semantic ones ("body 'crate', field 'friction': must be ≥ 0, got -0.2"). Loading never

@@ -5,7 +5,7 @@
 //! Scalar sequential impulses spend most of their time on horizontal work: every dot
 //! product of a 3-vector is a multiply and two shuffles, and each row waits for the last
 //! one. Here four manifolds that share no *dynamic* body sit in the four lanes of one
-//! [`WideBatch`]; their k-th points are solved together, so a dot product is three
+//! batch; their k-th points are solved together, so a dot product is three
 //! multiplies and two adds for four points at once.
 //!
 //! **Colouring.** Lanes of one batch must not share a dynamic body (each lane writes its
