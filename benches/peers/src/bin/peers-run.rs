@@ -9,7 +9,7 @@
 //! `peers-run narrow hull20-hull20/shallow contactlab 100000`).
 //!
 //! Scenes: pyramid-210, pyramid-5050, pyramid-layers-L (L rows), hull-pile-640, box-pile-Nk
-//! (N thousand boxes).
+//! (N thousand boxes), stack-N (a column of N unit cubes on the ground).
 //! Engines: contactlab, rapier3d, box3d-rust.
 
 use contactlab::scene::stock::{box_pile, hull_pile, pyramid};
@@ -19,7 +19,7 @@ use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | hull-pile-640 | box-pile-Nk; ENGINE: contactlab | rapier3d | box3d-rust)";
+    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N; ENGINE: contactlab | rapier3d | box3d-rust)";
     if let [mode, label, engine, n] = args.as_slice() {
         if mode == "narrow" {
             return narrow(label, engine, n);
@@ -45,6 +45,21 @@ fn main() -> ExitCode {
             }
         },
         "hull-pile-640" => hull_pile(640, s),
+        other if other.starts_with("stack-") => match other["stack-".len()..].parse::<usize>() {
+            Ok(n) if n > 0 => {
+                let mut w = pyramid(1, s);
+                let cube = contactlab::physics::Shape::cuboid(glam::Vec3::splat(0.5)).expect("box");
+                for i in 1..n {
+                    let at = glam::Vec3::new(0.0, 0.5 + i as f32, 0.0);
+                    w.add_body(contactlab::physics::BodyDesc::new(format!("s{i}"), cube.clone(), at)).expect("cube");
+                }
+                w
+            }
+            _ => {
+                eprintln!("unknown scene '{other}'\n{usage}");
+                return ExitCode::FAILURE;
+            }
+        },
         other => match other
             .strip_prefix("box-pile-")
             .and_then(|k| k.strip_suffix('k'))
