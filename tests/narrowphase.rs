@@ -243,7 +243,7 @@ fn recycled_manifold_follows_small_motions_and_refuses_large_ones() {
     let xb = Iso::new(Vec3::new(0.1, 0.498, 0.0), Quat::from_rotation_y(0.3));
     let m0 = contact(&slab, xa, &box_, xb);
     assert_eq!(m0.points.len(), 4);
-    let rec = Recycle::capture(&m0, &xa, &xb);
+    let rec = Recycle::capture(&m0, &xa, &xb, &SatCache::Empty);
     let radii = slab.bounding_radius() + box_.bounding_radius();
     // Lift the box by 0.3 mm: recycled depths are exactly 1.7 mm, like a fresh manifold.
     let lifted = Iso::new(xb.pos + Vec3::new(0.0, 0.0003, 0.0), xb.rot);
@@ -299,8 +299,8 @@ fn still_apart_never_skips_a_pair_that_touches() {
         if !m.points.is_empty() {
             continue;
         }
-        let mut rec = Recycle::capture(&m, &xa, &xb);
-        rec.gap = separation;
+        let rec = Recycle::capture(&m, &xa, &xb, &cache);
+        assert_eq!(rec.gap, separation);
         // Move B by up to 0–4 cm and turn it by up to 0–0.04 rad (scales drawn per case,
         // so some motions stay within the gap and some do not).
         let (reach, turn) = (0.04 * rng.next_f32(), 0.04 * rng.next_f32());

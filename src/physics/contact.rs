@@ -70,14 +70,20 @@ pub struct Recycle {
 }
 
 impl Recycle {
-    /// Anchors of `m`, computed at poses `xa`, `xb`.
-    pub fn capture(m: &Manifold, xa: &Iso, xb: &Iso) -> Recycle {
+    /// Anchors of `m`, computed at poses `xa`, `xb` with the pair's SAT `cache` as the
+    /// narrow phase left it: an empty manifold whose cache holds a separating face records
+    /// that face's separation as the gap for [`Recycle::still_apart`].
+    pub fn capture(m: &Manifold, xa: &Iso, xb: &Iso, cache: &SatCache) -> Recycle {
+        let gap = match (m.points.is_empty(), *cache) {
+            (true, SatCache::FaceA { separation, .. } | SatCache::FaceB { separation, .. }) => separation,
+            _ => 0.0,
+        };
         let mut r = Recycle {
             valid: !m.points.is_empty(),
             rel: Iso::relative(xa, xb),
             normal_a: xa.inv_transform_vector(m.normal),
             anchors: [(Vec3::ZERO, Vec3::ZERO); 4],
-            gap: 0.0,
+            gap,
         };
         for (k, p) in m.points.iter().enumerate() {
             let half = m.normal * (0.5 * p.depth);

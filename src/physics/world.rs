@@ -27,15 +27,15 @@
 //! [`MAX_SPECULATIVE`] per step, so a faster body can tunnel through a thin one; a recycled
 //! manifold gains no new points until its pair has moved [`RECYCLE_DISTANCE`]; the step is
 //! single-threaded (the iterative solver runs four manifolds per SIMD batch, see
-//! [`crate::physics::solver::wide`], but on one thread); at one iteration per substep a
-//! 40-row pyramid starts to buckle out of its plane after about 15 s (docs/BENCHMARKS.md).
+//! [`crate::physics::solver::wide`], but on one thread); with 30 Hz contacts tall stacks
+//! rock and fall (a 20-cube column within 10 s; docs/physics.md, known limits).
 //!
 //! Materials: a pair's friction is the geometric mean `√(μa·μb)` and its restitution the
 //! maximum `max(ea, eb)` (Box2D's rules), unless a [`PairMaterial`] override names the pair.
 
 use crate::physics::body::{Body, BodyDesc, BodyHandle, BodyKind};
 use crate::physics::broadphase::BroadPhase;
-use crate::physics::collide::{collide, CollideConfig, SatCache, Scratch};
+use crate::physics::collide::{collide, CollideConfig, Scratch};
 use crate::physics::contact::match_impulses;
 pub use crate::physics::contact::{Contact, PointImpulse, Recycle, RECYCLE_DISTANCE};
 use crate::physics::math::{tangent_basis, Aabb, Iso};
@@ -418,7 +418,7 @@ impl World {
                     pass += iterations;
                     self.timed(Stage::IntegratePositions, |w| {
                         w.integrate_positions(h);
-                        w.wide.update_separations(&w.constraints, &w.solver_bodies);
+                        w.wide.update_separations(&w.solver_bodies);
                     });
                     let first = pass + sub;
                     self.timed(Stage::Relax, |w| {
@@ -540,12 +540,7 @@ impl World {
                     &mut self.scratch,
                     &mut c.manifold,
                 );
-                c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose);
-                if let (true, SatCache::FaceA { separation, .. } | SatCache::FaceB { separation, .. }) =
-                    (c.manifold.points.is_empty(), c.cache)
-                {
-                    c.recycle.gap = separation;
-                }
+                c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose, &c.cache);
                 c.impulses = Default::default();
                 if let Some(p) = prev {
                     match_impulses(p, c, 4.0 * base.slop);

@@ -11,8 +11,8 @@
 //! accumulated impulses (warm starting), runs `iterations` biased passes, moves the bodies,
 //! then runs `iterations` *relax* passes without bias. The current separation of every
 //! point is recomputed after each position update from how far the two bodies moved and
-//! turned since the step began (`s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`), so the solver sees
-//! penetration change within the step.
+//! turned since the step began (`s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`),
+//! so the solver sees penetration change within the step.
 //!
 //! **Why soft contacts, not plain Baumgarte or split impulses.** Position error is fed back
 //! as a velocity bias through a damped spring (stiffness `contact_hertz`, damping ratio
@@ -27,8 +27,8 @@
 //! ends on non-penetration (Box2D v2's order, "non-penetration is more important than
 //! friction"); with one iteration per substep this also delays the out-of-plane buckling of
 //! tall pyramids (a 40-row pyramid at 4 × 1 starts to buckle after about 14 s instead of
-//! 9 s; see docs/BENCHMARKS.md). The points are visited forward and backward on alternate passes
-//! (and substeps): a fixed Gauss–Seidel order leaves a small torque in every 4-point face
+//! 9 s; see docs/BENCHMARKS.md). The points are visited forward and backward on alternate
+//! passes (and substeps): a fixed Gauss–Seidel order leaves a small torque in every 4-point face
 //! contact that, at one iteration per substep, tilts a tall pyramid sideways.
 //!
 //! Each manifold works on copies of its two bodies (kept in registers) and writes back only

@@ -22,9 +22,8 @@
 //! the exact reverse order for every lane). Only the order in which manifolds are visited
 //! differs (colour order instead of pair order), which Gauss–Seidel allows.
 //!
-//! The scalar constraints stay the record: separations are recomputed from their lever arms
-//! after each position update, and the impulses are copied back before restitution and
-//! storing.
+//! The scalar constraints stay the record: the impulses are copied back into them before
+//! restitution and storing.
 //!
 //! Limits: four lanes (SSE); no threads.
 
@@ -98,15 +97,8 @@ struct Q4 {
 
 impl Q4 {
     fn gather(bodies: &[SolverBody], idx: &[u32; LANES]) -> Q4 {
-        let q = idx.map(|i| bodies[i as usize].dq);
-        Q4 {
-            v: V3 {
-                x: Vec4::new(q[0].x, q[1].x, q[2].x, q[3].x),
-                y: Vec4::new(q[0].y, q[1].y, q[2].y, q[3].y),
-                z: Vec4::new(q[0].z, q[1].z, q[2].z, q[3].z),
-            },
-            w: Vec4::new(q[0].w, q[1].w, q[2].w, q[3].w),
-        }
+        let w = idx.map(|i| bodies[i as usize].dq.w);
+        Q4 { v: gather_v3(bodies, idx, |b| b.dq.xyz().into()), w: Vec4::from_array(w) }
     }
 
     /// `q·r·q*` as `r + w·t + v × t` with `t = 2 v × r`.
@@ -117,6 +109,8 @@ impl Q4 {
     }
 }
 
+/// `f` of each lane's body, stored by component.
+#[inline]
 fn gather_v3(bodies: &[SolverBody], idx: &[u32; LANES], f: impl Fn(&SolverBody) -> Vec3A) -> V3 {
     let p = idx.map(|i| f(&bodies[i as usize]));
     V3 {
@@ -148,18 +142,14 @@ struct Velocities {
 impl Velocities {
     #[inline]
     fn gather(bodies: &[SolverBody], a: &[u32; LANES], b: &[u32; LANES]) -> Velocities {
-        let (ba, bb) = (a.map(|i| &bodies[i as usize]), b.map(|i| &bodies[i as usize]));
-        let v3 = |f: &dyn Fn(usize) -> Vec3A| {
-            let (p, q, r, s) = (f(0), f(1), f(2), f(3));
-            V3 { x: Vec4::new(p.x, q.x, r.x, s.x), y: Vec4::new(p.y, q.y, r.y, s.y), z: Vec4::new(p.z, q.z, r.z, s.z) }
-        };
+        let inv_mass = |idx: &[u32; LANES]| Vec4::from_array(idx.map(|i| bodies[i as usize].inv_mass));
         Velocities {
-            va: v3(&|l| ba[l].v),
-            wa: v3(&|l| ba[l].w),
-            vb: v3(&|l| bb[l].v),
-            wb: v3(&|l| bb[l].w),
-            ima: Vec4::new(ba[0].inv_mass, ba[1].inv_mass, ba[2].inv_mass, ba[3].inv_mass),
-            imb: Vec4::new(bb[0].inv_mass, bb[1].inv_mass, bb[2].inv_mass, bb[3].inv_mass),
+            va: gather_v3(bodies, a, |s| s.v),
+            wa: gather_v3(bodies, a, |s| s.w),
+            vb: gather_v3(bodies, b, |s| s.v),
+            wb: gather_v3(bodies, b, |s| s.w),
+            ima: inv_mass(a),
+            imb: inv_mass(b),
         }
     }
 
@@ -374,9 +364,9 @@ impl WideSolver {
 
     /// Recomputes the current separation of every point from how far its bodies moved and
     /// turned since the step began, `s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`
-    /// (lever arms from the scalar constraints), straight into the lanes. The bodies only
-    /// move in position integration, so this runs once after each one, not in every pass.
-    pub fn update_separations(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody]) {
+    /// straight into the lanes (and into the overflow constraints). The bodies only move in
+    /// position integration, so this runs once after each one, not in every pass.
+    pub fn update_separations(&mut self, bodies: &[SolverBody]) {
         for w in &mut self.batches {
             let dp = gather_v3(bodies, &w.b, |b| b.dp).sub(&gather_v3(bodies, &w.a, |b| b.dp));
             let (qa, qb) = (Q4::gather(bodies, &w.a), Q4::gather(bodies, &w.b));
@@ -385,10 +375,9 @@ impl WideSolver {
                 p.separation = w.normal.dot(&d) + p.adjusted;
             }
         }
-        for (o, &ci) in self.overflow.iter_mut().zip(&self.overflow_source) {
-            let c = &constraints[ci as usize];
+        for c in &mut self.overflow {
             let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
-            for p in &mut o.points[..c.count as usize] {
+            for p in &mut c.points[..c.count as usize] {
                 p.separation = c.normal.dot((b.dp - a.dp) + (b.dq * p.rb - a.dq * p.ra)) + p.adjusted_separation;
             }
         }
