@@ -234,33 +234,69 @@ fn feature_ids_are_stable_under_small_motion_and_cache_reuses_the_axis() {
     assert_eq!(m1, fresh);
 }
 
+/// Recycling (Box3D's): the manifold keeps its normal, points and lever arms; depths are
+/// measured again from body-fixed surface points along the kept normal.
 #[test]
-fn recycled_manifold_follows_small_motions_and_refuses_large_ones() {
-    use contactlab::physics::world::{Recycle, RECYCLE_DISTANCE};
+fn recycled_manifold_keeps_its_geometry_and_measures_depths_again() {
+    use contactlab::physics::world::Recycle;
+    const D: f32 = 0.05;
     // A unit cube resting 2 mm deep on a wide slab: four points, depth 0.002.
     let (slab, box_) = (Shape::cuboid(Vec3::new(3.0, 0.5, 3.0)).unwrap(), cube(0.5));
     let xa = Iso::new(Vec3::new(0.0, -0.5, 0.0), Quat::IDENTITY);
     let xb = Iso::new(Vec3::new(0.1, 0.498, 0.0), Quat::from_rotation_y(0.3));
     let m0 = contact(&slab, xa, &box_, xb);
     assert_eq!(m0.points.len(), 4);
-    let rec = Recycle::capture(&m0, &xa, &xb, &SatCache::Empty);
-    let radii = slab.bounding_radius() + box_.bounding_radius();
-    // Lift the box by 0.3 mm: recycled depths are exactly 1.7 mm, like a fresh manifold.
+    let captured = Recycle::capture(&m0, &xa, &xb, &SatCache::Empty);
+    assert!(!captured.reused);
+    for (p, (la, lb)) in m0.points.iter().zip(captured.levers) {
+        assert!((la - (p.position - xa.pos)).length() < 1e-6 && (lb - (p.position - xb.pos)).length() < 1e-6);
+    }
+    let (ra, rb) = (slab.bounding_radius(), box_.bounding_radius());
+
+    // Lift the box by 0.3 mm: recycled depths are 1.7 mm, positions those of a fresh manifold.
     let lifted = Iso::new(xb.pos + Vec3::new(0.0, 0.0003, 0.0), xb.rot);
-    let mut m = m0.clone();
-    assert!(rec.reuse(&mut m, &xa, &lifted, radii));
+    let (mut rec, mut m) = (captured, m0.clone());
+    assert!(rec.reuse(&mut m, &xa, &lifted, (ra, rb), D, 0.02));
+    assert!(rec.reused);
     let fresh = contact(&slab, xa, &box_, lifted);
     for p in &m.points {
         assert!((p.depth - 0.0017).abs() < 2e-6, "{}", p.depth);
         let q = fresh.points.iter().find(|q| q.id == p.id).expect("same features");
         assert!((q.depth - p.depth).abs() < 2e-6 && (q.position - p.position).length() < 1e-5);
     }
-    // Slide the box sideways by more than the recycle distance: refused.
-    let slid = Iso::new(xb.pos + Vec3::new(2.0 * RECYCLE_DISTANCE, 0.0, 0.0), xb.rot);
-    assert!(!rec.reuse(&mut m, &xa, &slid, radii));
-    // Turn it by an angle whose arc over the radii exceeds the distance: refused.
-    let turned = Iso::new(xb.pos, Quat::from_rotation_y(2.0 * RECYCLE_DISTANCE / radii) * xb.rot);
-    assert!(!rec.reuse(&mut m, &xa, &turned, radii));
+
+    // Tilt it by 0.02 rad about z through its centre: each corner's depth along the *kept*
+    // normal (+y) is −(c.y + d.x·sin α + d.y·cos α) for its offset d from the centre.
+    let alpha = 0.02f32;
+    let tilted = Iso::new(xb.pos, Quat::from_rotation_z(alpha) * xb.rot);
+    let (mut rec, mut m) = (captured, m0.clone());
+    assert!(rec.reuse(&mut m, &xa, &tilted, (ra, rb), D, 0.02));
+    assert_eq!(m.normal, m0.normal, "the normal is kept");
+    assert_eq!(rec.levers, captured.levers, "the lever arms are kept");
+    for (p, p0) in m.points.iter().zip(&m0.points) {
+        let corner = p0.position - m0.normal * (0.5 * p0.depth); // on the box
+        let d = corner - xb.pos;
+        let expected = -(xb.pos.y + d.x * alpha.sin() + d.y * alpha.cos());
+        assert!((p.depth - expected).abs() < 2e-6, "depth {} vs {expected}", p.depth);
+    }
+
+    // Slide the box sideways by more than the distance: refused.
+    let slid = Iso::new(xb.pos + Vec3::new(2.0 * D, 0.0, 0.0), xb.rot);
+    assert!(!captured.clone().reuse(&mut m0.clone(), &xa, &slid, (ra, rb), D, 0.02));
+    // Turn it by an angle whose arc over its radius exceeds the distance: refused.
+    let turned = Iso::new(xb.pos, Quat::from_rotation_y(1.1 * D / rb) * xb.rot);
+    assert!(!captured.clone().reuse(&mut m0.clone(), &xa, &turned, (ra, rb), D, 0.02));
+    // Turn *both* bodies together about the origin: the relative pose is unchanged, but the
+    // world normal and lever arms would be stale — refused.
+    let q = Quat::from_rotation_x(1.1 * D / rb);
+    let (xa2, xb2) = (Iso::new(q * xa.pos, q * xa.rot), Iso::new(q * xb.pos, q * xb.rot));
+    assert!(!captured.clone().reuse(&mut m0.clone(), &xa2, &xb2, (ra, rb), D, 0.02));
+    // Lift it 3 cm, within the distance but beyond the margin: a fresh manifold would be
+    // empty, so it is not recycled.
+    let high = Iso::new(xb.pos + Vec3::new(0.0, 0.03, 0.0), xb.rot);
+    assert!(!captured.clone().reuse(&mut m0.clone(), &xa, &high, (ra, rb), D, 0.02));
+    // Distance 0 turns recycling off.
+    assert!(!captured.clone().reuse(&mut m0.clone(), &xa, &lifted, (ra, rb), 0.0, 0.02));
 }
 
 /// A pair found apart is skipped while `gap − motion > margin`; whenever the skip says

@@ -187,3 +187,78 @@ fn tall_pyramid_at_one_iteration_does_not_lean() {
     assert!(d.x.abs() < 0.05 && d.z.abs() < 0.08, "top box leaned: {d:?}");
     assert!(d.y > -0.2 && pen < 0.02, "sag {} m, penetration {pen} m", d.y);
 }
+
+/// The closed-form model of a column of `n` unit cubes on soft contacts: rigid boxes
+/// joined by the solver's contact springs. Each of a face contact's four corner points is a
+/// spring of stiffness `m_eff·ω²` (Box2D's soft constraint; `m_eff = m/8` between two
+/// dynamic unit cubes, `m/4` on the ground), so a joint resists a relative tilt with
+/// `K = 4·k·0.5²` and its sag under load W is `W/(4k)`. Gravity destabilises: tilting box k
+/// lowers it and every box above, `V = ½θᵀKθ − ½·g·Σ (n − k − ½)·θ_k²` per unit mass. The
+/// column stands while that quadratic form is positive definite (tridiagonal LDLᵀ).
+fn column_model(n: usize, hertz: f32) -> (bool, f32) {
+    let g = 9.81f64;
+    let w = 2.0 * std::f64::consts::PI * hertz as f64;
+    let (k_pair, k_ground) = (w * w / 8.0, (2.0 * w) * (2.0 * w) / 4.0); // per point, per kg
+    let (kd, k0) = (4.0 * k_pair * 0.25, 4.0 * k_ground * 0.25);
+    let mut diag: Vec<f64> = (0..n).map(|k| -g * (n as f64 - k as f64 - 0.5)).collect();
+    diag[0] += k0;
+    for j in 1..n {
+        diag[j] += kd;
+        diag[j - 1] += kd;
+    }
+    let mut d = diag[0];
+    let mut stable = d > 0.0;
+    for &dj in &diag[1..] {
+        d = dj - kd * kd / d;
+        stable &= d > 0.0;
+    }
+    let sag = g * (n as f64 / (4.0 * k_ground) + (1..n).map(|j| (n - j) as f64).sum::<f64>() / (4.0 * k_pair));
+    (stable, sag as f32)
+}
+
+/// A column of `n` cubes, each tilted by 2 mrad (the seed of the buckling mode), run for
+/// `seconds` at 4 substeps × 1 iteration and 30 Hz contacts (the peers' settings). Returns
+/// the top box's horizontal offset at the end and its height drop.
+fn seeded_column(n: usize, recycle_distance: f32, seconds: f32) -> (f32, f32) {
+    let settings =
+        Settings { sleeping: false, iterations: 1, contact_hertz: 30.0, recycle_distance, ..Default::default() };
+    let mut w = world(settings);
+    ground(&mut w);
+    let boxes = stack(&mut w, n);
+    for &i in &boxes {
+        let h = w.handle(i);
+        w.body_mut(h).unwrap().pose.rot = Quat::from_rotation_z(0.002);
+    }
+    let top = *boxes.last().unwrap();
+    let start = w.bodies()[top].pose.pos;
+    run(&mut w, seconds);
+    let d = w.bodies()[top].pose.pos - start;
+    (d.x.hypot(d.z), -d.y)
+}
+
+/// With exact contact geometry (recycling off) a column buckles exactly where the spring
+/// chain model says it becomes unstable: 15 cubes stand, 16 fall.
+#[test]
+fn exact_geometry_column_buckles_where_the_spring_model_predicts() {
+    let critical = (2..40).find(|&n| !column_model(n, 30.0).0).unwrap();
+    assert_eq!(critical, 16, "model");
+    let (side, drop) = seeded_column(critical - 1, 0.0, 30.0);
+    eprintln!("{} cubes, exact geometry: top {side:.3} m sideways, {drop:.3} m lower", critical - 1);
+    assert!(side < 0.5 && drop < 0.1, "the last stable column fell: {side} m, {drop} m");
+    let (side, drop) = seeded_column(critical, 0.0, 30.0);
+    eprintln!("{critical} cubes, exact geometry: top {side:.3} m sideways, {drop:.3} m lower");
+    assert!(side > 2.0 && drop > 1.0, "the first unstable column stood: {side} m, {drop} m");
+}
+
+/// Recycled contacts keep their normal and lever arms (Box3D), which removes the P-Δ term
+/// for small sways: a 20-cube column stands at the peers' settings, and sags by the closed-
+/// form compliance of its contact springs.
+#[test]
+fn recycled_contacts_keep_a_twenty_cube_column_standing() {
+    let (stable, sag) = column_model(20, 30.0);
+    assert!(!stable, "the model says 20 cubes buckle with exact geometry");
+    let (side, drop) = seeded_column(20, Settings::default().recycle_distance, 30.0);
+    eprintln!("20 cubes, recycled: top {side:.3} m sideways, {drop:.4} m lower (springs: {sag:.4} m)");
+    assert!(side < 0.15, "top moved {side} m sideways");
+    assert!((drop - sag).abs() < 0.003, "sag {drop} m, model {sag} m");
+}

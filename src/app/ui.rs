@@ -127,6 +127,9 @@ fn method(ui: &mut egui::Ui, t: &mut Testbed) {
     ui.add(egui::Slider::new(&mut s.slop, 0.0..=0.05).text("slop (m)"));
     ui.add(egui::Slider::new(&mut s.restitution_threshold, 0.0..=5.0).text("restitution threshold (m/s)"));
     ui.add(egui::Slider::new(&mut s.margin, 0.0..=0.1).text("speculative margin (m)"));
+    ui.add(egui::Slider::new(&mut s.recycle_distance, 0.0..=0.1).text("contact recycling (m)")).on_hover_text(
+        "pairs that moved less than this keep their manifold's normal and lever arms (Box3D); 0: exact geometry every step",
+    );
     ui.checkbox(&mut s.sleeping, "sleeping");
 }
 

@@ -4,12 +4,13 @@
 //! separated pair's gap exceeds its motion ([`Recycle`]).
 //!
 //! Limits: recycling keeps the old points, so a recycled manifold gains no new point until
-//! its pair has moved [`RECYCLE_DISTANCE`]; the still-apart bound uses face axes only (edge
-//! separations are recomputed).
+//! its pair has moved the recycling distance; its normal and lever arms are those of the
+//! capture (an error bounded by that distance, [`Recycle`]); the still-apart bound uses face
+//! axes only (edge separations are recomputed).
 
 use crate::physics::collide::{FeatureId, Manifold, SatCache};
 use crate::physics::math::Iso;
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
 /// Impulses at one contact point: what the last step applied (for drawing and traces) and
 /// what the solver accumulated (for warm starting the next step).
@@ -46,31 +47,47 @@ pub struct Contact {
     pub recycle: Recycle,
 }
 
-/// Largest relative motion (m) of a touching pair, since its manifold was last computed,
-/// for which the manifold is *recycled* instead of recomputed: the points stay on the
-/// same features and only their depths follow the bodies (Box3D and rapier recycle
-/// contacts the same way). Translation and rotation (angle × the pair's radii) both count.
-/// One fifth of the default slop, so the depth error is far below what the solver allows.
-pub const RECYCLE_DISTANCE: f32 = 0.001;
-
-/// A manifold's anchors in body frames, from its last full computation.
+/// A manifold's geometry from its last full computation, for *recycling* (Box3D's contact
+/// recycling): while a touching pair has barely moved, the narrow phase is skipped and the
+/// manifold keeps its world normal, its points' feature IDs and, for the solver, the lever
+/// arms from each body's centre of mass in world axes — all as they were captured. Only
+/// the depths follow the bodies, exactly: each point's surface points are stored in the
+/// bodies' frames and measured along the kept normal.
+///
+/// **Why freeze the normal and lever arms.** Recomputed every step, the contact geometry
+/// follows each small tilt of a box, so the weight above a tilted joint acts a little
+/// off-centre (the P-Δ effect of structural buckling). With soft contacts at 30 Hz that
+/// makes a column of 16 or more unit cubes statically unstable: the measured collapse
+/// threshold, 16 cubes, is what a chain of rigid boxes on the solver's contact springs
+/// predicts (docs/physics.md). Frozen geometry removes the P-Δ term for motions inside the
+/// recycling window, and such columns sway and stand — as they do in Box3D and rapier3d.
+/// box3d-rust with recycling turned off collapses the same way. The price is an error in
+/// normal and lever arms bounded by the window ([`Settings::recycle_distance`]); 0 turns
+/// recycling off and the geometry is exact every step.
+///
+/// [`Settings::recycle_distance`]: crate::physics::Settings::recycle_distance
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Recycle {
-    /// Whether the fields below are valid.
+    /// Whether the fields below are valid (the manifold had points).
     pub valid: bool,
+    /// Whether the current manifold is a recycled one (set by [`Recycle::reuse`], cleared
+    /// by [`Recycle::capture`]).
+    pub reused: bool,
     /// Pose of B in A's frame at that time.
     pub rel: Iso,
-    /// The normal in A's frame.
-    pub normal_a: Vec3,
+    /// Rotations of A and B at that time.
+    pub rot: (Quat, Quat),
     /// Each point's surface point on A (A's frame) and on B (B's frame).
     pub anchors: [(Vec3, Vec3); 4],
+    /// Each point's lever arms from A's and from B's centre of mass, world axes.
+    pub levers: [(Vec3, Vec3); 4],
     /// For a pair found apart: a lower bound on the distance between the shapes at `rel`
     /// (the gap along the separating face normal), else 0.
     pub gap: f32,
 }
 
 impl Recycle {
-    /// Anchors of `m`, computed at poses `xa`, `xb` with the pair's SAT `cache` as the
+    /// Geometry of `m`, computed at poses `xa`, `xb` with the pair's SAT `cache` as the
     /// narrow phase left it: an empty manifold whose cache holds a separating face records
     /// that face's separation as the gap for [`Recycle::still_apart`].
     pub fn capture(m: &Manifold, xa: &Iso, xb: &Iso, cache: &SatCache) -> Recycle {
@@ -80,14 +97,17 @@ impl Recycle {
         };
         let mut r = Recycle {
             valid: !m.points.is_empty(),
+            reused: false,
             rel: Iso::relative(xa, xb),
-            normal_a: xa.inv_transform_vector(m.normal),
+            rot: (xa.rot, xb.rot),
             anchors: [(Vec3::ZERO, Vec3::ZERO); 4],
+            levers: [(Vec3::ZERO, Vec3::ZERO); 4],
             gap,
         };
         for (k, p) in m.points.iter().enumerate() {
             let half = m.normal * (0.5 * p.depth);
             r.anchors[k] = (xa.inv_transform_point(p.position + half), xb.inv_transform_point(p.position - half));
+            r.levers[k] = (p.position - xa.pos, p.position - xb.pos);
         }
         r
     }
@@ -101,32 +121,57 @@ impl Recycle {
             return false;
         }
         let rel = Iso::relative(xa, xb);
-        let dq = rel.rot * self.rel.rot.conjugate();
-        let angle = 2.0 * dq.xyz().length();
-        self.gap - (rel.pos.distance(self.rel.pos) + angle * radii) > margin
+        self.gap - (rel.pos.distance(self.rel.pos) + angle(rel.rot, self.rel.rot) * radii) > margin
     }
 
-    /// Rebuilds `m` (same points, same IDs) at poses `xa`, `xb` if the pair has moved less
-    /// than [`RECYCLE_DISTANCE`] relative to each other since the capture.
-    pub fn reuse(&self, m: &mut Manifold, xa: &Iso, xb: &Iso, radii: f32) -> bool {
-        if !self.valid {
+    /// Recycles `m` (same normal, points and IDs; depths and positions measured at poses
+    /// `xa`, `xb`) if, since the capture, B's points have moved less than `distance`
+    /// relative to A (`|Δt| + angle·radius_b` in A's frame) and neither body has turned
+    /// far enough to move its lever arms by more than `distance` (`angle·radius`), and
+    /// while every point stays within the speculative `margin` (a fresh manifold would drop
+    /// a point farther apart, and the solver would carry it for nothing).
+    /// `radius_a`, `radius_b`: the bodies' bounding radii about their centres.
+    pub fn reuse(
+        &mut self,
+        m: &mut Manifold,
+        xa: &Iso,
+        xb: &Iso,
+        radii: (f32, f32),
+        distance: f32,
+        margin: f32,
+    ) -> bool {
+        let (radius_a, radius_b) = radii;
+        if !self.valid || distance <= 0.0 {
             return false;
         }
         let rel = Iso::relative(xa, xb);
-        let dq = rel.rot * self.rel.rot.conjugate();
-        let angle = 2.0 * dq.xyz().length();
-        if rel.pos.distance(self.rel.pos) + angle * radii > RECYCLE_DISTANCE {
+        if rel.pos.distance(self.rel.pos) + angle(rel.rot, self.rel.rot) * radius_b > distance
+            || angle(xa.rot, self.rot.0) * radius_a > distance
+            || angle(xb.rot, self.rot.1) * radius_b > distance
+        {
             return false;
         }
-        let n = xa.transform_vector(self.normal_a);
-        m.normal = n;
-        for (p, (la, lb)) in m.points.iter_mut().zip(&self.anchors) {
-            let (pa, pb) = (xa.transform_point(*la), xb.transform_point(*lb));
-            p.depth = n.dot(pa - pb);
-            p.position = 0.5 * (pa + pb);
+        let n = m.normal;
+        let mut depths = [0.0; 4];
+        for (d, (la, lb)) in depths.iter_mut().zip(&self.anchors[..m.points.len()]) {
+            *d = n.dot(xa.transform_point(*la) - xb.transform_point(*lb));
+            if *d < -margin {
+                return false;
+            }
         }
+        for ((p, (la, lb)), d) in m.points.iter_mut().zip(&self.anchors).zip(depths) {
+            p.depth = d;
+            p.position = 0.5 * (xa.transform_point(*la) + xb.transform_point(*lb));
+        }
+        self.reused = true;
         true
     }
+}
+
+/// The angle (rad) of the rotation from `from` to `to`.
+#[inline]
+fn angle(to: Quat, from: Quat) -> f32 {
+    2.0 * (to * from.conjugate()).xyz().length().min(1.0).asin()
 }
 
 /// Carries impulses from `prev` to the points of `c`: by feature ID first; a point whose

@@ -6,9 +6,10 @@
 //!   step and grown by its spin reach, hashed uniform grid) → `NarrowPhase` (a manifold per
 //!   candidate pair with the speculative margin of the pair's *relative* motion; the pair's
 //!   SAT cache and last impulses are carried over by feature ID; a pair that moved less than
-//!   [`RECYCLE_DISTANCE`] since its manifold was computed keeps it, with depths updated from
-//!   body-frame anchors; a pair found apart is skipped while its gap minus its relative
-//!   motion stays above the margin) → `Prepare` (lever arms, effective masses, tangents,
+//!   `Settings::recycle_distance` since its manifold was computed keeps it — normal, points
+//!   and lever arms as captured, depths measured again (Box3D's contact recycling,
+//!   [`Recycle`]); a pair found apart is skipped while its gap minus its relative motion
+//!   stays above the margin) → `Prepare` (lever arms, effective masses, tangents,
 //!   soft-contact coefficients; manifolds coloured and packed four to a SIMD batch) → for
 //!   each substep:
 //!   `IntegrateForces` (gravity) → `WarmStart` → `SolveVelocities` → `IntegratePositions`
@@ -25,10 +26,9 @@
 //!
 //! Limits: no continuous collision detection — speculative contacts reach at most
 //! [`MAX_SPECULATIVE`] per step, so a faster body can tunnel through a thin one; a recycled
-//! manifold gains no new points until its pair has moved [`RECYCLE_DISTANCE`]; the step is
-//! single-threaded (the iterative solver runs four manifolds per SIMD batch, see
-//! [`crate::physics::solver::wide`], but on one thread); with 30 Hz contacts tall stacks
-//! rock and fall (a 20-cube column within 10 s; docs/physics.md, known limits).
+//! manifold gains no new points until its pair has moved the recycling distance; the step
+//! is single-threaded (the iterative solver runs four manifolds per SIMD batch, see
+//! [`crate::physics::solver::wide`], but on one thread).
 //!
 //! Materials: a pair's friction is the geometric mean `√(μa·μb)` and its restitution the
 //! maximum `max(ea, eb)` (Box2D's rules), unless a [`PairMaterial`] override names the pair.
@@ -37,7 +37,7 @@ use crate::physics::body::{Body, BodyDesc, BodyHandle, BodyKind};
 use crate::physics::broadphase::BroadPhase;
 use crate::physics::collide::{collide, CollideConfig, Scratch};
 use crate::physics::contact::match_impulses;
-pub use crate::physics::contact::{Contact, PointImpulse, Recycle, RECYCLE_DISTANCE};
+pub use crate::physics::contact::{Contact, PointImpulse, Recycle};
 use crate::physics::math::{tangent_basis, Aabb, Iso};
 use crate::physics::shape::Shape;
 use crate::physics::solver::{
@@ -494,6 +494,7 @@ impl World {
 
     fn narrow_phase(&mut self, dt: f32) {
         let base = self.collide_config();
+        let recycle_distance = self.settings.recycle_distance;
         let mut old = std::mem::take(&mut self.contacts);
         let mut next = std::mem::take(&mut self.contacts_next);
         next.clear();
@@ -523,9 +524,9 @@ impl World {
                 let reach = Self::pair_reach(ba, bb, dt);
                 let cfg = CollideConfig { margin: base.margin + reach, ..base };
                 if prev.is_some() {
-                    let radii = ba.shape.bounding_radius() + bb.shape.bounding_radius();
-                    if c.recycle.still_apart(&ba.pose, &bb.pose, radii, cfg.margin)
-                        || c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, radii)
+                    let (ra, rb) = (ba.shape.bounding_radius(), bb.shape.bounding_radius());
+                    if c.recycle.still_apart(&ba.pose, &bb.pose, ra + rb, cfg.margin)
+                        || c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), recycle_distance, cfg.margin)
                     {
                         break 'pair;
                     }
@@ -626,8 +627,10 @@ impl World {
             cc.softness = if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft };
             cc.count = c.manifold.points.len() as u32;
             for (k, p) in c.manifold.points.iter().enumerate() {
-                let ra = Vec3A::from(p.position) - pa;
-                let rb = Vec3A::from(p.position) - pb;
+                // The lever arms captured with the manifold (equal to `position − centre` on
+                // a fresh one, frozen while it is recycled; see `Recycle`).
+                let (ra, rb) = c.recycle.levers[k];
+                let (ra, rb) = (Vec3A::from(ra), Vec3A::from(rb));
                 let imp = &c.impulses[k];
                 let (normal_impulse, tangent_impulse) = if warm {
                     (imp.warm_normal, [Vec3A::from(imp.warm_friction).dot(t1), Vec3A::from(imp.warm_friction).dot(t2)])

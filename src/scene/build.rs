@@ -263,6 +263,7 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
         ("sleep_angular", s.sleep_angular),
         ("sleep_time", s.sleep_time),
         ("margin", s.margin),
+        ("recycle_distance", s.recycle_distance),
     ] {
         c.non_negative("solver", f, v)?;
     }

@@ -99,6 +99,8 @@ pub struct SolverDesc {
     pub sleep_time: f32,
     /// Speculative margin (m).
     pub margin: f32,
+    /// Contact recycling window (m); 0 recomputes every manifold every step.
+    pub recycle_distance: f32,
 }
 
 impl Default for SolverDesc {
@@ -128,6 +130,7 @@ impl From<crate::physics::Settings> for SolverDesc {
             sleep_angular: s.sleep_angular,
             sleep_time: s.sleep_time,
             margin: s.margin,
+            recycle_distance: s.recycle_distance,
         }
     }
 }
@@ -154,6 +157,7 @@ impl SolverDesc {
             sleep_angular: self.sleep_angular,
             sleep_time: self.sleep_time,
             margin: self.margin,
+            recycle_distance: self.recycle_distance,
         }
     }
 }

@@ -67,6 +67,14 @@ pub struct Settings {
     pub sleep_time: f32,
     /// Speculative contact margin (m): pairs closer than this get contact points.
     pub margin: f32,
+    /// Contact recycling window (m): a touching pair whose points have moved less than this
+    /// relative to each other (and whose lever arms have turned by less than this) since
+    /// its manifold was computed keeps that manifold's normal, points and lever arms; only
+    /// the depths are measured again ([`crate::physics::world::Recycle`]). Default 0.02 m,
+    /// the speculative margin (Box3D uses 0.05 m); a 20-cube column stands with 5 mm and
+    /// more. 0: every manifold is recomputed every step (exact geometry; tall stacks of
+    /// soft contacts then buckle, see docs/physics.md).
+    pub recycle_distance: f32,
 }
 
 impl Default for Settings {
@@ -87,6 +95,7 @@ impl Default for Settings {
             sleep_angular: 0.05,
             sleep_time: 0.5,
             margin: 0.02,
+            recycle_distance: 0.02,
         }
     }
 }
