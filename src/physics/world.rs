@@ -33,7 +33,7 @@
 //! Materials: a pair's friction is the geometric mean `√(μa·μb)` and its restitution the
 //! maximum `max(ea, eb)` (Box2D's rules), unless a [`PairMaterial`] override names the pair.
 
-use crate::physics::body::{Body, BodyDesc, BodyHandle, BodyKind};
+use crate::physics::body::{rotation, Body, BodyDesc, BodyHandle, BodyKind};
 use crate::physics::broadphase::BroadPhase;
 use crate::physics::collide::{collide, CollideConfig, Scratch};
 use crate::physics::contact::match_impulses;
@@ -185,6 +185,8 @@ pub struct World {
     contacts_next: Vec<Contact>,
     /// Indices of the contacts with at least one point (prepare visits only these).
     touching: Vec<u32>,
+    /// Whether any prepared constraint has restitution (else the restitution pass is skipped).
+    bouncy: bool,
     scratch: Scratch,
     solver_bodies: Vec<SolverBody>,
     constraints: Vec<ContactConstraint>,
@@ -226,6 +228,7 @@ impl World {
             contacts: Vec::new(),
             contacts_next: Vec::new(),
             touching: Vec::new(),
+            bouncy: false,
             scratch: Scratch::default(),
             solver_bodies: Vec::new(),
             constraints: Vec::new(),
@@ -379,7 +382,10 @@ impl World {
                 self.timed(Stage::SolveVelocities, |w| {
                     naive::solve_velocities(&mut w.constraints, &mut w.solver_bodies)
                 });
-                self.timed(Stage::IntegratePositions, |w| w.integrate_positions(dt));
+                self.timed(Stage::IntegratePositions, |w| {
+                    w.integrate_positions(dt);
+                    w.finish_positions();
+                });
                 self.timed(Stage::PositionCorrection, |w| {
                     w.moves.clear();
                     w.moves.resize(w.bodies.len(), Vec3::ZERO);
@@ -427,13 +433,16 @@ impl World {
                     });
                     pass += iterations;
                 }
+                self.timed(Stage::IntegratePositions, |w| w.finish_positions());
                 self.timed(Stage::Restitution, |w| {
                     w.wide.store(&mut w.constraints);
-                    iterative::apply_restitution(
-                        &mut w.constraints,
-                        &mut w.solver_bodies,
-                        w.settings.restitution_threshold,
-                    );
+                    if w.bouncy {
+                        iterative::apply_restitution(
+                            &mut w.constraints,
+                            &mut w.solver_bodies,
+                            w.settings.restitution_threshold,
+                        );
+                    }
                     for (b, s) in w.bodies.iter_mut().zip(&w.solver_bodies) {
                         if s.inv_mass > 0.0 {
                             b.velocity = s.v.into();
@@ -583,9 +592,11 @@ impl World {
                 dq: glam::Quat::IDENTITY,
                 inv_mass: if active { b.inv_mass } else { 0.0 },
                 inv_i: if active { b.inv_inertia_world() } else { Mat3::ZERO },
+                isotropic: b.isotropic(),
             });
         }
         self.constraints.clear();
+        self.bouncy = false;
         let warm = self.settings.warm_starting && self.settings.mode == SolverMode::Iterative;
         let hertz = self.settings.contact_hertz.min(0.25 / h);
         let soft = Softness::new(hertz, self.settings.damping_ratio, h);
@@ -624,6 +635,7 @@ impl World {
             (cc.a, cc.b, cc.contact) = (c.a, c.b, ci);
             (cc.normal, cc.t1, cc.t2) = (n, t1, t2);
             (cc.friction, cc.restitution) = (friction, restitution);
+            self.bouncy |= restitution > 0.0;
             cc.softness = if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft };
             cc.count = c.manifold.points.len() as u32;
             for (k, p) in c.manifold.points.iter().enumerate() {
@@ -645,7 +657,6 @@ impl World {
                     separation: -p.depth,
                     normal_mass: rows[0].effective_mass(sa, sb),
                     tangent_mass: [rows[1].effective_mass(sa, sb), rows[2].effective_mass(sa, sb)],
-                    rows,
                     normal_impulse,
                     tangent_impulse,
                     total_normal_impulse: 0.0,
@@ -675,16 +686,40 @@ impl World {
     }
 
     /// Moves awake bodies by their solver velocities over `h` and records their motion
-    /// since the step began (for the soft step's separation update).
+    /// since the step began (for the soft step's separation update). Isotropic bodies
+    /// (cubes, spheres) move only in their compact solver state — ω is constant between
+    /// impulses, so the update is an exact rotation by ω·h — and get their pose once, in
+    /// [`World::finish_positions`]; the others take the body's midpoint rule at once.
     fn integrate_positions(&mut self, h: f32) {
         for ((b, s), start) in self.bodies.iter_mut().zip(self.solver_bodies.iter_mut()).zip(&self.start_poses) {
-            if s.inv_mass > 0.0 {
+            if s.inv_mass == 0.0 {
+                continue;
+            }
+            if s.isotropic {
+                s.dp += s.v * h;
+                if s.w != Vec3A::ZERO {
+                    s.dq = (rotation((s.w * h).into()) * s.dq).normalize();
+                }
+            } else {
                 b.velocity = s.v.into();
                 b.angular_velocity = s.w.into();
                 b.integrate_positions(h);
                 s.w = b.angular_velocity.into();
                 s.dp = (b.pose.pos - start.pos).into();
                 s.dq = b.pose.rot * start.rot.conjugate();
+            }
+        }
+    }
+
+    /// Writes the poses (and velocities) of the isotropic bodies moved in
+    /// [`World::integrate_positions`].
+    fn finish_positions(&mut self) {
+        for ((b, s), start) in self.bodies.iter_mut().zip(&self.solver_bodies).zip(&self.start_poses) {
+            if s.inv_mass > 0.0 && s.isotropic {
+                b.pose.pos = start.pos + Vec3::from(s.dp);
+                b.pose.rot = (s.dq * start.rot).normalize();
+                b.velocity = s.v.into();
+                b.angular_velocity = s.w.into();
             }
         }
     }

@@ -38,7 +38,7 @@
 //! Restitution is a separate pass after all substeps: points whose approach speed before the
 //! step exceeded the threshold get `vn = −e·vn_before` (Box2D v3).
 
-use super::{ContactConstraint, Settings, SolverBody};
+use super::{ContactConstraint, Row, Settings, SolverBody};
 
 /// Coefficients of a soft constraint (Box2D v3 `b2Softness`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -71,9 +71,9 @@ pub fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) 
         let (mut sa, mut sb) = super::load_pair(bodies, c.a, c.b);
         let (a, b) = (&mut sa, &mut sb);
         for p in &c.points[..c.count as usize] {
-            p.rows[0].apply(a, b, c.normal, p.normal_impulse);
-            p.rows[1].apply(a, b, c.t1, p.tangent_impulse[0]);
-            p.rows[2].apply(a, b, c.t2, p.tangent_impulse[1]);
+            Row::new(a, b, p.ra, p.rb, c.normal).apply(a, b, c.normal, p.normal_impulse);
+            Row::new(a, b, p.ra, p.rb, c.t1).apply(a, b, c.t1, p.tangent_impulse[0]);
+            Row::new(a, b, p.ra, p.rb, c.t2).apply(a, b, c.t2, p.tangent_impulse[1]);
         }
         super::store_pair(bodies, c.a, c.b, &sa, &sb);
     }
@@ -99,9 +99,10 @@ pub fn solve(
         // honour the more important constraint (Catto; Box2D v2's order).
         for k in 0..count {
             let p = &mut c.points[if rev { count - 1 - k } else { k }];
+            let (r1, r2) = (Row::new(a, b, p.ra, p.rb, c.t1), Row::new(a, b, p.ra, p.rb, c.t2));
             let old = p.tangent_impulse;
-            let v1 = p.rows[1].velocity(a, b, c.t1);
-            let v2 = p.rows[2].velocity(a, b, c.t2);
+            let v1 = r1.velocity(a, b, c.t1);
+            let v2 = r2.velocity(a, b, c.t2);
             let mut new = [old[0] - p.tangent_mass[0] * v1, old[1] - p.tangent_mass[1] * v2];
             let max = c.friction * p.normal_impulse;
             let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
@@ -110,8 +111,8 @@ pub fn solve(
                 new = [new[0] * k, new[1] * k];
             }
             p.tangent_impulse = new;
-            p.rows[1].apply(a, b, c.t1, new[0] - old[0]);
-            p.rows[2].apply(a, b, c.t2, new[1] - old[1]);
+            r1.apply(a, b, c.t1, new[0] - old[0]);
+            r2.apply(a, b, c.t2, new[1] - old[1]);
         }
         for k in 0..count {
             let p = &mut c.points[if rev { count - 1 - k } else { k }];
@@ -127,12 +128,13 @@ pub fn solve(
             } else {
                 (0.0, 1.0, 0.0)
             };
-            let vn = p.rows[0].velocity(a, b, n);
+            let r0 = Row::new(a, b, p.ra, p.rb, n);
+            let vn = r0.velocity(a, b, n);
             let old = p.normal_impulse;
             let new = (old - p.normal_mass * mass_scale * (vn + bias) - impulse_scale * old).max(0.0);
             p.normal_impulse = new;
             p.max_normal_impulse = p.max_normal_impulse.max(new);
-            p.rows[0].apply(a, b, n, new - old);
+            r0.apply(a, b, n, new - old);
         }
         super::store_pair(bodies, c.a, c.b, &sa, &sb);
     }
@@ -160,12 +162,13 @@ pub fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &mut [So
             if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let vn = p.rows[0].velocity(a, b, c.normal);
+            let r0 = Row::new(a, b, p.ra, p.rb, c.normal);
+            let vn = r0.velocity(a, b, c.normal);
             let old = p.normal_impulse;
             let new = (old - p.normal_mass * (vn + c.restitution * p.relative_velocity)).max(0.0);
             p.normal_impulse = new;
             p.total_normal_impulse += new - old;
-            p.rows[0].apply(a, b, c.normal, new - old);
+            r0.apply(a, b, c.normal, new - old);
         }
     }
 }

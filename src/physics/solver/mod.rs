@@ -115,6 +115,9 @@ pub struct SolverBody {
     pub inv_mass: f32,
     /// World inverse inertia (fixed for the step).
     pub inv_i: Mat3,
+    /// Inertia the same about every axis: ω is constant between impulses, so the world
+    /// integrates this body on these compact fields alone and writes its pose once per step.
+    pub isotropic: bool,
 }
 
 impl SolverBody {
@@ -141,8 +144,6 @@ pub struct ConstraintPoint {
     pub normal_mass: f32,
     /// Effective masses along the tangents.
     pub tangent_mass: [f32; 2],
-    /// Precomputed rows: normal, t1, t2 (angular parts, fixed for the step).
-    pub rows: [Row; 3],
     /// Accumulated normal impulse (per substep in iterative mode).
     pub normal_impulse: f32,
     /// Accumulated friction impulses along (t1, t2).
@@ -188,9 +189,9 @@ pub struct ContactConstraint {
     pub count: u32,
 }
 
-/// The angular half of one constraint row along a unit direction d, precomputed once per
-/// step so the iterations need no cross products or matrix products (Catto's Jacobian
-/// J = [−d, −rA×d, d, rB×d] with M⁻¹Jᵀ cached).
+/// The angular half of one constraint row along a unit direction d (Catto's Jacobian
+/// J = [−d, −rA×d, d, rB×d] with M⁻¹Jᵀ), built where it is used: stored per point it would
+/// triple the memory every pass streams through.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Row {
     /// rA × d.

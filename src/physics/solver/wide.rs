@@ -120,13 +120,63 @@ fn gather_v3(bodies: &[SolverBody], idx: &[u32; LANES], f: impl Fn(&SolverBody) 
     }
 }
 
-/// One constraint row for four lanes (see [`super::Row`]).
-#[derive(Clone, Copy, Debug, Default)]
+/// One constraint row for four lanes (see [`super::Row`]), computed when it is used from
+/// the lever arms and the inverse inertias: storing it would double the memory every pass
+/// streams through, and on large scenes the passes wait on memory, not on arithmetic.
 struct WideRow {
     ca: V3,
     cb: V3,
     ia: V3,
     ib: V3,
+}
+
+impl WideRow {
+    /// The row along `d` for lever arms `ra`, `rb`.
+    #[inline]
+    fn new(w: &BatchBodies, ra: &V3, rb: &V3, d: &V3) -> WideRow {
+        let (ca, cb) = (ra.cross(d), rb.cross(d));
+        WideRow { ia: w.inv_i_a.mul(&ca), ib: w.inv_i_b.mul(&cb), ca, cb }
+    }
+}
+
+/// A symmetric 3×3 matrix per lane (a world inverse inertia), six components.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sym3 {
+    xx: Vec4,
+    yy: Vec4,
+    zz: Vec4,
+    xy: Vec4,
+    xz: Vec4,
+    yz: Vec4,
+}
+
+impl Sym3 {
+    fn set(&mut self, lane: usize, m: glam::Mat3) {
+        self.xx[lane] = m.x_axis.x;
+        self.yy[lane] = m.y_axis.y;
+        self.zz[lane] = m.z_axis.z;
+        self.xy[lane] = m.y_axis.x;
+        self.xz[lane] = m.z_axis.x;
+        self.yz[lane] = m.z_axis.y;
+    }
+
+    #[inline]
+    fn mul(&self, v: &V3) -> V3 {
+        V3 {
+            x: self.xx * v.x + self.xy * v.y + self.xz * v.z,
+            y: self.xy * v.x + self.yy * v.y + self.yz * v.z,
+            z: self.xz * v.x + self.yz * v.y + self.zz * v.z,
+        }
+    }
+}
+
+/// The two bodies of each lane: indices and inverse inertias (fixed for the step).
+#[derive(Clone, Copy, Debug, Default)]
+struct BatchBodies {
+    a: [u32; LANES],
+    b: [u32; LANES],
+    inv_i_a: Sym3,
+    inv_i_b: Sym3,
 }
 
 /// The velocities of the four lanes' bodies A and B.
@@ -189,8 +239,7 @@ impl Velocities {
 /// Point slot k of four manifolds.
 #[derive(Clone, Copy, Debug, Default)]
 struct WidePoint {
-    rows: [WideRow; 3],
-    /// Lever arms and adjusted separation (for the separation update).
+    /// Lever arms (world axes at the step's start) and adjusted separation.
     ra: V3,
     rb: V3,
     adjusted: Vec4,
@@ -207,8 +256,7 @@ struct WidePoint {
 /// Four manifolds that share no dynamic body.
 #[derive(Clone, Copy, Debug, Default)]
 struct WideBatch {
-    a: [u32; LANES],
-    b: [u32; LANES],
+    bodies: BatchBodies,
     /// Index of each lane's scalar constraint (`u32::MAX`: empty lane).
     source: [u32; LANES],
     normal: V3,
@@ -284,11 +332,11 @@ impl WideSolver {
                 // Filled in place: a batch is 3 KB, too big to build on the stack and move.
                 self.batches.push(WideBatch::default());
                 let w = self.batches.last_mut().expect("just pushed");
-                w.a = [pad; LANES];
-                w.b = [pad; LANES];
+                w.bodies.a = [pad; LANES];
+                w.bodies.b = [pad; LANES];
                 w.source = [u32::MAX; LANES];
                 for (lane, &ci) in chunk.iter().enumerate() {
-                    fill_lane(w, lane, ci, &constraints[ci as usize]);
+                    fill_lane(w, lane, ci, &constraints[ci as usize], bodies);
                 }
             }
         }
@@ -303,13 +351,23 @@ impl WideSolver {
     /// Re-applies the accumulated impulses (start of every substep).
     pub fn warm_start(&self, bodies: &mut [SolverBody]) {
         for w in &self.batches {
-            let mut v = Velocities::gather(bodies, &w.a, &w.b);
+            let mut v = Velocities::gather(bodies, &w.bodies.a, &w.bodies.b);
+            // Box3D's form: sum each body's impulse and moment over the points, then one
+            // inverse-inertia product per body (the rows need not be built here).
+            let (mut lin, mut ang_a, mut ang_b) = (V3::default(), V3::default(), V3::default());
             for p in &w.points {
-                v.apply(&p.rows[0], &w.normal, p.normal_impulse);
-                v.apply(&p.rows[1], &w.t1, p.tangent_impulse[0]);
-                v.apply(&p.rows[2], &w.t2, p.tangent_impulse[1]);
+                let mut j = w.normal.scale(p.normal_impulse);
+                j.add_scaled(&w.t1, p.tangent_impulse[0]);
+                j.add_scaled(&w.t2, p.tangent_impulse[1]);
+                lin = lin.add(&j);
+                ang_a = ang_a.add(&p.ra.cross(&j));
+                ang_b = ang_b.add(&p.rb.cross(&j));
             }
-            v.scatter(bodies, &w.a, &w.b);
+            v.va.add_scaled(&lin, -v.ima);
+            v.vb.add_scaled(&lin, v.imb);
+            v.wa = v.wa.sub(&w.bodies.inv_i_a.mul(&ang_a));
+            v.wb = v.wb.add(&w.bodies.inv_i_b.mul(&ang_b));
+            v.scatter(bodies, &w.bodies.a, &w.bodies.b);
         }
         iterative::warm_start(&self.overflow, bodies);
     }
@@ -322,15 +380,21 @@ impl WideSolver {
         let max_push = Vec4::splat(-settings.max_push_out);
         let slots: [usize; 4] = if reverse { [3, 2, 1, 0] } else { [0, 1, 2, 3] };
         for w in &mut self.batches {
-            let mut v = Velocities::gather(bodies, &w.a, &w.b);
+            let mut v = Velocities::gather(bodies, &w.bodies.a, &w.bodies.b);
             let (bias_rate, mass_scale, impulse_scale) =
                 if use_bias { (w.bias_rate, w.mass_scale, w.impulse_scale) } else { (zero, one, zero) };
             // Friction first, non-penetration last (see `iterative::solve`).
+            let bb = &w.bodies;
             for &k in &slots {
                 let p = &mut w.points[k];
+                // The two friction rows' angular parts, ra × t and rb × t; their inverse-inertia
+                // products are taken once, on the combined impulse.
+                let (ca1, cb1) = (p.ra.cross(&w.t1), p.rb.cross(&w.t1));
+                let (ca2, cb2) = (p.ra.cross(&w.t2), p.rb.cross(&w.t2));
                 let old = p.tangent_impulse;
-                let v1 = v.along(&p.rows[1], &w.t1);
-                let v2 = v.along(&p.rows[2], &w.t2);
+                let dv = v.vb.sub(&v.va);
+                let v1 = w.t1.dot(&dv) + cb1.dot(&v.wb) - ca1.dot(&v.wa);
+                let v2 = w.t2.dot(&dv) + cb2.dot(&v.wb) - ca2.dot(&v.wa);
                 let n1 = old[0] - p.tangent_mass[0] * v1;
                 let n2 = old[1] - p.tangent_mass[1] * v2;
                 let max = w.friction * p.normal_impulse;
@@ -339,8 +403,17 @@ impl WideSolver {
                 let scale = Vec4::select(len.cmpgt(max), max / len, one);
                 let (n1, n2) = (n1 * scale, n2 * scale);
                 p.tangent_impulse = [n1, n2];
-                v.apply(&p.rows[1], &w.t1, n1 - old[0]);
-                v.apply(&p.rows[2], &w.t2, n2 - old[1]);
+                let (d1, d2) = (n1 - old[0], n2 - old[1]);
+                let mut j = w.t1.scale(d1);
+                j.add_scaled(&w.t2, d2);
+                v.va.add_scaled(&j, -v.ima);
+                v.vb.add_scaled(&j, v.imb);
+                let mut ma = ca1.scale(d1);
+                ma.add_scaled(&ca2, d2);
+                let mut mb = cb1.scale(d1);
+                mb.add_scaled(&cb2, d2);
+                v.wa = v.wa.sub(&bb.inv_i_a.mul(&ma));
+                v.wb = v.wb.add(&bb.inv_i_b.mul(&mb));
             }
             for &k in &slots {
                 let p = &mut w.points[k];
@@ -350,14 +423,15 @@ impl WideSolver {
                 let bias = Vec4::select(spec, s * inv_h, (bias_rate * s).max(max_push));
                 let ms = Vec4::select(spec, one, mass_scale);
                 let is = Vec4::select(spec, zero, impulse_scale);
-                let vn = v.along(&p.rows[0], &w.normal);
+                let r0 = WideRow::new(bb, &p.ra, &p.rb, &w.normal);
+                let vn = v.along(&r0, &w.normal);
                 let old = p.normal_impulse;
                 let new = (old - p.normal_mass * ms * (vn + bias) - is * old).max(zero);
                 p.normal_impulse = new;
                 p.max_normal = p.max_normal.max(new);
-                v.apply(&p.rows[0], &w.normal, new - old);
+                v.apply(&r0, &w.normal, new - old);
             }
-            v.scatter(bodies, &w.a, &w.b);
+            v.scatter(bodies, &w.bodies.a, &w.bodies.b);
         }
         iterative::solve(&mut self.overflow, bodies, settings, inv_h.x, use_bias, reverse);
     }
@@ -368,8 +442,8 @@ impl WideSolver {
     /// position integration, so this runs once after each one, not in every pass.
     pub fn update_separations(&mut self, bodies: &[SolverBody]) {
         for w in &mut self.batches {
-            let dp = gather_v3(bodies, &w.b, |b| b.dp).sub(&gather_v3(bodies, &w.a, |b| b.dp));
-            let (qa, qb) = (Q4::gather(bodies, &w.a), Q4::gather(bodies, &w.b));
+            let dp = gather_v3(bodies, &w.bodies.b, |b| b.dp).sub(&gather_v3(bodies, &w.bodies.a, |b| b.dp));
+            let (qa, qb) = (Q4::gather(bodies, &w.bodies.a), Q4::gather(bodies, &w.bodies.b));
             for p in &mut w.points {
                 let d = dp.add(&qb.rotate(&p.rb).sub(&qa.rotate(&p.ra)));
                 p.separation = w.normal.dot(&d) + p.adjusted;
@@ -420,9 +494,11 @@ impl WideSolver {
 }
 
 /// Transposes scalar constraint `c` (index `ci`) into lane `lane` of `w`.
-fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactConstraint) {
-    w.a[lane] = c.a;
-    w.b[lane] = c.b;
+fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactConstraint, bodies: &[SolverBody]) {
+    w.bodies.a[lane] = c.a;
+    w.bodies.b[lane] = c.b;
+    w.bodies.inv_i_a.set(lane, bodies[c.a as usize].inv_i);
+    w.bodies.inv_i_b.set(lane, bodies[c.b as usize].inv_i);
     w.source[lane] = ci;
     w.normal.set(lane, c.normal);
     w.t1.set(lane, c.t1);
@@ -432,12 +508,6 @@ fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactConstraint) {
     w.mass_scale[lane] = c.softness.mass_scale;
     w.impulse_scale[lane] = c.softness.impulse_scale;
     for (wp, p) in w.points.iter_mut().zip(&c.points[..c.count as usize]) {
-        for (wr, r) in wp.rows.iter_mut().zip(&p.rows) {
-            wr.ca.set(lane, r.ca);
-            wr.cb.set(lane, r.cb);
-            wr.ia.set(lane, r.ia);
-            wr.ib.set(lane, r.ib);
-        }
         wp.ra.set(lane, p.ra);
         wp.rb.set(lane, p.rb);
         wp.adjusted[lane] = p.adjusted_separation;
@@ -503,7 +573,6 @@ mod tests {
                 rb,
                 normal_mass: rows[0].effective_mass(sa, sb),
                 tangent_mass: [rows[1].effective_mass(sa, sb), rows[2].effective_mass(sa, sb)],
-                rows,
                 separation: rng.next_f32() * 0.02 - 0.015,
                 normal_impulse: rng.next_f32() * 0.5,
                 tangent_impulse: [rng.next_f32() * 0.1, -rng.next_f32() * 0.1],
@@ -593,7 +662,7 @@ mod tests {
         assert!(wide.overflow.len() >= 30 - COLOURS, "{:?}", wide.counts);
         for w in &wide.batches {
             let mut dynamic: Vec<u32> =
-                w.a.iter().chain(&w.b).copied().filter(|&i| bodies[i as usize].inv_mass > 0.0).collect();
+                w.bodies.a.iter().chain(&w.bodies.b).copied().filter(|&i| bodies[i as usize].inv_mass > 0.0).collect();
             let n = dynamic.len();
             dynamic.sort_unstable();
             dynamic.dedup();
