@@ -503,70 +503,84 @@ impl World {
 
     fn narrow_phase(&mut self, dt: f32) {
         let base = self.collide_config();
-        let recycle_distance = self.settings.recycle_distance;
-        let mut old = std::mem::take(&mut self.contacts);
+        self.touching.clear();
+        let pairs = &self.broad.pairs;
+        let unchanged =
+            self.contacts.len() == pairs.len() && self.contacts.iter().zip(pairs).all(|(c, &p)| (c.a, c.b) == p);
+        if unchanged {
+            // The same pairs as last step (a settled scene): every contact is updated where
+            // it lies, nothing is copied.
+            let mut contacts = std::mem::take(&mut self.contacts);
+            for (i, c) in contacts.iter_mut().enumerate() {
+                self.update_contact(c, true, dt, &base);
+                if !c.manifold.points.is_empty() {
+                    self.touching.push(i as u32);
+                }
+            }
+            self.contacts = contacts;
+            return;
+        }
+        let old = std::mem::take(&mut self.contacts);
         let mut next = std::mem::take(&mut self.contacts_next);
         next.clear();
-        self.touching.clear();
         let mut oi = 0;
-        for &(a, b) in &self.broad.pairs {
+        for i in 0..self.broad.pairs.len() {
+            let (a, b) = self.broad.pairs[i];
             while oi < old.len() && (old[oi].a, old[oi].b) < (a, b) {
                 oi += 1;
             }
-            let prev = if oi < old.len() && (old[oi].a, old[oi].b) == (a, b) { Some(&old[oi]) } else { None };
             // A persisting pair starts as a copy of its last contact (SAT cache, tangents,
             // manifold, impulses, recycling anchors): one copy, made in place.
-            match prev {
-                Some(p) => next.push(p.clone()),
-                None => next.push(Contact { a, b, ..Default::default() }),
+            let persisted = oi < old.len() && (old[oi].a, old[oi].b) == (a, b);
+            if persisted {
+                next.push(old[oi].clone());
+            } else {
+                next.push(Contact { a, b, ..Default::default() });
             }
             let c = next.last_mut().expect("just pushed");
-            'pair: {
-                if !self.awake_dynamic(a) && !self.awake_dynamic(b) {
-                    // Both asleep (or asleep + static): keep the manifold as it was.
-                    break 'pair;
-                }
-
-                let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
-                // Speculative contacts (Catto): points up to the distance the pair can close in
-                // one step, so fast bodies land on the surface instead of deep inside it.
-                let reach = Self::pair_reach(ba, bb, dt);
-                let cfg = CollideConfig { margin: base.margin + reach, ..base };
-                if prev.is_some() {
-                    let (ra, rb) = (ba.shape.bounding_radius(), bb.shape.bounding_radius());
-                    if c.recycle.still_apart(&ba.pose, &bb.pose, ra + rb, cfg.margin)
-                        || c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), recycle_distance, cfg.margin)
-                    {
-                        break 'pair;
-                    }
-                }
-                collide(
-                    &ba.shape,
-                    &ba.pose,
-                    &bb.shape,
-                    &bb.pose,
-                    &cfg,
-                    &mut c.cache,
-                    &mut self.scratch,
-                    &mut c.manifold,
-                );
-                c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose, &c.cache);
-                c.impulses = Default::default();
-                if let Some(p) = prev {
-                    match_impulses(p, c, 4.0 * base.slop);
-                } else {
-                    for (k, pt) in c.manifold.points.iter().enumerate() {
-                        c.impulses[k] = PointImpulse { id: pt.id, ..Default::default() };
-                    }
-                }
-            }
+            self.update_contact(c, persisted, dt, &base);
             if !c.manifold.points.is_empty() {
                 self.touching.push(next.len() as u32 - 1);
             }
         }
-        old.clear();
         self.contacts = next;
         self.contacts_next = old;
+        self.contacts_next.clear();
+    }
+
+    /// The narrow phase of one candidate pair: keep, recycle or recompute the manifold of
+    /// `c` (`persisted`: `c` holds last step's contact of the same pair).
+    fn update_contact(&mut self, c: &mut Contact, persisted: bool, dt: f32, base: &CollideConfig) {
+        let (a, b) = (c.a, c.b);
+        if !self.awake_dynamic(a) && !self.awake_dynamic(b) {
+            // Both asleep (or asleep + static): keep the manifold as it was.
+            return;
+        }
+        let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
+        // Speculative contacts (Catto): points up to the distance the pair can close in one
+        // step, so fast bodies land on the surface instead of deep inside it.
+        let reach = Self::pair_reach(ba, bb, dt);
+        let cfg = CollideConfig { margin: base.margin + reach, ..*base };
+        if persisted {
+            let (ra, rb) = (ba.shape.bounding_radius(), bb.shape.bounding_radius());
+            let distance = self.settings.recycle_distance;
+            if c.recycle.still_apart(&ba.pose, &bb.pose, ra + rb, cfg.margin)
+                || c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin)
+            {
+                return;
+            }
+        }
+        let (prev_points, prev_impulses) = (c.manifold.points.clone(), c.impulses);
+        collide(&ba.shape, &ba.pose, &bb.shape, &bb.pose, &cfg, &mut c.cache, &mut self.scratch, &mut c.manifold);
+        c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose, &c.cache);
+        c.impulses = Default::default();
+        if persisted {
+            match_impulses(&prev_points, &prev_impulses, c, 4.0 * base.slop);
+        } else {
+            for (k, pt) in c.manifold.points.iter().enumerate() {
+                c.impulses[k] = PointImpulse { id: pt.id, ..Default::default() };
+            }
+        }
     }
 
     fn material(&self, a: u32, b: u32) -> (f32, f32) {
