@@ -152,16 +152,16 @@ impl Recycle {
             return false;
         }
         let n = m.normal;
-        let mut depths = [0.0; 4];
-        for (d, (la, lb)) in depths.iter_mut().zip(&self.anchors[..m.points.len()]) {
-            *d = n.dot(xa.transform_point(*la) - xb.transform_point(*lb));
-            if *d < -margin {
+        let mut at = [(Vec3::ZERO, Vec3::ZERO); 4];
+        for (w, (la, lb)) in at.iter_mut().zip(&self.anchors[..m.points.len()]) {
+            *w = (xa.transform_point(*la), xb.transform_point(*lb));
+            if n.dot(w.0 - w.1) < -margin {
                 return false;
             }
         }
-        for ((p, (la, lb)), d) in m.points.iter_mut().zip(&self.anchors).zip(depths) {
-            p.depth = d;
-            p.position = 0.5 * (xa.transform_point(*la) + xb.transform_point(*lb));
+        for (p, (pa, pb)) in m.points.iter_mut().zip(at) {
+            p.depth = n.dot(pa - pb);
+            p.position = 0.5 * (pa + pb);
         }
         self.reused = true;
         true

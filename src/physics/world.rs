@@ -44,7 +44,7 @@ use crate::physics::solver::{
     iterative, iterative::Softness, naive, relative_velocity, wide::WideSolver, ConstraintPoint, ContactConstraint,
     Row, Settings, SolverBody, SolverMode,
 };
-use glam::{Mat3, Vec3, Vec3A};
+use glam::{Mat3, Mat3A, Vec3, Vec3A};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -605,7 +605,7 @@ impl World {
                 dp: Vec3A::ZERO,
                 dq: glam::Quat::IDENTITY,
                 inv_mass: if active { b.inv_mass } else { 0.0 },
-                inv_i: if active { b.inv_inertia_world() } else { Mat3::ZERO },
+                inv_i: if active { Mat3A::from(b.inv_inertia_world()) } else { Mat3A::ZERO },
                 isotropic: b.isotropic(),
             });
         }
@@ -685,7 +685,7 @@ impl World {
         if self.settings.mode == SolverMode::Iterative {
             // A static body after the real ones fills the empty lanes of the wide batches.
             let pad = self.solver_bodies.len() as u32;
-            self.solver_bodies.push(SolverBody { inv_i: Mat3::ZERO, ..Default::default() });
+            self.solver_bodies.push(SolverBody { inv_i: Mat3A::ZERO, ..Default::default() });
             self.wide.build(&self.constraints, &self.solver_bodies, pad);
         }
     }

@@ -20,7 +20,7 @@ pub mod naive;
 pub mod wide;
 
 use crate::physics::collide::FeatureId;
-use glam::{Mat3, Quat, Vec3A};
+use glam::{Mat3A, Quat, Vec3A};
 
 /// Which resolution method the world uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -114,7 +114,7 @@ pub struct SolverBody {
     /// Inverse mass (0 = static or asleep).
     pub inv_mass: f32,
     /// World inverse inertia (fixed for the step).
-    pub inv_i: Mat3,
+    pub inv_i: Mat3A,
     /// Inertia the same about every axis: ω is constant between impulses, so the world
     /// integrates this body on these compact fields alone and writes its pose once per step.
     pub isotropic: bool,

@@ -82,11 +82,6 @@ impl V3 {
         self.y[lane] = v.y;
         self.z[lane] = v.z;
     }
-
-    #[inline]
-    fn get(&self, lane: usize) -> Vec3A {
-        Vec3A::new(self.x[lane], self.y[lane], self.z[lane])
-    }
 }
 
 /// Four unit quaternions by component.
@@ -109,14 +104,30 @@ impl Q4 {
     }
 }
 
-/// `f` of each lane's body, stored by component.
+/// `f` of each lane's body, stored by component: four loads and a 4×4 transpose (the
+/// fourth component of a `Vec3A` is never read).
 #[inline]
 fn gather_v3(bodies: &[SolverBody], idx: &[u32; LANES], f: impl Fn(&SolverBody) -> Vec3A) -> V3 {
-    let p = idx.map(|i| f(&bodies[i as usize]));
-    V3 {
-        x: Vec4::new(p[0].x, p[1].x, p[2].x, p[3].x),
-        y: Vec4::new(p[0].y, p[1].y, p[2].y, p[3].y),
-        z: Vec4::new(p[0].z, p[1].z, p[2].z, p[3].z),
+    let p = idx.map(|i| f(&bodies[i as usize]).extend(0.0));
+    let t = glam::Mat4::from_cols(p[0], p[1], p[2], p[3]).transpose();
+    V3 { x: t.x_axis, y: t.y_axis, z: t.z_axis }
+}
+
+/// Lane-wise square root (one `sqrtps` on x86-64: exact, so the same as `f32::sqrt`).
+#[inline]
+fn sqrt4(v: Vec4) -> Vec4 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128, _mm_sqrt_ps};
+        let m: __m128 = v.into();
+        // SAFETY: SSE is part of the x86-64 baseline.
+        #[allow(unused_unsafe)]
+        let r = unsafe { _mm_sqrt_ps(m) };
+        Vec4::from(r)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        Vec4::from_array(v.to_array().map(f32::sqrt))
     }
 }
 
@@ -151,7 +162,7 @@ struct Sym3 {
 }
 
 impl Sym3 {
-    fn set(&mut self, lane: usize, m: glam::Mat3) {
+    fn set(&mut self, lane: usize, m: glam::Mat3A) {
         self.xx[lane] = m.x_axis.x;
         self.yy[lane] = m.y_axis.y;
         self.zz[lane] = m.z_axis.z;
@@ -206,16 +217,18 @@ impl Velocities {
     /// Writes back the dynamic bodies (static and padding bodies are never written).
     #[inline]
     fn scatter(&self, bodies: &mut [SolverBody], a: &[u32; LANES], b: &[u32; LANES]) {
+        let lanes = |v: &V3| glam::Mat4::from_cols(v.x, v.y, v.z, Vec4::ZERO).transpose();
+        let (va, wa, vb, wb) = (lanes(&self.va), lanes(&self.wa), lanes(&self.vb), lanes(&self.wb));
         for l in 0..LANES {
             if self.ima[l] > 0.0 {
                 let t = &mut bodies[a[l] as usize];
-                t.v = self.va.get(l);
-                t.w = self.wa.get(l);
+                t.v = Vec3A::from_vec4(va.col(l));
+                t.w = Vec3A::from_vec4(wa.col(l));
             }
             if self.imb[l] > 0.0 {
                 let t = &mut bodies[b[l] as usize];
-                t.v = self.vb.get(l);
-                t.w = self.wb.get(l);
+                t.v = Vec3A::from_vec4(vb.col(l));
+                t.w = Vec3A::from_vec4(wb.col(l));
             }
         }
     }
@@ -398,7 +411,7 @@ impl WideSolver {
                 let n1 = old[0] - p.tangent_mass[0] * v1;
                 let n2 = old[1] - p.tangent_mass[1] * v2;
                 let max = w.friction * p.normal_impulse;
-                let len = Vec4::from_array((n1 * n1 + n2 * n2).to_array().map(f32::sqrt));
+                let len = sqrt4(n1 * n1 + n2 * n2);
                 // Inside the friction disc keep the impulse, else scale it onto the rim.
                 let scale = Vec4::select(len.cmpgt(max), max / len, one);
                 let (n1, n2) = (n1 * scale, n2 * scale);
@@ -531,14 +544,14 @@ mod tests {
     use crate::physics::hull::builders::SplitMix64;
     use crate::physics::math::tangent_basis;
     use crate::physics::solver::{ConstraintPoint, Row};
-    use glam::{Mat3, Vec3};
+    use glam::Vec3;
 
     fn body(inv_mass: f32, v: Vec3A, w: Vec3A) -> SolverBody {
         SolverBody {
             v,
             w,
             inv_mass,
-            inv_i: Mat3::from_diagonal(Vec3::new(1.0, 2.0, 1.5) * inv_mass),
+            inv_i: glam::Mat3A::from_diagonal(Vec3::new(1.0, 2.0, 1.5) * inv_mass),
             ..Default::default()
         }
     }
