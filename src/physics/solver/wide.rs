@@ -232,21 +232,6 @@ impl Velocities {
             }
         }
     }
-
-    /// Relative velocity along row direction `d`.
-    #[inline]
-    fn along(&self, row: &WideRow, d: &V3) -> Vec4 {
-        d.dot(&self.vb.sub(&self.va)) + row.cb.dot(&self.wb) - row.ca.dot(&self.wa)
-    }
-
-    /// Impulse `l` along `d`: −l to A, +l to B.
-    #[inline]
-    fn apply(&mut self, row: &WideRow, d: &V3, l: Vec4) {
-        self.va.add_scaled(d, -l * self.ima);
-        self.wa.add_scaled(&row.ia, -l);
-        self.vb.add_scaled(d, l * self.imb);
-        self.wb.add_scaled(&row.ib, l);
-    }
 }
 
 /// Point slot k of four manifolds.
@@ -396,6 +381,14 @@ impl WideSolver {
             let mut v = Velocities::gather(bodies, &w.bodies.a, &w.bodies.b);
             let (bias_rate, mass_scale, impulse_scale) =
                 if use_bias { (w.bias_rate, w.mass_scale, w.impulse_scale) } else { (zero, one, zero) };
+            // The linear relative velocity along n, t1 and t2, kept as three numbers: an
+            // impulse along one of these orthonormal directions changes only its own
+            // component, so the linear velocities are updated once, after the manifold, from
+            // the summed impulses (Box3D does this for the normal).
+            let im = v.ima + v.imb;
+            let dv = v.vb.sub(&v.va);
+            let (mut un, mut u1, mut u2) = (w.normal.dot(&dv), w.t1.dot(&dv), w.t2.dot(&dv));
+            let (mut jn, mut j1, mut j2) = (zero, zero, zero);
             // Friction first, non-penetration last (see `iterative::solve`).
             let bb = &w.bodies;
             for &k in &slots {
@@ -405,9 +398,8 @@ impl WideSolver {
                 let (ca1, cb1) = (p.ra.cross(&w.t1), p.rb.cross(&w.t1));
                 let (ca2, cb2) = (p.ra.cross(&w.t2), p.rb.cross(&w.t2));
                 let old = p.tangent_impulse;
-                let dv = v.vb.sub(&v.va);
-                let v1 = w.t1.dot(&dv) + cb1.dot(&v.wb) - ca1.dot(&v.wa);
-                let v2 = w.t2.dot(&dv) + cb2.dot(&v.wb) - ca2.dot(&v.wa);
+                let v1 = u1 + cb1.dot(&v.wb) - ca1.dot(&v.wa);
+                let v2 = u2 + cb2.dot(&v.wb) - ca2.dot(&v.wa);
                 let n1 = old[0] - p.tangent_mass[0] * v1;
                 let n2 = old[1] - p.tangent_mass[1] * v2;
                 let max = w.friction * p.normal_impulse;
@@ -417,10 +409,10 @@ impl WideSolver {
                 let (n1, n2) = (n1 * scale, n2 * scale);
                 p.tangent_impulse = [n1, n2];
                 let (d1, d2) = (n1 - old[0], n2 - old[1]);
-                let mut j = w.t1.scale(d1);
-                j.add_scaled(&w.t2, d2);
-                v.va.add_scaled(&j, -v.ima);
-                v.vb.add_scaled(&j, v.imb);
+                u1 += d1 * im;
+                u2 += d2 * im;
+                j1 += d1;
+                j2 += d2;
                 let mut ma = ca1.scale(d1);
                 ma.add_scaled(&ca2, d2);
                 let mut mb = cb1.scale(d1);
@@ -437,13 +429,22 @@ impl WideSolver {
                 let ms = Vec4::select(spec, one, mass_scale);
                 let is = Vec4::select(spec, zero, impulse_scale);
                 let r0 = WideRow::new(bb, &p.ra, &p.rb, &w.normal);
-                let vn = v.along(&r0, &w.normal);
+                let vn = un + r0.cb.dot(&v.wb) - r0.ca.dot(&v.wa);
                 let old = p.normal_impulse;
                 let new = (old - p.normal_mass * ms * (vn + bias) - is * old).max(zero);
                 p.normal_impulse = new;
                 p.max_normal = p.max_normal.max(new);
-                v.apply(&r0, &w.normal, new - old);
+                let d = new - old;
+                un += d * im;
+                jn += d;
+                v.wa.add_scaled(&r0.ia, -d);
+                v.wb.add_scaled(&r0.ib, d);
             }
+            let mut j = w.normal.scale(jn);
+            j.add_scaled(&w.t1, j1);
+            j.add_scaled(&w.t2, j2);
+            v.va.add_scaled(&j, -v.ima);
+            v.vb.add_scaled(&j, v.imb);
             v.scatter(bodies, &w.bodies.a, &w.bodies.b);
         }
         iterative::solve(&mut self.overflow, bodies, settings, inv_h.x, use_bias, reverse);
