@@ -211,6 +211,11 @@ impl Body {
     /// Advances the pose by `dt`, holding the angular momentum fixed (module docs).
     pub fn integrate_positions(&mut self, dt: f32) {
         self.pose.pos += self.velocity * dt;
+        self.integrate_rotation(dt);
+    }
+
+    /// Advances the rotation by `dt`, holding the angular momentum fixed (module docs).
+    pub fn integrate_rotation(&mut self, dt: f32) {
         let w = self.angular_velocity;
         if w.length_squared() == 0.0 {
             return;

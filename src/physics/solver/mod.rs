@@ -118,6 +118,8 @@ pub struct SolverBody {
     /// Inertia the same about every axis: ω is constant between impulses, so the world
     /// integrates this body on these compact fields alone and writes its pose once per step.
     pub isotropic: bool,
+    /// Part of at least one contact constraint this step.
+    pub touching: bool,
 }
 
 impl SolverBody {
