@@ -97,6 +97,12 @@ impl Aabb {
         self.min.cmple(o.max).all() && o.min.cmple(self.max).all()
     }
 
+    /// Whether `o` lies inside this box (faces may touch).
+    #[inline]
+    pub fn contains(&self, o: &Aabb) -> bool {
+        self.min.cmple(o.min).all() && o.max.cmple(self.max).all()
+    }
+
     /// The box grown by `m` on every side.
     pub fn expanded(&self, m: f32) -> Aabb {
         Aabb { min: self.min - Vec3::splat(m), max: self.max + Vec3::splat(m) }

@@ -3,7 +3,9 @@
 //! `step(dt)` runs the stages of [`Stage`], timing each into [`Profile`]:
 //!
 //! - **Iterative** (Box2D v3's soft step): `BroadPhase` (AABBs swept along each body's
-//!   step and grown by its spin reach, hashed uniform grid) → `NarrowPhase` (a manifold per
+//!   step and grown by its spin reach; a hashed uniform grid over enlarged boxes whose
+//!   pairs are kept, filtered by the actual boxes, until a body leaves its enlarged box;
+//!   [`collision`]) → `NarrowPhase` (a manifold per
 //!   candidate pair with the speculative margin of the pair's *relative* motion; the pair's
 //!   SAT cache and last impulses are carried over by feature ID; a pair that moved less than
 //!   `Settings::recycle_distance` since its manifold was computed keeps it — normal, points
@@ -48,10 +50,17 @@ use glam::{Mat3, Mat3A, Vec3, Vec3A};
 use std::sync::Arc;
 use std::time::Instant;
 
+mod collision;
+
 /// Largest rotation per substep (rad) of a body in contact integrated as a plain rotation
 /// by ω·h whatever its inertia: the midpoint rule's correction to the turn, of order
 /// (ω·h)², is then under 6·10⁻⁸ rad, the f32 resolution of a unit quaternion.
 pub const SMALL_TURN: f32 = 2.4e-4;
+
+/// How far (m) the broad phase's enlarged boxes reach beyond each body's swept box
+/// (Box2D's `aabbMargin`): larger means fewer grid runs and a longer list of kept pairs to
+/// filter each step.
+pub const FAT_MARGIN: f32 = 0.1;
 
 /// Largest speculative reach (m): beyond this a very fast body may still tunnel (no CCD yet).
 pub const MAX_SPECULATIVE: f32 = 2.0;
@@ -186,6 +195,14 @@ pub struct World {
     pub time: f64,
     broad: BroadPhase,
     aabbs: Vec<Aabb>,
+    /// Enlarged ("fat") boxes the broad phase ran on; the candidate pairs stay valid while
+    /// every body's box stays inside its fat one.
+    fat: Vec<Aabb>,
+    /// Set when bodies were added or edited: the next broad phase starts afresh.
+    broad_dirty: bool,
+    /// The candidate pairs of this step: the grid's pairs (on the enlarged boxes) whose
+    /// actual boxes overlap, sorted.
+    pairs: Vec<(u32, u32)>,
     contacts: Vec<Contact>,
     contacts_next: Vec<Contact>,
     /// Indices of the contacts with at least one point (prepare visits only these).
@@ -230,6 +247,9 @@ impl World {
             time: 0.0,
             broad: BroadPhase::default(),
             aabbs: Vec::new(),
+            fat: Vec::new(),
+            broad_dirty: true,
+            pairs: Vec::new(),
             contacts: Vec::new(),
             contacts_next: Vec::new(),
             touching: Vec::new(),
@@ -282,6 +302,7 @@ impl World {
         };
         self.bodies.push(body);
         self.generations.push(0);
+        self.broad_dirty = true;
         Ok(BodyHandle { index: self.bodies.len() as u32 - 1, generation: 0 })
     }
 
@@ -300,6 +321,7 @@ impl World {
         if self.generations.get(h.index as usize) != Some(&h.generation) {
             return None;
         }
+        self.broad_dirty = true;
         let b = &mut self.bodies[h.index as usize];
         b.asleep = false;
         b.sleep_time = 0.0;
@@ -469,121 +491,6 @@ impl World {
         for b in &mut self.bodies {
             if b.is_dynamic() && !b.asleep {
                 b.velocity += g;
-            }
-        }
-    }
-
-    /// Velocity of a body's centre and the speed bound of its surface from spinning,
-    /// `|ω|·r` (both zero when static or asleep).
-    fn motion(b: &Body) -> (Vec3, f32) {
-        if !b.is_dynamic() || b.asleep {
-            return (Vec3::ZERO, 0.0);
-        }
-        (b.velocity, b.angular_velocity.length() * b.shape.bounding_radius())
-    }
-
-    /// How far the surfaces of `a` and `b` can close in one step:
-    /// `(|vB − vA| + |ωA|·rA + |ωB|·rB)·dt` (speculative reach). Relative, so bodies falling
-    /// side by side get no speculative contacts.
-    fn pair_reach(a: &Body, b: &Body, dt: f32) -> f32 {
-        let ((va, wa), (vb, wb)) = (Self::motion(a), Self::motion(b));
-        (((vb - va).length() + wa + wb) * dt).min(MAX_SPECULATIVE)
-    }
-
-    /// Each body's AABB swept along its step `v·dt` and grown by its spin reach and half
-    /// the margin: two boxes overlap whenever their bodies may touch during the step.
-    fn broad_phase(&mut self, dt: f32) {
-        let margin = self.settings.margin;
-        self.aabbs.clear();
-        self.aabbs.extend(self.bodies.iter().map(|b| {
-            let (v, w) = Self::motion(b);
-            let bb = b.shape.aabb(&b.pose);
-            let d = (v * dt).clamp_length_max(MAX_SPECULATIVE);
-            let moved = Aabb::new(bb.min + d, bb.max + d);
-            bb.union(&moved).expanded(0.5 * margin + (w * dt).min(MAX_SPECULATIVE))
-        }));
-        let bodies = &self.bodies;
-        self.broad.update(&self.aabbs, |a, b| !bodies[a as usize].is_dynamic() && !bodies[b as usize].is_dynamic());
-    }
-
-    fn narrow_phase(&mut self, dt: f32) {
-        let base = self.collide_config();
-        self.touching.clear();
-        let pairs = &self.broad.pairs;
-        let unchanged =
-            self.contacts.len() == pairs.len() && self.contacts.iter().zip(pairs).all(|(c, &p)| (c.a, c.b) == p);
-        if unchanged {
-            // The same pairs as last step (a settled scene): every contact is updated where
-            // it lies, nothing is copied.
-            let mut contacts = std::mem::take(&mut self.contacts);
-            for (i, c) in contacts.iter_mut().enumerate() {
-                self.update_contact(c, true, dt, &base);
-                if !c.manifold.points.is_empty() {
-                    self.touching.push(i as u32);
-                }
-            }
-            self.contacts = contacts;
-            return;
-        }
-        let old = std::mem::take(&mut self.contacts);
-        let mut next = std::mem::take(&mut self.contacts_next);
-        next.clear();
-        let mut oi = 0;
-        for i in 0..self.broad.pairs.len() {
-            let (a, b) = self.broad.pairs[i];
-            while oi < old.len() && (old[oi].a, old[oi].b) < (a, b) {
-                oi += 1;
-            }
-            // A persisting pair starts as a copy of its last contact (SAT cache, tangents,
-            // manifold, impulses, recycling anchors): one copy, made in place.
-            let persisted = oi < old.len() && (old[oi].a, old[oi].b) == (a, b);
-            if persisted {
-                next.push(old[oi].clone());
-            } else {
-                next.push(Contact { a, b, ..Default::default() });
-            }
-            let c = next.last_mut().expect("just pushed");
-            self.update_contact(c, persisted, dt, &base);
-            if !c.manifold.points.is_empty() {
-                self.touching.push(next.len() as u32 - 1);
-            }
-        }
-        self.contacts = next;
-        self.contacts_next = old;
-        self.contacts_next.clear();
-    }
-
-    /// The narrow phase of one candidate pair: keep, recycle or recompute the manifold of
-    /// `c` (`persisted`: `c` holds last step's contact of the same pair).
-    fn update_contact(&mut self, c: &mut Contact, persisted: bool, dt: f32, base: &CollideConfig) {
-        let (a, b) = (c.a, c.b);
-        if !self.awake_dynamic(a) && !self.awake_dynamic(b) {
-            // Both asleep (or asleep + static): keep the manifold as it was.
-            return;
-        }
-        let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
-        // Speculative contacts (Catto): points up to the distance the pair can close in one
-        // step, so fast bodies land on the surface instead of deep inside it.
-        let reach = Self::pair_reach(ba, bb, dt);
-        let cfg = CollideConfig { margin: base.margin + reach, ..*base };
-        if persisted {
-            let (ra, rb) = (ba.shape.bounding_radius(), bb.shape.bounding_radius());
-            let distance = self.settings.recycle_distance;
-            if c.recycle.still_apart(&ba.pose, &bb.pose, ra + rb, cfg.margin)
-                || c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin)
-            {
-                return;
-            }
-        }
-        let (prev_points, prev_impulses) = (c.manifold.points.clone(), c.impulses);
-        collide(&ba.shape, &ba.pose, &bb.shape, &bb.pose, &cfg, &mut c.cache, &mut self.scratch, &mut c.manifold);
-        c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose, &c.cache);
-        c.impulses = Default::default();
-        if persisted {
-            match_impulses(&prev_points, &prev_impulses, c, 4.0 * base.slop);
-        } else {
-            for (k, pt) in c.manifold.points.iter().enumerate() {
-                c.impulses[k] = PointImpulse { id: pt.id, ..Default::default() };
             }
         }
     }
