@@ -200,6 +200,8 @@ pub struct World {
     fat: Vec<Aabb>,
     /// Set when bodies were added or edited: the next broad phase starts afresh.
     broad_dirty: bool,
+    /// Per body, what the narrow phase reads (filled by the broad phase).
+    motions: Vec<collision::Motion>,
     /// The candidate pairs of this step: the grid's pairs (on the enlarged boxes) whose
     /// actual boxes overlap, sorted.
     pairs: Vec<(u32, u32)>,
@@ -250,6 +252,7 @@ impl World {
             fat: Vec::new(),
             broad_dirty: true,
             pairs: Vec::new(),
+            motions: Vec::new(),
             contacts: Vec::new(),
             contacts_next: Vec::new(),
             touching: Vec::new(),
@@ -377,12 +380,6 @@ impl World {
 
     fn collide_config(&self) -> CollideConfig {
         CollideConfig { margin: self.settings.margin, slop: self.settings.slop }
-    }
-
-    #[inline]
-    fn awake_dynamic(&self, i: u32) -> bool {
-        let b = &self.bodies[i as usize];
-        b.is_dynamic() && !b.asleep
     }
 
     fn timed(&mut self, stage: Stage, f: impl FnOnce(&mut Self)) {

@@ -7,35 +7,50 @@
 
 use super::*;
 
-impl World {
-    /// Velocity of a body's centre and the speed bound of its surface from spinning,
-    /// `|ω|·r` (both zero when static or asleep).
-    fn motion(b: &Body) -> (Vec3, f32) {
+/// What the narrow phase needs of a body, gathered once per step by the broad phase (so a
+/// pair reads two small records instead of two bodies and their shapes).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Motion {
+    /// Velocity of the centre (zero when static or asleep).
+    v: Vec3,
+    /// Speed bound of the surface from spinning, `|ω|·r` (zero when static or asleep).
+    spin: f32,
+    /// Bounding radius about the centre.
+    radius: f32,
+    /// Dynamic and awake.
+    awake: bool,
+}
+
+impl Motion {
+    fn of(b: &Body) -> Motion {
+        let radius = b.shape.bounding_radius();
         if !b.is_dynamic() || b.asleep {
-            return (Vec3::ZERO, 0.0);
+            return Motion { radius, ..Default::default() };
         }
-        (b.velocity, b.angular_velocity.length() * b.shape.bounding_radius())
+        Motion { v: b.velocity, spin: b.angular_velocity.length() * radius, radius, awake: true }
     }
 
     /// How far the surfaces of `a` and `b` can close in one step:
     /// `(|vB − vA| + |ωA|·rA + |ωB|·rB)·dt` (speculative reach). Relative, so bodies falling
     /// side by side get no speculative contacts.
-    fn pair_reach(a: &Body, b: &Body, dt: f32) -> f32 {
-        let ((va, wa), (vb, wb)) = (Self::motion(a), Self::motion(b));
-        (((vb - va).length() + wa + wb) * dt).min(MAX_SPECULATIVE)
+    fn pair_reach(a: &Motion, b: &Motion, dt: f32) -> f32 {
+        (((b.v - a.v).length() + a.spin + b.spin) * dt).min(MAX_SPECULATIVE)
     }
+}
 
+impl World {
     /// Each body's AABB swept along its step `v·dt` and grown by its spin reach and half
     /// the margin: two boxes overlap whenever their bodies may touch during the step.
     pub(super) fn broad_phase(&mut self, dt: f32) {
         let margin = self.settings.margin;
+        self.motions.clear();
+        self.motions.extend(self.bodies.iter().map(Motion::of));
         self.aabbs.clear();
-        self.aabbs.extend(self.bodies.iter().map(|b| {
-            let (v, w) = Self::motion(b);
+        self.aabbs.extend(self.bodies.iter().zip(&self.motions).map(|(b, m)| {
             let bb = b.shape.aabb(&b.pose);
-            let d = (v * dt).clamp_length_max(MAX_SPECULATIVE);
+            let d = (m.v * dt).clamp_length_max(MAX_SPECULATIVE);
             let moved = Aabb::new(bb.min + d, bb.max + d);
-            bb.union(&moved).expanded(0.5 * margin + (w * dt).min(MAX_SPECULATIVE))
+            bb.union(&moved).expanded(0.5 * margin + (m.spin * dt).min(MAX_SPECULATIVE))
         }));
         // Box2D's enlarged AABBs: the grid runs on boxes grown by FAT_MARGIN and its pairs
         // are kept while every body's box stays inside its enlarged one — a superset of the
@@ -116,18 +131,18 @@ impl World {
     /// The narrow phase of one candidate pair: keep, recycle or recompute the manifold of
     /// `c` (`persisted`: `c` holds last step's contact of the same pair).
     fn update_contact(&mut self, c: &mut Contact, persisted: bool, dt: f32, base: &CollideConfig) {
-        let (a, b) = (c.a, c.b);
-        if !self.awake_dynamic(a) && !self.awake_dynamic(b) {
+        let (ma, mb) = (&self.motions[c.a as usize], &self.motions[c.b as usize]);
+        if !ma.awake && !mb.awake {
             // Both asleep (or asleep + static): keep the manifold as it was.
             return;
         }
-        let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
         // Speculative contacts (Catto): points up to the distance the pair can close in one
         // step, so fast bodies land on the surface instead of deep inside it.
-        let reach = Self::pair_reach(ba, bb, dt);
+        let reach = Motion::pair_reach(ma, mb, dt);
         let cfg = CollideConfig { margin: base.margin + reach, ..*base };
+        let (ra, rb) = (ma.radius, mb.radius);
+        let (ba, bb) = (&self.bodies[c.a as usize], &self.bodies[c.b as usize]);
         if persisted {
-            let (ra, rb) = (ba.shape.bounding_radius(), bb.shape.bounding_radius());
             let distance = self.settings.recycle_distance;
             if c.recycle.still_apart(&ba.pose, &bb.pose, ra + rb, cfg.margin)
                 || c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin)
