@@ -5,7 +5,7 @@
 //! - **Iterative** (Box2D v3's soft step): `BroadPhase` (AABBs swept along each body's
 //!   step and grown by its spin reach; a hashed uniform grid over enlarged boxes whose
 //!   pairs are kept, filtered by the actual boxes, until a body leaves its enlarged box;
-//!   [`collision`]) → `NarrowPhase` (a manifold per
+//!   `world/collision.rs`) → `NarrowPhase` (a manifold per
 //!   candidate pair with the speculative margin of the pair's *relative* motion; the pair's
 //!   SAT cache and last impulses are carried over by feature ID; a pair that moved less than
 //!   `Settings::recycle_distance` since its manifold was computed keeps it — normal, points

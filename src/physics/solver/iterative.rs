@@ -25,11 +25,11 @@
 //!
 //! Within each manifold the friction rows are solved before the normal rows, so each pass
 //! ends on non-penetration (Box2D v2's order, "non-penetration is more important than
-//! friction"); with one iteration per substep this also delays the out-of-plane buckling of
-//! tall pyramids (a 40-row pyramid at 4 × 1 starts to buckle after about 14 s instead of
-//! 9 s; see docs/BENCHMARKS.md). The points are visited forward and backward on alternate
-//! passes (and substeps): a fixed Gauss–Seidel order leaves a small torque in every 4-point face
-//! contact that, at one iteration per substep, tilts a tall pyramid sideways.
+//! friction"). (Tall stacks at soft 30 Hz contacts buckle for a geometric reason, not a
+//! solver one; recycled contacts hold them, see `crate::physics::contact::Recycle`.) The
+//! points are visited forward and backward on alternate passes (and substeps): a fixed
+//! Gauss–Seidel order leaves a small torque in every 4-point face contact that, at one
+//! iteration per substep, tilts a tall pyramid sideways.
 //!
 //! Each manifold works on copies of its two bodies (kept in registers) and writes back only
 //! the dynamic ones, so manifolds on the same static body do not chain through memory.
