@@ -4,7 +4,7 @@
 //! angular velocity ω (world frame). Mass data: inverse mass and inverse inertia in body
 //! axes; the world inverse inertia is `R · I⁻¹ · Rᵀ`.
 //!
-//! Integration (see [`Body::integrate_positions`]): the angular momentum `L = I_w ω` is
+//! Integration (see [`Body::integrate_rotation`]): the angular momentum `L = I_w ω` is
 //! held fixed while the orientation advances, and ω is recomputed from L with the new
 //! orientation (`ω = I_w(q')⁻¹ L`). This conserves |L| of a free body exactly and produces
 //! the gyroscopic precession that a plain `q += ½ω q dt` update misses, so a T-handle spun
@@ -206,12 +206,6 @@ impl Body {
             && m.x_axis.y.abs() <= tol
             && m.x_axis.z.abs() <= tol
             && m.y_axis.z.abs() <= tol
-    }
-
-    /// Advances the pose by `dt`, holding the angular momentum fixed (module docs).
-    pub fn integrate_positions(&mut self, dt: f32) {
-        self.pose.pos += self.velocity * dt;
-        self.integrate_rotation(dt);
     }
 
     /// Advances the rotation by `dt`, holding the angular momentum fixed (module docs).

@@ -457,7 +457,6 @@ impl World {
                     });
                     pass += iterations;
                 }
-                self.timed(Stage::IntegratePositions, |w| w.finish_positions());
                 self.timed(Stage::Restitution, |w| {
                     w.wide.store(&mut w.constraints);
                     if w.bouncy {
@@ -467,13 +466,9 @@ impl World {
                             w.settings.restitution_threshold,
                         );
                     }
-                    for (b, s) in w.bodies.iter_mut().zip(&w.solver_bodies) {
-                        if s.inv_mass > 0.0 {
-                            b.velocity = s.v.into();
-                            b.angular_velocity = s.w.into();
-                        }
-                    }
                 });
+                // Poses and the final velocities (after restitution) go to the bodies once.
+                self.timed(Stage::IntegratePositions, |w| w.finish_positions());
             }
         }
         self.timed(Stage::StoreImpulses, |w| w.store_impulses());
