@@ -70,9 +70,14 @@ impl Iso {
         Iso { pos: self.transform_point(other.pos), rot: (self.rot * other.rot).normalize() }
     }
 
-    /// Pose of frame `b` expressed in frame `a`: `a⁻¹ ∘ b`.
+    /// Pose of frame `b` expressed in frame `a`: `a⁻¹ ∘ b`, with one rotation of the offset
+    /// and no renormalisation: the product of two unit quaternions is unit to rounding, and
+    /// relative poses are used once (narrow phase), never composed further. The square root
+    /// and division of a renormalisation were a third of a separated box–box query.
+    #[inline]
     pub fn relative(a: &Iso, b: &Iso) -> Iso {
-        a.inverse().mul(b)
+        let inv = a.rot.conjugate();
+        Iso { pos: inv * (b.pos - a.pos), rot: inv * b.rot }
     }
 }
 

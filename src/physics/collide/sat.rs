@@ -23,7 +23,7 @@
 use super::CollideConfig;
 use crate::physics::hull::Hull;
 use crate::physics::math::Iso;
-use glam::Vec3;
+use glam::{Mat3A, Vec3, Vec3A};
 
 /// Edges closer to parallel than this (|eA×eB| / (|eA||eB|) = sin angle) are skipped.
 pub const PARALLEL_TOLERANCE: f32 = 0.005;
@@ -96,7 +96,41 @@ pub struct EdgeData {
     pub(crate) dxc: Vec3,
 }
 
-/// Separation of B from face `face` of A (B given in A's frame by `rel`).
+/// B's pose in A's frame as a rotation matrix R (and Rᵀ) plus offset t, built once per
+/// query: a face query then turns one normal into B's frame with a matrix product (cheaper
+/// than a quaternion rotation) and never moves B's support vertex back, since for A's plane
+/// (n, d) and B's vertex v, `n·(R v + t) − d = (Rᵀn)·v + n·t − d`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Frame {
+    r: Mat3A,
+    rt: Mat3A,
+    t: Vec3A,
+}
+
+impl Frame {
+    pub(crate) fn new(rel: &Iso) -> Frame {
+        let r = Mat3A::from_quat(rel.rot);
+        Frame { r, rt: r.transpose(), t: rel.pos.into() }
+    }
+
+    /// A's pose in B's frame.
+    fn inverse(&self) -> Frame {
+        Frame { r: self.rt, rt: self.r, t: -(self.rt * self.t) }
+    }
+
+    #[inline]
+    fn point(&self, p: Vec3) -> Vec3 {
+        (self.r * Vec3A::from(p) + self.t).into()
+    }
+
+    #[inline]
+    fn vector(&self, v: Vec3) -> Vec3A {
+        self.r * Vec3A::from(v)
+    }
+}
+
+/// Separation of B from face `face` of A (B given in A's frame by `rel`), and B's support
+/// vertex.
 #[inline]
 pub fn face_separation(a: &Hull, face: u32, b: &Hull, rel: &Iso) -> (f32, u32) {
     let f = &a.faces[face as usize];
@@ -105,11 +139,21 @@ pub fn face_separation(a: &Hull, face: u32, b: &Hull, rel: &Iso) -> (f32, u32) {
     (f.normal.dot(p) - f.offset, v)
 }
 
+/// [`face_separation`] through a [`Frame`].
+#[inline]
+fn face_separation_in(a: &Hull, face: u32, b: &Hull, rel: &Frame) -> (f32, u32) {
+    let f = &a.faces[face as usize];
+    let n = Vec3A::from(f.normal);
+    let nb = Vec3::from(rel.rt * n);
+    let v = b.support(-nb);
+    (nb.dot(b.vertices[v as usize]) + n.dot(rel.t) - f.offset, v)
+}
+
 /// Tries face `face` of A as the axis, keeping it in `best` if it separates more; true once
 /// the best separation exceeds `margin` (the caller can stop).
 #[inline]
-fn consider_face(a: &Hull, face: u32, b: &Hull, rel: &Iso, margin: f32, best: &mut FaceQuery) -> bool {
-    let (s, v) = face_separation(a, face, b, rel);
+fn consider_face(a: &Hull, face: u32, b: &Hull, rel: &Frame, margin: f32, best: &mut FaceQuery) -> bool {
+    let (s, v) = face_separation_in(a, face, b, rel);
     if s > best.separation {
         *best = FaceQuery { face, separation: s, vertex: v };
     }
@@ -118,6 +162,10 @@ fn consider_face(a: &Hull, face: u32, b: &Hull, rel: &Iso, margin: f32, best: &m
 
 /// Best face axis of A against B. Stops early once a separation exceeds `margin`.
 pub fn query_faces(a: &Hull, b: &Hull, rel: &Iso, margin: f32) -> FaceQuery {
+    query_faces_in(a, b, &Frame::new(rel), margin)
+}
+
+fn query_faces_in(a: &Hull, b: &Hull, rel: &Frame, margin: f32) -> FaceQuery {
     let mut best = FaceQuery { face: 0, separation: f32::NEG_INFINITY, vertex: 0 };
     for face in 0..a.faces.len() as u32 {
         if consider_face(a, face, b, rel, margin, &mut best) {
@@ -142,7 +190,11 @@ fn bound_slack(a: &Hull, b: &Hull, center_distance: f32) -> f32 {
 /// centroid offset (Box3D's inscribed-sphere bound). The face most aligned with Δ is tried
 /// first, which usually makes every other bound lose.
 pub fn query_faces_bounded(a: &Hull, b: &Hull, rel: &Iso, margin: f32) -> FaceQuery {
-    let delta = rel.transform_point(b.centroid) - a.centroid;
+    query_faces_bounded_in(a, b, &Frame::new(rel), margin)
+}
+
+fn query_faces_bounded_in(a: &Hull, b: &Hull, rel: &Frame, margin: f32) -> FaceQuery {
+    let delta = rel.point(b.centroid) - a.centroid;
     let radii = a.inner_radius + b.inner_radius - bound_slack(a, b, delta.length());
     let mut seed = (0u32, f32::NEG_INFINITY);
     for (i, f) in a.faces.iter().enumerate() {
@@ -234,24 +286,25 @@ pub fn edge_separation(pa: Vec3, ea: Vec3, pb: Vec3, eb: Vec3, ca: Vec3) -> Opti
 /// B's unique edge `e` (even half-edge index) in A's frame: end points, the negated face
 /// normals (its arc on the Gauss map of −B) and their cross product.
 #[inline]
-pub(crate) fn edge_in_frame(b: &Hull, rel: &Iso, e: usize) -> EdgeData {
+pub(crate) fn edge_in_frame(b: &Hull, rel: &Frame, e: usize) -> EdgeData {
     let he = &b.edges[e];
     let tw = &b.edges[e + 1];
-    let c = -rel.transform_vector(b.faces[he.face as usize].normal);
-    let d = -rel.transform_vector(b.faces[tw.face as usize].normal);
+    let c = -rel.vector(b.faces[he.face as usize].normal);
+    let d = -rel.vector(b.faces[tw.face as usize].normal);
     EdgeData {
-        p: rel.transform_point(b.vertices[he.origin as usize]),
-        q: rel.transform_point(b.vertices[tw.origin as usize]),
-        c,
-        d,
-        dxc: d.cross(c),
+        p: rel.point(b.vertices[he.origin as usize]),
+        q: rel.point(b.vertices[tw.origin as usize]),
+        c: c.into(),
+        d: d.into(),
+        dxc: d.cross(c).into(),
     }
 }
 
 /// Fills `out` with B's unique edges in A's frame.
 pub(crate) fn edges_in_frame(b: &Hull, rel: &Iso, out: &mut Vec<EdgeData>) {
+    let rel = Frame::new(rel);
     out.clear();
-    out.extend((0..b.edges.len()).step_by(2).map(|e| edge_in_frame(b, rel, e)));
+    out.extend((0..b.edges.len()).step_by(2).map(|e| edge_in_frame(b, &rel, e)));
 }
 
 /// A's unique edge `e` (even): origin, target, normals (a, b) and `b × a`.
@@ -287,7 +340,7 @@ pub struct EdgeSoa {
 
 impl EdgeSoa {
     /// Loads B's edges listed in `cand_b` (or all of them if `all`).
-    fn fill(&mut self, b: &Hull, rel: &Iso, all: bool) {
+    fn fill(&mut self, b: &Hull, rel: &Frame, all: bool) {
         if all {
             self.cand_b.clear();
             self.cand_b.extend((0..b.edges.len() as u32).step_by(2));
@@ -331,13 +384,17 @@ impl EdgeSoa {
 /// into a mask (branch-free over [`EdgeSoa`]); only the few pairs that pass compute a cross
 /// product and a separation.
 pub fn query_edges(a: &Hull, b: &Hull, rel: &Iso, margin: f32, soa: &mut EdgeSoa) -> EdgeQuery {
+    query_edges_in(a, b, &Frame::new(rel), margin, soa)
+}
+
+fn query_edges_in(a: &Hull, b: &Hull, rel: &Frame, margin: f32, soa: &mut EdgeSoa) -> EdgeQuery {
     soa.cand_a.clear();
     soa.cand_a.extend((0..a.edges.len() as u32).step_by(2));
     query_edge_candidates(a, b, rel, margin, soa, true)
 }
 
 /// [`query_edges`] over the candidate edges in `soa.cand_a` (and `soa.cand_b` unless `all_b`).
-fn query_edge_candidates(a: &Hull, b: &Hull, rel: &Iso, margin: f32, soa: &mut EdgeSoa, all_b: bool) -> EdgeQuery {
+fn query_edge_candidates(a: &Hull, b: &Hull, rel: &Frame, margin: f32, soa: &mut EdgeSoa, all_b: bool) -> EdgeQuery {
     soa.fill(b, rel, all_b);
     let n = soa.len2.len();
     let mut best = EdgeQuery { edge_a: 0, edge_b: 0, separation: f32::NEG_INFINITY };
@@ -472,20 +529,21 @@ impl SatResult {
 pub fn sat_culled(a: &Hull, b: &Hull, rel: &Iso, margin: f32, soa: &mut EdgeSoa) -> SatResult {
     let none_e = EdgeQuery { edge_a: 0, edge_b: 0, separation: f32::NEG_INFINITY };
     let none_f = FaceQuery { face: 0, separation: f32::NEG_INFINITY, vertex: 0 };
-    let face_a = query_faces_bounded(a, b, rel, margin);
+    let rel = &Frame::new(rel);
+    let face_a = query_faces_bounded_in(a, b, rel, margin);
     if face_a.separation > margin {
         return SatResult { face_a, face_b: none_f, edge: none_e, separated: true };
     }
     let inv = rel.inverse();
-    let face_b = query_faces_bounded(b, a, &inv, margin);
+    let face_b = query_faces_bounded_in(b, a, &inv, margin);
     if face_b.separation > margin {
         return SatResult { face_a, face_b, edge: none_e, separated: true };
     }
     let best_face = face_a.separation.max(face_b.separation);
-    let cb = rel.transform_point(b.centroid);
+    let cb = rel.point(b.centroid);
     let slack = bound_slack(a, b, (cb - a.centroid).length());
     edge_candidates(a, cb, best_face + b.inner_radius - slack, &mut soa.seps, &mut soa.cand_a);
-    let ca = inv.transform_point(a.centroid);
+    let ca = inv.point(a.centroid);
     edge_candidates(b, ca, best_face + a.inner_radius - slack, &mut soa.seps, &mut soa.cand_b);
     if soa.cand_a.is_empty() || soa.cand_b.is_empty() {
         return SatResult { face_a, face_b, edge: none_e, separated: false };
@@ -498,14 +556,15 @@ pub fn sat_culled(a: &Hull, b: &Hull, rel: &Iso, margin: f32, soa: &mut EdgeSoa)
 pub fn sat(a: &Hull, b: &Hull, rel: &Iso, margin: f32, edges_b: &mut EdgeSoa) -> SatResult {
     let none_e = EdgeQuery { edge_a: 0, edge_b: 0, separation: f32::NEG_INFINITY };
     let none_f = FaceQuery { face: 0, separation: f32::NEG_INFINITY, vertex: 0 };
-    let face_a = query_faces(a, b, rel, margin);
+    let rel = &Frame::new(rel);
+    let face_a = query_faces_in(a, b, rel, margin);
     if face_a.separation > margin {
         return SatResult { face_a, face_b: none_f, edge: none_e, separated: true };
     }
-    let face_b = query_faces(b, a, &rel.inverse(), margin);
+    let face_b = query_faces_in(b, a, &rel.inverse(), margin);
     if face_b.separation > margin {
         return SatResult { face_a, face_b, edge: none_e, separated: true };
     }
-    let edge = query_edges(a, b, rel, margin, edges_b);
+    let edge = query_edges_in(a, b, rel, margin, edges_b);
     SatResult { face_a, face_b, edge, separated: edge.separation > margin }
 }
