@@ -353,3 +353,66 @@ fn still_apart_never_skips_a_pair_that_touches() {
     eprintln!("checked {checked}, skipped {skipped}");
     assert!(checked > 800 && skipped > checked / 10, "checked {checked}, skipped {skipped}");
 }
+
+/// Boxes take the 15-axis box SAT, the same boxes given as point-cloud hulls take the general
+/// hull SAT: on random pairs the manifolds agree (same kind, normal, points and depths),
+/// except where two axes tie within the choice tolerance.
+#[test]
+fn box_sat_and_hull_sat_build_the_same_manifolds() {
+    use contactlab::physics::Hull;
+    let mut state = 99u64;
+    let mut f = move || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 40) as f32 / (1u64 << 24) as f32
+    };
+    let (mut same, mut touching, mut total) = (0, 0, 0);
+    for _ in 0..4000 {
+        let ha = Vec3::new(0.1 + f(), 0.1 + f(), 0.1 + f());
+        let hb = Vec3::new(0.1 + f(), 0.1 + f(), 0.1 + f());
+        let corners = |h: Vec3| -> Vec<Vec3> {
+            (0..8)
+                .map(|i| {
+                    Vec3::new(h.x, h.y, h.z)
+                        * Vec3::new(
+                            if i & 1 == 0 { -1.0 } else { 1.0 },
+                            if i & 2 == 0 { -1.0 } else { 1.0 },
+                            if i & 4 == 0 { -1.0 } else { 1.0 },
+                        )
+                })
+                .collect()
+        };
+        let (box_a, box_b) = (Shape::cuboid(ha).unwrap(), Shape::cuboid(hb).unwrap());
+        let hull_a = Shape::Hull(std::sync::Arc::new(Hull::from_points(&corners(ha)).unwrap()));
+        let hull_b = Shape::Hull(std::sync::Arc::new(Hull::from_points(&corners(hb)).unwrap()));
+        let axis = Vec3::new(f() - 0.5, f() - 0.5, f() - 0.5).normalize_or(Vec3::Y);
+        let xa = Iso::new(Vec3::new(f(), f(), f()), Quat::from_axis_angle(axis, 6.3 * f()));
+        let axis = Vec3::new(f() - 0.5, f() - 0.5, f() - 0.5).normalize_or(Vec3::X);
+        let dir = Vec3::new(f() - 0.5, f() - 0.5, f() - 0.5).normalize_or(Vec3::Z);
+        let xb = Iso::new(
+            xa.pos + dir * (ha.length() + hb.length()) * (0.2 + 0.8 * f()),
+            Quat::from_axis_angle(axis, 6.3 * f()),
+        );
+        let m1 = contact(&box_a, xa, &box_b, xb);
+        let m2 = contact(&hull_a, xa, &hull_b, xb);
+        total += 1;
+        if m1.points.is_empty() && m2.points.is_empty() {
+            same += 1;
+            continue;
+        }
+        touching += 1;
+        let matched = m1.kind == m2.kind
+            && m1.points.len() == m2.points.len()
+            && near(m1.normal, m2.normal, 1e-4)
+            && m1.points.iter().all(|p| {
+                m2.points.iter().any(|q| near(p.position, q.position, 1e-4) && (p.depth - q.depth).abs() < 1e-4)
+            });
+        if matched {
+            same += 1;
+        } else {
+            // A near tie between axes: the deepest point still agrees.
+            assert!((m1.max_depth() - m2.max_depth()).abs() < 0.02, "{m1:?} vs {m2:?}");
+        }
+    }
+    assert!(touching > 1500, "{touching}");
+    assert!(same as f32 >= 0.995 * total as f32, "{same} of {total}");
+}

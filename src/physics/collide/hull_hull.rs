@@ -69,7 +69,10 @@ pub fn collide_hulls(
         }
     }
 
-    let r = sat_culled(a, b, &rel, cfg.margin, &mut scratch.edges_b);
+    let r = match (&a.cuboid, &b.cuboid) {
+        (Some(ca), Some(cb)) => super::sat_box::sat_boxes(ca, cb, &rel, cfg.margin),
+        _ => sat_culled(a, b, &rel, cfg.margin, &mut scratch.edges_b),
+    };
     if r.separated {
         *cache = if r.face_a.separation > cfg.margin {
             SatCache::FaceA { face: r.face_a.face, separation: r.face_a.separation }

@@ -15,7 +15,8 @@
 //! 3. Edge queries only among edges whose Gauss-map arc can beat the best face at all
 //!    ([`sat::sat_culled`]), and of those pairs only the ones whose arcs cross
 //!    ([`sat::is_minkowski_face`]); the rest cannot carry the minimum and are pruned. The
-//!    debug records use the unculled [`sat::sat`], so every SAT query is shown.
+//!    debug records use the unculled [`sat::sat`], so every SAT query is shown. Two boxes
+//!    take the 15-axis box SAT instead ([`sat_box`]), which names the same features.
 //! 4. Prefer faces over edges with relative + absolute tolerances so the type does not
 //!    flicker. Face contact: clip the incident face against the reference face's side planes
 //!    ([`clip`]), keep points by depth, reduce to four. Edge contact: one point between the
@@ -28,6 +29,7 @@ pub mod clip;
 pub mod hull_hull;
 pub mod round;
 pub mod sat;
+pub mod sat_box;
 
 use crate::physics::math::Iso;
 use crate::physics::shape::Shape;

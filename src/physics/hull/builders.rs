@@ -4,6 +4,45 @@
 use super::{Hull, HullError};
 use glam::Vec3;
 
+/// A box hull's features named by sign pattern, so box-specific queries (the 15-axis SAT in
+/// `collide::sat_box`) answer with the same face, edge and vertex indices as the hull's
+/// half-edge mesh, and the clipping, feature IDs and SAT cache work unchanged.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cuboid {
+    /// Half-extents (the box is centred on the hull's origin).
+    pub half: Vec3,
+    /// `face[k][s]`: the face with outward normal −e_k (s = 0) or +e_k (s = 1).
+    pub face: [[u32; 2]; 3],
+    /// `vertex[bits]`: the corner whose coordinate k is positive when bit k is set.
+    pub vertex: [u32; 8],
+    /// `edge[i][bits]`: the unique (even) half-edge along axis i whose coordinate on axis
+    /// (i + 1) % 3 is positive when bit 0 is set, and on axis (i + 2) % 3 when bit 1 is.
+    pub edge: [[u32; 4]; 3],
+}
+
+impl Cuboid {
+    /// Reads the feature tables off a box hull built by [`Hull::cuboid`].
+    fn index(h: &Hull, half: Vec3) -> Cuboid {
+        let bits = |p: Vec3| usize::from(p.x > 0.0) | usize::from(p.y > 0.0) << 1 | usize::from(p.z > 0.0) << 2;
+        let mut c = Cuboid { half, face: [[0; 2]; 3], vertex: [0; 8], edge: [[0; 4]; 3] };
+        for (i, v) in h.vertices.iter().enumerate() {
+            c.vertex[bits(*v)] = i as u32;
+        }
+        for (f, face) in h.faces.iter().enumerate() {
+            let k = face.normal.abs().max_position();
+            c.face[k][usize::from(face.normal[k] > 0.0)] = f as u32;
+        }
+        for e in (0..h.edges.len()).step_by(2) {
+            let p = h.vertices[h.edges[e].origin as usize];
+            let q = h.vertices[h.edges[e + 1].origin as usize];
+            let i = (q - p).abs().max_position();
+            let corner = usize::from(p[(i + 1) % 3] > 0.0) | usize::from(p[(i + 2) % 3] > 0.0) << 1;
+            c.edge[i][corner] = e as u32;
+        }
+        c
+    }
+}
+
 impl Hull {
     /// Axis-aligned box centred at the origin.
     pub fn cuboid(half: Vec3) -> Result<Hull, HullError> {
@@ -28,7 +67,9 @@ impl Hull {
             vec![0, 2, 3, 1],
             vec![4, 5, 7, 6],
         ];
-        Hull::from_polygons(&v, &faces)
+        let mut hull = Hull::from_polygons(&v, &faces)?;
+        hull.cuboid = Some(Cuboid::index(&hull, half));
+        Ok(hull)
     }
 
     /// Regular tetrahedron with circumradius `r`.

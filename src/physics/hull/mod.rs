@@ -98,6 +98,9 @@ pub struct Hull {
     /// and narrow phases ask for them every step.
     radius: f32,
     local_aabb: crate::physics::math::Aabb,
+    /// Set for boxes built by [`Hull::cuboid`] (and kept only while the box stays centred):
+    /// the narrow phase then runs the box-specific SAT.
+    pub(crate) cuboid: Option<builders::Cuboid>,
 }
 
 /// Linear tolerance for a point set: `3·(max|x| + max|y| + max|z|)·FLT_EPSILON` (Bounce,
@@ -247,6 +250,7 @@ impl Hull {
             edge_cos: Vec::new(),
             radius: 0.0,
             local_aabb: crate::physics::math::Aabb::new(Vec3::ZERO, Vec3::ZERO),
+            cuboid: None,
         };
         hull.update_bounds();
         for f in 0..hull.faces.len() {
@@ -372,6 +376,7 @@ impl Hull {
     /// A copy moved by `offset` (used to put the centre of mass at the body origin).
     pub fn translated(&self, offset: Vec3) -> Hull {
         let mut h = self.clone();
+        h.cuboid = None;
         for v in &mut h.vertices {
             *v += offset;
         }
