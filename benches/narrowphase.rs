@@ -92,6 +92,14 @@ fn support(c: &mut Criterion) {
         c.bench_function(&format!("support/brute/{n}"), |b| {
             b.iter(|| dirs.iter().map(|d| h.support_brute_force(black_box(*d))).sum::<u32>())
         });
+        c.bench_function(&format!("support/distance-scan/{n}"), |b| {
+            b.iter(|| dirs.iter().map(|d| h.support_distance_scan(black_box(*d))).sum::<f32>())
+        });
+        c.bench_function(&format!("support/distance-climb/{n}"), |b| {
+            b.iter(|| {
+                dirs.iter().map(|d| d.dot(h.vertices()[h.support_hill_climb(black_box(*d), 0) as usize])).sum::<f32>()
+            })
+        });
         c.bench_function(&format!("support/hill-climb/{n}"), |b| {
             b.iter(|| {
                 let mut start = 0;

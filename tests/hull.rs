@@ -165,3 +165,36 @@ fn hill_climbing_matches_brute_force_support() {
         }
     }
 }
+
+#[test]
+fn support_distance_is_the_support_vertex_distance() {
+    // Vertex counts with every remainder mod 4 (lane padding) and a 2,562-vertex sphere
+    // (hill climbing), moved off the origin so that in many directions every vertex is
+    // behind it.
+    let mut rng = SplitMix64(5);
+    let mut seen = std::collections::BTreeSet::new();
+    let mut hulls: Vec<Hull> = [4usize, 5, 6, 7, 9, 14, 20, 27, 33, 41, 58, 70, 90, 140]
+        .into_iter()
+        .enumerate()
+        .map(|(seed, n)| Hull::random(n, 1.0, seed as u64 + 11).unwrap())
+        .collect();
+    hulls.push(Hull::geodesic_sphere(1.0, 4).unwrap());
+    for h in hulls {
+        let h = h.translated(Vec3::new(4.0, -6.0, 2.5));
+        seen.insert(h.vertices().len() % 4);
+        let mut negative = 0;
+        for _ in 0..400 {
+            let d = Vec3::new(rng.next_f32() - 0.5, rng.next_f32() - 0.5, rng.next_f32() - 0.5);
+            let want = d.dot(h.vertices()[h.support_brute_force(d) as usize]);
+            let got = h.support_distance(d);
+            negative += usize::from(want < 0.0);
+            if h.vertices().len() < contactlab::physics::hull::support::LANE_SCAN_MAX_VERTICES {
+                assert_eq!(got.to_bits(), want.to_bits(), "{} vertices, {d}", h.vertices().len());
+            } else {
+                assert!((got - want).abs() <= 1e-6 * (1.0 + want.abs()), "{got} vs {want}");
+            }
+        }
+        assert!(negative > 100, "directions with every vertex behind: {negative}");
+    }
+    assert_eq!(seen.len(), 4, "vertex counts mod 4 seen: {seen:?}");
+}

@@ -3,7 +3,7 @@
 
 use super::clip::{clip_polygon, reduce_to_four, ClipRecord, ClipVertex};
 use super::sat::{
-    cached_edge_separation, edge_of, face_separation, query_edges, sat_culled, Axis, EdgeQuery, SatCache,
+    cached_edge_separation, cached_face_separation, edge_of, query_edges, sat_culled, Axis, EdgeQuery, SatCache,
 };
 use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold, Scratch};
 use crate::physics::hull::Hull;
@@ -29,7 +29,7 @@ pub fn collide_hulls(
     match *cache {
         SatCache::Empty => {}
         SatCache::FaceA { face, separation } => {
-            let (s, _) = face_separation(a, face, b, &rel);
+            let s = cached_face_separation(a, face, b, &rel);
             if s > cfg.margin {
                 *cache = SatCache::FaceA { face, separation: s };
                 return;
@@ -42,7 +42,7 @@ pub fn collide_hulls(
             }
         }
         SatCache::FaceB { face, separation } => {
-            let (s, _) = face_separation(b, face, a, &rel.inverse());
+            let s = cached_face_separation(b, face, a, &rel.inverse());
             if s > cfg.margin {
                 *cache = SatCache::FaceB { face, separation: s };
                 return;

@@ -37,10 +37,10 @@ pub const REL_EDGE_TOLERANCE: f32 = 0.90;
 pub struct FaceQuery {
     /// Face index on its hull.
     pub face: u32,
-    /// Signed separation along the face normal (negative: overlap).
+    /// Signed separation along the face normal (negative: overlap). The other hull's
+    /// support vertex is not named: nothing downstream needs it ([`face_separation`] gives
+    /// it for the debug views).
     pub separation: f32,
-    /// Support vertex of the other hull.
-    pub vertex: u32,
 }
 
 /// Best edge–edge axis.
@@ -139,23 +139,31 @@ pub fn face_separation(a: &Hull, face: u32, b: &Hull, rel: &Iso) -> (f32, u32) {
     (f.normal.dot(p) - f.offset, v)
 }
 
-/// [`face_separation`] through a [`Frame`].
+/// Separation of B from face `face` of A, without naming the support vertex (the SAT
+/// cache's check of a remembered face; see [`face_separation_in`]).
 #[inline]
-fn face_separation_in(a: &Hull, face: u32, b: &Hull, rel: &Frame) -> (f32, u32) {
+pub fn cached_face_separation(a: &Hull, face: u32, b: &Hull, rel: &Iso) -> f32 {
+    face_separation_in(a, face, b, &Frame::new(rel))
+}
+
+/// [`face_separation`] through a [`Frame`], without naming B's support vertex: only the
+/// support distance is needed to rank faces ([`Hull::support_distance`]), and
+/// `min v·nb = −max v·(−nb)` exactly.
+#[inline]
+fn face_separation_in(a: &Hull, face: u32, b: &Hull, rel: &Frame) -> f32 {
     let f = &a.faces[face as usize];
     let n = Vec3A::from(f.normal);
     let nb = Vec3::from(rel.rt * n);
-    let v = b.support(-nb);
-    (nb.dot(b.vertices[v as usize]) + n.dot(rel.t) - f.offset, v)
+    -b.support_distance(-nb) + n.dot(rel.t) - f.offset
 }
 
 /// Tries face `face` of A as the axis, keeping it in `best` if it separates more; true once
 /// the best separation exceeds `margin` (the caller can stop).
 #[inline]
 fn consider_face(a: &Hull, face: u32, b: &Hull, rel: &Frame, margin: f32, best: &mut FaceQuery) -> bool {
-    let (s, v) = face_separation_in(a, face, b, rel);
+    let s = face_separation_in(a, face, b, rel);
     if s > best.separation {
-        *best = FaceQuery { face, separation: s, vertex: v };
+        *best = FaceQuery { face, separation: s };
     }
     best.separation > margin
 }
@@ -166,7 +174,7 @@ pub fn query_faces(a: &Hull, b: &Hull, rel: &Iso, margin: f32) -> FaceQuery {
 }
 
 fn query_faces_in(a: &Hull, b: &Hull, rel: &Frame, margin: f32) -> FaceQuery {
-    let mut best = FaceQuery { face: 0, separation: f32::NEG_INFINITY, vertex: 0 };
+    let mut best = FaceQuery { face: 0, separation: f32::NEG_INFINITY };
     for face in 0..a.faces.len() as u32 {
         if consider_face(a, face, b, rel, margin, &mut best) {
             break;
@@ -190,26 +198,32 @@ fn bound_slack(a: &Hull, b: &Hull, center_distance: f32) -> f32 {
 /// centroid offset (Box3D's inscribed-sphere bound). The face most aligned with Δ is tried
 /// first, which usually makes every other bound lose.
 pub fn query_faces_bounded(a: &Hull, b: &Hull, rel: &Iso, margin: f32) -> FaceQuery {
-    query_faces_bounded_in(a, b, &Frame::new(rel), margin)
+    let rel = Frame::new(rel);
+    let mut seps = Vec::new();
+    a.planes.separations(rel.point(b.centroid), &mut seps);
+    query_faces_bounded_in(a, b, &rel, margin, &seps)
 }
 
-fn query_faces_bounded_in(a: &Hull, b: &Hull, rel: &Frame, margin: f32) -> FaceQuery {
+/// [`query_faces_bounded`] given `seps`, the plane separations of B's centroid from A's
+/// faces (`PlaneRows::separations`). With `gap` the distance of each plane beyond A's
+/// centroid, `n·Δ = sep + gap`.
+fn query_faces_bounded_in(a: &Hull, b: &Hull, rel: &Frame, margin: f32, seps: &[f32]) -> FaceQuery {
     let delta = rel.point(b.centroid) - a.centroid;
     let radii = a.inner_radius + b.inner_radius - bound_slack(a, b, delta.length());
+    let gap = &a.planes.gap[..seps.len()];
     let mut seed = (0u32, f32::NEG_INFINITY);
-    for (i, f) in a.faces.iter().enumerate() {
-        let d = f.normal.dot(delta);
-        if d > seed.1 {
-            seed = (i as u32, d);
+    for (i, (s, g)) in seps.iter().zip(gap).enumerate() {
+        if s + g > seed.1 {
+            seed = (i as u32, s + g);
         }
     }
-    let mut best = FaceQuery { face: seed.0, separation: f32::NEG_INFINITY, vertex: 0 };
+    let mut best = FaceQuery { face: seed.0, separation: f32::NEG_INFINITY };
     if consider_face(a, seed.0, b, rel, margin, &mut best) {
         return best;
     }
-    for (face, f) in a.faces.iter().enumerate() {
+    for (face, (s, g)) in seps.iter().zip(gap).enumerate() {
         let face = face as u32;
-        if face == seed.0 || f.normal.dot(delta) - radii < best.separation {
+        if face == seed.0 || s + g - radii < best.separation {
             continue;
         }
         if consider_face(a, face, b, rel, margin, &mut best) {
@@ -241,18 +255,16 @@ pub fn arc_reaches(a1: f32, a2: f32, c: f32, bound: f32) -> bool {
     s < 1e-4 || u * u >= (bound - hi) * (bound + hi) * s
 }
 
-/// Unique edges of `h` (half-edge indices) whose arc can reach `bound`, for plane
-/// separations of the point `p` (given in `h`'s frame), computed once per face into `seps`.
-fn edge_candidates(h: &Hull, p: Vec3, bound: f32, seps: &mut Vec<f32>, out: &mut Vec<u32>) {
-    seps.clear();
-    seps.extend(h.faces.iter().map(|f| f.normal.dot(p) - f.offset));
+/// Unique edges of `h` (half-edge indices) whose arc can reach `bound`, given the plane
+/// separations `seps` of a point (in `h`'s frame) from every face of `h`.
+fn edge_candidates(h: &Hull, seps: &[f32], bound: f32, out: &mut Vec<u32>) {
     out.clear();
-    out.resize(h.edge_cos.len(), 0);
+    out.resize(h.arcs.len(), 0);
     let mut n = 0;
-    for (k, &c) in h.edge_cos.iter().enumerate() {
-        let (s1, s2) = (seps[h.edges[2 * k].face as usize], seps[h.edges[2 * k + 1].face as usize]);
+    for (k, arc) in h.arcs.iter().enumerate() {
+        let (s1, s2) = (seps[arc.faces[0] as usize], seps[arc.faces[1] as usize]);
         out[n] = 2 * k as u32;
-        n += usize::from(arc_reaches(s1, s2, c, bound));
+        n += usize::from(arc_reaches(s1, s2, arc.cos, bound));
     }
     out.truncate(n);
 }
@@ -334,8 +346,10 @@ pub struct EdgeSoa {
     cand_a: Vec<u32>,
     /// Unique edges of B kept by the bound test.
     cand_b: Vec<u32>,
-    /// Plane separations of a point from every face (scratch of the bound test).
-    seps: Vec<f32>,
+    /// Plane separations of B's centroid from A's faces, and of A's from B's (scratch of
+    /// the bound tests).
+    seps_a: Vec<f32>,
+    seps_b: Vec<f32>,
 }
 
 impl EdgeSoa {
@@ -528,23 +542,24 @@ impl SatResult {
 /// [`SatResult::choose`] (which picks an edge only if it beats the faces) are the same.
 pub fn sat_culled(a: &Hull, b: &Hull, rel: &Iso, margin: f32, soa: &mut EdgeSoa) -> SatResult {
     let none_e = EdgeQuery { edge_a: 0, edge_b: 0, separation: f32::NEG_INFINITY };
-    let none_f = FaceQuery { face: 0, separation: f32::NEG_INFINITY, vertex: 0 };
+    let none_f = FaceQuery { face: 0, separation: f32::NEG_INFINITY };
     let rel = &Frame::new(rel);
-    let face_a = query_faces_bounded_in(a, b, rel, margin);
+    let cb = rel.point(b.centroid);
+    a.planes.separations(cb, &mut soa.seps_a);
+    let face_a = query_faces_bounded_in(a, b, rel, margin, &soa.seps_a);
     if face_a.separation > margin {
         return SatResult { face_a, face_b: none_f, edge: none_e, separated: true };
     }
     let inv = rel.inverse();
-    let face_b = query_faces_bounded_in(b, a, &inv, margin);
+    b.planes.separations(inv.point(a.centroid), &mut soa.seps_b);
+    let face_b = query_faces_bounded_in(b, a, &inv, margin, &soa.seps_b);
     if face_b.separation > margin {
         return SatResult { face_a, face_b, edge: none_e, separated: true };
     }
     let best_face = face_a.separation.max(face_b.separation);
-    let cb = rel.point(b.centroid);
     let slack = bound_slack(a, b, (cb - a.centroid).length());
-    edge_candidates(a, cb, best_face + b.inner_radius - slack, &mut soa.seps, &mut soa.cand_a);
-    let ca = inv.point(a.centroid);
-    edge_candidates(b, ca, best_face + a.inner_radius - slack, &mut soa.seps, &mut soa.cand_b);
+    edge_candidates(a, &soa.seps_a, best_face + b.inner_radius - slack, &mut soa.cand_a);
+    edge_candidates(b, &soa.seps_b, best_face + a.inner_radius - slack, &mut soa.cand_b);
     if soa.cand_a.is_empty() || soa.cand_b.is_empty() {
         return SatResult { face_a, face_b, edge: none_e, separated: false };
     }
@@ -555,7 +570,7 @@ pub fn sat_culled(a: &Hull, b: &Hull, rel: &Iso, margin: f32, soa: &mut EdgeSoa)
 /// Full SAT between A and B (`rel` = B in A's frame).
 pub fn sat(a: &Hull, b: &Hull, rel: &Iso, margin: f32, edges_b: &mut EdgeSoa) -> SatResult {
     let none_e = EdgeQuery { edge_a: 0, edge_b: 0, separation: f32::NEG_INFINITY };
-    let none_f = FaceQuery { face: 0, separation: f32::NEG_INFINITY, vertex: 0 };
+    let none_f = FaceQuery { face: 0, separation: f32::NEG_INFINITY };
     let rel = &Frame::new(rel);
     let face_a = query_faces_in(a, b, rel, margin);
     if face_a.separation > margin {

@@ -41,12 +41,6 @@ fn arg_max(v: Vec3A) -> (usize, f32) {
     }
 }
 
-/// Corner index bits of the sign pattern of `d` (bit k set when `d[k] > 0`).
-#[inline]
-fn corner(d: Vec3A) -> usize {
-    d.cmpgt(Vec3A::ZERO).bitmask() as usize
-}
-
 /// Edge-table index of the edge along axis `i` supporting direction `d` (signs of the two
 /// other components, see [`Cuboid::edge`]).
 #[inline]
@@ -54,11 +48,11 @@ fn edge_corner(d: Vec3A, i: usize) -> usize {
     usize::from(d[(i + 1) % 3] > 0.0) | usize::from(d[(i + 2) % 3] > 0.0) << 1
 }
 
-/// Best face, vertex and edge axes of two boxes (`rel` = B's pose in A's frame). Stops
+/// Best face and edge axes of two boxes (`rel` = B's pose in A's frame). Stops
 /// early once a separation exceeds `margin`; see the module docs.
 pub fn sat_boxes(a: &Cuboid, b: &Cuboid, rel: &Iso, margin: f32) -> SatResult {
     let none_e = EdgeQuery { edge_a: 0, edge_b: 0, separation: f32::NEG_INFINITY };
-    let none_f = FaceQuery { face: 0, separation: f32::NEG_INFINITY, vertex: 0 };
+    let none_f = FaceQuery { face: 0, separation: f32::NEG_INFINITY };
     let r = Mat3A::from_quat(rel.rot);
     let t = Vec3A::from(rel.pos);
     let (ha, hb) = (Vec3A::from(a.half), Vec3A::from(b.half));
@@ -68,10 +62,7 @@ pub fn sat_boxes(a: &Cuboid, b: &Cuboid, rel: &Iso, margin: f32) -> SatResult {
     let sep_a = t.abs() - ha - abs * hb;
     let (k, s) = arg_max(sep_a);
     let positive = t[k] > 0.0;
-    // B's support vertex against the face: direction −n in B's frame, n = ±e_k.
-    let row = Vec3A::new(r.x_axis[k], r.y_axis[k], r.z_axis[k]);
-    let v = corner(if positive { -row } else { row });
-    let face_a = FaceQuery { face: a.face[k][usize::from(positive)], separation: s, vertex: b.vertex[v] };
+    let face_a = FaceQuery { face: a.face[k][usize::from(positive)], separation: s };
     if s > margin {
         return SatResult { face_a, face_b: none_f, edge: none_e, separated: true };
     }
@@ -82,9 +73,7 @@ pub fn sat_boxes(a: &Cuboid, b: &Cuboid, rel: &Iso, margin: f32) -> SatResult {
     let (j, s) = arg_max(sep_b);
     // B's face towards A has outward normal −sign(tB_j)·e_j (in B's frame).
     let toward = tb[j] < 0.0;
-    let col = r.col(j);
-    let v = corner(if toward { -col } else { col });
-    let face_b = FaceQuery { face: b.face[j][usize::from(toward)], separation: s, vertex: a.vertex[v] };
+    let face_b = FaceQuery { face: b.face[j][usize::from(toward)], separation: s };
     if s > margin {
         return SatResult { face_a, face_b, edge: none_e, separated: true };
     }
@@ -187,7 +176,6 @@ mod tests {
             let sa = t.abs() - Vec3A::from(ha) - abs * Vec3A::from(hb);
             if second(&|k| sa[k]) > tol {
                 assert_eq!(fast.face_a.face, full.face_a.face);
-                assert_eq!(fast.face_a.vertex, full.face_a.vertex);
             }
             faces += 1;
             if full.face_b.separation > margin {
@@ -199,7 +187,6 @@ mod tests {
             let sb = tb.abs() - Vec3A::from(hb) - abs.transpose() * Vec3A::from(ha);
             if second(&|k| sb[k]) > tol {
                 assert_eq!(fast.face_b.face, full.face_b.face);
-                assert_eq!(fast.face_b.vertex, full.face_b.vertex);
             }
             // The hull SAT may stop at an earlier edge over the margin; compare when both
             // searched every pair.

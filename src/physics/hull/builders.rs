@@ -5,7 +5,7 @@ use super::{Hull, HullError};
 use glam::Vec3;
 
 /// A box hull's features named by sign pattern, so box-specific queries (the 15-axis SAT in
-/// `collide::sat_box`) answer with the same face, edge and vertex indices as the hull's
+/// `collide::sat_box`) answer with the same face and edge indices as the hull's
 /// half-edge mesh, and the clipping, feature IDs and SAT cache work unchanged.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cuboid {
@@ -13,8 +13,6 @@ pub struct Cuboid {
     pub half: Vec3,
     /// `face[k][s]`: the face with outward normal −e_k (s = 0) or +e_k (s = 1).
     pub face: [[u32; 2]; 3],
-    /// `vertex[bits]`: the corner whose coordinate k is positive when bit k is set.
-    pub vertex: [u32; 8],
     /// `edge[i][bits]`: the unique (even) half-edge along axis i whose coordinate on axis
     /// (i + 1) % 3 is positive when bit 0 is set, and on axis (i + 2) % 3 when bit 1 is.
     pub edge: [[u32; 4]; 3],
@@ -23,11 +21,7 @@ pub struct Cuboid {
 impl Cuboid {
     /// Reads the feature tables off a box hull built by [`Hull::cuboid`].
     fn index(h: &Hull, half: Vec3) -> Cuboid {
-        let bits = |p: Vec3| usize::from(p.x > 0.0) | usize::from(p.y > 0.0) << 1 | usize::from(p.z > 0.0) << 2;
-        let mut c = Cuboid { half, face: [[0; 2]; 3], vertex: [0; 8], edge: [[0; 4]; 3] };
-        for (i, v) in h.vertices.iter().enumerate() {
-            c.vertex[bits(*v)] = i as u32;
-        }
+        let mut c = Cuboid { half, face: [[0; 2]; 3], edge: [[0; 4]; 3] };
         for (f, face) in h.faces.iter().enumerate() {
             let k = face.normal.abs().max_position();
             c.face[k][usize::from(face.normal[k] > 0.0)] = f as u32;

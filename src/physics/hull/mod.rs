@@ -79,6 +79,52 @@ pub struct Face {
     pub offset: f32,
 }
 
+/// A unique edge's place on the Gauss map: the faces on either side (the half-edge's and
+/// its twin's) and the cosine between their normals.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EdgeArc {
+    pub faces: [u32; 2],
+    pub cos: f32,
+}
+
+/// Face planes `n·x = d` as structure-of-arrays, one entry per face. The SAT evaluates every
+/// plane of a hull against one point (the other hull's centroid) before its face and edge
+/// bounds; over these rows that pass vectorises.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PlaneRows {
+    pub nx: Vec<f32>,
+    pub ny: Vec<f32>,
+    pub nz: Vec<f32>,
+    pub d: Vec<f32>,
+    /// `d − n·centroid`: how far the face lies beyond the centroid (≥ the inner radius).
+    pub gap: Vec<f32>,
+}
+
+impl PlaneRows {
+    fn of(faces: &[Face], centroid: Vec3) -> PlaneRows {
+        PlaneRows {
+            nx: faces.iter().map(|f| f.normal.x).collect(),
+            ny: faces.iter().map(|f| f.normal.y).collect(),
+            nz: faces.iter().map(|f| f.normal.z).collect(),
+            d: faces.iter().map(|f| f.offset).collect(),
+            gap: faces.iter().map(|f| f.offset - f.normal.dot(centroid)).collect(),
+        }
+    }
+
+    /// `out[f] = n_f·p − d_f` for every face: the signed distance of `p` from each plane.
+    pub fn separations(&self, p: Vec3, out: &mut Vec<f32>) {
+        out.clear();
+        out.extend(
+            self.nx
+                .iter()
+                .zip(&self.ny)
+                .zip(&self.nz)
+                .zip(&self.d)
+                .map(|(((x, y), z), d)| x * p.x + y * p.y + z * p.z - d),
+        );
+    }
+}
+
 /// A convex polyhedron stored as a half-edge mesh. Immutable once built.
 #[derive(Clone, Debug)]
 pub struct Hull {
@@ -92,8 +138,13 @@ pub struct Hull {
     /// Radius of the largest ball about `centroid` inside the hull (distance from the
     /// centroid to the nearest face plane): the SAT's bounds use it to skip axes.
     pub(crate) inner_radius: f32,
-    /// Per unique edge (half-edge index / 2): cosine between its two face normals.
-    pub(crate) edge_cos: Vec<f32>,
+    /// Per unique edge (half-edge index / 2): its two faces and the cosine between their
+    /// normals, packed so the SAT's edge bound reads one small record per edge.
+    pub(crate) arcs: Vec<EdgeArc>,
+    /// Face planes as rows, rebuilt whenever the faces move.
+    pub(crate) planes: PlaneRows,
+    /// Vertices as four-lane rows for [`Hull::support_distance`], rebuilt when they move.
+    pub(crate) lanes: Vec<[glam::Vec4; 3]>,
     /// Largest vertex distance from the origin and the local AABB, kept because the broad
     /// and narrow phases ask for them every step.
     radius: f32,
@@ -247,7 +298,9 @@ impl Hull {
             centroid,
             tolerance,
             inner_radius: 0.0,
-            edge_cos: Vec::new(),
+            arcs: Vec::new(),
+            planes: PlaneRows::default(),
+            lanes: Vec::new(),
             radius: 0.0,
             local_aabb: crate::physics::math::Aabb::new(Vec3::ZERO, Vec3::ZERO),
             cuboid: None,
@@ -263,13 +316,16 @@ impl Hull {
         }
         hull.inner_radius =
             hull.faces.iter().map(|f| f.offset - f.normal.dot(centroid)).fold(f32::MAX, f32::min).max(0.0);
-        hull.edge_cos = (0..hull.edges.len())
+        hull.arcs = (0..hull.edges.len())
             .step_by(2)
             .map(|e| {
-                let (f1, f2) = (hull.edges[e].face as usize, hull.edges[e + 1].face as usize);
-                hull.faces[f1].normal.dot(hull.faces[f2].normal)
+                let faces = [hull.edges[e].face, hull.edges[e + 1].face];
+                let cos = hull.faces[faces[0] as usize].normal.dot(hull.faces[faces[1] as usize].normal);
+                EdgeArc { faces, cos }
             })
             .collect();
+        hull.planes = PlaneRows::of(&hull.faces, centroid);
+        hull.lanes = support::vertex_lanes(&hull.vertices);
         Ok(hull)
     }
 
@@ -384,6 +440,8 @@ impl Hull {
             f.offset += f.normal.dot(offset);
         }
         h.centroid += offset;
+        h.planes = PlaneRows::of(&h.faces, h.centroid);
+        h.lanes = support::vertex_lanes(&h.vertices);
         h.tolerance = tolerance_for(h.vertices.iter().copied());
         h.update_bounds();
         h
