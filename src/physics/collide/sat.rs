@@ -23,7 +23,7 @@
 use super::CollideConfig;
 use crate::physics::hull::Hull;
 use crate::physics::math::Iso;
-use glam::{Mat3A, Vec3, Vec3A};
+use glam::{Mat3A, Vec3, Vec3A, Vec4};
 
 /// Edges closer to parallel than this (|eA×eB| / (|eA||eB|) = sin angle) are skipped.
 pub const PARALLEL_TOLERANCE: f32 = 0.005;
@@ -329,17 +329,16 @@ pub(crate) fn edge_of(a: &Hull, e: usize) -> (Vec3, Vec3, Vec3, Vec3, Vec3) {
     (a.vertices[he.origin as usize], a.vertices[tw.origin as usize], na, nb, nb.cross(na))
 }
 
-/// B's unique edges in A's frame, as structure-of-arrays so the Gauss-map test runs over a
-/// whole row of edge pairs without branches (and vectorises).
+/// B's unique edges in A's frame, for the Gauss-map test four at a time: each group holds
+/// the x, y, z rows of c, d and d × c (see [`edge_in_frame`]) for four edges. Unused lanes
+/// of the last group are zero, which never passes the test (`c·(b × a) = 0`).
 #[derive(Clone, Debug, Default)]
 pub struct EdgeSoa {
-    c: [Vec<f32>; 3],
-    d: [Vec<f32>; 3],
-    dxc: [Vec<f32>; 3],
-    p: [Vec<f32>; 3],
-    e: [Vec<f32>; 3],
+    groups: Vec<[Vec4; 9]>,
+    /// Per edge: a point on it, its direction and squared length.
+    p: Vec<Vec3>,
+    e: Vec<Vec3>,
     len2: Vec<f32>,
-    pass: Vec<u8>,
     /// Half-edge index (even) of each entry.
     index: Vec<u32>,
     /// Unique edges of A (half-edge indices) kept by the bound test.
@@ -360,33 +359,24 @@ impl EdgeSoa {
             self.cand_b.extend((0..b.edges.len() as u32).step_by(2));
         }
         let n = self.cand_b.len();
-        for v in self
-            .c
-            .iter_mut()
-            .chain(self.d.iter_mut())
-            .chain(self.dxc.iter_mut())
-            .chain(self.p.iter_mut())
-            .chain(self.e.iter_mut())
-        {
-            v.resize(n, 0.0);
-        }
-        self.len2.resize(n, 0.0);
+        self.groups.clear();
+        self.groups.resize(n.div_ceil(4), [Vec4::ZERO; 9]);
+        self.p.clear();
+        self.e.clear();
+        self.len2.clear();
         self.index.clear();
         self.index.extend_from_slice(&self.cand_b);
-        self.pass.resize(n, 0);
-        let put = |arr: &mut [Vec<f32>; 3], k: usize, x: Vec3| {
-            arr[0][k] = x.x;
-            arr[1][k] = x.y;
-            arr[2][k] = x.z;
-        };
         for (k, &e) in self.cand_b.iter().enumerate() {
             let ed = edge_in_frame(b, rel, e as usize);
-            put(&mut self.c, k, ed.c);
-            put(&mut self.d, k, ed.d);
-            put(&mut self.dxc, k, ed.dxc);
-            put(&mut self.p, k, ed.p);
-            put(&mut self.e, k, ed.q - ed.p);
-            self.len2[k] = (ed.q - ed.p).length_squared();
+            let (g, lane) = (&mut self.groups[k / 4], k % 4);
+            for (row, v) in [ed.c, ed.d, ed.dxc].into_iter().enumerate() {
+                g[3 * row][lane] = v.x;
+                g[3 * row + 1][lane] = v.y;
+                g[3 * row + 2][lane] = v.z;
+            }
+            self.p.push(ed.p);
+            self.e.push(ed.q - ed.p);
+            self.len2.push((ed.q - ed.p).length_squared());
         }
     }
 }
@@ -394,9 +384,9 @@ impl EdgeSoa {
 /// Best edge–edge axis over the pairs that build Minkowski faces. Stops early once a
 /// separation exceeds `margin`.
 ///
-/// For each edge of A, the Gauss-map test is first evaluated for all of B's edges at once
-/// into a mask (branch-free over [`EdgeSoa`]); only the few pairs that pass compute a cross
-/// product and a separation.
+/// For each edge of A, the Gauss-map test ([`is_minkowski_face`], the same products in the
+/// same order) runs on four of B's edges at a time into a lane mask; only the few pairs that
+/// pass compute a cross product and a separation.
 pub fn query_edges(a: &Hull, b: &Hull, rel: &Iso, margin: f32, soa: &mut EdgeSoa) -> EdgeQuery {
     query_edges_in(a, b, &Frame::new(rel), margin, soa)
 }
@@ -410,51 +400,41 @@ fn query_edges_in(a: &Hull, b: &Hull, rel: &Frame, margin: f32, soa: &mut EdgeSo
 /// [`query_edges`] over the candidate edges in `soa.cand_a` (and `soa.cand_b` unless `all_b`).
 fn query_edge_candidates(a: &Hull, b: &Hull, rel: &Frame, margin: f32, soa: &mut EdgeSoa, all_b: bool) -> EdgeQuery {
     soa.fill(b, rel, all_b);
-    let n = soa.len2.len();
     let mut best = EdgeQuery { edge_a: 0, edge_b: 0, separation: f32::NEG_INFINITY };
     let ca = a.centroid;
-    let (cx, cy, cz) = (&soa.c[0][..n], &soa.c[1][..n], &soa.c[2][..n]);
-    let (dx, dy, dz) = (&soa.d[0][..n], &soa.d[1][..n], &soa.d[2][..n]);
-    let (nx, ny, nz) = (&soa.dxc[0][..n], &soa.dxc[1][..n], &soa.dxc[2][..n]);
     for &ea in &soa.cand_a {
         let ea = ea as usize;
         let (pa, qa, na, nb, bxa) = edge_of(a, ea);
-        let pass = &mut soa.pass[..n];
-        let mut any = 0u8;
-        for k in 0..n {
-            let cba = cx[k] * bxa.x + cy[k] * bxa.y + cz[k] * bxa.z;
-            let dba = dx[k] * bxa.x + dy[k] * bxa.y + dz[k] * bxa.z;
-            let adc = na.x * nx[k] + na.y * ny[k] + na.z * nz[k];
-            let bdc = nb.x * nx[k] + nb.y * ny[k] + nb.z * nz[k];
-            let m = ((cba * dba < 0.0) & (adc * bdc < 0.0) & (cba * bdc > 0.0)) as u8;
-            pass[k] = m;
-            any |= m;
-        }
-        if any == 0 {
-            continue;
-        }
+        let (bx, by, bz) = (Vec4::splat(bxa.x), Vec4::splat(bxa.y), Vec4::splat(bxa.z));
+        let (ax, ay, az) = (Vec4::splat(na.x), Vec4::splat(na.y), Vec4::splat(na.z));
+        let (nbx, nby, nbz) = (Vec4::splat(nb.x), Vec4::splat(nb.y), Vec4::splat(nb.z));
         let eav = qa - pa;
         let la2 = eav.length_squared();
-        for k in 0..n {
-            if soa.pass[k] == 0 {
-                continue;
-            }
-            let eb = Vec3::new(soa.e[0][k], soa.e[1][k], soa.e[2][k]);
-            let axis = eav.cross(eb);
-            let len = axis.length();
-            if len < PARALLEL_TOLERANCE * (la2 * soa.len2[k]).sqrt() {
-                continue;
-            }
-            let mut nrm = axis / len;
-            if nrm.dot(pa - ca) < 0.0 {
-                nrm = -nrm;
-            }
-            let pb = Vec3::new(soa.p[0][k], soa.p[1][k], soa.p[2][k]);
-            let s = nrm.dot(pb - pa);
-            if s > best.separation {
-                best = EdgeQuery { edge_a: ea as u32, edge_b: soa.index[k], separation: s };
-                if s > margin {
-                    return best;
+        for (g, [cx, cy, cz, dx, dy, dz, nx, ny, nz]) in soa.groups.iter().enumerate() {
+            let cba = *cx * bx + *cy * by + *cz * bz;
+            let dba = *dx * bx + *dy * by + *dz * bz;
+            let adc = ax * *nx + ay * *ny + az * *nz;
+            let bdc = nbx * *nx + nby * *ny + nbz * *nz;
+            let pass = (cba * dba).cmplt(Vec4::ZERO) & (adc * bdc).cmplt(Vec4::ZERO) & (cba * bdc).cmpgt(Vec4::ZERO);
+            let mut bits = pass.bitmask();
+            while bits != 0 {
+                let k = 4 * g + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let axis = eav.cross(soa.e[k]);
+                let len = axis.length();
+                if len < PARALLEL_TOLERANCE * (la2 * soa.len2[k]).sqrt() {
+                    continue;
+                }
+                let mut nrm = axis / len;
+                if nrm.dot(pa - ca) < 0.0 {
+                    nrm = -nrm;
+                }
+                let s = nrm.dot(soa.p[k] - pa);
+                if s > best.separation {
+                    best = EdgeQuery { edge_a: ea as u32, edge_b: soa.index[k], separation: s };
+                    if s > margin {
+                        return best;
+                    }
                 }
             }
         }
