@@ -44,7 +44,7 @@ use crate::physics::math::{tangent_basis, Aabb, Iso};
 use crate::physics::shape::Shape;
 use crate::physics::solver::{
     iterative, iterative::Softness, naive, relative_velocity, wide::WideSolver, ConstraintPoint, ContactConstraint,
-    Row, Settings, SolverBody, SolverMode,
+    Settings, SolverBody, SolverMode,
 };
 use glam::{Mat3, Mat3A, Vec3, Vec3A};
 use std::sync::Arc;
@@ -517,6 +517,7 @@ impl World {
         self.constraints.clear();
         self.bouncy = false;
         let warm = self.settings.warm_starting && self.settings.mode == SolverMode::Iterative;
+        let lanes = self.settings.mode == SolverMode::Iterative;
         let hertz = self.settings.contact_hertz.min(0.25 / h);
         let soft = Softness::new(hertz, self.settings.damping_ratio, h);
         let static_soft = Softness::new(2.0 * hertz, self.settings.damping_ratio, h);
@@ -568,14 +569,11 @@ impl World {
                 } else {
                     (0.0, [0.0; 2])
                 };
-                let rows = [Row::new(sa, sb, ra, rb, n), Row::new(sa, sb, ra, rb, t1), Row::new(sa, sb, ra, rb, t2)];
                 cc.points[k] = ConstraintPoint {
                     ra,
                     rb,
                     adjusted_separation: -p.depth - n.dot(rb - ra),
                     separation: -p.depth,
-                    normal_mass: rows[0].effective_mass(sa, sb),
-                    tangent_mass: [rows[1].effective_mass(sa, sb), rows[2].effective_mass(sa, sb)],
                     normal_impulse,
                     tangent_impulse,
                     total_normal_impulse: 0.0,
@@ -585,7 +583,13 @@ impl World {
                     relative_velocity: if restitution > 0.0 { relative_velocity(sa, sb, ra, rb).dot(n) } else { 0.0 },
                     depth: p.depth,
                     id: p.id,
+                    ..Default::default()
                 };
+            }
+            // The wide solver computes the effective masses of its batches in lanes; the
+            // scalar solvers and the restitution pass read them here.
+            if !lanes || restitution > 0.0 {
+                cc.compute_masses(&self.solver_bodies);
             }
         }
         for c in &self.constraints {

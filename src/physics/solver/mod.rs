@@ -191,6 +191,20 @@ pub struct ContactConstraint {
     pub count: u32,
 }
 
+impl ContactConstraint {
+    /// Fills every point's normal and tangent effective masses from its lever arms and the
+    /// bodies' inverse masses and inertias ([`Row::effective_mass`]).
+    pub fn compute_masses(&mut self, bodies: &[SolverBody]) {
+        let (sa, sb) = (&bodies[self.a as usize], &bodies[self.b as usize]);
+        let (n, t1, t2) = (self.normal, self.t1, self.t2);
+        for p in &mut self.points[..self.count as usize] {
+            let mass = |d: Vec3A| Row::new(sa, sb, p.ra, p.rb, d).effective_mass(sa, sb);
+            p.normal_mass = mass(n);
+            p.tangent_mass = [mass(t1), mass(t2)];
+        }
+    }
+}
+
 /// The angular half of one constraint row along a unit direction d (Catto's Jacobian
 /// J = [−d, −rA×d, d, rB×d] with M⁻¹Jᵀ), built where it is used: stored per point it would
 /// triple the memory every pass streams through.

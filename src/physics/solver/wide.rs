@@ -23,7 +23,9 @@
 //! differs (colour order instead of pair order), which Gauss–Seidel allows.
 //!
 //! The scalar constraints stay the record: the impulses are copied back into them before
-//! restitution and storing.
+//! restitution and storing. The effective masses are computed at build time in lanes
+//! (four manifolds per row product); the world fills the scalar ones only where a scalar
+//! code reads them (the overflow, restitution, the naive mode).
 //!
 //! Limits: four lanes (SSE); no threads.
 
@@ -333,15 +335,20 @@ impl WideSolver {
                 w.bodies.a = [pad; LANES];
                 w.bodies.b = [pad; LANES];
                 w.source = [u32::MAX; LANES];
+                let mut counts = [0u32; LANES];
                 for (lane, &ci) in chunk.iter().enumerate() {
                     fill_lane(w, lane, ci, &constraints[ci as usize], bodies);
+                    counts[lane] = constraints[ci as usize].count;
                 }
+                lane_masses(w, counts, bodies);
             }
         }
         self.overflow.clear();
         self.overflow_source.clear();
         for &ci in &self.order[at..] {
-            self.overflow.push(constraints[ci as usize]);
+            let mut c = constraints[ci as usize];
+            c.compute_masses(bodies);
+            self.overflow.push(c);
             self.overflow_source.push(ci);
         }
     }
@@ -507,6 +514,25 @@ impl WideSolver {
     }
 }
 
+/// The effective masses of every point slot of `w`, four lanes at a time: the formula of
+/// [`super::Row::effective_mass`], zero in slots a lane's manifold does not have
+/// (`counts`: points per lane) and wherever `k` is not positive.
+fn lane_masses(w: &mut WideBatch, counts: [u32; LANES], bodies: &[SolverBody]) {
+    let inv_mass = |idx: &[u32; LANES]| Vec4::from_array(idx.map(|i| bodies[i as usize].inv_mass));
+    let m = inv_mass(&w.bodies.a) + inv_mass(&w.bodies.b);
+    let (bb, dirs) = (&w.bodies, [w.normal, w.t1, w.t2]);
+    for (k, p) in w.points.iter_mut().enumerate() {
+        let live = Vec4::from_array(counts.map(|c| c as f32)).cmpgt(Vec4::splat(k as f32));
+        let [n, t1, t2] = dirs.map(|d| {
+            let row = WideRow::new(bb, &p.ra, &p.rb, &d);
+            let kk = m + row.ca.dot(&row.ia) + row.cb.dot(&row.ib);
+            Vec4::select(live & kk.cmpgt(Vec4::ZERO), Vec4::ONE / kk, Vec4::ZERO)
+        });
+        p.normal_mass = n;
+        p.tangent_mass = [t1, t2];
+    }
+}
+
 /// Transposes scalar constraint `c` (index `ci`) into lane `lane` of `w`.
 fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactConstraint, bodies: &[SolverBody]) {
     w.bodies.a[lane] = c.a;
@@ -525,9 +551,6 @@ fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactConstraint, bod
         wp.ra.set(lane, p.ra);
         wp.rb.set(lane, p.rb);
         wp.adjusted[lane] = p.adjusted_separation;
-        wp.normal_mass[lane] = p.normal_mass;
-        wp.tangent_mass[0][lane] = p.tangent_mass[0];
-        wp.tangent_mass[1][lane] = p.tangent_mass[1];
         wp.separation[lane] = p.separation;
         wp.normal_impulse[lane] = p.normal_impulse;
         wp.tangent_impulse[0][lane] = p.tangent_impulse[0];
@@ -616,6 +639,24 @@ mod tests {
         wide.build(&cs, &bodies, pad);
         assert_eq!(wide.counts[0] as usize, cs.len());
         assert_eq!(wide.batches.len(), cs.len().div_ceil(LANES));
+        // The lane masses equal the scalar ones; slots a manifold lacks hold zero.
+        for w in &wide.batches {
+            for (lane, &ci) in w.source.iter().enumerate() {
+                let count = cs.get(ci as usize).map_or(0, |c| c.count as usize);
+                for (k, wp) in w.points.iter().enumerate() {
+                    let got = [wp.normal_mass[lane], wp.tangent_mass[0][lane], wp.tangent_mass[1][lane]];
+                    if k < count {
+                        let p = &cs[ci as usize].points[k];
+                        let want = [p.normal_mass, p.tangent_mass[0], p.tangent_mass[1]];
+                        for (g, w) in got.iter().zip(want) {
+                            assert!((g - w).abs() <= 1e-6 * w, "lane mass {g} vs scalar {w}");
+                        }
+                    } else {
+                        assert_eq!(got, [0.0; 3], "slot {k} of a {count}-point manifold");
+                    }
+                }
+            }
+        }
         let (mut wb, mut sb, mut sc) = (bodies.clone(), bodies.clone(), cs.clone());
         let settings = Settings::default();
         wide.warm_start(&mut wb);
