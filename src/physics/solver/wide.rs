@@ -267,6 +267,8 @@ struct WideBatch {
     mass_scale: Vec4,
     impulse_scale: Vec4,
     points: [WidePoint; 4],
+    /// Point slots in use: the most points of any lane's manifold (the passes skip the rest).
+    slots: usize,
 }
 
 /// Batches, the overflow and the colouring buffers; all reused between steps.
@@ -326,8 +328,12 @@ impl WideSolver {
         self.batches.clear();
         let mut at = 0;
         for k in 0..COLOURS {
-            let group = &self.order[at..at + self.counts[k] as usize];
+            let group = &mut self.order[at..at + self.counts[k] as usize];
             at += group.len();
+            // Manifolds of one colour share no dynamic body, so their order is free: sorted
+            // by point count, the batches hold manifolds of equal size and skip empty slots.
+            // (Ties keep pair order; an unstable sort on a total order needs no buffer.)
+            group.sort_unstable_by_key(|&ci| (std::cmp::Reverse(constraints[ci as usize].count), ci));
             for chunk in group.chunks(LANES) {
                 // Filled in place: a batch is 3 KB, too big to build on the stack and move.
                 self.batches.push(WideBatch::default());
@@ -340,6 +346,7 @@ impl WideSolver {
                     fill_lane(w, lane, ci, &constraints[ci as usize], bodies);
                     counts[lane] = constraints[ci as usize].count;
                 }
+                w.slots = counts.into_iter().max().unwrap_or(0) as usize;
                 lane_masses(w, counts, bodies);
             }
         }
@@ -360,7 +367,7 @@ impl WideSolver {
             // Box3D's form: sum each body's impulse and moment over the points, then one
             // inverse-inertia product per body (the rows need not be built here).
             let (mut lin, mut ang_a, mut ang_b) = (V3::default(), V3::default(), V3::default());
-            for p in &w.points {
+            for p in &w.points[..w.slots] {
                 let mut j = w.normal.scale(p.normal_impulse);
                 j.add_scaled(&w.t1, p.tangent_impulse[0]);
                 j.add_scaled(&w.t2, p.tangent_impulse[1]);
@@ -383,8 +390,9 @@ impl WideSolver {
         let one = Vec4::ONE;
         let inv_h = Vec4::splat(inv_h);
         let max_push = Vec4::splat(-settings.max_push_out);
-        let slots: [usize; 4] = if reverse { [3, 2, 1, 0] } else { [0, 1, 2, 3] };
         for w in &mut self.batches {
+            let n = w.slots;
+            let slot = |i: usize| if reverse { n - 1 - i } else { i };
             let mut v = Velocities::gather(bodies, &w.bodies.a, &w.bodies.b);
             let (bias_rate, mass_scale, impulse_scale) =
                 if use_bias { (w.bias_rate, w.mass_scale, w.impulse_scale) } else { (zero, one, zero) };
@@ -398,8 +406,8 @@ impl WideSolver {
             let (mut jn, mut j1, mut j2) = (zero, zero, zero);
             // Friction first, non-penetration last (see `iterative::solve`).
             let bb = &w.bodies;
-            for &k in &slots {
-                let p = &mut w.points[k];
+            for i in 0..n {
+                let p = &mut w.points[slot(i)];
                 // The two friction rows' angular parts, ra × t and rb × t; their inverse-inertia
                 // products are taken once, on the combined impulse.
                 let (ca1, cb1) = (p.ra.cross(&w.t1), p.rb.cross(&w.t1));
@@ -427,8 +435,8 @@ impl WideSolver {
                 v.wa = v.wa.sub(&bb.inv_i_a.mul(&ma));
                 v.wb = v.wb.add(&bb.inv_i_b.mul(&mb));
             }
-            for &k in &slots {
-                let p = &mut w.points[k];
+            for i in 0..n {
+                let p = &mut w.points[slot(i)];
                 let s = p.separation;
                 // Speculative (s > 0): close the gap exactly; else the soft push-out.
                 let spec = s.cmpgt(zero);
@@ -465,7 +473,7 @@ impl WideSolver {
         for w in &mut self.batches {
             let dp = gather_v3(bodies, &w.bodies.b, |b| b.dp).sub(&gather_v3(bodies, &w.bodies.a, |b| b.dp));
             let (qa, qb) = (Q4::gather(bodies, &w.bodies.a), Q4::gather(bodies, &w.bodies.b));
-            for p in &mut w.points {
+            for p in &mut w.points[..w.slots] {
                 let d = dp.add(&qb.rotate(&p.rb).sub(&qa.rotate(&p.ra)));
                 p.separation = w.normal.dot(&d) + p.adjusted;
             }
@@ -481,7 +489,7 @@ impl WideSolver {
     /// Adds this substep's impulses to the per-step totals.
     pub fn accumulate_totals(&mut self) {
         for w in &mut self.batches {
-            for p in &mut w.points {
+            for p in &mut w.points[..w.slots] {
                 p.total_normal += p.normal_impulse;
                 p.total_tangent[0] += p.tangent_impulse[0];
                 p.total_tangent[1] += p.tangent_impulse[1];
