@@ -204,16 +204,19 @@ impl BroadPhase {
 
 /// Sorts `keys` ascending by least-significant-digit radix sort, one byte per pass, skipping
 /// bytes that are the same in every key (so pairs of at most 65,536 bodies take four
-/// passes). O(n), no allocation once `tmp` has grown.
+/// passes). The histograms of all eight bytes are counted in one read of the keys. O(n), no
+/// allocation once `tmp` has grown.
 fn radix_sort(keys: &mut Vec<u64>, tmp: &mut Vec<u64>) {
     tmp.clear();
     tmp.resize(keys.len(), 0);
-    for shift in (0..64).step_by(8) {
-        let mut count = [0usize; 256];
-        for &k in keys.iter() {
-            count[((k >> shift) & 0xff) as usize] += 1;
+    let mut count = [[0u32; 256]; 8];
+    for &k in keys.iter() {
+        for (byte, c) in count.iter_mut().enumerate() {
+            c[((k >> (8 * byte)) & 0xff) as usize] += 1;
         }
-        if count.contains(&keys.len()) {
+    }
+    for (byte, count) in count.iter_mut().enumerate() {
+        if count.contains(&(keys.len() as u32)) {
             continue; // this byte is the same everywhere
         }
         let mut sum = 0;
@@ -222,9 +225,10 @@ fn radix_sort(keys: &mut Vec<u64>, tmp: &mut Vec<u64>) {
             *c = sum;
             sum += n;
         }
+        let shift = 8 * byte;
         for &k in keys.iter() {
             let d = ((k >> shift) & 0xff) as usize;
-            tmp[count[d]] = k;
+            tmp[count[d] as usize] = k;
             count[d] += 1;
         }
         std::mem::swap(keys, tmp);

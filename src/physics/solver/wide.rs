@@ -282,6 +282,8 @@ pub struct WideSolver {
     used: Vec<u64>,
     colour: Vec<u8>,
     order: Vec<u32>,
+    /// Scratch of the sort by point count.
+    sorted: Vec<u32>,
     /// Manifolds per colour after the last build (overflow last), for statistics and tests.
     pub counts: [u32; COLOURS + 1],
 }
@@ -332,8 +334,23 @@ impl WideSolver {
             at += group.len();
             // Manifolds of one colour share no dynamic body, so their order is free: sorted
             // by point count, the batches hold manifolds of equal size and skip empty slots.
-            // (Ties keep pair order; an unstable sort on a total order needs no buffer.)
-            group.sort_unstable_by_key(|&ci| (std::cmp::Reverse(constraints[ci as usize].count), ci));
+            // (A stable counting sort on four sizes: ties keep pair order.)
+            let size = |ci: u32| 4 - (constraints[ci as usize].count.clamp(1, 4) as usize);
+            let mut first = [0usize; 5];
+            for &ci in group.iter() {
+                first[size(ci) + 1] += 1;
+            }
+            for s in 0..4 {
+                first[s + 1] += first[s];
+            }
+            self.sorted.clear();
+            self.sorted.resize(group.len(), 0);
+            for &ci in group.iter() {
+                let s = size(ci);
+                self.sorted[first[s]] = ci;
+                first[s] += 1;
+            }
+            group.copy_from_slice(&self.sorted);
             for chunk in group.chunks(LANES) {
                 // Filled in place: a batch is 3 KB, too big to build on the stack and move.
                 self.batches.push(WideBatch::default());
@@ -522,14 +539,14 @@ impl WideSolver {
     }
 }
 
-/// The effective masses of every point slot of `w`, four lanes at a time: the formula of
+/// The effective masses of the used point slots of `w`, four lanes at a time: the formula of
 /// [`super::Row::effective_mass`], zero in slots a lane's manifold does not have
 /// (`counts`: points per lane) and wherever `k` is not positive.
 fn lane_masses(w: &mut WideBatch, counts: [u32; LANES], bodies: &[SolverBody]) {
     let inv_mass = |idx: &[u32; LANES]| Vec4::from_array(idx.map(|i| bodies[i as usize].inv_mass));
     let m = inv_mass(&w.bodies.a) + inv_mass(&w.bodies.b);
     let (bb, dirs) = (&w.bodies, [w.normal, w.t1, w.t2]);
-    for (k, p) in w.points.iter_mut().enumerate() {
+    for (k, p) in w.points[..w.slots].iter_mut().enumerate() {
         let live = Vec4::from_array(counts.map(|c| c as f32)).cmpgt(Vec4::splat(k as f32));
         let [n, t1, t2] = dirs.map(|d| {
             let row = WideRow::new(bb, &p.ra, &p.rb, &d);
