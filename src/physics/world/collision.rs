@@ -100,32 +100,38 @@ impl World {
             self.contacts = contacts;
             return;
         }
-        let old = std::mem::take(&mut self.contacts);
+        let mut old = std::mem::take(&mut self.contacts);
         let mut next = std::mem::take(&mut self.contacts_next);
         next.clear();
-        let mut oi = 0;
+        let mut old_iter = old.drain(..).peekable();
         for i in 0..self.pairs.len() {
             let (a, b) = self.pairs[i];
-            while oi < old.len() && (old[oi].a, old[oi].b) < (a, b) {
-                oi += 1;
+            // Contacts of pairs that ended go back to the pool.
+            while let Some(c) = old_iter.next_if(|c| (c.a, c.b) < (a, b)) {
+                self.contact_pool.push(c);
             }
-            // A persisting pair starts as a copy of its last contact (SAT cache, tangents,
-            // manifold, impulses, recycling anchors): one copy, made in place.
-            let persisted = oi < old.len() && (old[oi].a, old[oi].b) == (a, b);
-            if persisted {
-                next.push(old[oi].clone());
-            } else {
-                next.push(Contact { a, b, ..Default::default() });
-            }
-            let c = next.last_mut().expect("just pushed");
-            self.update_contact(c, persisted, dt, &base);
+            // A persisting pair keeps its contact (SAT cache, tangents, manifold, impulses,
+            // recycling anchors); a new one takes a pooled box, reset.
+            let persisted = old_iter.peek().is_some_and(|c| (c.a, c.b) == (a, b));
+            let mut c = match (persisted, old_iter.next_if(|_| persisted)) {
+                (true, Some(c)) => c,
+                _ => match self.contact_pool.pop() {
+                    Some(mut c) => {
+                        *c = Contact { a, b, ..Default::default() };
+                        c
+                    }
+                    None => Box::new(Contact { a, b, ..Default::default() }),
+                },
+            };
+            self.update_contact(&mut c, persisted, dt, &base);
             if !c.manifold.points.is_empty() {
-                self.touching.push(next.len() as u32 - 1);
+                self.touching.push(next.len() as u32);
             }
+            next.push(c);
         }
+        self.contact_pool.extend(old_iter);
         self.contacts = next;
         self.contacts_next = old;
-        self.contacts_next.clear();
     }
 
     /// The narrow phase of one candidate pair: keep, recycle or recompute the manifold of
