@@ -14,6 +14,13 @@
 //! Pairs come out sorted by (a, b) (radix sort), so the result does not depend on hashing
 //! order: the step stays deterministic.
 //!
+//! **Moving a few bodies** ([`BroadPhase::update_moved`]): between full builds, bodies whose
+//! box changed are marked *stale* (their grid slots are out of date). Their pairs are found
+//! again against the large bodies, the other stale bodies (directly) and the fresh grid
+//! bodies of the 27 cells around their new cell, and merged into the kept pairs of everyone
+//! else — the same sorted pair list a full build would give. Past a budget of stale bodies,
+//! or when a moved box no longer fits a cell, the caller builds afresh.
+//!
 //! Limits: a scene of many large bodies degrades toward O(n·large); bodies that are very
 //! far apart only cost hash collisions (extra box tests), never missed pairs.
 
@@ -70,6 +77,14 @@ pub struct BroadPhase {
     keys_tmp: Vec<u64>,
     /// Candidate pairs `(a, b)` with `a < b`, sorted.
     pub pairs: Vec<(u32, u32)>,
+    pairs_tmp: Vec<(u32, u32)>,
+    /// The last full build: body count, cell size, hash bits and the large-body limit.
+    built: Option<(usize, f32, u32, f32)>,
+    /// Bodies moved since the last full build (their grid slots are stale), as flags and as
+    /// a list; and the bodies of the current [`BroadPhase::update_moved`] call.
+    stale: Vec<bool>,
+    stale_list: Vec<u32>,
+    moving: Vec<bool>,
 }
 
 /// Bucket of a cell: the three coordinates packed into 63 bits (21 each, wrapping) and
@@ -89,6 +104,7 @@ impl BroadPhase {
         self.pairs.clear();
         self.keys.clear();
         self.large.clear();
+        self.built = None;
         let n = aabbs.len();
         if n < 2 {
             return;
@@ -113,6 +129,12 @@ impl BroadPhase {
         let inv = 1.0 / cell_size;
         let buckets = (2 * n).next_power_of_two();
         let bits = buckets.trailing_zeros();
+        self.built = Some((n, cell_size, bits, limit));
+        self.stale.clear();
+        self.stale.resize(n, false);
+        self.stale_list.clear();
+        self.moving.clear();
+        self.moving.resize(n, false);
         // Counting sort of the grid bodies by bucket.
         self.cell.clear();
         self.start.clear();
@@ -200,6 +222,90 @@ impl BroadPhase {
         self.keys.dedup();
         self.pairs.extend(self.keys.iter().map(|&k| ((k >> 32) as u32, k as u32)));
     }
+
+    /// Updates the pairs after the boxes of the bodies in `moved` changed (and no other box
+    /// did), without rebuilding the grid; see the module docs. `skip` must be the filter of
+    /// the last full [`BroadPhase::update`]. Returns false, changing nothing, when it cannot
+    /// (no full build yet, a different body count, a moved body that is large or no longer
+    /// fits a cell, or more stale bodies than `64 + n/32`): the caller then runs `update`.
+    pub fn update_moved(&mut self, aabbs: &[Aabb], moved: &[u32], skip: impl Fn(u32, u32) -> bool) -> bool {
+        let Some((n, cell_size, bits, limit)) = self.built else {
+            return false;
+        };
+        if aabbs.len() != n || self.stale_list.len() + moved.len() > 64 + n / 32 {
+            return false;
+        }
+        for &m in moved {
+            let b = &aabbs[m as usize];
+            // Also refuses NaN boxes (a full build files them as large).
+            let fits = |x: f32, max: f32| x <= max;
+            if !fits(self.extent[m as usize], limit) || !fits((b.max - b.min).max_element(), cell_size) {
+                return false;
+            }
+        }
+        for &m in moved {
+            self.moving[m as usize] = true;
+            if !self.stale[m as usize] {
+                self.stale[m as usize] = true;
+                self.stale_list.push(m);
+            }
+        }
+        self.keys.clear();
+        let emit = |keys: &mut Vec<u64>, i: u32, j: u32| {
+            let (a, b) = if i < j { (i, j) } else { (j, i) };
+            if a != b && !skip(a, b) {
+                keys.push((u64::from(a) << 32) | u64::from(b));
+            }
+        };
+        let inv = 1.0 / cell_size;
+        for &m in moved {
+            let bm = &aabbs[m as usize];
+            for &j in self.large.iter().chain(&self.stale_list) {
+                if bm.overlaps(&aabbs[j as usize]) {
+                    emit(&mut self.keys, m, j);
+                }
+            }
+            // Fresh grid bodies: a box no wider than a cell that overlaps m's has its min
+            // corner in one of the 27 cells around m's.
+            let pm = [Vec3A::from(bm.min), Vec3A::from(bm.max)];
+            let c = (bm.min * inv).floor();
+            let c = [c.x as i32, c.y as i32, c.z as i32];
+            for d in 0..27 {
+                let cd = [c[0].wrapping_add(d % 3 - 1), c[1].wrapping_add(d / 3 % 3 - 1), c[2].wrapping_add(d / 9 - 1)];
+                let k = bucket(cd, bits);
+                let (s, e) = (self.start[k] as usize, self.start[k + 1] as usize);
+                for slot in s..e {
+                    let j = self.sorted[slot];
+                    let q = &self.slot_box[slot];
+                    if self.slot_cell[slot] == cd
+                        && !self.stale[j as usize]
+                        && (pm[0].cmple(q[1]) & q[0].cmple(pm[1])).all()
+                    {
+                        emit(&mut self.keys, m, j);
+                    }
+                }
+            }
+        }
+        self.keys.sort_unstable();
+        self.keys.dedup();
+        // Merge the kept pairs (neither body moved now) with the new ones.
+        let moving = &self.moving;
+        let kept = self.pairs.iter().copied().filter(|&(a, b)| !moving[a as usize] && !moving[b as usize]);
+        let mut fresh = self.keys.iter().map(|&k| ((k >> 32) as u32, k as u32)).peekable();
+        self.pairs_tmp.clear();
+        for p in kept {
+            while let Some(q) = fresh.next_if(|&q| q < p) {
+                self.pairs_tmp.push(q);
+            }
+            self.pairs_tmp.push(p);
+        }
+        self.pairs_tmp.extend(fresh);
+        std::mem::swap(&mut self.pairs, &mut self.pairs_tmp);
+        for &m in moved {
+            self.moving[m as usize] = false;
+        }
+        true
+    }
 }
 
 /// Sorts `keys` ascending by least-significant-digit radix sort, one byte per pass, skipping
@@ -278,6 +384,55 @@ mod tests {
         // The same boxes again, reusing the buffers: the same pairs.
         bp.update(&boxes, |a, b| a == 0 && b == 1);
         assert_eq!(bp.pairs, brute);
+    }
+
+    #[test]
+    fn moving_a_few_bodies_gives_the_pairs_of_a_full_build() {
+        // A ground, a wall and 400 boxes; each step some boxes drift (a few far, a few grow
+        // past the cell size), enlarged boxes are kept as the world keeps them, and the
+        // pairs after `update_moved` (or its fallback) must equal brute force every step.
+        let mut rng = SplitMix64(17);
+        let mut boxes = vec![
+            Aabb::new(Vec3::new(-50.0, -1.0, -50.0), Vec3::new(50.0, 0.0, 50.0)),
+            Aabb::new(Vec3::new(6.0, 0.0, -50.0), Vec3::new(7.0, 10.0, 50.0)),
+        ];
+        for _ in 0..400 {
+            let c = Vec3::new(rng.next_f32() * 8.0, rng.next_f32() * 3.0, rng.next_f32() * 8.0);
+            let h = Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 0.3 + 0.1;
+            boxes.push(Aabb::new(c - h, c + h));
+        }
+        let skip = |a: u32, b: u32| a < 2 && b < 2;
+        let fatten = |b: &Aabb| Aabb::new(b.min - Vec3::splat(0.1), b.max + Vec3::splat(0.1));
+        let mut fat: Vec<Aabb> = boxes.iter().map(fatten).collect();
+        let mut bp = BroadPhase::default();
+        bp.update(&fat, skip);
+        let (mut incremental, mut full) = (0, 0);
+        for step in 0..300 {
+            let movers = 1 + (rng.next_f32() * 12.0) as usize;
+            for _ in 0..movers {
+                let i = 2 + (rng.next_f32() * 400.0) as usize % 400;
+                let far = rng.next_f32() < 0.05;
+                let d = (Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) - 0.5) * if far { 6.0 } else { 0.3 };
+                let grow = if step % 97 == 50 { Vec3::splat(0.8) } else { Vec3::ZERO };
+                boxes[i] = Aabb::new(boxes[i].min + d - grow, boxes[i].max + d + grow);
+            }
+            let mut moved = Vec::new();
+            for (i, (f, b)) in fat.iter_mut().zip(&boxes).enumerate() {
+                if !f.contains(b) {
+                    *f = fatten(b);
+                    moved.push(i as u32);
+                }
+            }
+            if bp.update_moved(&fat, &moved, skip) {
+                incremental += 1;
+            } else {
+                bp.update(&fat, skip);
+                full += 1;
+            }
+            let brute: Vec<_> = brute_force(&fat).into_iter().filter(|&(a, b)| !skip(a, b)).collect();
+            assert_eq!(bp.pairs, brute, "step {step}");
+        }
+        assert!(incremental > 200 && full > 3, "{incremental} incremental, {full} full");
     }
 
     #[test]

@@ -198,6 +198,8 @@ pub struct World {
     /// Enlarged ("fat") boxes the broad phase ran on; the candidate pairs stay valid while
     /// every body's box stays inside its fat one.
     fat: Vec<Aabb>,
+    /// Bodies whose box left its enlarged box this step (scratch of the broad phase).
+    escaped: Vec<u32>,
     /// Set when bodies were added or edited: the next broad phase starts afresh.
     broad_dirty: bool,
     /// Per body, what the narrow phase reads (filled by the broad phase).
@@ -259,6 +261,7 @@ impl World {
             broad: BroadPhase::default(),
             aabbs: Vec::new(),
             fat: Vec::new(),
+            escaped: Vec::new(),
             broad_dirty: true,
             pairs: Vec::new(),
             motions: Vec::new(),

@@ -1,6 +1,7 @@
 //! The world's collision stages: the broad phase (Box2D's enlarged boxes over the hashed
-//! grid of [`crate::physics::broadphase`]) and the narrow phase (keep, recycle or recompute
-//! each candidate pair's manifold, [`crate::physics::contact`]).
+//! grid of [`crate::physics::broadphase`]; the bodies that leave their enlarged box update
+//! the grid's pairs in place, and only many of them rebuild it) and the narrow phase (keep,
+//! recycle or recompute each candidate pair's manifold, [`crate::physics::contact`]).
 //!
 //! Limits: a body edited through `World::body_mut` or a new body restarts the broad phase
 //! from scratch; the enlarged boxes are a fixed [`FAT_MARGIN`] wide whatever the body size.
@@ -57,24 +58,27 @@ impl World {
         // overlapping pairs, so none is missed; a body that leaves gets a new enlarged box
         // and the grid runs again. Each step the kept pairs are filtered by the actual
         // boxes, so the narrow phase sees exactly the overlapping pairs.
-        let rebuild = if self.broad_dirty || self.fat.len() != self.aabbs.len() {
+        // A few escaped bodies update the grid's pairs in place (`BroadPhase::update_moved`,
+        // the same pairs a full build gives); many, or a new body list, rebuild it.
+        self.escaped.clear();
+        let full = if self.broad_dirty || self.fat.len() != self.aabbs.len() {
             self.fat.clear();
             self.fat.extend(self.aabbs.iter().map(|b| b.expanded(FAT_MARGIN)));
             self.broad_dirty = false;
             true
         } else {
-            let mut escaped = false;
-            for (f, t) in self.fat.iter_mut().zip(&self.aabbs) {
+            for (i, (f, t)) in self.fat.iter_mut().zip(&self.aabbs).enumerate() {
                 if !f.contains(t) {
                     *f = t.expanded(FAT_MARGIN);
-                    escaped = true;
+                    self.escaped.push(i as u32);
                 }
             }
-            escaped
+            false
         };
-        if rebuild {
-            let bodies = &self.bodies;
-            self.broad.update(&self.fat, |a, b| !bodies[a as usize].is_dynamic() && !bodies[b as usize].is_dynamic());
+        let bodies = &self.bodies;
+        let skip = |a: u32, b: u32| !bodies[a as usize].is_dynamic() && !bodies[b as usize].is_dynamic();
+        if full || (!self.escaped.is_empty() && !self.broad.update_moved(&self.fat, &self.escaped, skip)) {
+            self.broad.update(&self.fat, skip);
         }
         let aabbs = &self.aabbs;
         self.pairs.clear();
