@@ -245,3 +245,33 @@ fn arc_bound_matches_sampling_the_arc() {
     }
     assert!(checked > 2900);
 }
+
+#[test]
+fn cached_face_checks_equal_the_support_vertex_separation() {
+    // The SAT cache's one-face checks (support distance through one quaternion, and B's
+    // face without an inverse pose) against `face_separation`, which names the vertex.
+    use contactlab::physics::collide::sat::{cached_face_separation, cached_face_separation_b, face_separation};
+    let pool = hull_pool();
+    let mut rng = SplitMix64(77);
+    let mut checked = 0;
+    for _ in 0..500 {
+        let a = &pool[(rng.next_u64() % pool.len() as u64) as usize];
+        let b = &pool[(rng.next_u64() % pool.len() as u64) as usize];
+        let off = Vec3::new(rng.next_f32() - 0.5, rng.next_f32() - 0.5, rng.next_f32() - 0.5) * 3.0;
+        let rel = Iso { pos: off, rot: random_quat(&mut rng) };
+        let tol = 1e-5 * (1.0 + off.length() + a.radius() + b.radius());
+        for f in 0..a.faces().len() as u32 {
+            let want = face_separation(a, f, b, &rel).0;
+            let got = cached_face_separation(a, f, b, &rel);
+            assert!((got - want).abs() < tol, "face {f} of A: {got} vs {want}");
+            checked += 1;
+        }
+        for f in 0..b.faces().len() as u32 {
+            let want = face_separation(b, f, a, &rel.inverse()).0;
+            let got = cached_face_separation_b(a, b, f, &rel);
+            assert!((got - want).abs() < tol, "face {f} of B: {got} vs {want}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}

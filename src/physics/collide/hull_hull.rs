@@ -3,7 +3,8 @@
 
 use super::clip::{clip_polygon, reduce_to_four, ClipRecord, ClipVertex};
 use super::sat::{
-    cached_edge_separation, cached_face_separation, edge_of, query_edges, sat_culled, Axis, EdgeQuery, SatCache,
+    cached_edge_separation, cached_face_separation, cached_face_separation_b, edge_of, query_edges, sat_culled, Axis,
+    EdgeQuery, SatCache,
 };
 use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold, Scratch};
 use crate::physics::hull::Hull;
@@ -42,7 +43,7 @@ pub fn collide_hulls(
             }
         }
         SatCache::FaceB { face, separation } => {
-            let s = cached_face_separation(b, face, a, &rel.inverse());
+            let s = cached_face_separation_b(a, b, face, &rel);
             if s > cfg.margin {
                 *cache = SatCache::FaceB { face, separation: s };
                 return;

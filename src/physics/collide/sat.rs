@@ -139,11 +139,23 @@ pub fn face_separation(a: &Hull, face: u32, b: &Hull, rel: &Iso) -> (f32, u32) {
     (f.normal.dot(p) - f.offset, v)
 }
 
-/// Separation of B from face `face` of A, without naming the support vertex (the SAT
-/// cache's check of a remembered face; see [`face_separation_in`]).
+/// Separation of B from face `face` of A, without naming the support vertex: the SAT
+/// cache's check of a remembered face, with one quaternion rotation (no [`Frame`] for a
+/// single face).
 #[inline]
 pub fn cached_face_separation(a: &Hull, face: u32, b: &Hull, rel: &Iso) -> f32 {
-    face_separation_in(a, face, b, &Frame::new(rel))
+    let f = &a.faces[face as usize];
+    let nb = rel.rot.conjugate() * f.normal;
+    -b.support_distance(-nb) + f.normal.dot(rel.pos) - f.offset
+}
+
+/// [`cached_face_separation`] for face `face` of B (`rel` still B in A's frame): with
+/// `x_B = Rᵀ(x_A − t)`, `n·x_B − d = (R n)·(x_A − t) − d`, so no inverse pose is needed.
+#[inline]
+pub fn cached_face_separation_b(a: &Hull, b: &Hull, face: u32, rel: &Iso) -> f32 {
+    let f = &b.faces[face as usize];
+    let na = rel.rot * f.normal;
+    -a.support_distance(-na) - na.dot(rel.pos) - f.offset
 }
 
 /// [`face_separation`] through a [`Frame`], without naming B's support vertex: only the
