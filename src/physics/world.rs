@@ -471,8 +471,10 @@ impl World {
                     pass += iterations;
                 }
                 self.timed(Stage::Restitution, |w| {
-                    w.wide.store(&mut w.constraints);
+                    // Without restitution the impulses go from the lanes to the contacts
+                    // directly (`store_impulses`).
                     if w.bouncy {
+                        w.wide.store(&mut w.constraints);
                         iterative::apply_restitution(
                             &mut w.constraints,
                             &mut w.solver_bodies,
@@ -670,6 +672,27 @@ impl World {
     }
 
     fn store_impulses(&mut self) {
+        if self.settings.mode == SolverMode::Iterative && !self.bouncy {
+            let (constraints, contacts) = (&self.constraints, &mut self.contacts);
+            self.wide.visit_impulses(|ci, k, imp| {
+                let cc = &constraints[ci as usize];
+                if k >= cc.count as usize {
+                    return;
+                }
+                let c = &mut contacts[cc.contact as usize];
+                if k == 0 {
+                    c.tangents = [cc.t1.into(), cc.t2.into()];
+                }
+                c.impulses[k] = PointImpulse {
+                    id: cc.points[k].id,
+                    normal: imp.total_normal,
+                    tangent: imp.total_tangent,
+                    warm_normal: imp.normal,
+                    warm_friction: (cc.t1 * imp.tangent[0] + cc.t2 * imp.tangent[1]).into(),
+                };
+            });
+            return;
+        }
         for cc in &self.constraints {
             let c = &mut self.contacts[cc.contact as usize];
             c.tangents = [cc.t1.into(), cc.t2.into()];

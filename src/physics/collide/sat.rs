@@ -4,7 +4,10 @@
 //! Everything runs in A's body frame: B's pose relative to A (`rel`) is computed once.
 //!
 //! - **Face queries**: for a face of A with plane (n, d), B's support point in −n gives the
-//!   separation `n·s − d`. The same with B's faces against A.
+//!   separation `n·s − d`. The same with B's faces against A. Only the support *distance*
+//!   is needed to rank faces ([`Hull::support_distance`], a four-lane vertex scan), and the
+//!   bounds read the plane separations of the other centroid, computed once per hull from
+//!   its face planes in rows (the same numbers then feed the edge bound).
 //! - **Edge queries**: the candidate axes are cross products of an edge of A and an edge of
 //!   B, but only pairs whose arcs cross on the Gauss map build a face of the Minkowski
 //!   difference A − B; any other pair is pruned. For edge eA with face normals (a, b) and

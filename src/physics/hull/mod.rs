@@ -10,8 +10,10 @@
 //! - [`Hull::from_faces`] takes vertices plus face index lists (any polygon size);
 //! - both merge coplanar faces ([`merge`]) with a tolerance scaled to the hull's size.
 //!
-//! Queries: support mapping by brute force or by hill climbing over the edge graph
-//! ([`support`]); a validator ([`Hull::validate`]) checks Euler's formula, topology,
+//! Queries: support mapping by brute force or by hill climbing over the edge graph, and
+//! the support distance by a four-lane scan ([`support`]); the face planes are also kept as
+//! rows and the vertices as four-lane groups for the SAT, rebuilt whenever a hull is moved
+//! ([`Hull::translated`]); a validator ([`Hull::validate`]) checks Euler's formula, topology,
 //! planarity and convexity.
 //!
 //! Known limits: at most 65,535 vertices; inputs are taken in f32 and hulled in f64, so a

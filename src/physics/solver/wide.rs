@@ -537,6 +537,53 @@ impl WideSolver {
             constraints[ci as usize].points[..count].copy_from_slice(&o.points[..count]);
         }
     }
+
+    /// Hands every point's impulses to `f(constraint, point, impulses)` straight from the
+    /// lanes and the overflow, for storing them in the contacts when nothing else needs the
+    /// scalar constraints updated (no restitution pass): one pass instead of [`Self::store`]
+    /// and a second copy. Slots beyond a manifold's point count are visited too (zeros).
+    pub fn visit_impulses(&self, mut f: impl FnMut(u32, usize, &PointImpulses)) {
+        for w in &self.batches {
+            for (lane, &ci) in w.source.iter().enumerate() {
+                if ci == u32::MAX {
+                    continue;
+                }
+                for (k, wp) in w.points[..w.slots].iter().enumerate() {
+                    let imp = PointImpulses {
+                        normal: wp.normal_impulse[lane],
+                        tangent: [wp.tangent_impulse[0][lane], wp.tangent_impulse[1][lane]],
+                        total_normal: wp.total_normal[lane],
+                        total_tangent: [wp.total_tangent[0][lane], wp.total_tangent[1][lane]],
+                    };
+                    f(ci, k, &imp);
+                }
+            }
+        }
+        for (o, &ci) in self.overflow.iter().zip(&self.overflow_source) {
+            for (k, p) in o.points[..o.count as usize].iter().enumerate() {
+                let imp = PointImpulses {
+                    normal: p.normal_impulse,
+                    tangent: p.tangent_impulse,
+                    total_normal: p.total_normal_impulse,
+                    total_tangent: p.total_tangent_impulse,
+                };
+                f(ci, k, &imp);
+            }
+        }
+    }
+}
+
+/// One point's impulses at the end of a step (see [`WideSolver::visit_impulses`]).
+#[derive(Clone, Copy, Debug)]
+pub struct PointImpulses {
+    /// Accumulated normal impulse of the last substep (warm starting).
+    pub normal: f32,
+    /// Accumulated friction impulses along t1, t2 of the last substep.
+    pub tangent: [f32; 2],
+    /// Normal impulse summed over the step's substeps.
+    pub total_normal: f32,
+    /// Friction impulses summed over the step's substeps.
+    pub total_tangent: [f32; 2],
 }
 
 /// The effective masses of the used point slots of `w`, four lanes at a time: the formula of
