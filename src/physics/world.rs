@@ -461,7 +461,8 @@ impl World {
                     pass += iterations;
                     self.timed(Stage::IntegratePositions, |w| {
                         w.integrate_positions(h);
-                        w.wide.update_separations(&w.solver_bodies);
+                        // The batches update their separations in the first relax pass.
+                        w.wide.update_overflow_separations(&w.solver_bodies);
                     });
                     let first = pass + sub;
                     self.timed(Stage::Relax, |w| {
@@ -621,10 +622,13 @@ impl World {
 
     /// `iterations` passes of the iterative solver (`use_bias`: solve, else relax); pass k
     /// visits each manifold's points last to first when `first + k` is odd.
+    /// The first relax pass (`!use_bias`) also brings the batches' separations up to date
+    /// after the position update (`WideSolver::solve` with `update`).
     fn solve_passes(&mut self, inv_h: f32, use_bias: bool, first: u32) {
         for k in 0..self.settings.iterations.max(1) {
             let reverse = (first + k) % 2 == 1;
-            self.wide.solve(&mut self.solver_bodies, &self.settings, inv_h, use_bias, reverse);
+            let update = !use_bias && k == 0;
+            self.wide.solve(&mut self.solver_bodies, &self.settings, inv_h, use_bias, reverse, update);
         }
     }
 

@@ -272,16 +272,36 @@ pub fn arc_reaches(a1: f32, a2: f32, c: f32, bound: f32) -> bool {
 
 /// Unique edges of `h` (half-edge indices) whose arc can reach `bound`, given the plane
 /// separations `seps` of a point (in `h`'s frame) from every face of `h`.
+///
+/// Four arcs at a time: [`arc_reaches`]'s operations in lanes, the same results bit for bit.
 fn edge_candidates(h: &Hull, seps: &[f32], bound: f32, out: &mut Vec<u32>) {
     out.clear();
-    out.resize(h.arcs.len(), 0);
-    let mut n = 0;
-    for (k, arc) in h.arcs.iter().enumerate() {
-        let (s1, s2) = (seps[arc.faces[0] as usize], seps[arc.faces[1] as usize]);
-        out[n] = 2 * k as u32;
-        n += usize::from(arc_reaches(s1, s2, arc.cos, bound));
+    let (b, zero) = (Vec4::splat(bound), Vec4::ZERO);
+    let mut chunks = h.arcs.chunks_exact(4);
+    for (g, arcs) in chunks.by_ref().enumerate() {
+        let lane = |f: &dyn Fn(&crate::physics::hull::EdgeArc) -> f32| {
+            Vec4::new(f(&arcs[0]), f(&arcs[1]), f(&arcs[2]), f(&arcs[3]))
+        };
+        let s1 = lane(&|a| seps[a.faces[0] as usize]);
+        let s2 = lane(&|a| seps[a.faces[1] as usize]);
+        let c = lane(&|a| a.cos);
+        // max/min as in `arc_reaches` (equal values give equal results either way).
+        let (hi, lo) = (s1.max(s2), s1.min(s2));
+        let u = lo - c * hi;
+        let sin2 = Vec4::ONE - c * c;
+        let inner = u.cmpge(zero) & (sin2.cmplt(Vec4::splat(1e-4)) | (u * u).cmpge((b - hi) * (b + hi) * sin2));
+        let mut bits = (hi.cmpge(b) | inner).bitmask();
+        while bits != 0 {
+            out.push(2 * (4 * g as u32 + bits.trailing_zeros()));
+            bits &= bits - 1;
+        }
     }
-    out.truncate(n);
+    let done = h.arcs.len() - chunks.remainder().len();
+    for (k, arc) in chunks.remainder().iter().enumerate() {
+        if arc_reaches(seps[arc.faces[0] as usize], seps[arc.faces[1] as usize], arc.cos, bound) {
+            out.push(2 * (done + k) as u32);
+        }
+    }
 }
 
 /// Gauss-map test: do arcs (a, b) and (c, d) cross? `bxa = b × a`, `dxc = d × c`.
@@ -577,4 +597,40 @@ pub fn sat(a: &Hull, b: &Hull, rel: &Iso, margin: f32, edges_b: &mut EdgeSoa) ->
     }
     let edge = query_edges_in(a, b, rel, margin, edges_b);
     SatResult { face_a, face_b, edge, separated: edge.separation > margin }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::physics::hull::builders::SplitMix64;
+
+    #[test]
+    fn lane_edge_candidates_equal_the_scalar_arc_test() {
+        // Hulls with every arc count mod 4; separations and bounds around the arcs' peaks,
+        // so both outcomes of every branch of `arc_reaches` occur.
+        let mut rng = SplitMix64(9);
+        let (mut kept, mut dropped) = (0, 0);
+        for seed in 0..40u64 {
+            let h = Hull::random(5 + seed as usize % 23, 1.0, seed).unwrap();
+            let mut out = Vec::new();
+            for _ in 0..50 {
+                let p = Vec3::new(rng.next_f32() - 0.5, rng.next_f32() - 0.5, rng.next_f32() - 0.5) * 4.0;
+                let mut seps = Vec::new();
+                h.planes.separations(p, &mut seps);
+                let bound = seps.iter().copied().fold(f32::MIN, f32::max) * (0.6 + rng.next_f32() * 0.8);
+                edge_candidates(&h, &seps, bound, &mut out);
+                let want: Vec<u32> = (0..h.arcs.len())
+                    .filter(|&k| {
+                        let a = &h.arcs[k];
+                        arc_reaches(seps[a.faces[0] as usize], seps[a.faces[1] as usize], a.cos, bound)
+                    })
+                    .map(|k| 2 * k as u32)
+                    .collect();
+                assert_eq!(out, want);
+                kept += want.len();
+                dropped += h.arcs.len() - want.len();
+            }
+        }
+        assert!(kept > 1000 && dropped > 1000, "kept {kept}, dropped {dropped}");
+    }
 }

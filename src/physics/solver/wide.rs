@@ -401,13 +401,27 @@ impl WideSolver {
         iterative::warm_start(&self.overflow, bodies);
     }
 
-    /// One pass (see [`iterative::solve`], whose maths this repeats lane by lane).
-    pub fn solve(&mut self, bodies: &mut [SolverBody], settings: &Settings, inv_h: f32, use_bias: bool, reverse: bool) {
+    /// One pass (see [`iterative::solve`], whose maths this repeats lane by lane). With
+    /// `update`, each batch first recomputes its points' separations from the bodies' motion
+    /// (what [`Self::update_separations`] does, without a pass of its own over the batches:
+    /// the batch is in cache for the solve anyway); the overflow is not updated.
+    pub fn solve(
+        &mut self,
+        bodies: &mut [SolverBody],
+        settings: &Settings,
+        inv_h: f32,
+        use_bias: bool,
+        reverse: bool,
+        update: bool,
+    ) {
         let zero = Vec4::ZERO;
         let one = Vec4::ONE;
         let inv_h = Vec4::splat(inv_h);
         let max_push = Vec4::splat(-settings.max_push_out);
         for w in &mut self.batches {
+            if update {
+                batch_separations(w, bodies);
+            }
             let n = w.slots;
             let slot = |i: usize| if reverse { n - 1 - i } else { i };
             let mut v = Velocities::gather(bodies, &w.bodies.a, &w.bodies.b);
@@ -488,13 +502,14 @@ impl WideSolver {
     /// position integration, so this runs once after each one, not in every pass.
     pub fn update_separations(&mut self, bodies: &[SolverBody]) {
         for w in &mut self.batches {
-            let dp = gather_v3(bodies, &w.bodies.b, |b| b.dp).sub(&gather_v3(bodies, &w.bodies.a, |b| b.dp));
-            let (qa, qb) = (Q4::gather(bodies, &w.bodies.a), Q4::gather(bodies, &w.bodies.b));
-            for p in &mut w.points[..w.slots] {
-                let d = dp.add(&qb.rotate(&p.rb).sub(&qa.rotate(&p.ra)));
-                p.separation = w.normal.dot(&d) + p.adjusted;
-            }
+            batch_separations(w, bodies);
         }
+        self.update_overflow_separations(bodies);
+    }
+
+    /// [`Self::update_separations`] for the scalar overflow only (the batches then update
+    /// in their next [`Self::solve`] with `update`).
+    pub fn update_overflow_separations(&mut self, bodies: &[SolverBody]) {
         for c in &mut self.overflow {
             let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
             for p in &mut c.points[..c.count as usize] {
@@ -584,6 +599,18 @@ pub struct PointImpulses {
     pub total_normal: f32,
     /// Friction impulses summed over the step's substeps.
     pub total_tangent: [f32; 2],
+}
+
+/// Separations of `w`'s points from how far its bodies moved and turned since the step
+/// began (see [`WideSolver::update_separations`]).
+#[inline]
+fn batch_separations(w: &mut WideBatch, bodies: &[SolverBody]) {
+    let dp = gather_v3(bodies, &w.bodies.b, |b| b.dp).sub(&gather_v3(bodies, &w.bodies.a, |b| b.dp));
+    let (qa, qb) = (Q4::gather(bodies, &w.bodies.a), Q4::gather(bodies, &w.bodies.b));
+    for p in &mut w.points[..w.slots] {
+        let d = dp.add(&qb.rotate(&p.rb).sub(&qa.rotate(&p.ra)));
+        p.separation = w.normal.dot(&d) + p.adjusted;
+    }
 }
 
 /// The effective masses of the used point slots of `w`, four lanes at a time: the formula of
@@ -692,6 +719,44 @@ mod tests {
     }
 
     #[test]
+    fn separations_updated_in_the_solve_pass_equal_a_separate_update() {
+        // Bodies that moved and turned (dp, dq) since the step began; a relax pass that
+        // updates the separations itself must match a separate update then the pass, bit
+        // for bit, and the separations must have changed.
+        let mut rng = SplitMix64(31);
+        let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
+        for _ in 0..12 {
+            let mut b = body(0.5 + rng.next_f32(), rand3(&mut rng), rand3(&mut rng));
+            b.dp = rand3(&mut rng) * 0.01;
+            b.dq = glam::Quat::from_scaled_axis(glam::Vec3::from(rand3(&mut rng)) * 0.02);
+            bodies.push(b);
+        }
+        let cs: Vec<_> = (1..=12u32).map(|i| manifold(&mut rng, &bodies, i - 1, i, 1 + i as usize % 4)).collect();
+        let pad = bodies.len() as u32;
+        bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
+        let mut wide = WideSolver::default();
+        wide.build(&cs, &bodies, pad);
+        let settings = Settings::default();
+        let (mut a, mut b) = (wide.clone(), wide.clone());
+        let (mut ba, mut bb) = (bodies.clone(), bodies.clone());
+        a.update_separations(&ba);
+        a.solve(&mut ba, &settings, 240.0, false, false, false);
+        b.update_overflow_separations(&bb);
+        b.solve(&mut bb, &settings, 240.0, false, false, true);
+        for (x, y) in ba.iter().zip(&bb) {
+            assert_eq!((x.v, x.w), (y.v, y.w));
+        }
+        let mut changed = 0;
+        for ((wa, wb), w0) in a.batches.iter().zip(&b.batches).zip(&wide.batches) {
+            for ((pa, pb), p0) in wa.points.iter().zip(&wb.points).zip(&w0.points) {
+                assert_eq!(pa.separation, pb.separation);
+                changed += (pa.separation - p0.separation).abs().cmpgt(Vec4::splat(1e-6)).bitmask().count_ones();
+            }
+        }
+        assert!(changed > 10, "{changed} separations changed");
+    }
+
+    #[test]
     fn wide_passes_equal_scalar_passes_on_independent_manifolds() {
         // Ground 0 (static), bodies 1..=20; manifolds share only the ground, so all take
         // colour 0 and the wide order equals the scalar order.
@@ -735,7 +800,7 @@ mod tests {
         iterative::warm_start(&sc, &mut sb);
         for pass in 0..4 {
             let (bias, reverse) = (pass < 2, pass % 2 == 1);
-            wide.solve(&mut wb, &settings, 240.0, bias, reverse);
+            wide.solve(&mut wb, &settings, 240.0, bias, reverse, false);
             iterative::solve(&mut sc, &mut sb, &settings, 240.0, bias, reverse);
         }
         wide.accumulate_totals();
