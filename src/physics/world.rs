@@ -43,8 +43,11 @@ pub use crate::physics::contact::{Contact, PointImpulse, Recycle};
 use crate::physics::math::{tangent_basis, Aabb, Iso};
 use crate::physics::shape::Shape;
 use crate::physics::solver::{
-    iterative, iterative::Softness, naive, relative_velocity, wide::WideSolver, ConstraintPoint, ContactConstraint,
-    Settings, SolverBody, SolverMode,
+    iterative,
+    iterative::Softness,
+    naive, relative_velocity,
+    wide::{self, WideSolver},
+    ConstraintPoint, ContactConstraint, Settings, SolverBody, SolverMode,
 };
 use glam::{Mat3, Mat3A, Vec3, Vec3A};
 use std::sync::Arc;
@@ -467,7 +470,6 @@ impl World {
                     let first = pass + sub;
                     self.timed(Stage::Relax, |w| {
                         w.solve_passes(1.0 / h, false, first);
-                        w.wide.accumulate_totals();
                     });
                     pass += iterations;
                 }
@@ -623,12 +625,15 @@ impl World {
     /// `iterations` passes of the iterative solver (`use_bias`: solve, else relax); pass k
     /// visits each manifold's points last to first when `first + k` is odd.
     /// The first relax pass (`!use_bias`) also brings the batches' separations up to date
-    /// after the position update (`WideSolver::solve` with `update`).
+    /// after the position update, and the last one adds the substep's impulses to the
+    /// step totals ([`wide::Pass`]).
     fn solve_passes(&mut self, inv_h: f32, use_bias: bool, first: u32) {
-        for k in 0..self.settings.iterations.max(1) {
+        let iterations = self.settings.iterations.max(1);
+        for k in 0..iterations {
             let reverse = (first + k) % 2 == 1;
-            let update = !use_bias && k == 0;
-            self.wide.solve(&mut self.solver_bodies, &self.settings, inv_h, use_bias, reverse, update);
+            let (update, accumulate) = (!use_bias && k == 0, !use_bias && k + 1 == iterations);
+            let pass = wide::Pass { use_bias, reverse, update, accumulate };
+            self.wide.solve(&mut self.solver_bodies, &self.settings, inv_h, pass);
         }
     }
 

@@ -32,6 +32,19 @@
 use super::{iterative, ContactConstraint, Settings, SolverBody};
 use glam::{Vec3A, Vec4};
 
+/// Which solver pass [`WideSolver::solve`] runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pass {
+    /// Soft position bias on (solve) or off (relax).
+    pub use_bias: bool,
+    /// Visit each manifold's points last to first.
+    pub reverse: bool,
+    /// Recompute the batches' separations first (after a position update).
+    pub update: bool,
+    /// Add the impulses to the step totals afterwards (last pass of a substep).
+    pub accumulate: bool,
+}
+
 /// Lanes per batch.
 pub const LANES: usize = 4;
 /// Colours tried before a manifold goes to the scalar overflow (Box2D v3 uses 24 too).
@@ -401,19 +414,14 @@ impl WideSolver {
         iterative::warm_start(&self.overflow, bodies);
     }
 
-    /// One pass (see [`iterative::solve`], whose maths this repeats lane by lane). With
-    /// `update`, each batch first recomputes its points' separations from the bodies' motion
-    /// (what [`Self::update_separations`] does, without a pass of its own over the batches:
-    /// the batch is in cache for the solve anyway); the overflow is not updated.
-    pub fn solve(
-        &mut self,
-        bodies: &mut [SolverBody],
-        settings: &Settings,
-        inv_h: f32,
-        use_bias: bool,
-        reverse: bool,
-        update: bool,
-    ) {
+    /// One pass (see [`iterative::solve`], whose maths this repeats lane by lane); `pass`
+    /// says which. Work that would otherwise stream every batch through memory once more
+    /// rides along while the batch is in cache: with `pass.update`, each batch first
+    /// recomputes its separations ([`Self::update_separations`], batches only), and with
+    /// `pass.accumulate` it adds its impulses to the step totals afterwards
+    /// ([`Self::accumulate_totals`], overflow included).
+    pub fn solve(&mut self, bodies: &mut [SolverBody], settings: &Settings, inv_h: f32, pass: Pass) {
+        let Pass { use_bias, reverse, update, accumulate } = pass;
         let zero = Vec4::ZERO;
         let one = Vec4::ONE;
         let inv_h = Vec4::splat(inv_h);
@@ -486,6 +494,13 @@ impl WideSolver {
                 v.wa.add_scaled(&r0.ia, -d);
                 v.wb.add_scaled(&r0.ib, d);
             }
+            if accumulate {
+                for p in &mut w.points[..n] {
+                    p.total_normal += p.normal_impulse;
+                    p.total_tangent[0] += p.tangent_impulse[0];
+                    p.total_tangent[1] += p.tangent_impulse[1];
+                }
+            }
             let mut j = w.normal.scale(jn);
             j.add_scaled(&w.t1, j1);
             j.add_scaled(&w.t2, j2);
@@ -494,6 +509,9 @@ impl WideSolver {
             v.scatter(bodies, &w.bodies.a, &w.bodies.b);
         }
         iterative::solve(&mut self.overflow, bodies, settings, inv_h.x, use_bias, reverse);
+        if accumulate {
+            iterative::accumulate_totals(&mut self.overflow);
+        }
     }
 
     /// Recomputes the current separation of every point from how far its bodies moved and
@@ -719,10 +737,11 @@ mod tests {
     }
 
     #[test]
-    fn separations_updated_in_the_solve_pass_equal_a_separate_update() {
+    fn separations_and_totals_updated_in_the_solve_pass_equal_separate_passes() {
         // Bodies that moved and turned (dp, dq) since the step began; a relax pass that
-        // updates the separations itself must match a separate update then the pass, bit
-        // for bit, and the separations must have changed.
+        // updates the separations and the totals itself must match a separate update, the
+        // pass and a separate accumulation, bit for bit, and the separations must have
+        // changed.
         let mut rng = SplitMix64(31);
         let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
         for _ in 0..12 {
@@ -740,9 +759,10 @@ mod tests {
         let (mut a, mut b) = (wide.clone(), wide.clone());
         let (mut ba, mut bb) = (bodies.clone(), bodies.clone());
         a.update_separations(&ba);
-        a.solve(&mut ba, &settings, 240.0, false, false, false);
+        a.solve(&mut ba, &settings, 240.0, Pass::default());
+        a.accumulate_totals();
         b.update_overflow_separations(&bb);
-        b.solve(&mut bb, &settings, 240.0, false, false, true);
+        b.solve(&mut bb, &settings, 240.0, Pass { update: true, accumulate: true, ..Default::default() });
         for (x, y) in ba.iter().zip(&bb) {
             assert_eq!((x.v, x.w), (y.v, y.w));
         }
@@ -750,6 +770,8 @@ mod tests {
         for ((wa, wb), w0) in a.batches.iter().zip(&b.batches).zip(&wide.batches) {
             for ((pa, pb), p0) in wa.points.iter().zip(&wb.points).zip(&w0.points) {
                 assert_eq!(pa.separation, pb.separation);
+                assert_eq!((pa.total_normal, pa.total_tangent), (pb.total_normal, pb.total_tangent));
+                assert!(pa.total_normal.cmpeq(pa.normal_impulse).all(), "totals were zero");
                 changed += (pa.separation - p0.separation).abs().cmpgt(Vec4::splat(1e-6)).bitmask().count_ones();
             }
         }
@@ -800,7 +822,7 @@ mod tests {
         iterative::warm_start(&sc, &mut sb);
         for pass in 0..4 {
             let (bias, reverse) = (pass < 2, pass % 2 == 1);
-            wide.solve(&mut wb, &settings, 240.0, bias, reverse, false);
+            wide.solve(&mut wb, &settings, 240.0, Pass { use_bias: bias, reverse, ..Default::default() });
             iterative::solve(&mut sc, &mut sb, &settings, 240.0, bias, reverse);
         }
         wide.accumulate_totals();
