@@ -509,7 +509,8 @@ impl World {
         if let Some(m) = self.pair_materials.iter().find(|m| (m.a, m.b) == (a, b) || (m.b, m.a) == (a, b)) {
             return (m.friction, m.restitution);
         }
-        let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
+        // From the compact solver records (filled first in `prepare`), not the large bodies.
+        let (ba, bb) = (&self.solver_bodies[a as usize], &self.solver_bodies[b as usize]);
         ((ba.friction * bb.friction).sqrt(), ba.restitution.max(bb.restitution))
     }
 
@@ -530,6 +531,8 @@ impl World {
                 inv_i: if active { Mat3A::from(b.inv_inertia_world()) } else { Mat3A::ZERO },
                 isotropic: b.isotropic(),
                 touching: false,
+                friction: b.friction,
+                restitution: b.restitution,
             });
         }
         self.constraints.clear();

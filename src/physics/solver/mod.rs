@@ -120,7 +120,15 @@ pub struct SolverBody {
     pub isotropic: bool,
     /// Part of at least one contact constraint this step.
     pub touching: bool,
+    /// The body's friction and restitution, so that building constraints reads only these
+    /// compact records (they fit the padding: the record stays 128 bytes).
+    pub friction: f32,
+    /// See `friction`.
+    pub restitution: f32,
 }
+
+// Two cache lines: the per-pass gathers read the first (v, w, dp, dq).
+const _: () = assert!(std::mem::size_of::<SolverBody>() == 128);
 
 impl SolverBody {
     #[inline]
