@@ -112,6 +112,20 @@ impl Recycle {
         r
     }
 
+    /// A pair known to be at least `gap` apart at poses `xa`, `xb` (no manifold), for
+    /// [`Recycle::still_apart`].
+    pub fn apart(xa: &Iso, xb: &Iso, gap: f32) -> Recycle {
+        Recycle {
+            valid: false,
+            reused: false,
+            rel: Iso::relative(xa, xb),
+            rot: (xa.rot, xb.rot),
+            anchors: [(Vec3::ZERO, Vec3::ZERO); 4],
+            levers: [(Vec3::ZERO, Vec3::ZERO); 4],
+            gap,
+        }
+    }
+
     /// Whether a pair found apart by at least `gap` is still apart by more than `margin`:
     /// the shapes' distance shrinks by at most the relative motion since then, `|Δt| +
     /// angle·radii` (in A's frame), so `gap − motion > margin` proves the manifold empty

@@ -8,9 +8,10 @@
 //!
 //! Narrow phase: criterion benchmarks (`iter_custom`, so the table reports the median of the
 //! very samples criterion took). Whole worlds: a fixed protocol — every engine steps the same
-//! mirrored world the same number of steps from the same initial state, and the mean time
-//! per step is reported with the quality figures at the end (criterion's resampling would
-//! let each engine run a different number of steps of an evolving pile). The table is
+//! mirrored world the same number of steps from the same initial state, the engines taking
+//! turns in 20 segments of steps (so a drift in machine speed hits all alike), and the mean
+//! time per step is reported with the quality figures at the end (criterion's resampling
+//! would let each engine run a different number of steps of an evolving pile). The table is
 //! printed and written to `target/peers-table.md`.
 
 use contactlab::scene::stock::{box_pile, hull_pile, pyramid};
@@ -79,21 +80,37 @@ fn narrow_phase(c: &mut Criterion, filter: &str) -> Vec<NarrowRow> {
     rows
 }
 
+/// Segments the engines take turns in (see `run_world`).
+const SEGMENTS: usize = 20;
+
 fn run_world(scene: &str, template: &contactlab::physics::World, steps: usize, top: Option<usize>) -> Vec<WorldRow> {
-    let engines: Vec<Box<dyn Engine>> = vec![
+    let mut engines: Vec<Box<dyn Engine>> = vec![
         Box::new(Contactlab(template.clone())),
         Box::new(Rapier::mirror(template)),
         Box::new(Box3d::mirror(template)),
         Box::new(ContactlabDefault::mirror(template)),
     ];
-    let mut rows = Vec::new();
-    for mut e in engines {
-        let start_pose = top.map(|i| e.poses()[i].pos);
-        let t = Instant::now();
-        for _ in 0..steps {
-            e.step();
+    let start_poses: Vec<_> = engines.iter().map(|e| top.map(|i| e.poses()[i].pos)).collect();
+    // The engines take turns, a segment of steps each, so that a change in the machine's
+    // speed during the run (a shared virtual machine drifts by 20 % and more) slows every
+    // engine alike instead of whichever ran at the time.
+    let mut elapsed = vec![0.0f64; engines.len()];
+    let seg = steps.div_ceil(SEGMENTS).max(1);
+    let mut done = 0;
+    while done < steps {
+        let n = seg.min(steps - done);
+        for (e, total) in engines.iter_mut().zip(&mut elapsed) {
+            let t = Instant::now();
+            for _ in 0..n {
+                e.step();
+            }
+            *total += t.elapsed().as_secs_f64();
         }
-        let ms = t.elapsed().as_secs_f64() * 1e3 / steps as f64;
+        done += n;
+    }
+    let mut rows = Vec::new();
+    for ((e, secs), start_pose) in engines.iter().zip(elapsed).zip(start_poses) {
+        let ms = secs * 1e3 / steps as f64;
         let poses = e.poses();
         let row = WorldRow {
             scene: scene.to_string(),
