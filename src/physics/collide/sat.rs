@@ -143,7 +143,7 @@ pub fn face_separation(a: &Hull, face: u32, b: &Hull, rel: &Iso) -> (f32, u32) {
 }
 
 /// Separation of B from face `face` of A, without naming the support vertex: the SAT
-/// cache's check of a remembered face, with one quaternion rotation (no [`Frame`] for a
+/// cache's check of a remembered face, with one quaternion rotation (no `Frame` for a
 /// single face).
 #[inline]
 pub fn cached_face_separation(a: &Hull, face: u32, b: &Hull, rel: &Iso) -> f32 {
@@ -365,7 +365,7 @@ pub(crate) fn edge_of(a: &Hull, e: usize) -> (Vec3, Vec3, Vec3, Vec3, Vec3) {
 }
 
 /// B's unique edges in A's frame, for the Gauss-map test four at a time: each group holds
-/// the x, y, z rows of c, d and d × c (see [`edge_in_frame`]) for four edges. Unused lanes
+/// the x, y, z rows of c, d and d × c (see `edge_in_frame`) for four edges. Unused lanes
 /// of the last group are zero, which never passes the test (`c·(b × a) = 0`).
 #[derive(Clone, Debug, Default)]
 pub struct EdgeSoa {
