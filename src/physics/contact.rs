@@ -95,15 +95,7 @@ impl Recycle {
             (true, SatCache::FaceA { separation, .. } | SatCache::FaceB { separation, .. }) => separation,
             _ => 0.0,
         };
-        let mut r = Recycle {
-            valid: !m.points.is_empty(),
-            reused: false,
-            rel: Iso::relative(xa, xb),
-            rot: (xa.rot, xb.rot),
-            anchors: [(Vec3::ZERO, Vec3::ZERO); 4],
-            levers: [(Vec3::ZERO, Vec3::ZERO); 4],
-            gap,
-        };
+        let mut r = Recycle { valid: !m.points.is_empty(), ..Recycle::apart(xa, xb, gap) };
         for (k, p) in m.points.iter().enumerate() {
             let half = m.normal * (0.5 * p.depth);
             r.anchors[k] = (xa.inv_transform_point(p.position + half), xb.inv_transform_point(p.position - half));
