@@ -175,14 +175,7 @@ impl BroadPhase {
         }
         self.start[0] = 0;
         // A forward cell that hashes to the body's own bucket holds the body itself.
-        let emit = |keys: &mut Vec<u64>, i: u32, j: u32| {
-            let (a, b) = if i < j { (i, j) } else { (j, i) };
-            if a != b && !skip(a, b) {
-                keys.push((u64::from(a) << 32) | u64::from(b));
-            }
-        };
-        // Branch-free box test on the SIMD lanes (the fourth lane is ignored by `all`).
-        let overlap = |p: &[Vec3A; 2], q: &[Vec3A; 2]| (p[0].cmple(q[1]) & q[0].cmple(p[1])).all();
+        let emit = |keys: &mut Vec<u64>, i: u32, j: u32| emit_pair(keys, i, j, &skip);
         for p in 0..m {
             let (i, bp, ci) = (self.sorted[p], self.slot_box[p], self.slot_cell[p]);
             // Own bucket: the slots after this one. Hash collisions can put the same pair in
@@ -251,12 +244,7 @@ impl BroadPhase {
             }
         }
         self.keys.clear();
-        let emit = |keys: &mut Vec<u64>, i: u32, j: u32| {
-            let (a, b) = if i < j { (i, j) } else { (j, i) };
-            if a != b && !skip(a, b) {
-                keys.push((u64::from(a) << 32) | u64::from(b));
-            }
-        };
+        let emit = |keys: &mut Vec<u64>, i: u32, j: u32| emit_pair(keys, i, j, &skip);
         let inv = 1.0 / cell_size;
         for &m in moved {
             let bm = &aabbs[m as usize];
@@ -277,10 +265,7 @@ impl BroadPhase {
                 for slot in s..e {
                     let j = self.sorted[slot];
                     let q = &self.slot_box[slot];
-                    if self.slot_cell[slot] == cd
-                        && !self.stale[j as usize]
-                        && (pm[0].cmple(q[1]) & q[0].cmple(pm[1])).all()
-                    {
+                    if self.slot_cell[slot] == cd && !self.stale[j as usize] && overlap(&pm, q) {
                         emit(&mut self.keys, m, j);
                     }
                 }
@@ -306,6 +291,22 @@ impl BroadPhase {
         }
         true
     }
+}
+
+/// Pushes the key `a << 32 | b` of the pair {i, j} (a < b) unless it is a body with itself
+/// or `skip(a, b)`.
+#[inline]
+fn emit_pair(keys: &mut Vec<u64>, i: u32, j: u32, skip: &impl Fn(u32, u32) -> bool) {
+    let (a, b) = if i < j { (i, j) } else { (j, i) };
+    if a != b && !skip(a, b) {
+        keys.push((u64::from(a) << 32) | u64::from(b));
+    }
+}
+
+/// Branch-free box test on the SIMD lanes (the fourth lane is ignored by `all`).
+#[inline]
+fn overlap(p: &[Vec3A; 2], q: &[Vec3A; 2]) -> bool {
+    (p[0].cmple(q[1]) & q[0].cmple(p[1])).all()
 }
 
 /// Sorts `keys` ascending by least-significant-digit radix sort, one byte per pass, skipping
