@@ -684,38 +684,19 @@ impl World {
     }
 
     fn store_impulses(&mut self) {
+        let (constraints, contacts) = (&self.constraints, &mut self.contacts);
         if self.settings.mode == SolverMode::Iterative && !self.bouncy {
-            let (constraints, contacts) = (&self.constraints, &mut self.contacts);
             self.wide.visit_impulses(|ci, k, imp| {
                 let cc = &constraints[ci as usize];
-                if k >= cc.count as usize {
-                    return;
+                if k < cc.count as usize {
+                    store_point(&mut contacts[cc.contact as usize], cc, k, imp);
                 }
-                let c = &mut contacts[cc.contact as usize];
-                if k == 0 {
-                    c.tangents = [cc.t1.into(), cc.t2.into()];
-                }
-                c.impulses[k] = PointImpulse {
-                    id: cc.points[k].id,
-                    normal: imp.total_normal,
-                    tangent: imp.total_tangent,
-                    warm_normal: imp.normal,
-                    warm_friction: (cc.t1 * imp.tangent[0] + cc.t2 * imp.tangent[1]).into(),
-                };
             });
             return;
         }
-        for cc in &self.constraints {
-            let c = &mut self.contacts[cc.contact as usize];
-            c.tangents = [cc.t1.into(), cc.t2.into()];
+        for cc in constraints {
             for (k, p) in cc.points[..cc.count as usize].iter().enumerate() {
-                c.impulses[k] = PointImpulse {
-                    id: p.id,
-                    normal: p.total_normal_impulse,
-                    tangent: p.total_tangent_impulse,
-                    warm_normal: p.normal_impulse,
-                    warm_friction: (cc.t1 * p.tangent_impulse[0] + cc.t2 * p.tangent_impulse[1]).into(),
-                };
+                store_point(&mut contacts[cc.contact as usize], cc, k, &wide::PointImpulses::of(p));
             }
         }
     }
@@ -788,4 +769,20 @@ impl World {
             }
         }
     }
+}
+
+/// Writes point `k` of constraint `cc` (impulses `imp`) into its contact, with the tangent
+/// basis (on the first point): the step's totals, and the last substep's impulses for warm
+/// starting, friction as a world vector so the next basis can project it.
+fn store_point(c: &mut Contact, cc: &ContactConstraint, k: usize, imp: &wide::PointImpulses) {
+    if k == 0 {
+        c.tangents = [cc.t1.into(), cc.t2.into()];
+    }
+    c.impulses[k] = PointImpulse {
+        id: cc.points[k].id,
+        normal: imp.total_normal,
+        tangent: imp.total_tangent,
+        warm_normal: imp.normal,
+        warm_friction: (cc.t1 * imp.tangent[0] + cc.t2 * imp.tangent[1]).into(),
+    };
 }

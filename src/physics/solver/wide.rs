@@ -29,7 +29,7 @@
 //!
 //! Limits: four lanes (SSE); no threads.
 
-use super::{iterative, ContactConstraint, Settings, SolverBody};
+use super::{iterative, ConstraintPoint, ContactConstraint, Settings, SolverBody};
 use glam::{Vec3A, Vec4};
 
 /// Which solver pass [`WideSolver::solve`] runs.
@@ -495,11 +495,7 @@ impl WideSolver {
                 v.wb.add_scaled(&r0.ib, d);
             }
             if accumulate {
-                for p in &mut w.points[..n] {
-                    p.total_normal += p.normal_impulse;
-                    p.total_tangent[0] += p.tangent_impulse[0];
-                    p.total_tangent[1] += p.tangent_impulse[1];
-                }
+                batch_totals(w);
             }
             let mut j = w.normal.scale(jn);
             j.add_scaled(&w.t1, j1);
@@ -539,11 +535,7 @@ impl WideSolver {
     /// Adds this substep's impulses to the per-step totals.
     pub fn accumulate_totals(&mut self) {
         for w in &mut self.batches {
-            for p in &mut w.points[..w.slots] {
-                p.total_normal += p.normal_impulse;
-                p.total_tangent[0] += p.tangent_impulse[0];
-                p.total_tangent[1] += p.tangent_impulse[1];
-            }
+            batch_totals(w);
         }
         iterative::accumulate_totals(&mut self.overflow);
     }
@@ -594,13 +586,7 @@ impl WideSolver {
         }
         for (o, &ci) in self.overflow.iter().zip(&self.overflow_source) {
             for (k, p) in o.points[..o.count as usize].iter().enumerate() {
-                let imp = PointImpulses {
-                    normal: p.normal_impulse,
-                    tangent: p.tangent_impulse,
-                    total_normal: p.total_normal_impulse,
-                    total_tangent: p.total_tangent_impulse,
-                };
-                f(ci, k, &imp);
+                f(ci, k, &PointImpulses::of(p));
             }
         }
     }
@@ -619,6 +605,18 @@ pub struct PointImpulses {
     pub total_tangent: [f32; 2],
 }
 
+impl PointImpulses {
+    /// The impulses of a scalar constraint point.
+    pub fn of(p: &ConstraintPoint) -> PointImpulses {
+        PointImpulses {
+            normal: p.normal_impulse,
+            tangent: p.tangent_impulse,
+            total_normal: p.total_normal_impulse,
+            total_tangent: p.total_tangent_impulse,
+        }
+    }
+}
+
 /// Separations of `w`'s points from how far its bodies moved and turned since the step
 /// began (see [`WideSolver::update_separations`]).
 #[inline]
@@ -628,6 +626,17 @@ fn batch_separations(w: &mut WideBatch, bodies: &[SolverBody]) {
     for p in &mut w.points[..w.slots] {
         let d = dp.add(&qb.rotate(&p.rb).sub(&qa.rotate(&p.ra)));
         p.separation = w.normal.dot(&d) + p.adjusted;
+    }
+}
+
+/// Adds the impulses of `w`'s points to the step totals (see
+/// [`WideSolver::accumulate_totals`]).
+#[inline]
+fn batch_totals(w: &mut WideBatch) {
+    for p in &mut w.points[..w.slots] {
+        p.total_normal += p.normal_impulse;
+        p.total_tangent[0] += p.tangent_impulse[0];
+        p.total_tangent[1] += p.tangent_impulse[1];
     }
 }
 
