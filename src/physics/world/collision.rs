@@ -116,17 +116,18 @@ impl World {
             }
             // A persisting pair keeps its contact (SAT cache, tangents, manifold, impulses,
             // recycling anchors); a new one takes a pooled box, reset.
-            let persisted = old_iter.peek().is_some_and(|c| (c.a, c.b) == (a, b));
-            let mut c = match (persisted, old_iter.next_if(|_| persisted)) {
-                (true, Some(c)) => c,
-                _ => match self.contact_pool.pop() {
+            let kept = old_iter.next_if(|c| (c.a, c.b) == (a, b));
+            let persisted = kept.is_some();
+            let mut c = kept.unwrap_or_else(|| {
+                let fresh = Contact { a, b, ..Default::default() };
+                match self.contact_pool.pop() {
                     Some(mut c) => {
-                        *c = Contact { a, b, ..Default::default() };
+                        *c = fresh;
                         c
                     }
-                    None => Box::new(Contact { a, b, ..Default::default() }),
-                },
-            };
+                    None => Box::new(fresh),
+                }
+            });
             self.update_contact(&mut c, persisted, dt, &base);
             if !c.manifold.points.is_empty() {
                 self.touching.push(next.len() as u32);
