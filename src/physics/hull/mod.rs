@@ -316,8 +316,9 @@ impl Hull {
             hull.faces[f].normal = n;
             hull.faces[f].offset = d;
         }
-        hull.inner_radius =
-            hull.faces.iter().map(|f| f.offset - f.normal.dot(centroid)).fold(f32::MAX, f32::min).max(0.0);
+        hull.update_rows();
+        // The nearest face plane beyond the centroid (translations leave it unchanged).
+        hull.inner_radius = hull.planes.gap.iter().copied().fold(f32::MAX, f32::min).max(0.0);
         hull.arcs = (0..hull.edges.len())
             .step_by(2)
             .map(|e| {
@@ -326,8 +327,6 @@ impl Hull {
                 EdgeArc { faces, cos }
             })
             .collect();
-        hull.planes = PlaneRows::of(&hull.faces, centroid);
-        hull.lanes = support::vertex_lanes(&hull.vertices);
         Ok(hull)
     }
 
@@ -419,6 +418,12 @@ impl Hull {
         self.local_aabb
     }
 
+    /// Rebuilds the SAT's face-plane rows and vertex lanes from the faces and vertices.
+    fn update_rows(&mut self) {
+        self.planes = PlaneRows::of(&self.faces, self.centroid);
+        self.lanes = support::vertex_lanes(&self.vertices);
+    }
+
     /// Recomputes the cached radius and local AABB from the vertices.
     fn update_bounds(&mut self) {
         self.radius = self.vertices.iter().map(|v| v.length()).fold(0.0, f32::max);
@@ -442,8 +447,7 @@ impl Hull {
             f.offset += f.normal.dot(offset);
         }
         h.centroid += offset;
-        h.planes = PlaneRows::of(&h.faces, h.centroid);
-        h.lanes = support::vertex_lanes(&h.vertices);
+        h.update_rows();
         h.tolerance = tolerance_for(h.vertices.iter().copied());
         h.update_bounds();
         h
