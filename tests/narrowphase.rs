@@ -246,7 +246,7 @@ fn recycled_manifold_keeps_its_geometry_and_measures_depths_again() {
     let xb = Iso::new(Vec3::new(0.1, 0.498, 0.0), Quat::from_rotation_y(0.3));
     let m0 = contact(&slab, xa, &box_, xb);
     assert_eq!(m0.points.len(), 4);
-    let captured = Recycle::capture(&m0, &xa, &xb, &SatCache::Empty);
+    let captured = Recycle::capture(&m0, &xa, &xb, Iso::relative(&xa, &xb));
     assert!(!captured.reused);
     for (p, (la, lb)) in m0.points.iter().zip(captured.levers) {
         assert!((la - (p.position - xa.pos)).length() < 1e-6 && (lb - (p.position - xb.pos)).length() < 1e-6);
@@ -306,7 +306,7 @@ fn recycled_manifold_keeps_its_geometry_and_measures_depths_again() {
 #[test]
 fn still_apart_never_skips_a_pair_that_touches() {
     use contactlab::physics::hull::builders::SplitMix64;
-    use contactlab::physics::world::Recycle;
+    use contactlab::physics::world::Apart;
     use contactlab::physics::Hull;
     use std::sync::Arc;
     let mut rng = SplitMix64(77);
@@ -335,7 +335,7 @@ fn still_apart_never_skips_a_pair_that_touches() {
         if !m.points.is_empty() {
             continue;
         }
-        let rec = Recycle::capture(&m, &xa, &xb, &cache);
+        let rec = Apart::capture(&m, Iso::relative(&xa, &xb), &cache);
         assert_eq!(rec.gap, separation);
         // Move B by up to 0–4 cm and turn it by up to 0–0.04 rad (scales drawn per case,
         // so some motions stay within the gap and some do not).

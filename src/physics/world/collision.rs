@@ -87,78 +87,105 @@ impl World {
 
     pub(super) fn narrow_phase(&mut self, dt: f32) {
         let base = self.collide_config();
-        self.touching.clear();
-        let pairs = &self.pairs;
         let unchanged =
-            self.contacts.len() == pairs.len() && self.contacts.iter().zip(pairs).all(|(c, &p)| (c.a, c.b) == p);
-        if unchanged {
-            // The same pairs as last step (a settled scene): every contact is updated where
-            // it lies, nothing is copied.
-            let mut contacts = std::mem::take(&mut self.contacts);
-            for (i, c) in contacts.iter_mut().enumerate() {
-                self.update_contact(c, true, dt, &base);
-                if !c.manifold.points.is_empty() {
-                    self.touching.push(i as u32);
-                }
-            }
-            self.contacts = contacts;
-            return;
+            self.keys.len() == self.pairs.len() && self.keys.iter().zip(&self.pairs).all(|(k, &p)| (k.a, k.b) == p);
+        if !unchanged {
+            self.match_pairs();
         }
-        let mut old = std::mem::take(&mut self.contacts);
+        self.touching.clear();
+        let mut keys = std::mem::take(&mut self.keys);
+        let mut contacts = std::mem::take(&mut self.contacts);
+        // First the pairs still apart are ruled out from the keys alone (three in four of
+        // a moving pile's pairs); then the rest open their contacts.
+        let mut open = std::mem::take(&mut self.open);
+        open.clear();
+        open.extend((0..keys.len() as u32).filter(|&i| !self.still_apart(&keys[i as usize], dt, &base)));
+        for (j, &i) in open.iter().enumerate() {
+            // The contacts' boxes lie scattered in memory: ask for the one a few pairs
+            // ahead now, so it has arrived when its turn comes (the hull pile's narrow
+            // phase spent much of its time waiting on these loads).
+            if let Some(&ahead) = open.get(j + PREFETCH_AHEAD) {
+                prefetch(&contacts[ahead as usize].recycle);
+            }
+            let i = i as usize;
+            if self.update_contact(&mut keys[i], &mut contacts[i], dt, &base) {
+                self.touching.push(i as u32);
+            }
+        }
+        self.open = open;
+        self.keys = keys;
+        self.contacts = contacts;
+    }
+
+    /// Whether the pair of `k`, found apart on an earlier step, is still apart by more
+    /// than its speculative margin ([`Apart::still_apart`]): its manifold stays empty.
+    #[inline]
+    fn still_apart(&self, k: &PairKey, dt: f32, base: &CollideConfig) -> bool {
+        if !k.persisted || k.apart.gap <= base.margin {
+            return false;
+        }
+        let (ma, mb) = (&self.motions[k.a as usize], &self.motions[k.b as usize]);
+        if !ma.awake && !mb.awake {
+            return false;
+        }
+        let margin = base.margin + Motion::pair_reach(ma, mb, dt);
+        let (xa, xb) = (&self.bodies[k.a as usize].pose, &self.bodies[k.b as usize].pose);
+        k.apart.still_apart(xa, xb, ma.radius + mb.radius, margin)
+    }
+
+    /// Lines the contacts up with this step's pairs: a persisting pair keeps its contact
+    /// (SAT cache, tangents, manifold, impulses, recycling anchors), a new one takes a pooled
+    /// box, reset, and the contacts of pairs that ended go back to the pool. Pairs are
+    /// matched on the keys; the boxes move along unopened.
+    fn match_pairs(&mut self) {
         let mut next = std::mem::take(&mut self.contacts_next);
+        let mut next_keys = std::mem::take(&mut self.keys_next);
         next.clear();
-        let mut old_iter = old.drain(..).peekable();
-        for i in 0..self.pairs.len() {
-            let (a, b) = self.pairs[i];
-            // Contacts of pairs that ended go back to the pool.
-            while let Some(c) = old_iter.next_if(|c| (c.a, c.b) < (a, b)) {
+        next_keys.clear();
+        let mut old = self.keys.drain(..).zip(self.contacts.drain(..)).peekable();
+        for &(a, b) in &self.pairs {
+            while let Some((_, c)) = old.next_if(|(k, _)| (k.a, k.b) < (a, b)) {
                 self.contact_pool.push(c);
             }
-            // A persisting pair keeps its contact (SAT cache, tangents, manifold, impulses,
-            // recycling anchors); a new one takes a pooled box, reset.
-            let kept = old_iter.next_if(|c| (c.a, c.b) == (a, b));
-            let persisted = kept.is_some();
-            let mut c = kept.unwrap_or_else(|| {
+            let (k, c) = old.next_if(|(k, _)| (k.a, k.b) == (a, b)).unwrap_or_else(|| {
                 let fresh = Contact { a, b, ..Default::default() };
-                match self.contact_pool.pop() {
+                let c = match self.contact_pool.pop() {
                     Some(mut c) => {
                         *c = fresh;
                         c
                     }
                     None => Box::new(fresh),
-                }
+                };
+                (PairKey { a, b, persisted: false, apart: Apart::default() }, c)
             });
-            self.update_contact(&mut c, persisted, dt, &base);
-            if !c.manifold.points.is_empty() {
-                self.touching.push(next.len() as u32);
-            }
+            next_keys.push(k);
             next.push(c);
         }
-        self.contact_pool.extend(old_iter);
-        self.contacts = next;
-        self.contacts_next = old;
+        self.contact_pool.extend(old.map(|(_, c)| c));
+        self.keys_next = std::mem::replace(&mut self.keys, next_keys);
+        self.contacts_next = std::mem::replace(&mut self.contacts, next);
     }
 
-    /// The narrow phase of one candidate pair: keep, recycle or recompute the manifold of
-    /// `c` (`persisted`: `c` holds last step's contact of the same pair).
-    fn update_contact(&mut self, c: &mut Contact, persisted: bool, dt: f32, base: &CollideConfig) {
-        let (ma, mb) = (&self.motions[c.a as usize], &self.motions[c.b as usize]);
+    /// The narrow phase of one candidate pair not [still apart](Self::still_apart): keep,
+    /// recycle or recompute the manifold of `c` (which holds last step's contact of the same
+    /// pair if `k.persisted`). Returns whether the pair touches (its manifold has points).
+    fn update_contact(&mut self, k: &mut PairKey, c: &mut Contact, dt: f32, base: &CollideConfig) -> bool {
+        let persisted = std::mem::replace(&mut k.persisted, true);
+        let (ma, mb) = (&self.motions[k.a as usize], &self.motions[k.b as usize]);
         if !ma.awake && !mb.awake {
             // Both asleep (or asleep + static): keep the manifold as it was.
-            return;
+            return !c.manifold.points.is_empty();
         }
         // Speculative contacts (Catto): points up to the distance the pair can close in one
         // step, so fast bodies land on the surface instead of deep inside it.
         let reach = Motion::pair_reach(ma, mb, dt);
         let cfg = CollideConfig { margin: base.margin + reach, ..*base };
         let (ra, rb) = (ma.radius, mb.radius);
-        let (ba, bb) = (&self.bodies[c.a as usize], &self.bodies[c.b as usize]);
+        let (ba, bb) = (&self.bodies[k.a as usize], &self.bodies[k.b as usize]);
         if persisted {
             let distance = self.settings.recycle_distance;
-            if c.recycle.still_apart(&ba.pose, &bb.pose, ra + rb, cfg.margin)
-                || c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin)
-            {
-                return;
+            if c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin) {
+                return true;
             }
         }
         // Bounding spheres (radii about the centres) apart by more than the margin: no
@@ -168,13 +195,16 @@ impl World {
         let sphere_gap = ba.pose.pos.distance(bb.pose.pos) - (ra + rb);
         if sphere_gap > cfg.margin {
             c.manifold.clear();
-            c.recycle = Recycle::apart(&ba.pose, &bb.pose, sphere_gap);
+            c.recycle = Recycle::default();
             c.impulses = Default::default();
-            return;
+            k.apart = Apart::new(&ba.pose, &bb.pose, sphere_gap);
+            return false;
         }
         let (prev_points, prev_impulses) = (c.manifold.points.clone(), c.impulses);
         collide(&ba.shape, &ba.pose, &bb.shape, &bb.pose, &cfg, &mut c.cache, &mut self.scratch, &mut c.manifold);
-        c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose, &c.cache);
+        let rel = Iso::relative(&ba.pose, &bb.pose);
+        c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose, rel);
+        k.apart = Apart::capture(&c.manifold, rel, &c.cache);
         c.impulses = Default::default();
         if persisted {
             match_impulses(&prev_points, &prev_impulses, c, 4.0 * base.slop);
@@ -183,7 +213,37 @@ impl World {
                 c.impulses[k] = PointImpulse { id: pt.id, ..Default::default() };
             }
         }
+        !c.manifold.points.is_empty()
     }
+}
+
+/// A candidate pair as the narrow phase first reads it: the bodies and, for a pair last
+/// found apart, the [`Apart`] record that may skip it. Kept in `World::keys`, in the
+/// contacts' order.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct PairKey {
+    a: u32,
+    b: u32,
+    /// The contact was carried over from an earlier step (false for a new pair).
+    persisted: bool,
+    apart: Apart,
+}
+
+/// How many pairs ahead the narrow phase prefetches contacts.
+const PREFETCH_AHEAD: usize = 4;
+
+/// Hints the CPU to load the cache line holding `x` (no effect on results).
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it reads nothing the program sees and cannot
+    // fault, and `x` is a valid reference anyway.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 #[cfg(test)]
@@ -246,9 +306,10 @@ mod tests {
                 }
             }
             apart += w
-                .contacts
+                .keys
                 .iter()
-                .filter(|c| !c.recycle.valid && c.recycle.gap > 0.0 && c.cache == Default::default())
+                .zip(&w.contacts)
+                .filter(|(k, c)| !c.recycle.valid && k.apart.gap > 0.0 && c.cache == Default::default())
                 .count();
         }
         assert!(apart > 50, "{apart} pair-steps skipped by the spheres before any SAT");
