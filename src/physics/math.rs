@@ -187,6 +187,20 @@ pub fn closest_point_segment(p: Vec3, q: Vec3, x: Vec3) -> (Vec3, f32) {
     (p + d * t, t)
 }
 
+/// Hints the CPU to load the cache line holding `x` (no effect on results).
+#[inline(always)]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it reads nothing the program sees and cannot
+    // fault, and `x` is a valid reference anyway.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -40,7 +40,7 @@ use crate::physics::broadphase::BroadPhase;
 use crate::physics::collide::{collide, CollideConfig, Scratch};
 use crate::physics::contact::match_impulses;
 pub use crate::physics::contact::{Apart, Contact, PointImpulse, Recycle};
-use crate::physics::math::{tangent_basis, Aabb, Iso};
+use crate::physics::math::{prefetch, tangent_basis, Aabb, Iso};
 use crate::physics::shape::Shape;
 use crate::physics::solver::{
     iterative,
@@ -67,6 +67,9 @@ pub const FAT_MARGIN: f32 = 0.1;
 
 /// Largest speculative reach (m): beyond this a very fast body may still tunnel (no CCD yet).
 pub const MAX_SPECULATIVE: f32 = 2.0;
+
+/// How many contacts ahead the narrow phase and `prepare` prefetch the boxed contacts.
+const PREFETCH_AHEAD: usize = 4;
 
 /// The named stages of a step, in execution order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -553,7 +556,15 @@ impl World {
         let hertz = self.settings.contact_hertz.min(0.25 / h);
         let soft = Softness::new(hertz, self.settings.damping_ratio, h);
         let static_soft = Softness::new(2.0 * hertz, self.settings.damping_ratio, h);
-        for &ci in &self.touching {
+        for (j, &ci) in self.touching.iter().enumerate() {
+            // The boxed contacts lie scattered in memory: start loading the lines this loop
+            // reads of the contact a few ahead.
+            if let Some(&ahead) = self.touching.get(j + PREFETCH_AHEAD) {
+                let c = &self.contacts[ahead as usize];
+                prefetch(&c.manifold);
+                prefetch(&c.recycle.levers);
+                prefetch(&c.impulses);
+            }
             let c = &self.contacts[ci as usize];
             let (sa, sb) = (&self.solver_bodies[c.a as usize], &self.solver_bodies[c.b as usize]);
             // Inverse mass 0 in the solver: static, kinematic or asleep (read from the

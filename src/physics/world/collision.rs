@@ -7,6 +7,7 @@
 //! from scratch; the enlarged boxes are a fixed [`FAT_MARGIN`] wide whatever the body size.
 
 use super::*;
+use crate::physics::math::prefetch;
 
 /// What the narrow phase needs of a body, gathered once per step by the broad phase (so a
 /// pair reads two small records instead of two bodies and their shapes).
@@ -105,7 +106,10 @@ impl World {
             // ahead now, so it has arrived when its turn comes (the hull pile's narrow
             // phase spent much of its time waiting on these loads).
             if let Some(&ahead) = open.get(j + PREFETCH_AHEAD) {
-                prefetch(&contacts[ahead as usize].recycle);
+                let c = &contacts[ahead as usize];
+                prefetch(&c.recycle);
+                prefetch(&c.recycle.anchors);
+                prefetch(&c.manifold);
             }
             let i = i as usize;
             if self.update_contact(&mut keys[i], &mut contacts[i], dt, &base) {
@@ -227,23 +231,6 @@ pub(super) struct PairKey {
     /// The contact was carried over from an earlier step (false for a new pair).
     persisted: bool,
     apart: Apart,
-}
-
-/// How many pairs ahead the narrow phase prefetches contacts.
-const PREFETCH_AHEAD: usize = 4;
-
-/// Hints the CPU to load the cache line holding `x` (no effect on results).
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it reads nothing the program sees and cannot
-    // fault, and `x` is a valid reference anyway.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 #[cfg(test)]
