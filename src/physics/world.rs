@@ -535,6 +535,15 @@ impl World {
         self.start_poses.clear();
         for b in &self.bodies {
             let active = b.is_dynamic() && !b.asleep;
+            let isotropic = b.isotropic();
+            // An isotropic body's world inverse inertia is its local one, k·I, whatever the
+            // rotation: taken exactly (R·k·I·Rᵀ would leave round-off off the diagonal), so
+            // the wide solver can multiply by k alone (`BatchBodies::isotropic`).
+            let inv_i = match (active, isotropic) {
+                (false, _) => Mat3A::ZERO,
+                (true, true) => Mat3A::from_diagonal(Vec3::splat(b.inv_inertia_local.x_axis.x)),
+                (true, false) => Mat3A::from(b.inv_inertia_world()),
+            };
             self.start_poses.push(b.pose);
             self.solver_bodies.push(SolverBody {
                 v: b.velocity.into(),
@@ -542,8 +551,8 @@ impl World {
                 dp: Vec3A::ZERO,
                 dq: glam::Quat::IDENTITY,
                 inv_mass: if active { b.inv_mass } else { 0.0 },
-                inv_i: if active { Mat3A::from(b.inv_inertia_world()) } else { Mat3A::ZERO },
-                isotropic: b.isotropic(),
+                inv_i,
+                isotropic,
                 touching: false,
                 friction: b.friction,
                 restitution: b.restitution,
