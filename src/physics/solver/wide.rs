@@ -697,7 +697,11 @@ fn lane_masses(w: &mut WideBatch, counts: [u32; LANES], bodies: &[SolverBody]) {
     for (k, p) in w.points[..w.slots].iter_mut().enumerate() {
         let live = Vec4::from_array(counts.map(|c| c as f32)).cmpgt(Vec4::splat(k as f32));
         let [n, t1, t2] = dirs.map(|d| {
-            let row = WideRow::new::<false>(bb, &p.ra, &p.rb, &d);
+            let row = if bb.isotropic {
+                WideRow::new::<true>(bb, &p.ra, &p.rb, &d)
+            } else {
+                WideRow::new::<false>(bb, &p.ra, &p.rb, &d)
+            };
             let kk = m + row.ca.dot(&row.ia) + row.cb.dot(&row.ib);
             Vec4::select(live & kk.cmpgt(Vec4::ZERO), Vec4::ONE / kk, Vec4::ZERO)
         });
@@ -859,6 +863,18 @@ mod tests {
         let with_full = |w: &WideBatch| w.source.iter().any(|&ci| ci != u32::MAX && cs[ci as usize].b == 17);
         assert_eq!(flagged, short.batches.iter().filter(|w| !with_full(w)).count());
         assert!(flagged >= 3 && flagged < short.batches.len(), "{flagged} of {} batches", short.batches.len());
+        // Their lane masses (built with the short form) equal the scalar ones.
+        for w in short.batches.iter().filter(|w| w.bodies.isotropic) {
+            for (lane, &ci) in w.source.iter().enumerate().filter(|(_, &ci)| ci != u32::MAX) {
+                for (wp, p) in w.points.iter().zip(&cs[ci as usize].points[..cs[ci as usize].count as usize]) {
+                    let got = [wp.normal_mass[lane], wp.tangent_mass[0][lane], wp.tangent_mass[1][lane]];
+                    let want = [p.normal_mass, p.tangent_mass[0], p.tangent_mass[1]];
+                    for (g, w) in got.iter().zip(want) {
+                        assert!((g - w).abs() <= 1e-6 * w, "lane mass {g} vs scalar {w}");
+                    }
+                }
+            }
+        }
         let mut full = short.clone();
         for w in &mut full.batches {
             w.bodies.isotropic = false;
