@@ -10,7 +10,7 @@
 
 use crate::physics::collide::{ContactPoint, FeatureId, Manifold, SatCache};
 use crate::physics::math::Iso;
-use glam::{Quat, Vec3};
+use glam::{Mat3A, Quat, Vec3, Vec3A};
 
 /// Impulses at one contact point: what the last step applied (for drawing and traces) and
 /// what the solver accumulated (for warm starting the next step).
@@ -123,17 +123,20 @@ impl Recycle {
         {
             return false;
         }
-        let n = m.normal;
-        let mut at = [(Vec3::ZERO, Vec3::ZERO); 4];
+        // The anchors move with rotation matrices (one per body, then three SIMD products
+        // per point; a quaternion rotation per point cost twice as much).
+        let (n, ma, mb) = (Vec3A::from(m.normal), Mat3A::from_quat(xa.rot), Mat3A::from_quat(xb.rot));
+        let (oa, ob) = (Vec3A::from(xa.pos), Vec3A::from(xb.pos));
+        let mut at = [(Vec3A::ZERO, Vec3A::ZERO); 4];
         for (w, (la, lb)) in at.iter_mut().zip(&self.anchors[..m.points.len()]) {
-            *w = (xa.transform_point(*la), xb.transform_point(*lb));
+            *w = (ma * Vec3A::from(*la) + oa, mb * Vec3A::from(*lb) + ob);
             if n.dot(w.0 - w.1) < -margin {
                 return false;
             }
         }
         for (p, (pa, pb)) in m.points.iter_mut().zip(at) {
             p.depth = n.dot(pa - pb);
-            p.position = 0.5 * (pa + pb);
+            p.position = (0.5 * (pa + pb)).into();
         }
         self.reused = true;
         true
