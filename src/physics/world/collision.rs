@@ -1,7 +1,9 @@
 //! The world's collision stages: the broad phase (Box2D's enlarged boxes over the hashed
 //! grid of [`crate::physics::broadphase`]; the bodies that leave their enlarged box update
 //! the grid's pairs in place, and only many of them rebuild it) and the narrow phase (keep,
-//! recycle or recompute each candidate pair's manifold, [`crate::physics::contact`]).
+//! recycle or recompute each candidate pair's manifold, [`crate::physics::contact`]). The
+//! narrow phase reads a compact [`PairKey`] per pair first: the pairs still apart are ruled
+//! out from it without touching their boxed contacts, and the rest are prefetched ahead.
 //!
 //! Limits: a body edited through `World::body_mut` or a new body restarts the broad phase
 //! from scratch; the enlarged boxes are a fixed [`FAT_MARGIN`] wide whatever the body size.
