@@ -119,6 +119,7 @@ fn main() -> ExitCode {
     }
     let ms = t.elapsed().as_secs_f64() * 1e3 / steps.max(1) as f64;
     let poses = e.poses();
+    eprintln!("  last body displacement {:?}", poses[last].pos - start);
     println!(
         "{scene} {engine}: {ms:.3} ms/step over {steps} steps, max penetration {:.4} m, last body moved {:.4} m",
         max_penetration(&world, &poses),
