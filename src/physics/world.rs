@@ -11,9 +11,9 @@
 //!   `Settings::recycle_distance` since its manifold was computed keeps it — normal, points
 //!   and lever arms as captured, depths measured again (Box3D's contact recycling,
 //!   [`Recycle`]); a pair found apart is skipped while its gap minus its relative motion
-//!   stays above the margin, [`Apart`], read from a compact array beside the contacts) → `Prepare` (lever arms, effective masses, tangents,
-//!   soft-contact coefficients; manifolds coloured and packed four to a SIMD batch) → for
-//!   each substep:
+//!   stays above the margin, [`Apart`], read from a compact array beside the contacts) →
+//!   `Prepare` (lever arms, effective masses, tangents, soft-contact coefficients;
+//!   manifolds coloured and packed four to a SIMD batch) → for each substep:
 //!   `IntegrateForces` (gravity) → `WarmStart` → `SolveVelocities` → `IntegratePositions`
 //!   → `Relax` — then `Restitution` → `StoreImpulses` → `Sleep`.
 //! - **Naive**: `IntegrateForces` → `BroadPhase` → `NarrowPhase` → `Prepare` →
