@@ -15,7 +15,7 @@
 //! All functions write a manifold whose normal points from the *first* shape named to the
 //! second, e.g. `sphere_hull` from the hull to the sphere; the dispatcher flips as needed.
 
-use super::sat::{edge_separation, REL_EDGE_TOLERANCE};
+use super::sat::{beats, edge_separation, REL_EDGE_TOLERANCE};
 use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold};
 use crate::physics::hull::Hull;
 use crate::physics::math::{closest_point_segment, closest_points_segments, Iso};
@@ -216,7 +216,7 @@ pub fn capsule_hull(p: Vec3, q: Vec3, r: f32, h: &Hull, xh: &Iso, cfg: &CollideC
     if edge.1 > cfg.margin {
         return;
     }
-    if edge.1 > REL_EDGE_TOLERANCE * face.1 + 0.5 * cfg.slop {
+    if beats(edge.1, face.1, REL_EDGE_TOLERANCE, 0.5 * cfg.slop) {
         let e = edge.0;
         let e0 = h.vertices[h.edges[e].origin as usize];
         let e1 = h.vertices[h.edges[e + 1].origin as usize];

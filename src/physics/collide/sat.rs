@@ -35,6 +35,23 @@ pub const REL_FACE_TOLERANCE: f32 = 0.98;
 /// The edge axis is chosen over the best face only if better by this relative factor.
 pub const REL_EDGE_TOLERANCE: f32 = 0.90;
 
+/// Whether a `challenger` separation clearly beats the `incumbent` one: by the relative
+/// tolerance `rel` of the incumbent's magnitude plus the absolute tolerance `abs`, for
+/// either sign of separation (Gregorius' preference of faces over edges, and of A over B).
+///
+/// Overlapping pairs (incumbent < 0) need `challenger > rel·incumbent + abs`, Gregorius'
+/// form. Pairs still apart by less than the speculative margin (incumbent > 0) need
+/// `challenger > (2 − rel)·incumbent + abs`: the same margin `(1 − rel)·|incumbent|` on the
+/// other side. Multiplying a positive separation by `rel` would *lower* the bar, so an edge
+/// pair with exactly the face's separation (two flat faces about to meet: every pair of
+/// non-parallel edges in them spans the same axis) would win and the manifold would be a
+/// single off-centre point.
+#[inline]
+pub fn beats(challenger: f32, incumbent: f32, rel: f32, abs: f32) -> bool {
+    let bar = if incumbent < 0.0 { rel * incumbent } else { (2.0 - rel) * incumbent };
+    challenger > bar + abs
+}
+
 /// Best face axis of one hull.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FaceQuery {
@@ -524,15 +541,16 @@ impl SatResult {
 
     /// Choose the contact axis: faces over edges, A over B, with tolerances so the choice
     /// does not flicker between frames (Gregorius: 0.98 relative between faces, 0.90 for
-    /// edges vs faces, plus 0.5·slop absolute). Separations are negative here, so the factor
-    /// multiplies the incumbent and a challenger must be clearly better.
+    /// edges vs faces, plus 0.5·slop absolute). A challenger must beat the incumbent by the
+    /// tolerance whether the separation is negative (overlap) or positive (speculative),
+    /// see [`beats`].
     pub fn choose(&self, cfg: &CollideConfig) -> Axis {
         let abs = 0.5 * cfg.slop;
         let face_best = self.face_a.separation.max(self.face_b.separation);
-        if self.edge.separation > REL_EDGE_TOLERANCE * face_best + abs {
+        if beats(self.edge.separation, face_best, REL_EDGE_TOLERANCE, abs) {
             return Axis::Edge(self.edge);
         }
-        if self.face_b.separation > REL_FACE_TOLERANCE * self.face_a.separation + abs {
+        if beats(self.face_b.separation, self.face_a.separation, REL_FACE_TOLERANCE, abs) {
             Axis::FaceB(self.face_b)
         } else {
             Axis::FaceA(self.face_a)
@@ -603,6 +621,39 @@ pub fn sat(a: &Hull, b: &Hull, rel: &Iso, margin: f32, edges_b: &mut EdgeSoa) ->
 mod tests {
     use super::*;
     use crate::physics::hull::builders::SplitMix64;
+
+    /// Regression (issue 15): with equal separations the face wins over the edge and A over
+    /// B whether the pair overlaps or is still apart by less than the speculative margin; a
+    /// challenger wins only past the bar `incumbent ± (1 − rel)·|incumbent| + 0.5·slop`.
+    #[test]
+    fn speculative_face_contact_choice_prefers_faces_for_either_sign() {
+        let cfg = CollideConfig { margin: 0.5, slop: 0.005 };
+        let result = |fa: f32, fb: f32, e: f32| SatResult {
+            face_a: FaceQuery { face: 1, separation: fa },
+            face_b: FaceQuery { face: 2, separation: fb },
+            edge: EdgeQuery { edge_a: 4, edge_b: 6, separation: e },
+            separated: false,
+        };
+        let kind = |r: SatResult| match r.choose(&cfg) {
+            Axis::FaceA(_) => 'A',
+            Axis::FaceB(_) => 'B',
+            Axis::Edge(_) => 'E',
+        };
+        for s in [-0.3f32, -0.05, -0.001, 0.0, 0.001, 0.05, 0.3] {
+            assert_eq!(kind(result(s, s, s)), 'A', "all equal at {s}");
+            assert_eq!(kind(result(s - 0.01, s, s)), 'B', "B's face better by 1 cm at {s}");
+        }
+        // Positive: the edge must exceed 1.1·s + 0.0025, B's face 1.02·s + 0.0025.
+        let s = 0.05;
+        assert_eq!(kind(result(s, s, 0.0574)), 'A');
+        assert_eq!(kind(result(s, s, 0.0576)), 'E');
+        assert_eq!(kind(result(s, 0.0534, -1.0)), 'A');
+        assert_eq!(kind(result(s, 0.0536, -1.0)), 'B');
+        // Negative (Gregorius' form, unchanged): the edge must exceed 0.9·s + 0.0025.
+        let s = -0.05;
+        assert_eq!(kind(result(s, s, -0.0426)), 'A');
+        assert_eq!(kind(result(s, s, -0.0424)), 'E');
+    }
 
     #[test]
     fn lane_edge_candidates_equal_the_scalar_arc_test() {

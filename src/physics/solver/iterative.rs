@@ -35,8 +35,9 @@
 //! the dynamic ones, so manifolds on the same static body do not chain through memory.
 //!
 //! Speculative points (s > 0) let bodies approach at up to `s/h` — they land exactly.
-//! Restitution is a separate pass after all substeps: points whose approach speed before the
-//! step exceeded the threshold get `vn = −e·vn_before` (Box2D v3).
+//! Restitution is separate, after all substeps: points whose approach speed before the step
+//! exceeded the threshold get `vn = −e·vn_before` (Box2D v3), in passes repeated until they
+//! agree ([`apply_restitution`]).
 
 use super::{ContactConstraint, Row, Settings, SolverBody};
 
@@ -151,24 +152,74 @@ pub fn accumulate_totals(constraints: &mut [ContactConstraint]) {
     }
 }
 
-/// Restitution pass: `vn → −e·vn_before` where the approach was faster than the threshold.
+/// Most restitution passes per step ([`apply_restitution`]).
+pub const MAX_RESTITUTION_PASSES: u32 = 24;
+
+/// A restitution pass stops the loop once no point's impulse changed by more than this
+/// fraction of the largest accumulated normal impulse.
+pub const RESTITUTION_TOLERANCE: f32 = 1e-4;
+
+/// Restitution: `vn → −e·vn_before` at every point whose approach was faster than the
+/// threshold, as accumulated, clamped impulses on top of the solve's.
+///
+/// One pass (Box2D v3) leaves the points of a face contact unequal: the first corner's
+/// impulse also turns the body, and the corners after it see other speeds, so a box dropped
+/// flat would leave spinning with the wrong rebound. The passes are repeated, alternating
+/// the point order, until no impulse changes by more than [`RESTITUTION_TOLERANCE`] of the
+/// largest (at most [`MAX_RESTITUTION_PASSES`]): every bouncing point then leaves at
+/// `−e·vn_before` and a flat drop bounces straight. The friction rows of a bouncing
+/// manifold are solved in the same passes (clamped to μ times the new normal impulse):
+/// the extra normal impulse of an off-centre corner also slides the others sideways, and
+/// friction left as the solve found it would turn that into spin. Constraints without a
+/// bouncing point cost one test per pass.
 pub fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], threshold: f32) {
-    for c in constraints.iter_mut() {
-        if c.restitution == 0.0 {
-            continue;
-        }
-        let (a, b) = super::pair_mut(bodies, c.a, c.b);
-        for p in c.points[..c.count as usize].iter_mut() {
-            if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
+    let bounces = |p: &super::ConstraintPoint| p.relative_velocity <= -threshold && p.max_normal_impulse > 0.0;
+    for pass in 0..MAX_RESTITUTION_PASSES {
+        let reverse = pass % 2 == 1;
+        let (mut change, mut largest) = (0.0f32, 0.0f32);
+        for c in constraints.iter_mut() {
+            let count = c.count as usize;
+            if c.restitution == 0.0 || !c.points[..count].iter().any(bounces) {
                 continue;
             }
-            let r0 = Row::new(a, b, p.ra, p.rb, c.normal);
-            let vn = r0.velocity(a, b, c.normal);
-            let old = p.normal_impulse;
-            let new = (old - p.normal_mass * (vn + c.restitution * p.relative_velocity)).max(0.0);
-            p.normal_impulse = new;
-            p.total_normal_impulse += new - old;
-            r0.apply(a, b, c.normal, new - old);
+            let (a, b) = super::pair_mut(bodies, c.a, c.b);
+            for k in 0..count {
+                let p = &mut c.points[if reverse { count - 1 - k } else { k }];
+                let (r1, r2) = (Row::new(a, b, p.ra, p.rb, c.t1), Row::new(a, b, p.ra, p.rb, c.t2));
+                let old = p.tangent_impulse;
+                let (v1, v2) = (r1.velocity(a, b, c.t1), r2.velocity(a, b, c.t2));
+                let mut new = [old[0] - p.tangent_mass[0] * v1, old[1] - p.tangent_mass[1] * v2];
+                let max = c.friction * p.normal_impulse;
+                let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
+                if len > max {
+                    let s = if len > 0.0 { max / len } else { 0.0 };
+                    new = [new[0] * s, new[1] * s];
+                }
+                p.tangent_impulse = new;
+                p.total_tangent_impulse[0] += new[0] - old[0];
+                p.total_tangent_impulse[1] += new[1] - old[1];
+                r1.apply(a, b, c.t1, new[0] - old[0]);
+                r2.apply(a, b, c.t2, new[1] - old[1]);
+                change = change.max((new[0] - old[0]).abs()).max((new[1] - old[1]).abs());
+            }
+            for k in 0..count {
+                let p = &mut c.points[if reverse { count - 1 - k } else { k }];
+                if !bounces(p) {
+                    continue;
+                }
+                let r0 = Row::new(a, b, p.ra, p.rb, c.normal);
+                let vn = r0.velocity(a, b, c.normal);
+                let old = p.normal_impulse;
+                let new = (old - p.normal_mass * (vn + c.restitution * p.relative_velocity)).max(0.0);
+                p.normal_impulse = new;
+                p.total_normal_impulse += new - old;
+                r0.apply(a, b, c.normal, new - old);
+                change = change.max((new - old).abs());
+                largest = largest.max(new);
+            }
+        }
+        if change <= RESTITUTION_TOLERANCE * largest {
+            break;
         }
     }
 }
