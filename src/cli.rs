@@ -35,6 +35,11 @@ pub struct Cli {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub iterations: Option<u32>,
 
+    /// Iterative method: run the scalar sequential-impulse solver on every manifold (the
+    /// textbook path, `solver/iterative.rs`) instead of the SIMD batches.
+    #[arg(long)]
+    pub scalar: bool,
+
     /// Write a JSON Lines trace of the run to this file.
     #[arg(long, value_name = "FILE.jsonl")]
     pub trace: Option<PathBuf>,
@@ -51,8 +56,8 @@ pub struct Cli {
     #[arg(long, default_value = "1600x900", value_parser = parse_size)]
     pub size: (u32, u32),
 
-    /// Overlays to draw in the screenshot: contacts, normals, impulses, aabbs, clip, gauss,
-    /// minkowski, wireframe, axes (comma separated).
+    /// Overlays to draw in the screenshot: contacts, normals, impulses, aabbs, enlarged-aabbs,
+    /// clip, gauss, minkowski, wireframe, axes (comma separated).
     #[arg(long, value_delimiter = ',', value_enum)]
     pub overlay: Vec<crate::scene::format::Overlay>,
 
@@ -150,6 +155,9 @@ pub fn apply_overrides(cli: &Cli, world: &mut World) {
     if let Some(k) = cli.iterations {
         world.settings.iterations = k;
     }
+    if cli.scalar {
+        world.settings.simd = false;
+    }
 }
 
 /// Indices of the `--select` pair, if given.
@@ -199,9 +207,16 @@ impl std::fmt::Display for Summary {
     }
 }
 
-/// Runs `cli.steps` steps of `scene` without a window, writing the trace if asked.
+/// Runs `cli.steps` steps of `scene` without a window, writing the trace if asked. The
+/// selected pair (`--select`, else the scene's `view.selected`) is watched, so the trace and
+/// the screenshot show what the steps did for it.
 pub fn run_headless(cli: &Cli, scene: &mut LoadedScene) -> Result<Summary, CliError> {
     let dt = scene.timestep();
+    let scene_pair =
+        scene.desc.view.selected.as_ref().and_then(|(a, b)| Some((scene.body_index(a)?, scene.body_index(b)?)));
+    if let Some((a, b)) = selected_pair(cli, scene)?.or(scene_pair) {
+        scene.world.set_watched(&[(a as u32, b as u32)]);
+    }
     let mut trace = match &cli.trace {
         Some(path) => {
             let err = |source| CliError::Trace { path: path.clone(), source };

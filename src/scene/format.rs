@@ -101,6 +101,8 @@ pub struct SolverDesc {
     pub margin: f32,
     /// Contact recycling window (m); 0 recomputes every manifold every step.
     pub recycle_distance: f32,
+    /// Iterative: SIMD batches (true, the default) or the scalar solver on every manifold.
+    pub simd: bool,
 }
 
 impl Default for SolverDesc {
@@ -131,6 +133,7 @@ impl From<crate::physics::Settings> for SolverDesc {
             sleep_time: s.sleep_time,
             margin: s.margin,
             recycle_distance: s.recycle_distance,
+            simd: s.simd,
         }
     }
 }
@@ -158,6 +161,7 @@ impl SolverDesc {
             sleep_time: self.sleep_time,
             margin: self.margin,
             recycle_distance: self.recycle_distance,
+            simd: self.simd,
         }
     }
 }
@@ -192,6 +196,9 @@ pub enum Overlay {
     Impulses,
     /// Bounding boxes.
     Aabbs,
+    /// The broad phase's enlarged boxes (Box2D's fat AABBs), whose grid pairs are kept
+    /// while every body stays inside its own.
+    EnlargedAabbs,
     /// The selected pair's clip polygons.
     Clip,
     /// The selected pair's Gauss maps.

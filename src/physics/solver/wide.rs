@@ -333,7 +333,13 @@ pub struct WideSolver {
 impl WideSolver {
     /// Colours `constraints` and packs them into batches. `pad` is the index of a static
     /// body (inverse mass 0) that fills empty lanes.
-    pub fn build(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody], pad: u32) {
+    ///
+    /// Without `simd` (the textbook path, [`crate::physics::Settings::simd`]) no batch is
+    /// built: every manifold goes to the scalar solver ([`iterative`]), in the order the
+    /// batches would visit them (colour by colour, each colour's lanes one after another, the
+    /// uncoloured rest last). Lanes of a batch share no dynamic body, so solving them one by
+    /// one is the same Gauss–Seidel sweep: the two paths differ only by rounding.
+    pub fn build(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody], pad: u32, simd: bool) {
         debug_assert_eq!(bodies[pad as usize].inv_mass, 0.0);
         let words = bodies.len().div_ceil(64);
         self.used.clear();
@@ -393,6 +399,9 @@ impl WideSolver {
                 first[s] += 1;
             }
             group.copy_from_slice(&self.sorted);
+            if !simd {
+                continue;
+            }
             for chunk in group.chunks(LANES) {
                 // Filled in place: a batch is 3 KB, too big to build on the stack and move.
                 self.batches.push(WideBatch::default());
@@ -412,7 +421,8 @@ impl WideSolver {
         }
         self.overflow.clear();
         self.overflow_source.clear();
-        for &ci in &self.order[at..] {
+        let scalar_from = if simd { at } else { 0 };
+        for &ci in &self.order[scalar_from..] {
             let mut c = constraints[ci as usize];
             c.compute_masses(bodies);
             self.overflow.push(c);
@@ -814,7 +824,7 @@ mod tests {
         let pad = bodies.len() as u32;
         bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
         let mut wide = WideSolver::default();
-        wide.build(&cs, &bodies, pad);
+        wide.build(&cs, &bodies, pad, true);
         let settings = Settings::default();
         let (mut a, mut b) = (wide.clone(), wide.clone());
         let (mut ba, mut bb) = (bodies.clone(), bodies.clone());
@@ -858,7 +868,7 @@ mod tests {
         let pad = bodies.len() as u32;
         bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
         let mut short = WideSolver::default();
-        short.build(&cs, &bodies, pad);
+        short.build(&cs, &bodies, pad, true);
         let flagged = short.batches.iter().filter(|w| w.bodies.isotropic).count();
         let with_full = |w: &WideBatch| w.source.iter().any(|&ci| ci != u32::MAX && cs[ci as usize].b == 17);
         assert_eq!(flagged, short.batches.iter().filter(|w| !with_full(w)).count());
@@ -915,7 +925,7 @@ mod tests {
         let pad = bodies.len() as u32;
         bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
         let mut wide = WideSolver::default();
-        wide.build(&cs, &bodies, pad);
+        wide.build(&cs, &bodies, pad, true);
         assert_eq!(wide.counts[0] as usize, cs.len());
         assert_eq!(wide.batches.len(), cs.len().div_ceil(LANES));
         // The lane masses equal the scalar ones; slots a manifold lacks hold zero.
@@ -988,7 +998,7 @@ mod tests {
         let pad = bodies.len() as u32;
         bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
         let mut wide = WideSolver::default();
-        wide.build(&cs, &bodies, pad);
+        wide.build(&cs, &bodies, pad, true);
         let mut seen: Vec<u32> = wide.batches.iter().flat_map(|w| w.source).filter(|&s| s != u32::MAX).collect();
         seen.extend(&wide.overflow_source);
         seen.sort_unstable();

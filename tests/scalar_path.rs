@@ -1,0 +1,69 @@
+//! The textbook path of the iterative method: with `Settings::simd` off, the scalar
+//! sequential-impulse solver (`solver/iterative.rs`) runs every manifold, in the order the
+//! SIMD batches of `solver/wide.rs` visit them. Same maths, same order: the two paths differ
+//! by rounding only, and must agree on a 20-layer pyramid.
+
+mod common;
+use common::*;
+use contactlab::physics::{Settings, World};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn pyramid_world(simd: bool) -> World {
+    let mut w = world(Settings { simd, sleeping: false, ..Default::default() });
+    ground(&mut w);
+    pyramid(&mut w, 20);
+    w
+}
+
+#[test]
+fn scalar_and_simd_paths_agree_on_a_twenty_layer_pyramid() {
+    let (mut fast, mut scalar) = (pyramid_world(true), pyramid_world(false));
+    assert_eq!(fast.bodies().len(), 211);
+    // One box's weight over a step, m·g·dt: the scale of the pyramid's contact impulses.
+    let weight = fast.bodies()[1].mass() * 9.81 * DT;
+    let (mut max_dx, mut max_dl) = (0.0f32, 0.0f32);
+    let mut compared = 0;
+    for step in 0..300 {
+        // The impulses of one step, both paths from the same state: each point's normal and
+        // friction impulses within 1e-3 of their size (plus 1e-4 of a box's weight for the
+        // lightly loaded points, where rounding decides which corner clamps first).
+        let mut same_state = fast.clone();
+        same_state.settings.simd = false;
+        same_state.step(DT);
+        fast.step(DT);
+        for (ca, cb) in fast.contacts().iter().zip(same_state.contacts()) {
+            assert_eq!((ca.a, ca.b), (cb.a, cb.b), "step {step}");
+            for pa in &ca.impulses[..ca.manifold.points.len()] {
+                let pb = cb.impulses[..cb.manifold.points.len()].iter().find(|p| p.id == pa.id);
+                let pb = pb.unwrap_or_else(|| panic!("step {step}: point {:?} missing in the scalar path", pa.id));
+                for (x, y) in [(pa.normal, pb.normal), (pa.tangent[0], pb.tangent[0]), (pa.tangent[1], pb.tangent[1])] {
+                    let excess = (x - y).abs() / (1e-3 * x.abs().max(y.abs()) + 1e-4 * weight);
+                    max_dl = max_dl.max(excess);
+                }
+                compared += 1;
+            }
+        }
+        // The poses of two free runs, one on each path.
+        scalar.step(DT);
+        for (a, b) in fast.bodies().iter().zip(scalar.bodies()) {
+            max_dx = max_dx.max(a.pose.pos.distance(b.pose.pos));
+        }
+    }
+    assert!(compared > 100_000, "{compared} points compared");
+    assert!(max_dx < 1e-4, "poses differ by {max_dx} m");
+    assert!(max_dl <= 1.0, "impulses differ by {max_dl} × the tolerance");
+}
+
+/// The switch really changes the path: the scalar run is not the SIMD run (some float
+/// differs), so the test above compares two computations, not one.
+#[test]
+fn scalar_path_is_a_different_computation() {
+    let (mut fast, mut scalar) = (pyramid_world(true), pyramid_world(false));
+    for _ in 0..60 {
+        fast.step(DT);
+        scalar.step(DT);
+    }
+    let differs = fast.bodies().iter().zip(scalar.bodies()).any(|(a, b)| a.pose.pos != b.pose.pos);
+    assert!(differs, "bit-identical: the scalar switch did nothing");
+}
