@@ -67,6 +67,40 @@ pub struct TraceContact {
     pub points: Vec<TracePoint>,
 }
 
+/// One point of a watched pair's manifold, with its feature ID.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceWatchedPoint {
+    /// Feature ID as hexadecimal (`FeatureId` bits, see docs/trace.md).
+    pub id: String,
+    /// Penetration (m, negative for speculative points).
+    pub depth: f32,
+    /// Normal impulse applied during the step (N·s).
+    pub normal_impulse: f32,
+    /// Friction impulse along the contact's two tangents (N·s).
+    pub friction_impulse: [f32; 2],
+}
+
+/// What the step did for a watched pair (`--select`): the narrow-phase path and the
+/// manifold the solver used.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceWatched {
+    /// Body A's name (the lower index).
+    pub a: String,
+    /// Body B's name.
+    pub b: String,
+    /// Narrow-phase path: `not_candidate`, `asleep`, `still_apart`, `sphere_skip`,
+    /// `recycled`, `cached_axis_separates`, `cached_feature`, `full_sat`, `closed_form`.
+    pub path: String,
+    /// Speculative margin the pair was tested with (m).
+    pub margin: f32,
+    /// `face_a`, `face_b` or `edge` (empty when the manifold has no points).
+    pub feature: String,
+    /// Unit normal from a to b.
+    pub normal: [f32; 3],
+    /// The manifold's points.
+    pub points: Vec<TraceWatchedPoint>,
+}
+
 /// One recorded step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceStep {
@@ -78,6 +112,9 @@ pub struct TraceStep {
     pub bodies: Vec<TraceBody>,
     /// Touching pairs of this step.
     pub contacts: Vec<TraceContact>,
+    /// Watched pairs (`--select`), absent when none is watched.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub watched: Vec<TraceWatched>,
 }
 
 impl TraceStep {
@@ -124,7 +161,37 @@ impl TraceStep {
                 });
             }
         }
-        TraceStep { step, time: world.time, bodies, contacts }
+        let name = |i: u32| world.bodies()[i as usize].name.clone();
+        let watched = world
+            .watched()
+            .iter()
+            .filter(|r| with_contacts && r.step > 0)
+            .map(|r| TraceWatched {
+                a: name(r.a),
+                b: name(r.b),
+                path: r.path.as_str().to_string(),
+                margin: r.margin,
+                feature: if r.manifold.points.is_empty() {
+                    String::new()
+                } else {
+                    r.manifold.kind.as_str().to_string()
+                },
+                normal: r.manifold.normal.to_array(),
+                points: r
+                    .manifold
+                    .points
+                    .iter()
+                    .zip(&r.impulses)
+                    .map(|(p, i)| TraceWatchedPoint {
+                        id: format!("{:016x}", p.id.0),
+                        depth: p.depth,
+                        normal_impulse: i.normal,
+                        friction_impulse: i.tangent,
+                    })
+                    .collect(),
+            })
+            .collect();
+        TraceStep { step, time: world.time, bodies, contacts, watched }
     }
 }
 

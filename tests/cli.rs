@@ -157,3 +157,37 @@ fn bad_input_exits_non_zero_with_a_message() {
     fails_with(&[bad.to_str().unwrap(), "--headless"], "bad.ron:3:");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--scalar` runs the textbook solver path, and `--select` puts what each step did for the
+/// pair into the trace (`watched`): a box set down on a box is a new pair (full SAT), then
+/// recycled until it falls asleep.
+#[test]
+fn scalar_flag_and_watched_pair_in_the_trace() {
+    let dir = std::env::temp_dir().join(format!("contactlab-watch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("watch.jsonl");
+    let out = contactlab()
+        .args([&scene("box_on_box.ron"), "--headless", "--steps", "90", "--scalar", "--select", "base,box", "--trace"])
+        .arg(&trace)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(lines[1].get("watched").is_none(), "step 0 has no record");
+    let paths: Vec<String> = lines[2..]
+        .iter()
+        .map(|l| {
+            let w = &l["watched"][0];
+            assert_eq!((w["a"].as_str(), w["b"].as_str()), (Some("base"), Some("box")));
+            w["path"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let known = ["asleep", "recycled", "cached_feature", "full_sat"];
+    assert!(paths.iter().all(|p| known.contains(&p.as_str())), "{paths:?}");
+    assert_eq!(paths[0], "full_sat", "a new pair runs the full SAT");
+    assert!(paths.iter().filter(|p| *p == "recycled").count() > 10, "{paths:?}");
+    let last = &lines.last().unwrap()["watched"][0];
+    assert_eq!(last["points"].as_array().unwrap().len(), 4);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -38,7 +38,7 @@ fn box_resting_flat_on_bigger_box_has_four_corner_points() {
 #[test]
 fn box_twisted_45_degrees_gives_octagon_reduced_to_inscribed_square() {
     let q = Quat::from_rotation_y(FRAC_PI_4);
-    let mut rec = contactlab::physics::collide::clip::ClipRecord::default();
+    let mut record = contactlab::physics::collide::CollideRecord::default();
     let (a, b) = (cube(0.5), cube(0.5));
     let xb = Iso::new(Vec3::new(0.0, 0.99, 0.0), q);
     let mut m = Manifold::default();
@@ -51,8 +51,11 @@ fn box_twisted_45_degrees_gives_octagon_reduced_to_inscribed_square() {
         &mut SatCache::Empty,
         &mut Scratch::default(),
         &mut m,
-        Some(&mut rec),
+        Some(&mut record),
     );
+    assert_eq!(record.path, contactlab::physics::collide::PairPath::FullSat, "empty cache: full SAT");
+    assert!(record.clipped && record.sat.is_some());
+    let rec = &record.clip;
     // The clip produces the regular octagon square ∩ diamond: vertices (±0.5, ±t), (±t, ±0.5)
     // with t = 0.5·(√2 − 1).
     let t = 0.5 * (SQRT_2 - 1.0);

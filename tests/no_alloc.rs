@@ -31,9 +31,17 @@ static GLOBAL: Counting = Counting;
 
 #[test]
 fn settled_world_steps_without_allocating() {
-    for mode in [SolverMode::Iterative, SolverMode::Naive] {
+    // Each method; the scalar (textbook) path of the iterative one; and watched pairs
+    // (the inspector's records) with recycling off, so they are clipped again every step.
+    let configs = [
+        (SolverMode::Iterative, true, 0.02, false),
+        (SolverMode::Naive, true, 0.02, false),
+        (SolverMode::Iterative, false, 0.02, false),
+        (SolverMode::Iterative, true, 0.0, true),
+    ];
+    for (mode, simd, recycle_distance, watch) in configs {
         // Sleeping off so every stage runs on every body, every step.
-        let mut w = world(Settings { mode, sleeping: false, ..Default::default() });
+        let mut w = world(Settings { mode, simd, recycle_distance, sleeping: false, ..Default::default() });
         ground(&mut w);
         stack(&mut w, 10);
         w.add_body(BodyDesc::new("ball", Shape::Sphere { radius: 0.3 }, Vec3::new(3.0, 0.3, 0.0))).unwrap();
@@ -41,6 +49,10 @@ fn settled_world_steps_without_allocating() {
             .unwrap();
         let hull = contactlab::physics::Hull::random(24, 0.5, 3).unwrap();
         w.add_body(BodyDesc::new("rock", Shape::Hull(std::sync::Arc::new(hull)), Vec3::new(0.0, 0.6, 3.0))).unwrap();
+        if watch {
+            // ground–bottom box, two boxes of the stack, ground–rock.
+            w.set_watched(&[(0, 1), (1, 2), (0, 13)]);
+        }
         for _ in 0..240 {
             w.step(1.0 / 60.0);
         }
@@ -49,7 +61,16 @@ fn settled_world_steps_without_allocating() {
             w.step(1.0 / 60.0);
         }
         let after = ALLOCATIONS.load(Ordering::SeqCst);
-        assert_eq!(after - before, 0, "{mode:?}: {} allocations in 120 settled steps", after - before);
+        assert_eq!(
+            after - before,
+            0,
+            "{mode:?} simd {simd} watch {watch}: {} allocations in 120 settled steps",
+            after - before
+        );
         assert!(w.stats().points >= 40, "the world has contacts to work on");
+        if watch {
+            let clipped = w.watched().iter().filter(|r| r.clip_step == w.step_count).count();
+            assert_eq!(clipped, 3, "every watched pair was clipped in the last step");
+        }
     }
 }

@@ -32,6 +32,34 @@ pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) {
     if t.selected_pair().is_none() {
         return;
     }
+    // The selected pair's contact as the last step made it: the path under the title, and
+    // each point's index and normal impulse beside it.
+    if let Some(pd) = t.pair_debug_cached() {
+        if let Some(r) = &pd.record {
+            let line = format!(
+                "{} – {}:  {} in step {}",
+                w.bodies()[pd.a].name,
+                w.bodies()[pd.b].name,
+                super::ui::path_name(r.path),
+                r.step
+            );
+            painter.text(p(main.x + 14.0, main.y + 34.0), Align2::LEFT_TOP, line, FontId::proportional(14.0), dark);
+        }
+        let vp = t.camera.view_proj(main.w / main.h.max(1.0));
+        for (k, pt) in pd.manifold.points.iter().enumerate() {
+            let c = vp * pt.position.extend(1.0);
+            if c.w <= 0.0 {
+                continue;
+            }
+            let (x, y) = (c.x / c.w, c.y / c.w);
+            let at = p(main.x + (x * 0.5 + 0.5) * main.w + 9.0, main.y + (0.5 - y * 0.5) * main.h - 9.0);
+            let text = match pd.impulses.get(k) {
+                Some((ln, _)) if pd.record.is_some() => format!("{k}: {ln:.2} N·s"),
+                _ => format!("{k}"),
+            };
+            painter.text(at, Align2::LEFT_BOTTOM, text, FontId::proportional(13.0), dark);
+        }
+    }
     let (g, m) = inset_rects(main);
     let font = FontId::proportional(14.0);
     let small = FontId::proportional(12.0);

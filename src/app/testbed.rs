@@ -158,8 +158,19 @@ impl Testbed {
         self.edits += 1;
     }
 
+    /// Keeps the world watching the selected pair, so each step records what it did for
+    /// that pair (the inspector reads the record).
+    fn sync_watch(&mut self) {
+        let want = self.selected_pair().map(|(a, b)| (a as u32, b as u32));
+        let have = self.scene.world.watched().first().map(|r| (r.a, r.b));
+        if want != have || self.scene.world.watched().len() > 1 {
+            self.scene.world.set_watched(want.as_slice());
+        }
+    }
+
     /// Exactly one world step (also while paused).
     pub fn step_once(&mut self) {
+        self.sync_watch();
         self.apply_drag();
         let dt = self.timestep();
         self.scene.world.step(dt);
@@ -265,12 +276,19 @@ impl Testbed {
     /// Debug records of the selected pair at the current poses (cached until the world
     /// changes).
     pub fn pair_debug(&mut self) -> Option<&PairDebug> {
+        self.sync_watch();
         let (a, b) = self.selected_pair()?;
         let stale = !matches!(&self.pair_cache, Some((e, i, j, _)) if *e == self.edits && *i == a && *j == b);
         if stale {
             self.pair_cache = Some((self.edits, a, b, PairDebug::gather(&self.scene.world, a, b)));
         }
         self.pair_cache.as_ref().map(|c| &c.3)
+    }
+
+    /// The selected pair's debug records as last gathered (for drawing labels), if any.
+    pub fn pair_debug_cached(&self) -> Option<&PairDebug> {
+        let (a, b) = self.selected_pair()?;
+        self.pair_cache.as_ref().filter(|c| (c.1, c.2) == (a, b)).map(|c| &c.3)
     }
 
     /// Number of clip stages of the selected pair.

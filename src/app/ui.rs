@@ -3,7 +3,7 @@
 //! touching pairs, and the contact inspector of the selected pair.
 
 use super::testbed::{ScreenshotRequest, Testbed};
-use crate::physics::collide::ContactKind;
+use crate::physics::collide::{ContactKind, PairPath};
 use crate::physics::{SolverMode, Stage};
 use egui::{Color32, RichText};
 
@@ -15,6 +15,21 @@ fn kind_name(k: ContactKind) -> &'static str {
         ContactKind::FaceA => "face of A",
         ContactKind::FaceB => "face of B",
         ContactKind::Edge => "edge–edge",
+    }
+}
+
+/// Short name of a narrow-phase path (its one-line explanation is `PairPath::explain`).
+pub fn path_name(p: PairPath) -> &'static str {
+    match p {
+        PairPath::NotCandidate => "no candidate pair",
+        PairPath::Asleep => "asleep, kept",
+        PairPath::StillApart => "still apart (skipped)",
+        PairPath::SphereSkip => "bounding spheres apart",
+        PairPath::Recycled => "recycled manifold",
+        PairPath::CachedAxisSeparates => "cached axis separates",
+        PairPath::CachedFeature => "cached face/edge reused",
+        PairPath::FullSat => "full SAT",
+        PairPath::Closed => "closed form (curved shape)",
     }
 }
 
@@ -117,6 +132,10 @@ fn method(ui: &mut egui::Ui, t: &mut Testbed) {
         ui.add(egui::Slider::new(&mut s.iterations, 1..=50).text("iterations / substep"));
         ui.add(egui::Slider::new(&mut s.substeps, 1..=16).text("substeps"));
         ui.checkbox(&mut s.warm_starting, "warm starting");
+        ui.checkbox(&mut s.simd, "SIMD batches").on_hover_text(
+            "on: four manifolds per batch in SIMD lanes (solver/wide.rs); off: the scalar \
+             sequential-impulse solver on every manifold, the textbook path (solver/iterative.rs)",
+        );
         ui.add(egui::Slider::new(&mut s.contact_hertz, 1.0..=240.0).logarithmic(true).text("bias stiffness (Hz)"));
         ui.add(egui::Slider::new(&mut s.damping_ratio, 0.0..=20.0).text("bias damping ratio"));
         ui.add(egui::Slider::new(&mut s.max_push_out, 0.1..=10.0).text("max push-out (m/s)"));
@@ -203,29 +222,73 @@ fn inspector(ui: &mut egui::Ui, t: &mut Testbed) {
     let Some(p) = t.pair_debug().cloned() else { return };
     let (na, nb) = (t.world().bodies()[p.a].name.clone(), t.world().bodies()[p.b].name.clone());
     ui.label(RichText::new(format!("A = {na},  B = {nb}")).strong());
+    // What the step did (the world's record of the watched pair).
+    match &p.record {
+        Some(r) => {
+            ui.label(RichText::new(format!("step {}: {}", r.step, path_name(r.path))).strong());
+            ui.label(r.path.explain());
+            ui.label(format!("speculative margin {:.4} m (base margin + how far the pair could close)", r.margin));
+        }
+        None => {
+            ui.label("not stepped since the pair was selected: step once to see what the step does");
+        }
+    }
     if let Some(sat) = &p.sat {
+        let step_sat = p.record.as_ref().and_then(|r| r.collide.sat.filter(|_| r.path == PairPath::FullSat));
+        let chosen = sat.winner;
+        // The row of least penetration (the largest separation) and the chosen row differ
+        // when the face preference picked a face over a slightly better edge or B's face.
+        let seps = [sat.result.face_a.separation, sat.result.face_b.separation, sat.result.edge.separation];
+        let least = (0..3).max_by(|&i, &j| seps[i].total_cmp(&seps[j])).unwrap_or(0);
+        let chosen_row = match chosen {
+            Some(ContactKind::FaceA) => Some(0),
+            Some(ContactKind::FaceB) => Some(1),
+            Some(ContactKind::Edge) => Some(2),
+            None => None,
+        };
+        ui.label(RichText::new("SAT at the current poses (every query)").small());
         egui::Grid::new("sat").striped(true).show(ui, |ui| {
             ui.label("query");
             ui.label("feature");
             ui.label("separation");
-            ui.end_row();
-            ui.label("best face of A");
-            ui.label(format!("face {}", sat.result.face_a.face));
-            ui.label(format!("{:+.4} m", sat.result.face_a.separation));
-            ui.end_row();
-            ui.label("best face of B");
-            ui.label(format!("face {}", sat.result.face_b.face));
-            ui.label(format!("{:+.4} m", sat.result.face_b.separation));
-            ui.end_row();
-            ui.label("best edge pair");
-            if sat.result.edge.separation.is_finite() {
-                ui.label(format!("{} × {}", sat.result.edge.edge_a, sat.result.edge.edge_b));
-                ui.label(format!("{:+.4} m", sat.result.edge.separation));
-            } else {
-                ui.label("none");
-                ui.label("—");
+            if step_sat.is_some() {
+                ui.label("in the step");
             }
+            ui.label("");
             ui.end_row();
+            let rows = [
+                ("best face of A", format!("face {}", sat.result.face_a.face), step_sat.map(|s| s.face_a.separation)),
+                ("best face of B", format!("face {}", sat.result.face_b.face), step_sat.map(|s| s.face_b.separation)),
+                (
+                    "best edge pair",
+                    if sat.result.edge.separation.is_finite() {
+                        format!("{} × {}", sat.result.edge.edge_a, sat.result.edge.edge_b)
+                    } else {
+                        "none".into()
+                    },
+                    step_sat.map(|s| s.edge.separation),
+                ),
+            ];
+            for (k, (name, feature, in_step)) in rows.into_iter().enumerate() {
+                ui.label(name);
+                ui.label(feature);
+                ui.label(if seps[k].is_finite() { format!("{:+.4} m", seps[k]) } else { "—".into() });
+                if step_sat.is_some() {
+                    ui.label(match in_step {
+                        Some(s) if s.is_finite() => format!("{s:+.4} m"),
+                        _ => "culled".into(),
+                    });
+                }
+                let mut marks = Vec::new();
+                if chosen_row == Some(k) {
+                    marks.push("chosen");
+                }
+                if chosen_row.is_some() && least == k && chosen_row != Some(k) {
+                    marks.push("least penetration");
+                }
+                ui.label(RichText::new(marks.join(", ")).strong());
+                ui.end_row();
+            }
         });
         let tested =
             sat.edge_pairs.iter().filter(|e| e.status == crate::physics::debug::EdgePairStatus::MinkowskiFace).count();
@@ -242,7 +305,7 @@ fn inspector(ui: &mut egui::Ui, t: &mut Testbed) {
             None => "separated".to_string(),
         };
         ui.label(RichText::new(verdict).strong());
-        ui.label(RichText::new(&sat.reason).small());
+        ui.label(&sat.reason);
     } else {
         ui.label(format!(
             "curved-shape contact: {}",
@@ -259,8 +322,18 @@ fn inspector(ui: &mut egui::Ui, t: &mut Testbed) {
         };
         ui.add(egui::Slider::new(&mut s, 0..=n - 1).text(format!("clip stage: {label}")));
         t.clip_stage = if s == n - 1 { None } else { Some(s) };
+        ui.label(if p.clip_step > 0 {
+            format!("clip of step {} (the one that built this manifold)", p.clip_step)
+        } else {
+            "clip recomputed at the current poses".to_string()
+        });
     }
     let m = &p.manifold;
+    if let Some(r) = &p.record {
+        ui.label(
+            RichText::new(format!("manifold the solver used in step {} ({})", r.step, path_name(r.path))).strong(),
+        );
+    }
     ui.label(format!("normal (A->B) = ({:.3}, {:.3}, {:.3})", m.normal.x, m.normal.y, m.normal.z));
     egui::Grid::new("points").striped(true).show(ui, |ui| {
         for h in ["#", "depth (m)", "feature id", "λn", "λt"] {
@@ -277,4 +350,40 @@ fn inspector(ui: &mut egui::Ui, t: &mut Testbed) {
             ui.end_row();
         }
     });
+    // A recomputation at the current poses that differs from what the step used: both are
+    // shown, with the reason.
+    if p.record.is_some() && p.fresh_differs(0.2 * t.world().settings.slop) {
+        ui.separator();
+        let why = match p.record.as_ref().map(|r| r.path) {
+            Some(PairPath::Recycled) => "the step recycled an older manifold; a fresh SAT builds a new one",
+            Some(PairPath::CachedFeature) => "the step reused the cached feature; a fresh SAT may choose another",
+            Some(PairPath::StillApart | PairPath::SphereSkip | PairPath::CachedAxisSeparates) => {
+                "the step skipped the pair; a fresh SAT at the current poses finds contact"
+            }
+            _ => "the bodies moved during the step; the next step starts from these poses",
+        };
+        ui.label(RichText::new("fresh SAT at the current poses differs").strong());
+        ui.label(why);
+        let f = &p.fresh;
+        ui.label(format!(
+            "{} points, {}, normal ({:.3}, {:.3}, {:.3})",
+            f.points.len(),
+            if f.points.is_empty() { "apart" } else { kind_name(f.kind) },
+            f.normal.x,
+            f.normal.y,
+            f.normal.z
+        ));
+        egui::Grid::new("fresh points").striped(true).show(ui, |ui| {
+            for h in ["#", "depth (m)", "feature id"] {
+                ui.label(RichText::new(h).small().strong());
+            }
+            ui.end_row();
+            for (k, pt) in f.points.iter().enumerate() {
+                ui.label(k.to_string());
+                ui.label(format!("{:+.4}", pt.depth));
+                ui.label(format!("{:012x}", pt.id.0 & 0xFFFF_FFFF_FFFF));
+                ui.end_row();
+            }
+        });
+    }
 }

@@ -17,6 +17,7 @@ use crate::physics::collide::clip::ClipRecord;
 use crate::physics::collide::hull_hull::{edge_contact, face_contact};
 use crate::physics::collide::sat::{
     edge_of, edge_separation, edges_in_frame, face_separation, is_minkowski_face, sat, Axis, SatResult,
+    REL_EDGE_TOLERANCE, REL_FACE_TOLERANCE,
 };
 use crate::physics::collide::{CollideConfig, ContactKind, Manifold, Scratch};
 use crate::physics::hull::Hull;
@@ -210,14 +211,30 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
     } else {
         let fa = result.face_a.separation;
         let fb = result.face_b.separation;
+        // The bars of the face preference (`sat::beats`): a challenger must exceed the
+        // incumbent by the relative tolerance of its magnitude plus half the slop.
+        let abs = 0.5 * cfg.slop;
+        let bar = |incumbent: f32, rel: f32| incumbent + (1.0 - rel) * incumbent.abs() + abs;
+        let edge_bar = bar(fa.max(fb), REL_EDGE_TOLERANCE);
+        let edge_rule = if result.edge.separation.is_finite() {
+            format!(
+                "the best edge pair ({:+.4} m) would need > {:+.4} m (best face {:+.4} m + 10 % of its size + half the slop)",
+                result.edge.separation,
+                edge_bar,
+                fa.max(fb)
+            )
+        } else {
+            "no edge pair builds a Minkowski face".to_string()
+        };
         match result.choose(cfg) {
             Axis::Edge(e) => {
                 edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, cfg, &mut manifold);
                 let why = format!(
-                    "edge pair {}/{} wins: {:.4} > 0.90 × best face {:.4} + 0.5·slop",
+                    "edge pair {}/{} wins: {:+.4} m > {:+.4} m (best face {:+.4} m + 10 % of its size + half the slop)",
                     e.edge_a,
                     e.edge_b,
                     e.separation,
+                    edge_bar,
                     fa.max(fb)
                 );
                 (Some(ContactKind::Edge), manifold.normal, why)
@@ -227,8 +244,11 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
                 face_contact(a, xa, b, xb, f.face, false, cfg, &mut scratch, &mut manifold, Some(&mut c));
                 clip = Some(c);
                 let why = format!(
-                    "face {} of A wins: B's best face {:.4} is not > 0.98 × {:.4} + 0.5·slop, edges {:.4} not > 0.90 × face",
-                    f.face, fb, fa, result.edge.separation
+                    "face {} of A wins (faces are preferred): B's best face ({:+.4} m) would need > {:+.4} m (A's + 2 % of its size + half the slop); {}",
+                    f.face,
+                    fb,
+                    bar(fa, REL_FACE_TOLERANCE),
+                    edge_rule
                 );
                 (Some(ContactKind::FaceA), xa.transform_vector(a.faces()[f.face as usize].normal), why)
             }
@@ -237,8 +257,12 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
                 face_contact(b, xb, a, xa, f.face, true, cfg, &mut scratch, &mut manifold, Some(&mut c));
                 clip = Some(c);
                 let why = format!(
-                    "face {} of B wins: {:.4} > 0.98 × A's best face {:.4} + 0.5·slop, edges {:.4} not > 0.90 × face",
-                    f.face, fb, fa, result.edge.separation
+                    "face {} of B wins: {:+.4} m > {:+.4} m (A's best face {:+.4} m + 2 % of its size + half the slop); {}",
+                    f.face,
+                    fb,
+                    bar(fa, REL_FACE_TOLERANCE),
+                    fa,
+                    edge_rule
                 );
                 (Some(ContactKind::FaceB), -xb.transform_vector(b.faces()[f.face as usize].normal), why)
             }

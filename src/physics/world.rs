@@ -54,6 +54,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 mod collision;
+mod watch;
+
+pub use watch::PairRecord;
 
 /// Largest rotation per substep (rad) of a body in contact integrated as a plain rotation
 /// by ω·h whatever its inertia: the midpoint rule's correction to the turn, of order
@@ -244,6 +247,8 @@ pub struct World {
     start_poses: Vec<Iso>,
     island_parent: Vec<u32>,
     island_moving: Vec<bool>,
+    /// Records of the watched pairs ([`PairRecord`]), usually none or the selected pair.
+    watch: Vec<PairRecord>,
 }
 
 impl Default for World {
@@ -295,6 +300,7 @@ impl World {
             start_poses: Vec::new(),
             island_parent: Vec::new(),
             island_moving: Vec::new(),
+            watch: Vec::new(),
         }
     }
 
@@ -372,6 +378,13 @@ impl World {
             b.asleep = false;
             b.sleep_time = 0.0;
         }
+    }
+
+    /// The broad phase's enlarged boxes (Box2D's fat AABBs), per body, as of the last step:
+    /// the grid's pairs are kept while each body's swept box stays inside its own (empty
+    /// before the first step).
+    pub fn enlarged_aabbs(&self) -> &[Aabb] {
+        &self.fat
     }
 
     /// The persistent contacts (including pairs whose manifold is currently empty).
@@ -503,7 +516,12 @@ impl World {
                 self.timed(Stage::IntegratePositions, |w| w.finish_positions());
             }
         }
-        self.timed(Stage::StoreImpulses, |w| w.store_impulses());
+        self.timed(Stage::StoreImpulses, |w| {
+            w.store_impulses();
+            if !w.watch.is_empty() {
+                w.finish_watch();
+            }
+        });
         self.timed(Stage::Sleep, |w| w.update_sleep(dt));
         self.profile.total_ms = start.elapsed().as_secs_f32() * 1000.0;
         self.step_count += 1;
@@ -652,7 +670,7 @@ impl World {
             // A static body after the real ones fills the empty lanes of the wide batches.
             let pad = self.solver_bodies.len() as u32;
             self.solver_bodies.push(SolverBody { inv_i: Mat3A::ZERO, ..Default::default() });
-            self.wide.build(&self.constraints, &self.solver_bodies, pad);
+            self.wide.build(&self.constraints, &self.solver_bodies, pad, self.settings.simd);
         }
     }
 

@@ -160,19 +160,11 @@ fn main_view(f: &FrameInput) -> ViewDraw {
             }
         }
         if f.overlays.aabbs {
-            let bb = b.shape.aabb(&pose);
-            let (lo, hi) = (bb.min, bb.max);
-            let corner = |k: usize| {
-                Vec3::new(
-                    if k & 1 == 0 { lo.x } else { hi.x },
-                    if k & 2 == 0 { lo.y } else { hi.y },
-                    if k & 4 == 0 { lo.z } else { hi.z },
-                )
-            };
-            for (p, q) in
-                [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)]
-            {
-                v.overlay.push(Segment::line(corner(p), corner(q), colors::AABB, 1.5));
+            box_outline(&mut v.overlay, &b.shape.aabb(&pose), colors::AABB, 1.5);
+        }
+        if f.overlays.enlarged_aabbs {
+            if let Some(bb) = w.enlarged_aabbs().get(i) {
+                box_outline(&mut v.overlay, bb, colors::ENLARGED_AABB, 1.0);
             }
         }
     }
@@ -218,6 +210,21 @@ fn main_view(f: &FrameInput) -> ViewDraw {
     v
 }
 
+/// The twelve edges of an axis-aligned box.
+fn box_outline(out: &mut Vec<Segment>, bb: &crate::physics::Aabb, color: [f32; 3], width: f32) {
+    let (lo, hi) = (bb.min, bb.max);
+    let corner = |k: usize| {
+        Vec3::new(
+            if k & 1 == 0 { lo.x } else { hi.x },
+            if k & 2 == 0 { lo.y } else { hi.y },
+            if k & 4 == 0 { lo.z } else { hi.z },
+        )
+    };
+    for (p, q) in [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)] {
+        out.push(Segment::line(corner(p), corner(q), color, width));
+    }
+}
+
 fn polygon_outline(out: &mut Vec<Segment>, poly: &[Vec3], color: [f32; 3], width: f32) {
     for i in 0..poly.len() {
         out.push(Segment::line(poly[i], poly[(i + 1) % poly.len()], color, width));
@@ -235,11 +242,12 @@ fn polygon_fill(out: &mut Vec<FillVertex>, poly: &[Vec3], color: [f32; 3], alpha
 
 /// Number of clip stages of the selected pair (for the slider), if it is a face contact.
 pub fn clip_stage_count(pair: &PairDebug) -> Option<usize> {
-    pair.sat.as_ref().and_then(|s| s.clip.as_ref()).map(|c| c.stages.len() + 3)
+    pair.clip.as_ref().map(|c| c.stages.len() + 3)
 }
 
+/// The clip the step ran (or the fresh one before any step; [`PairDebug::clip`]).
 fn clip_overlay(v: &mut ViewDraw, pair: &PairDebug, stage: Option<usize>) {
-    let Some(rec) = pair.sat.as_ref().and_then(|s| s.clip.as_ref()) else {
+    let Some(rec) = pair.clip.as_ref() else {
         // Edge or curved contact: show the manifold points large.
         for p in &pair.manifold.points {
             v.overlay.push(Segment::point(p.position, colors::CLIPPED, 14.0));

@@ -21,6 +21,8 @@ pub struct Overlays {
     pub impulses: bool,
     /// Bounding boxes.
     pub aabbs: bool,
+    /// The broad phase's enlarged boxes.
+    pub enlarged_aabbs: bool,
     /// Clip polygons of the selected pair.
     pub clip: bool,
     /// Gauss-map inset of the selected pair.
@@ -46,6 +48,7 @@ impl Overlays {
             Overlay::Normals => &mut self.normals,
             Overlay::Impulses => &mut self.impulses,
             Overlay::Aabbs => &mut self.aabbs,
+            Overlay::EnlargedAabbs => &mut self.enlarged_aabbs,
             Overlay::Clip => &mut self.clip,
             Overlay::Gauss => &mut self.gauss,
             Overlay::Minkowski => &mut self.minkowski,
@@ -55,11 +58,12 @@ impl Overlays {
     }
 
     /// All overlays with display names, for the panel.
-    pub const ALL: [(Overlay, &'static str); 9] = [
+    pub const ALL: [(Overlay, &'static str); 10] = [
         (Overlay::Contacts, "contact points (colour = depth)"),
         (Overlay::Normals, "contact normals"),
         (Overlay::Impulses, "impulses (normal, friction)"),
         (Overlay::Aabbs, "bounding boxes"),
+        (Overlay::EnlargedAabbs, "enlarged boxes (broad phase)"),
         (Overlay::Clip, "clip polygons (selected pair)"),
         (Overlay::Gauss, "Gauss maps (selected pair)"),
         (Overlay::Minkowski, "Minkowski difference (selected pair)"),
@@ -86,6 +90,8 @@ pub mod colors {
     pub const IMPULSE_FRICTION: [f32; 3] = [0.8, 0.1, 0.8];
     /// AABBs.
     pub const AABB: [f32; 3] = [0.25, 0.55, 0.3];
+    /// The broad phase's enlarged AABBs.
+    pub const ENLARGED_AABB: [f32; 3] = [0.45, 0.62, 0.85];
     /// Reference face outline.
     pub const REFERENCE: [f32; 3] = [1.0, 0.45, 0.0];
     /// Incident face outline.

@@ -1,8 +1,20 @@
-//! Debug records of one selected pair, gathered from the physics module on request (once
-//! per frame while a pair is selected, never inside the step).
+//! Debug records of one selected pair, gathered once per frame while a pair is selected,
+//! never inside the step.
+//!
+//! Two sources, kept apart and labelled in the inspector:
+//! - **What the step did**: the world's record of the watched pair
+//!   ([`crate::physics::world::PairRecord`]) — the narrow-phase path, the SAT result and the
+//!   clip it ran, the manifold the solver used and each point's impulses. The contact table,
+//!   the clip overlay and the contact labels read this.
+//! - **A fresh recomputation** at the current poses with an empty SAT cache: the full SAT
+//!   record with every query (the SAT table, the Gauss maps, the Minkowski difference). When
+//!   its manifold differs from the step's (a recycled manifold, a cached axis, bodies that
+//!   moved in the step), both are shown so a student sees why.
 
+use crate::physics::collide::clip::ClipRecord;
 use crate::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
 use crate::physics::debug::{minkowski_difference, sat_record, GaussMap, MinkowskiRecord, SatRecord};
+use crate::physics::world::PairRecord;
 use crate::physics::World;
 
 /// Everything the inspector and the debug views show for a pair.
@@ -12,27 +24,39 @@ pub struct PairDebug {
     pub a: usize,
     /// Body B index.
     pub b: usize,
-    /// Full SAT record (hull pairs only).
+    /// What the last step did for the pair, when the world has stepped since it was
+    /// watched.
+    pub record: Option<PairRecord>,
+    /// Full SAT record at the current poses (hull pairs only).
     pub sat: Option<SatRecord>,
-    /// Manifold at the current poses.
+    /// The manifold the last step's solver used (from `record`), or the fresh one before
+    /// any step.
     pub manifold: Manifold,
+    /// The manifold recomputed at the current poses with an empty SAT cache.
+    pub fresh: Manifold,
+    /// The face clip to draw: the step's (`record`) when its contact came from one, else
+    /// the fresh recomputation's.
+    pub clip: Option<ClipRecord>,
+    /// Step whose clip `clip` is (0: the fresh recomputation at the current poses).
+    pub clip_step: u64,
     /// Gauss map of A (hull pairs only).
     pub gauss_a: Option<GaussMap>,
     /// Gauss map of −B (hull pairs only).
     pub gauss_b: Option<GaussMap>,
     /// Minkowski difference A − B (hull pairs only).
     pub minkowski: Option<MinkowskiRecord>,
-    /// Impulses the solver applied at the pair's points in the last step.
+    /// Impulses the solver applied at `manifold`'s points in the last step (same order).
     pub impulses: Vec<(f32, [f32; 2])>,
 }
 
 impl PairDebug {
-    /// Gathers the records of bodies `i` and `j` at their current poses.
+    /// Gathers the records of bodies `i` and `j`: the world's record of the last step (if
+    /// the pair is watched and has been stepped) and a recomputation at the current poses.
     pub fn gather(world: &World, i: usize, j: usize) -> PairDebug {
         let (a, b) = (i.min(j), i.max(j));
         let (ba, bb) = (&world.bodies()[a], &world.bodies()[b]);
         let cfg = CollideConfig { margin: world.settings.margin, slop: world.settings.slop };
-        let mut manifold = Manifold::default();
+        let mut fresh = Manifold::default();
         collide(
             &ba.shape,
             &ba.pose,
@@ -41,7 +65,7 @@ impl PairDebug {
             &cfg,
             &mut SatCache::Empty,
             &mut Scratch::default(),
-            &mut manifold,
+            &mut fresh,
         );
         let (mut sat, mut gauss_a, mut gauss_b, mut minkowski) = (None, None, None, None);
         if let (Some(ha), Some(hb)) = (ba.shape.hull(), bb.shape.hull()) {
@@ -52,10 +76,46 @@ impl PairDebug {
                 minkowski = minkowski_difference(ha, &ba.pose, hb, &bb.pose);
             }
         }
-        let impulses = match world.contact(a as u32, b as u32) {
-            Some(c) => c.impulses[..c.manifold.points.len()].iter().map(|p| (p.normal, p.tangent)).collect(),
-            None => Vec::new(),
+        let record = world.pair_record(a as u32, b as u32).filter(|r| r.step > 0).cloned();
+        let (manifold, impulses, clip, clip_step) = match &record {
+            Some(r) => {
+                let n = r.manifold.points.len();
+                let impulses = r.impulses[..n].iter().map(|p| (p.normal, p.tangent)).collect();
+                // The step's clip belongs to its manifold only while that manifold is a face
+                // contact of two hulls (built by that clip, or recycled from it since).
+                let face = sat.is_some() && n > 0 && r.manifold.kind != crate::physics::ContactKind::Edge;
+                let clip = (face && r.clip_step > 0).then(|| r.collide.clip.clone());
+                let step = if clip.is_some() { r.clip_step } else { 0 };
+                (r.manifold.clone(), impulses, clip, step)
+            }
+            None => (fresh.clone(), Vec::new(), None, 0),
         };
-        PairDebug { a, b, sat, manifold, gauss_a, gauss_b, minkowski, impulses }
+        let (clip, clip_step) = match clip {
+            Some(c) => (Some(c), clip_step),
+            None => (sat.as_ref().and_then(|s| s.clip.clone()), 0),
+        };
+        PairDebug { a, b, record, sat, manifold, fresh, clip, clip_step, gauss_a, gauss_b, minkowski, impulses }
+    }
+
+    /// Whether the fresh recomputation gives another contact than the step's: another
+    /// normal, other points (by feature ID), or positions or depths apart by more than
+    /// `tolerance` (m).
+    pub fn fresh_differs(&self, tolerance: f32) -> bool {
+        let (s, f) = (&self.manifold, &self.fresh);
+        if s.points.len() != f.points.len() {
+            return true;
+        }
+        if s.points.is_empty() {
+            return false;
+        }
+        if s.kind != f.kind || s.normal.dot(f.normal) < 1.0 - 1e-4 {
+            return true;
+        }
+        s.points.iter().any(|p| {
+            f.points
+                .iter()
+                .find(|q| q.id == p.id)
+                .is_none_or(|q| q.position.distance(p.position) > tolerance || (q.depth - p.depth).abs() > tolerance)
+        })
     }
 }

@@ -54,6 +54,33 @@ pub struct ClipRecord {
     pub kept: Vec<(Vec3, f32)>,
     /// The final (≤ 4) points.
     pub reduced: Vec<Vec3>,
+    /// Stage buffers kept from an earlier clip, so a record refilled every step (a watched
+    /// pair, `crate::physics::world::PairRecord`) allocates nothing once warm.
+    pub(crate) spare: Vec<Vec<Vec3>>,
+}
+
+impl ClipRecord {
+    /// Starts a new clip: keeps every buffer's storage, empties its contents.
+    pub(crate) fn begin(&mut self, reference_on_b: bool, reference_face: u32, incident_face: u32) {
+        self.reference_on_b = reference_on_b;
+        self.reference_face = reference_face;
+        self.incident_face = incident_face;
+        self.reference_polygon.clear();
+        self.incident_polygon.clear();
+        self.kept.clear();
+        self.reduced.clear();
+        while let Some(mut s) = self.stages.pop() {
+            s.clear();
+            self.spare.push(s);
+        }
+    }
+
+    /// Appends the polygon after one more side plane.
+    pub(crate) fn push_stage(&mut self, points: impl Iterator<Item = Vec3>) {
+        let mut s = self.spare.pop().unwrap_or_default();
+        s.extend(points);
+        self.stages.push(s);
+    }
 }
 
 /// Clips `input` against the plane through `o` with outward normal `s`, writing to `out`.

@@ -6,12 +6,13 @@ use super::sat::{
     cached_edge_separation, cached_face_separation, cached_face_separation_b, edge_of, query_edges, sat_culled, Axis,
     EdgeQuery, SatCache,
 };
-use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold, Scratch};
+use super::{CollideConfig, CollideRecord, ContactKind, ContactPoint, FeatureId, Manifold, PairPath, Scratch};
 use crate::physics::hull::Hull;
 use crate::physics::math::{closest_points_segments, Iso};
 
-/// Contact manifold of two hulls; uses and updates the pair's `cache`. With `debug`, the
-/// clip stages of a face contact are recorded.
+/// Contact manifold of two hulls; uses and updates the pair's `cache`. With `record`, the
+/// path taken, the SAT result and the clip stages of a face contact are recorded
+/// ([`CollideRecord`]).
 #[allow(clippy::too_many_arguments)]
 pub fn collide_hulls(
     a: &Hull,
@@ -22,10 +23,18 @@ pub fn collide_hulls(
     cache: &mut SatCache,
     scratch: &mut Scratch,
     out: &mut Manifold,
-    mut debug: Option<&mut ClipRecord>,
+    mut record: Option<&mut CollideRecord>,
 ) {
     out.clear();
+    if let Some(r) = record.as_deref_mut() {
+        r.begin(*cache);
+    }
     let rel = Iso::relative(xa, xb);
+    let path = |p: PairPath, record: &mut Option<&mut CollideRecord>| {
+        if let Some(r) = record.as_deref_mut() {
+            r.path = p;
+        }
+    };
     let reuse = |s: f32, s0: f32| s0 <= cfg.margin && (s - s0).abs() < 0.5 * cfg.slop;
     match *cache {
         SatCache::Empty => {}
@@ -33,12 +42,12 @@ pub fn collide_hulls(
             let s = cached_face_separation(a, face, b, &rel);
             if s > cfg.margin {
                 *cache = SatCache::FaceA { face, separation: s };
-                return;
+                return path(PairPath::CachedAxisSeparates, &mut record);
             }
             if reuse(s, separation) {
-                face_contact(a, xa, b, xb, face, false, cfg, scratch, out, debug.as_deref_mut());
+                face_contact(a, xa, b, xb, face, false, cfg, scratch, out, clip_of(&mut record));
                 if !out.points.is_empty() {
-                    return;
+                    return path(PairPath::CachedFeature, &mut record);
                 }
             }
         }
@@ -46,24 +55,24 @@ pub fn collide_hulls(
             let s = cached_face_separation_b(a, b, face, &rel);
             if s > cfg.margin {
                 *cache = SatCache::FaceB { face, separation: s };
-                return;
+                return path(PairPath::CachedAxisSeparates, &mut record);
             }
             if reuse(s, separation) {
-                face_contact(b, xb, a, xa, face, true, cfg, scratch, out, debug.as_deref_mut());
+                face_contact(b, xb, a, xa, face, true, cfg, scratch, out, clip_of(&mut record));
                 if !out.points.is_empty() {
-                    return;
+                    return path(PairPath::CachedFeature, &mut record);
                 }
             }
         }
         SatCache::Edge { edge_a, edge_b, separation } => {
             if let Some(s) = cached_edge_separation(a, edge_a, b, edge_b, &rel) {
                 if s > cfg.margin {
-                    return;
+                    return path(PairPath::CachedAxisSeparates, &mut record);
                 }
                 if reuse(s, separation) {
                     edge_contact(a, xa, b, xb, edge_a, edge_b, cfg, out);
                     if !out.points.is_empty() {
-                        return;
+                        return path(PairPath::CachedFeature, &mut record);
                     }
                 }
             }
@@ -74,6 +83,11 @@ pub fn collide_hulls(
         (Some(ca), Some(cb)) => super::sat_box::sat_boxes(ca, cb, &rel, cfg.margin),
         _ => sat_culled(a, b, &rel, cfg.margin, &mut scratch.edges_b),
     };
+    path(PairPath::FullSat, &mut record);
+    let axis = (!r.separated).then(|| r.choose(cfg));
+    if let Some(rec) = record.as_deref_mut() {
+        (rec.sat, rec.axis, rec.clipped) = (Some(r), axis, false);
+    }
     if r.separated {
         *cache = if r.face_a.separation > cfg.margin {
             SatCache::FaceA { face: r.face_a.face, separation: r.face_a.separation }
@@ -84,18 +98,18 @@ pub fn collide_hulls(
         };
         return;
     }
-    match r.choose(cfg) {
+    match axis.expect("not separated") {
         Axis::Edge(e) => {
             *cache = edge_cache(&e);
             edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, cfg, out);
         }
         Axis::FaceA(f) => {
             *cache = SatCache::FaceA { face: f.face, separation: f.separation };
-            face_contact(a, xa, b, xb, f.face, false, cfg, scratch, out, debug);
+            face_contact(a, xa, b, xb, f.face, false, cfg, scratch, out, clip_of(&mut record));
         }
         Axis::FaceB(f) => {
             *cache = SatCache::FaceB { face: f.face, separation: f.separation };
-            face_contact(b, xb, a, xa, f.face, true, cfg, scratch, out, debug);
+            face_contact(b, xb, a, xa, f.face, true, cfg, scratch, out, clip_of(&mut record));
         }
     }
     if out.points.is_empty() {
@@ -106,11 +120,22 @@ pub fn collide_hulls(
         } else {
             query_edges(a, b, &rel, f32::INFINITY, &mut scratch.edges_b)
         };
+        if let Some(rec) = record {
+            rec.clipped = false;
+        }
         if e.separation.is_finite() {
             *cache = edge_cache(&e);
             edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, cfg, out);
         }
     }
+}
+
+/// The clip record inside `record`, marked as filled by this call.
+fn clip_of<'r>(record: &'r mut Option<&mut CollideRecord>) -> Option<&'r mut ClipRecord> {
+    record.as_deref_mut().map(|r| {
+        r.clipped = true;
+        &mut r.clip
+    })
 }
 
 fn edge_cache(e: &EdgeQuery) -> SatCache {
@@ -174,17 +199,10 @@ pub fn face_contact(
         }
     }
     if let Some(d) = debug.as_deref_mut() {
-        *d = ClipRecord {
-            reference_on_b: flipped,
-            reference_face: ref_face,
-            incident_face: inc,
-            reference_polygon: rh
-                .face_vertices(ref_face as usize)
-                .map(|v| rx.transform_point(rh.vertices[v as usize]))
-                .collect(),
-            incident_polygon: poly.iter().map(|v| rx.transform_point(v.p)).collect(),
-            ..Default::default()
-        };
+        d.begin(flipped, ref_face, inc);
+        d.reference_polygon
+            .extend(rh.face_vertices(ref_face as usize).map(|v| rx.transform_point(rh.vertices[v as usize])));
+        d.incident_polygon.extend(poly.iter().map(|v| rx.transform_point(v.p)));
     }
 
     for re in rh.face_edges(ref_face as usize) {
@@ -193,7 +211,7 @@ pub fn face_contact(
         clip_polygon(&scratch.poly, (q - p).cross(n), p, re, &mut scratch.poly_tmp);
         std::mem::swap(&mut scratch.poly, &mut scratch.poly_tmp);
         if let Some(d) = debug.as_deref_mut() {
-            d.stages.push(scratch.poly.iter().map(|v| rx.transform_point(v.p)).collect());
+            d.push_stage(scratch.poly.iter().map(|v| rx.transform_point(v.p)));
         }
         if scratch.poly.is_empty() {
             break;
@@ -206,7 +224,7 @@ pub fn face_contact(
     }
     poly.retain(|v| v.depth >= -cfg.margin);
     if let Some(d) = debug.as_deref_mut() {
-        d.kept = poly.iter().map(|v| (rx.transform_point(v.p + n * (0.5 * v.depth)), v.depth)).collect();
+        d.kept.extend(poly.iter().map(|v| (rx.transform_point(v.p + n * (0.5 * v.depth)), v.depth)));
     }
     if poly.is_empty() {
         // Deep, skewed overlaps can clip the incident face away entirely. The face query's
@@ -231,7 +249,7 @@ pub fn face_contact(
         });
     }
     if let Some(d) = debug {
-        d.reduced = out.points.iter().map(|p| p.position).collect();
+        d.reduced.extend(out.points.iter().map(|p| p.position));
     }
 }
 

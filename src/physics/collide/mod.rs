@@ -27,6 +27,7 @@
 
 pub mod clip;
 pub mod hull_hull;
+pub mod record;
 pub mod round;
 pub mod sat;
 pub mod sat_box;
@@ -36,6 +37,7 @@ use crate::physics::shape::Shape;
 use arrayvec::ArrayVec;
 use glam::Vec3;
 
+pub use record::{CollideRecord, PairPath};
 pub use sat::SatCache;
 
 /// Which feature pair produced a manifold's normal.
@@ -171,6 +173,7 @@ pub struct Scratch {
 /// Contact manifold between two posed shapes. `cache` is the pair's persistent SAT cache;
 /// `out` is cleared and filled (empty when the shapes are apart by more than the margin).
 #[allow(clippy::too_many_arguments)]
+#[inline]
 pub fn collide(
     a: &Shape,
     xa: &Iso,
@@ -181,7 +184,31 @@ pub fn collide(
     scratch: &mut Scratch,
     out: &mut Manifold,
 ) {
+    collide_recorded(a, xa, b, xb, cfg, cache, scratch, out, None)
+}
+
+/// [`collide`], filling `record` (when given) with the path taken, the SAT result and the
+/// clip stages as they happen: the narrow phase calls this for watched pairs.
+#[allow(clippy::too_many_arguments)]
+pub fn collide_recorded(
+    a: &Shape,
+    xa: &Iso,
+    b: &Shape,
+    xb: &Iso,
+    cfg: &CollideConfig,
+    cache: &mut SatCache,
+    scratch: &mut Scratch,
+    out: &mut Manifold,
+    mut record: Option<&mut CollideRecord>,
+) {
     out.clear();
+    if let Some(r) = record.as_deref_mut() {
+        // Hull pairs fill their record in `collide_hulls`; curved pairs take closed forms.
+        if a.hull().is_none() || b.hull().is_none() {
+            r.begin(*cache);
+            r.path = PairPath::Closed;
+        }
+    }
     match (a, b) {
         (Shape::Sphere { radius: ra }, Shape::Sphere { radius: rb }) => {
             round::sphere_sphere(xa.pos, *ra, xb.pos, *rb, cfg, out)
@@ -218,7 +245,7 @@ pub fn collide(
         }
         _ => {
             let (ha, hb) = (a.hull().unwrap(), b.hull().unwrap());
-            hull_hull::collide_hulls(ha, xa, hb, xb, cfg, cache, scratch, out, None);
+            hull_hull::collide_hulls(ha, xa, hb, xb, cfg, cache, scratch, out, record);
         }
     }
 }

@@ -8,7 +8,9 @@
 //! Limits: a body edited through `World::body_mut` or a new body restarts the broad phase
 //! from scratch; the enlarged boxes are a fixed [`FAT_MARGIN`] wide whatever the body size.
 
+use super::watch::{self, PairRecord};
 use super::*;
+use crate::physics::collide::{collide_recorded, PairPath};
 use crate::physics::math::prefetch;
 
 /// What the narrow phase needs of a body, gathered once per step by the broad phase (so a
@@ -114,7 +116,18 @@ impl World {
                 prefetch(&c.manifold);
             }
             let i = i as usize;
-            if self.update_contact(&mut keys[i], &mut contacts[i], dt, &base) {
+            let touching = if keys[i].watched {
+                // A watched pair (module `watch`): the same decisions, recorded.
+                let mut records = std::mem::take(&mut self.watch);
+                let (a, b) = (keys[i].a, keys[i].b);
+                let rec = records.iter_mut().find(|r| (r.a, r.b) == (a, b));
+                let touching = self.update_contact(&mut keys[i], &mut contacts[i], dt, &base, rec);
+                self.watch = records;
+                touching
+            } else {
+                self.update_contact(&mut keys[i], &mut contacts[i], dt, &base, None)
+            };
+            if touching {
                 self.touching.push(i as u32);
             }
         }
@@ -148,6 +161,7 @@ impl World {
         let mut next_keys = std::mem::take(&mut self.keys_next);
         next.clear();
         next_keys.clear();
+        let records = &self.watch;
         let mut old = self.keys.drain(..).zip(self.contacts.drain(..)).peekable();
         for &(a, b) in &self.pairs {
             while let Some((_, c)) = old.next_if(|(k, _)| (k.a, k.b) < (a, b)) {
@@ -162,7 +176,8 @@ impl World {
                     }
                     None => Box::new(fresh),
                 };
-                (PairKey { a, b, persisted: false, apart: Apart::default() }, c)
+                let watched = watch::is_watched(records, a, b);
+                (PairKey { a, b, persisted: false, watched, apart: Apart::default() }, c)
             });
             next_keys.push(k);
             next.push(c);
@@ -175,22 +190,34 @@ impl World {
     /// The narrow phase of one candidate pair not [still apart](Self::still_apart): keep,
     /// recycle or recompute the manifold of `c` (which holds last step's contact of the same
     /// pair if `k.persisted`). Returns whether the pair touches (its manifold has points).
-    fn update_contact(&mut self, k: &mut PairKey, c: &mut Contact, dt: f32, base: &CollideConfig) -> bool {
+    /// `rec`: the pair's record when it is watched (what each decision was).
+    #[inline]
+    fn update_contact(
+        &mut self,
+        k: &mut PairKey,
+        c: &mut Contact,
+        dt: f32,
+        base: &CollideConfig,
+        mut rec: Option<&mut PairRecord>,
+    ) -> bool {
         let persisted = std::mem::replace(&mut k.persisted, true);
         let (ma, mb) = (&self.motions[k.a as usize], &self.motions[k.b as usize]);
-        if !ma.awake && !mb.awake {
-            // Both asleep (or asleep + static): keep the manifold as it was.
-            return !c.manifold.points.is_empty();
-        }
         // Speculative contacts (Catto): points up to the distance the pair can close in one
         // step, so fast bodies land on the surface instead of deep inside it.
         let reach = Motion::pair_reach(ma, mb, dt);
         let cfg = CollideConfig { margin: base.margin + reach, ..*base };
+        watch::begin(&mut rec, self.step_count + 1, cfg.margin);
+        if !ma.awake && !mb.awake {
+            // Both asleep (or asleep + static): keep the manifold as it was.
+            watch::took(&mut rec, PairPath::Asleep);
+            return !c.manifold.points.is_empty();
+        }
         let (ra, rb) = (ma.radius, mb.radius);
         let (ba, bb) = (&self.bodies[k.a as usize], &self.bodies[k.b as usize]);
         if persisted {
             let distance = self.settings.recycle_distance;
             if c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin) {
+                watch::took(&mut rec, PairPath::Recycled);
                 return true;
             }
         }
@@ -204,10 +231,39 @@ impl World {
             c.recycle = Recycle::default();
             c.impulses = Default::default();
             k.apart = Apart::new(&ba.pose, &bb.pose, sphere_gap);
+            watch::took(&mut rec, PairPath::SphereSkip);
             return false;
         }
         let (prev_points, prev_impulses) = (c.manifold.points.clone(), c.impulses);
-        collide(&ba.shape, &ba.pose, &bb.shape, &bb.pose, &cfg, &mut c.cache, &mut self.scratch, &mut c.manifold);
+        match rec {
+            None => collide(
+                &ba.shape,
+                &ba.pose,
+                &bb.shape,
+                &bb.pose,
+                &cfg,
+                &mut c.cache,
+                &mut self.scratch,
+                &mut c.manifold,
+            ),
+            Some(r) => {
+                collide_recorded(
+                    &ba.shape,
+                    &ba.pose,
+                    &bb.shape,
+                    &bb.pose,
+                    &cfg,
+                    &mut c.cache,
+                    &mut self.scratch,
+                    &mut c.manifold,
+                    Some(&mut r.collide),
+                );
+                r.path = r.collide.path;
+                if r.collide.clipped {
+                    r.clip_step = r.step;
+                }
+            }
+        }
         let rel = Iso::relative(&ba.pose, &bb.pose);
         c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose, rel);
         k.apart = Apart::capture(&c.manifold, rel, &c.cache);
@@ -228,10 +284,12 @@ impl World {
 /// contacts' order.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct PairKey {
-    a: u32,
-    b: u32,
+    pub(super) a: u32,
+    pub(super) b: u32,
     /// The contact was carried over from an earlier step (false for a new pair).
     persisted: bool,
+    /// The pair is watched: the narrow phase records what it does ([`PairRecord`]).
+    pub(super) watched: bool,
     apart: Apart,
 }
 

@@ -1,0 +1,156 @@
+//! The inspector shows what the step did (issue 15 part 2): the world records, for watched
+//! pairs, the narrow-phase path, the SAT it ran, the manifold the solver used and the
+//! impulses it applied; `PairDebug` reads that record instead of recomputing.
+
+mod common;
+use common::*;
+use contactlab::physics::collide::sat::{sat, EdgeSoa};
+use contactlab::physics::collide::PairPath;
+use contactlab::physics::{BodyDesc, Iso, Settings, World};
+use contactlab::view::PairDebug;
+use glam::{Quat, Vec3};
+
+const DT: f32 = 1.0 / 60.0;
+
+/// A unit cube 1 cm above the ground, at rest: the pair is new on step 1.
+fn cube_above_ground(settings: Settings) -> World {
+    let mut w = world(settings);
+    ground(&mut w);
+    w.add_body(BodyDesc::new("cube", cube(0.5), Vec3::new(0.0, 0.51, 0.0))).unwrap();
+    w.set_watched(&[(1, 0)]);
+    w
+}
+
+#[test]
+fn recycled_pair_shows_the_world_contact_and_its_impulses() {
+    let mut w = cube_above_ground(Settings { sleeping: false, ..Default::default() });
+    let mut recycled = 0;
+    for _ in 0..120 {
+        w.step(DT);
+        let r = w.pair_record(0, 1).expect("watched");
+        assert_eq!(r.step, w.step_count);
+        if r.path != PairPath::Recycled {
+            continue;
+        }
+        recycled += 1;
+        let c = w.contact(0, 1).unwrap();
+        let p = PairDebug::gather(&w, 1, 0);
+        assert_eq!(p.manifold.points.len(), c.manifold.points.len());
+        assert_eq!(p.impulses.len(), c.manifold.points.len());
+        // Matched by feature ID: same point, same depth, same impulses as the world's.
+        for (pt, imp) in c.manifold.points.iter().zip(&c.impulses) {
+            let k = p.manifold.points.iter().position(|q| q.id == pt.id).expect("same feature IDs");
+            assert_eq!(p.manifold.points[k].position, pt.position);
+            assert_eq!(p.manifold.points[k].depth, pt.depth);
+            assert_eq!(p.impulses[k], (imp.normal, imp.tangent));
+        }
+        // Once the cube rests (it lands within the first 10 steps): the normal impulses of
+        // a step carry its weight, m·g·dt.
+        if w.step_count > 30 {
+            let weight = w.bodies()[1].mass() * 9.81 * DT;
+            let total: f32 = p.impulses.iter().map(|i| i.0).sum();
+            assert!((total - weight).abs() < 0.01 * weight, "step {}: Σλn = {total}, m·g·dt = {weight}", w.step_count);
+        }
+        // The step's clip is the one that built the recycled manifold, from an earlier step.
+        assert!(p.clip_step > 0 && p.clip_step < r.step, "clip of step {} in step {}", p.clip_step, r.step);
+    }
+    assert!(recycled > 60, "{recycled} recycled steps");
+}
+
+#[test]
+fn new_pair_takes_the_full_sat_then_recycles_and_without_recycling_reuses_the_face() {
+    let mut w = cube_above_ground(Settings { sleeping: false, ..Default::default() });
+    w.step(DT);
+    let r = w.pair_record(0, 1).unwrap();
+    assert_eq!(r.path, PairPath::FullSat);
+    let s = r.collide.sat.expect("the full SAT's result is recorded");
+    // Ground top at y = 0, cube bottom at y = 0.01: the face separation of a face of A (the
+    // ground is body 0) is 1 cm.
+    assert!((s.face_a.separation - 0.01).abs() < 1e-5, "{}", s.face_a.separation);
+    assert!(r.collide.clipped && r.clip_step == 1);
+    assert_eq!(r.manifold.points.len(), 4);
+    for _ in 0..30 {
+        w.step(DT);
+    }
+    assert_eq!(w.pair_record(0, 1).unwrap().path, PairPath::Recycled);
+
+    // Recycling off: a resting pair re-clips its cached face every step without a SAT.
+    let mut w = cube_above_ground(Settings { sleeping: false, recycle_distance: 0.0, ..Default::default() });
+    for _ in 0..60 {
+        w.step(DT);
+    }
+    let r = w.pair_record(0, 1).unwrap();
+    assert_eq!(r.path, PairPath::CachedFeature);
+    assert_eq!(r.clip_step, w.step_count);
+    assert_eq!(r.collide.sat, None, "no SAT ran");
+}
+
+#[test]
+fn separated_pair_is_tested_once_then_skipped_as_still_apart() {
+    // Cube A axis-aligned at the origin; cube B turned 45° about z at (1, 1, 0): their
+    // boxes overlap but B's face towards A is √2/2 − 1/2 m from A's edge.
+    let mut w = World::new(Vec3::ZERO, Settings { sleeping: false, ..Default::default() });
+    w.add_body(BodyDesc::new("a", cube(0.5), Vec3::ZERO)).unwrap();
+    let q = Quat::from_rotation_z(std::f32::consts::FRAC_PI_4);
+    w.add_body(BodyDesc::new("b", cube(0.5), Vec3::new(1.0, 1.0, 0.0)).with_rotation(q)).unwrap();
+    w.set_watched(&[(0, 1)]);
+    let gap = std::f32::consts::FRAC_1_SQRT_2 - 0.5;
+    w.step(DT);
+    let r = w.pair_record(0, 1).unwrap();
+    assert_eq!(r.path, PairPath::FullSat);
+    let s = r.collide.sat.unwrap();
+    assert!(s.separated && (s.separation() - gap).abs() < 1e-5, "{s:?}");
+    // The same numbers as an unculled SAT at the step's poses (nothing moved).
+    let (ha, hb) = (w.bodies()[0].shape.hull().unwrap(), w.bodies()[1].shape.hull().unwrap());
+    let rel = Iso::relative(&w.bodies()[0].pose, &w.bodies()[1].pose);
+    let full = sat(ha, hb, &rel, f32::INFINITY, &mut EdgeSoa::default());
+    assert!((full.separation() - s.separation()).abs() < 1e-6);
+    assert!(r.manifold.points.is_empty());
+    w.step(DT);
+    assert_eq!(w.pair_record(0, 1).unwrap().path, PairPath::StillApart);
+}
+
+#[test]
+fn pair_whose_bounding_spheres_are_apart_skips_the_sat() {
+    // A sphere off the cube's corner edge: the boxes overlap, the bounding spheres do not
+    // (√2 − √3/2 − 1/2 = 0.048 m > the 0.02 m margin).
+    let mut w = World::new(Vec3::ZERO, Settings { sleeping: false, ..Default::default() });
+    w.add_body(BodyDesc::new("a", cube(0.5), Vec3::ZERO)).unwrap();
+    let ball = contactlab::physics::Shape::Sphere { radius: 0.5 };
+    w.add_body(BodyDesc::new("ball", ball, Vec3::new(1.0, 1.0, 0.0))).unwrap();
+    w.set_watched(&[(0, 1)]);
+    w.step(DT);
+    assert_eq!(w.pair_record(0, 1).unwrap().path, PairPath::SphereSkip);
+    // Watching changes nothing: the same world unwatched ends bit-identical.
+    let mut u = World::new(Vec3::ZERO, Settings { sleeping: false, ..Default::default() });
+    u.add_body(BodyDesc::new("a", cube(0.5), Vec3::ZERO)).unwrap();
+    u.add_body(BodyDesc::new("ball", contactlab::physics::Shape::Sphere { radius: 0.5 }, Vec3::new(1.0, 1.0, 0.0)))
+        .unwrap();
+    u.step(DT);
+    assert_eq!(u.bodies()[1].pose, w.bodies()[1].pose);
+}
+
+#[test]
+fn watching_a_pyramid_pair_leaves_the_run_bit_identical() {
+    let settings = Settings { sleeping: false, ..Default::default() };
+    let (mut plain, mut watched) = (world(settings), world(settings));
+    for w in [&mut plain, &mut watched] {
+        ground(w);
+        pyramid(w, 10);
+    }
+    // Ground–box, a box on the two below it (row 1 starts at body 11), and two bottom boxes
+    // 5 cm apart (never a candidate pair).
+    watched.set_watched(&[(0, 1), (1, 11), (1, 2)]);
+    for _ in 0..120 {
+        plain.step(DT);
+        watched.step(DT);
+    }
+    for (a, b) in plain.bodies().iter().zip(watched.bodies()) {
+        assert_eq!((a.pose, a.velocity, a.angular_velocity), (b.pose, b.velocity, b.angular_velocity));
+    }
+    let r = watched.pair_record(1, 11).unwrap();
+    assert_eq!(r.step, 120);
+    assert!(matches!(r.path, PairPath::Recycled | PairPath::CachedFeature), "{:?}", r.path);
+    assert_eq!(r.manifold.points.len(), 4);
+    assert_eq!(watched.pair_record(1, 2).unwrap().path, PairPath::NotCandidate);
+}
