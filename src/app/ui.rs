@@ -283,7 +283,9 @@ fn inspector(ui: &mut egui::Ui, t: &mut Testbed) {
                 if chosen_row == Some(k) {
                     marks.push("chosen");
                 }
-                if chosen_row.is_some() && least == k && chosen_row != Some(k) {
+                // Marked only when clearly deeper than the chosen row (not a tie).
+                let clearly = chosen_row.is_some_and(|c| seps[k] > seps[c] + 1e-5);
+                if least == k && chosen_row != Some(k) && clearly {
                     marks.push("least penetration");
                 }
                 ui.label(RichText::new(marks.join(", ")).strong());
