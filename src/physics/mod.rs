@@ -39,6 +39,7 @@ pub mod collide;
 pub mod contact;
 pub mod debug;
 pub mod hull;
+pub mod limits;
 pub mod math;
 pub mod shape;
 pub mod solver;
