@@ -162,7 +162,11 @@ impl Testbed {
     pub fn step_once(&mut self) {
         self.apply_drag();
         let dt = self.timestep();
+        let reported = self.scene.world.non_finite().len();
         self.scene.world.step(dt);
+        for e in &self.scene.world.non_finite()[reported..] {
+            log::warn!("{e}");
+        }
         self.touch();
     }
 

@@ -51,4 +51,4 @@ pub use hull::{Hull, HullError};
 pub use math::{Aabb, Iso};
 pub use shape::{MassProperties, Shape};
 pub use solver::{Settings, SolverMode};
-pub use world::{Contact, Profile, Stage, Stats, World};
+pub use world::{Contact, NonFinite, Profile, Stage, Stats, World};

@@ -22,6 +22,10 @@
 //!
 //! Free bodies conserve |L| (see [`crate::physics::body`]).
 //!
+//! Each step ends with one finiteness check per body: a body whose state became NaN or
+//! infinite is frozen (asleep, no contacts) and reported ([`World::non_finite`],
+//! `world/containment.rs`).
+//!
 //! Contacts are stored sorted by body pair, so the whole step is deterministic: the same
 //! scene and settings give bit-identical states on the same build. Once a scene has
 //! settled, a step allocates nothing: every buffer is kept and reused.
@@ -54,6 +58,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 mod collision;
+mod containment;
+pub use containment::{NonFinite, Origin};
 
 /// Largest rotation per substep (rad) of a body in contact integrated as a plain rotation
 /// by ω·h whatever its inertia: the midpoint rule's correction to the turn, of order
@@ -244,6 +250,8 @@ pub struct World {
     start_poses: Vec<Iso>,
     island_parent: Vec<u32>,
     island_moving: Vec<bool>,
+    /// Bodies frozen after their state became non-finite (`world/containment.rs`).
+    containment: containment::Containment,
 }
 
 impl Default for World {
@@ -258,6 +266,9 @@ pub enum BodyError {
     /// Density or mass not positive and finite.
     #[error("body '{0}': mass and density must be positive and finite")]
     BadMass(String),
+    /// Mass or inertia not representable in f32 (a shape too small or too light).
+    #[error("body '{0}': its mass or inertia is not a positive finite f32 (the shape is too small or too light)")]
+    BadInertia(String),
 }
 
 impl World {
@@ -295,6 +306,7 @@ impl World {
             start_poses: Vec::new(),
             island_parent: Vec::new(),
             island_moving: Vec::new(),
+            containment: Default::default(),
         }
     }
 
@@ -317,6 +329,9 @@ impl World {
         };
         let dynamic = desc.kind == BodyKind::Dynamic;
         let inv_inertia = if dynamic { mp.inertia.inverse() } else { Mat3::ZERO };
+        if dynamic && !containment::mass_data_ok(mp.mass, &inv_inertia) {
+            return Err(BodyError::BadInertia(desc.name));
+        }
         let body = Body {
             name: desc.name,
             shape,
@@ -427,6 +442,7 @@ impl World {
                 b.asleep = false;
             }
         }
+        self.contain_before_step();
         match self.settings.mode {
             SolverMode::Naive => {
                 self.timed(Stage::IntegrateForces, |w| w.integrate_forces(dt));
@@ -508,6 +524,7 @@ impl World {
         self.profile.total_ms = start.elapsed().as_secs_f32() * 1000.0;
         self.step_count += 1;
         self.time += dt as f64;
+        self.contain_after_step();
     }
 
     fn integrate_forces(&mut self, dt: f32) {
