@@ -18,7 +18,7 @@
 //!
 //! `cargo test --test fuzz` runs the regression seeds and [`QUICK`] scenes (a few seconds
 //! in the test profile); the long run is
-//! `cargo test --release --test fuzz -- --ignored --nocapture` ([`LONG`] scenes).
+//! `cargo test --test fuzz long_fuzz_run -- --ignored --nocapture` ([`LONG`] scenes).
 
 use contactlab::physics::{limits, SolverMode, World};
 use contactlab::scene::format::*;
@@ -498,8 +498,10 @@ fn regression_seeds_stay_finite_valid_and_bounded() {
 
 #[test]
 fn random_scenes_stay_finite_valid_and_bounded() {
-    let r = fuzz(0..QUICK);
-    assert_eq!(r.scenes, QUICK);
+    // FUZZ_SCENES=n runs seeds 0..n instead (to look for new failures).
+    let n = std::env::var("FUZZ_SCENES").ok().and_then(|v| v.parse().ok()).unwrap_or(QUICK);
+    let r = fuzz(0..n);
+    assert_eq!(r.scenes, n);
     assert!(r.failures.is_empty(), "{} failing seeds: {:?}", r.failures.len(), r.failures);
 }
 
@@ -526,7 +528,7 @@ fn replay() {
 }
 
 #[test]
-#[ignore = "long run: cargo test --release --test fuzz -- --ignored --nocapture"]
+#[ignore = "long run: cargo test --test fuzz long_fuzz_run -- --ignored --nocapture"]
 fn long_fuzz_run() {
     let r = fuzz(1_000_000..1_000_000 + LONG);
     assert!(r.failures.is_empty(), "{} failing seeds: {:?}", r.failures.len(), r.failures);
