@@ -13,6 +13,8 @@ use std::time::Instant;
 /// With no arguments it opens the window on the default scene (scenes/welcome.ron).
 /// With --headless it runs a scene without a window and prints a summary; --trace writes a
 /// JSON Lines trace (schema: docs/trace.md) and --screenshot renders a PNG.
+/// Exit codes: 0 success; 2 bad input (scene, flags, files); 3 the run finished but some
+/// bodies' states became non-finite and were frozen (listed on stderr).
 #[derive(Debug, Parser)]
 #[command(name = "contactlab", version, about, long_about)]
 pub struct Cli {

@@ -1,5 +1,11 @@
 //! Validation and world building. Every check names the body and the field it concerns and
-//! says what is allowed, so a user can fix the file without reading code.
+//! says what is allowed, so a user can fix the file without reading code. Numbers are held
+//! to the documented valid ranges of [`crate::physics::limits`] (docs/scenes.md): sizes,
+//! hull thickness and radius, density, mass, the mass ratio of the dynamic bodies,
+//! positions, speeds, spins, the timestep, gravity and every solver setting.
+//!
+//! Limits: the mass ratio is checked over all dynamic bodies (any two may touch); a hull's
+//! thickness is measured across its faces only (an upper bound of its true minimum width).
 
 use super::format::*;
 use super::{generators, SceneError};
@@ -88,7 +94,7 @@ impl Check<'_> {
     fn limit(&self, ctx: &str, field: &str, v: f32, lim: Limit) -> Result<(), SceneError> {
         self.finite(ctx, field, &[v])?;
         if !lim.contains(v) {
-            return Err(self.err(ctx, field, format!("must be {}, got {v}", lim.describe())));
+            return Err(self.err(ctx, field, format!("must be {}, got {v:?}", lim.describe())));
         }
         Ok(())
     }
@@ -98,7 +104,7 @@ impl Check<'_> {
         self.finite(ctx, field, &[v.0, v.1, v.2])?;
         for x in [v.0, v.1, v.2] {
             if !lim.contains(x) {
-                return Err(self.err(ctx, field, format!("every component must be {}, got {x}", lim.describe())));
+                return Err(self.err(ctx, field, format!("every component must be {}, got {x:?}", lim.describe())));
             }
         }
         Ok(())
@@ -109,7 +115,7 @@ impl Check<'_> {
         self.finite(ctx, field, &[v.0, v.1, v.2])?;
         let len = v3(v).length();
         if !lim.contains(len) {
-            return Err(self.err(ctx, field, format!("its length must be {}, got {len}", lim.describe())));
+            return Err(self.err(ctx, field, format!("its length must be {}, got {len:?}", lim.describe())));
         }
         Ok(())
     }
@@ -211,13 +217,13 @@ fn hull_extent(c: &Check, ctx: &str, h: Hull) -> Result<Shape, SceneError> {
     let radius = h.vertices().iter().map(|v| v.distance(centre)).fold(0.0f32, f32::max);
     if !limits::HULL_RADIUS.contains(radius) {
         let lim = limits::HULL_RADIUS.describe();
-        return Err(c.err(ctx, "shape", format!("the hull's radius about its centre must be {lim}, got {radius}")));
+        return Err(c.err(ctx, "shape", format!("the hull's radius about its centre must be {lim}, got {radius:?}")));
     }
     let thickness = hull_thickness(&h);
     // Relative slack for the round-off of the face planes (a cloud on two planes 1 mm apart).
     if thickness < limits::HULL_THICKNESS.min * (1.0 - 1e-3) {
         let lim = limits::HULL_THICKNESS.describe();
-        return Err(c.err(ctx, "shape", format!("the hull's thickness must be {lim}, got {thickness}")));
+        return Err(c.err(ctx, "shape", format!("the hull's thickness must be {lim}, got {thickness:?}")));
     }
     Ok(Shape::Hull(Arc::new(h)))
 }
@@ -308,6 +314,9 @@ fn check_generator(c: &Check, g: &Generator) -> Result<(), SceneError> {
     }
 }
 
+/// The name and mass of the lightest or heaviest dynamic body so far.
+type Extreme<'a> = Option<(&'a str, f32)>;
+
 /// Validates `desc` and builds its world. `origin` names the source in messages.
 pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> {
     let c = Check { path: origin };
@@ -360,7 +369,7 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
     let mut colors = Vec::with_capacity(all.len());
     let mut names = HashSet::new();
     // (name, mass) of the lightest and the heaviest dynamic body, for the mass ratio.
-    let (mut lightest, mut heaviest): (Option<(&str, f32)>, Option<(&str, f32)>) = (None, None);
+    let (mut lightest, mut heaviest): (Extreme, Extreme) = (None, None);
     for b in &all {
         if b.name.is_empty() {
             return Err(c.err("a body", "name", "must not be empty"));
@@ -383,7 +392,7 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
         if b.kind == KindDesc::Dynamic {
             if !limits::MASS.contains(mass) {
                 let how = if b.mass.is_some() { "" } else { " (density × volume)" };
-                return Err(c.err(&ctx, "mass", format!("must be {}, got {mass}{how}", limits::MASS.describe())));
+                return Err(c.err(&ctx, "mass", format!("must be {}, got {mass:?}{how}", limits::MASS.describe())));
             }
             if b.mass.is_some() {
                 let v = shape.volume();
@@ -393,7 +402,7 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
                         &ctx,
                         "mass",
                         format!(
-                            "must give a density {} over the shape's {v} m³, got {d} kg/m³ ({mass} kg)",
+                            "must give a density {} over the shape's {v:?} m³, got {d:?} kg/m³ ({mass:?} kg)",
                             limits::DENSITY.describe()
                         ),
                     ));

@@ -101,6 +101,8 @@ impl Containment {
 
 /// 0 when every number of the body's pose and velocities is finite, NaN otherwise
 /// (`x − x` is NaN for NaN and ±∞).
+// `x − x` on purpose: it is the test (0 for finite x, NaN otherwise), not a mistake.
+#[allow(clippy::eq_op)]
 #[inline]
 fn nonfinite_sum(b: &Body) -> f32 {
     let (p, v, w) = (Vec3A::from(b.pose.pos), Vec3A::from(b.velocity), Vec3A::from(b.angular_velocity));
