@@ -13,6 +13,8 @@ use std::time::Instant;
 /// With no arguments it opens the window on the default scene (scenes/welcome.ron).
 /// With --headless it runs a scene without a window and prints a summary; --trace writes a
 /// JSON Lines trace (schema: docs/trace.md) and --screenshot renders a PNG.
+/// Exit codes: 0 success; 2 bad input (scene, flags, files); 3 the run finished but some
+/// bodies' states became non-finite and were frozen (listed on stderr).
 #[derive(Debug, Parser)]
 #[command(name = "contactlab", version, about, long_about)]
 pub struct Cli {
@@ -114,6 +116,42 @@ pub enum CliError {
     /// Rendering problems.
     #[error("{0}")]
     Render(String),
+    /// The run finished, but some bodies' states became non-finite and were frozen.
+    #[error("non-finite (NaN or infinite) states: {count} frozen, {list}")]
+    NonFinite {
+        /// How many freezes.
+        count: usize,
+        /// Each one: body, step, stage.
+        list: String,
+    },
+}
+
+/// Exit code of a run that finished with non-finite bodies (bad input exits with 2).
+pub const EXIT_NON_FINITE: u8 = 3;
+
+impl CliError {
+    /// The process exit code for this error: 2 for bad input or I/O, [`EXIT_NON_FINITE`]
+    /// when a run completed with frozen non-finite bodies.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::NonFinite { .. } => EXIT_NON_FINITE,
+            _ => 2,
+        }
+    }
+}
+
+/// After a run: an error naming every body frozen because its state became non-finite.
+pub fn check_finite(world: &World) -> Result<(), CliError> {
+    let events = world.non_finite();
+    if events.is_empty() {
+        return Ok(());
+    }
+    let list = events
+        .iter()
+        .map(|e| format!("'{}' in step {} ({}: {})", e.name, e.step, e.origin.name(), e.fields))
+        .collect::<Vec<_>>()
+        .join("; ");
+    Err(CliError::NonFinite { count: events.len(), list })
 }
 
 /// The scene path to open: the argument, or the default scene.
@@ -193,6 +231,8 @@ pub struct Summary {
     pub energy: f32,
     /// Mean wall time per step (ms).
     pub mean_step_ms: f64,
+    /// Bodies frozen because their state became non-finite (printed only when not 0).
+    pub non_finite: usize,
 }
 
 impl std::fmt::Display for Summary {
@@ -203,7 +243,11 @@ impl std::fmt::Display for Summary {
         writeln!(f, "contact points   {}", self.contact_points)?;
         writeln!(f, "max penetration  {:.5} m", self.max_penetration)?;
         writeln!(f, "total energy     {:.3} J", self.energy)?;
-        write!(f, "mean step time   {:.3} ms", self.mean_step_ms)
+        write!(f, "mean step time   {:.3} ms", self.mean_step_ms)?;
+        if self.non_finite > 0 {
+            write!(f, "\nnon-finite       {} (frozen)", self.non_finite)?;
+        }
+        Ok(())
     }
 }
 
@@ -230,8 +274,13 @@ pub fn run_headless(cli: &Cli, scene: &mut LoadedScene) -> Result<Summary, CliEr
     };
     let mut max_pen = 0.0f32;
     let start = Instant::now();
+    let mut reported = scene.world.non_finite().len();
     for n in 1..=cli.steps {
         scene.world.step(dt);
+        for e in &scene.world.non_finite()[reported..] {
+            log::warn!("{e}");
+        }
+        reported = scene.world.non_finite().len();
         max_pen = max_pen.max(scene.world.stats().max_penetration);
         if let Some(w) = trace.as_mut() {
             if n % cli.trace_every == 0 {
@@ -255,5 +304,6 @@ pub fn run_headless(cli: &Cli, scene: &mut LoadedScene) -> Result<Summary, CliEr
         max_penetration: max_pen,
         energy: scene.world.total_energy(),
         mean_step_ms: if cli.steps > 0 { elapsed / cli.steps as f64 } else { 0.0 },
+        non_finite: scene.world.non_finite().len(),
     })
 }

@@ -12,7 +12,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(2)
+            ExitCode::from(e.exit_code())
         }
     }
 }
@@ -24,12 +24,15 @@ fn run(args: &Cli) -> Result<(), CliError> {
         let summary = cli::run_headless(args, &mut scene)?;
         println!("scene            {}", scene.desc.name);
         println!("{summary}");
+        // After the summary, the trace and the screenshot: a run with frozen non-finite
+        // bodies fails with its own exit code.
+        let finite = cli::check_finite(&scene.world);
         if let Some(path) = &args.screenshot {
             let mut t = cli::testbed(args, scene)?;
             headless::screenshot(&mut t, args.size, path).map_err(CliError::Render)?;
             println!("screenshot       {}", path.display());
         }
-        return Ok(());
+        return finite;
     }
     let t = cli::testbed(args, scene)?;
     let opts =

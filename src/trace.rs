@@ -3,7 +3,9 @@
 //! Line 1 is a header `{"contactlab_trace": 1, "scene", "timestep", "bodies": [names]}`;
 //! then one object per recorded step, the first being step 0 (the initial state, no
 //! contacts). Contacts of step n are the manifolds found during step n, with the impulses
-//! applied in it. Normals point from `a` to `b`.
+//! applied in it. Normals point from `a` to `b`. Each step also lists the bodies frozen so
+//! far because their state became non-finite (`non_finite`, an added field: empty in a
+//! healthy run, absent in traces written before it).
 
 use crate::physics::World;
 use serde::{Deserialize, Serialize};
@@ -115,6 +117,23 @@ pub struct TraceStep {
     /// Watched pairs (`--select`), absent when none is watched.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub watched: Vec<TraceWatched>,
+    /// Bodies frozen up to this step because their state became non-finite (added field;
+    /// empty unless something went wrong, missing in older traces).
+    #[serde(default)]
+    pub non_finite: Vec<TraceNonFinite>,
+}
+
+/// A body frozen because its state became non-finite ([`crate::physics::NonFinite`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceNonFinite {
+    /// Body name.
+    pub body: String,
+    /// Step in which it was found.
+    pub step: u64,
+    /// Stage that produced it (a [`crate::physics::Stage`] name, or "an edit between steps").
+    pub stage: String,
+    /// Which parts were non-finite: "position", "rotation", "velocity", "angular velocity".
+    pub fields: String,
 }
 
 impl TraceStep {
@@ -191,7 +210,17 @@ impl TraceStep {
                     .collect(),
             })
             .collect();
-        TraceStep { step, time: world.time, bodies, contacts, watched }
+        let non_finite = world
+            .non_finite()
+            .iter()
+            .map(|e| TraceNonFinite {
+                body: e.name.clone(),
+                step: e.step,
+                stage: e.origin.name().to_string(),
+                fields: e.fields.clone(),
+            })
+            .collect();
+        TraceStep { step, time: world.time, bodies, contacts, watched, non_finite }
     }
 }
 

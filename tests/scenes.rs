@@ -122,6 +122,68 @@ fn semantic_errors_name_the_body_and_the_field() {
 }
 
 #[test]
+fn values_outside_the_documented_ranges_are_refused_with_value_and_range() {
+    // (body, name, field, the range as the message states it). The first four are the
+    // scenes that used to go NaN (issue 22).
+    let cases = [
+        ("(name: \"dust\", shape: Sphere(radius: 1e-9))", "dust", "radius", "between 0.0005 and 1000 m"),
+        ("(name: \"fluff\", shape: Sphere(radius: 0.3), density: 1e-12)", "fluff", "density", "between 1 and 100000 kg/m³"),
+        (
+            "(name: \"plain\", shape: Box(half_extents: (1e30, 0.5, 1e30)), kind: Static)",
+            "plain",
+            "half_extents.x",
+            "between 0.0005 and 1000 m",
+        ),
+        ("(name: \"far\", shape: Sphere(radius: 1.0), position: (0.0, 2e4, 0.0))", "far", "position", "between -10000 and 10000 m"),
+        ("(name: \"fast\", shape: Sphere(radius: 1.0), velocity: (300.0, 0.0, 0.0))", "fast", "velocity", "between 0 and 100 m/s"),
+        ("(name: \"spun\", shape: Sphere(radius: 1.0), angular_velocity: (0.0, 0.0, 500.0))", "spun", "angular_velocity", "between 0 and 100 rad/s"),
+        ("(name: \"grip\", shape: Sphere(radius: 1.0), friction: 50.0)", "grip", "friction", "between 0 and 10"),
+        ("(name: \"lead\", shape: Sphere(radius: 0.01), mass: Some(1e6))", "lead", "mass", "between 1 and 100000 kg/m³"),
+        ("(name: \"tiny\", shape: Box(half_extents: (0.001, 0.001, 0.001)), density: 1.0)", "tiny", "mass", "between 0.000001 and 1000000000 kg"),
+        (
+            "(name: \"foil\", shape: Hull(points: [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 0.0, 1.0), (1.0, 0.0001, 1.0)]))",
+            "foil",
+            "shape",
+            "thickness must be between 0.001",
+        ),
+        ("(name: \"huge\", shape: Hull(points: [(0.0, 0.0, 0.0), (3000.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)]), kind: Static)", "huge", "shape", "radius about its centre must be between"),
+    ];
+    for (body, name, field, range) in cases {
+        let e = err(&with_body(body));
+        assert!(
+            e.contains(&format!("body '{name}'")) && e.contains(&format!("field '{field}'")) && e.contains(range),
+            "{body}\n→ {e}"
+        );
+        assert!(e.contains("got "), "the message states the value: {e}");
+    }
+    // The mass ratio names both bodies.
+    let e = err(&with_body(
+        "(name: \"anvil\", shape: Sphere(radius: 1.0), density: 10000.0), (name: \"feather\", shape: Sphere(radius: 0.1), density: 1.0)",
+    ));
+    assert!(e.contains("body 'anvil'") && e.contains("body 'feather'") && e.contains("1000×"), "{e}");
+    // Exactly at the limit is fine: 1000 times the mass (10× the radius, same density).
+    let ok = with_body(
+        "(name: \"big\", shape: Sphere(radius: 1.0)), (name: \"small\", shape: Sphere(radius: 0.1000001), position: (5.0, 0.0, 0.0))",
+    );
+    scene::load_str(&ok, "test.ron").unwrap();
+    for (text, field, range) in [
+        ("Scene(name: \"t\", timestep: 1.0)", "timestep", "between 0.0001 and 0.1 s"),
+        ("Scene(name: \"t\", gravity: (0.0, -1000.0, 0.0))", "gravity", "between -100 and 100 m/s²"),
+        ("Scene(name: \"t\", solver: (slop: 5.0))", "slop", "between 0 and 0.1 m"),
+        ("Scene(name: \"t\", solver: (contact_hertz: 1e9))", "contact_hertz", "between 0 and 1000 Hz"),
+        ("Scene(name: \"t\", solver: (margin: 3.0))", "margin", "between 0 and 1 m"),
+        (
+            "Scene(name: \"t\", generators: [Stack(name: \"s\", base: (0.0, 0.0, 0.0), count: 2, half_extents: (0.5, 1e-5, 0.5))])",
+            "half_extents",
+            "between 0.0005 and 1000 m",
+        ),
+    ] {
+        let e = err(text);
+        assert!(e.contains(&format!("field '{field}'")) && e.contains(range), "{text}\n→ {e}");
+    }
+}
+
+#[test]
 fn generators_expand_with_the_documented_names_and_counts() {
     let s = scene::load_str(
         "Scene(name: \"g\", generators: [

@@ -173,7 +173,11 @@ impl Testbed {
         self.sync_watch();
         self.apply_drag();
         let dt = self.timestep();
+        let reported = self.scene.world.non_finite().len();
         self.scene.world.step(dt);
+        for e in &self.scene.world.non_finite()[reported..] {
+            log::warn!("{e}");
+        }
         self.touch();
     }
 

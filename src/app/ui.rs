@@ -4,7 +4,7 @@
 
 use super::testbed::{ScreenshotRequest, Testbed};
 use crate::physics::collide::{ContactKind, PairPath};
-use crate::physics::{SolverMode, Stage};
+use crate::physics::{limits, SolverMode, Stage};
 use egui::{Color32, RichText};
 
 /// Width of the side panel in points.
@@ -84,6 +84,22 @@ fn simulation(ui: &mut egui::Ui, t: &mut Testbed) {
     ui.add(egui::Slider::new(&mut t.speed, 0.05..=4.0).logarithmic(true).text("speed"));
     let w = t.world();
     ui.label(format!("step {}   t = {:.3} s   dt = {:.4} s", w.step_count, w.time, t.timestep()));
+    non_finite(ui, w);
+}
+
+/// One red line per body frozen because its state became non-finite (the first few).
+fn non_finite(ui: &mut egui::Ui, w: &crate::physics::World) {
+    const SHOWN: usize = 5;
+    let events = w.non_finite();
+    for e in events.iter().take(SHOWN) {
+        ui.colored_label(
+            Color32::from_rgb(200, 30, 30),
+            format!("'{}' went non-finite ({}) in step {}, {}: frozen", e.name, e.fields, e.step, e.origin.name()),
+        );
+    }
+    if events.len() > SHOWN {
+        ui.colored_label(Color32::from_rgb(200, 30, 30), format!("… and {} more frozen", events.len() - SHOWN));
+    }
 }
 
 fn scene_picker(ui: &mut egui::Ui, t: &mut Testbed) {
@@ -128,6 +144,9 @@ fn method(ui: &mut egui::Ui, t: &mut Testbed) {
     }
     let s = &mut t.scene.world.settings;
     let iterative = s.mode == SolverMode::Iterative;
+    // Each slider's range lies inside the documented valid range (`physics::limits`); the
+    // values typed into their edit fields are clamped to the slider, and the whole settings
+    // to the valid ranges below, so the panel can never leave them.
     ui.add_enabled_ui(iterative, |ui| {
         ui.add(egui::Slider::new(&mut s.iterations, 1..=50).text("iterations / substep"));
         ui.add(egui::Slider::new(&mut s.substeps, 1..=16).text("substeps"));
@@ -136,20 +155,34 @@ fn method(ui: &mut egui::Ui, t: &mut Testbed) {
             "on: four manifolds per batch in SIMD lanes (solver/wide.rs); off: the scalar \
              sequential-impulse solver on every manifold, the textbook path (solver/iterative.rs)",
         );
-        ui.add(egui::Slider::new(&mut s.contact_hertz, 1.0..=240.0).logarithmic(true).text("bias stiffness (Hz)"));
-        ui.add(egui::Slider::new(&mut s.damping_ratio, 0.0..=20.0).text("bias damping ratio"));
-        ui.add(egui::Slider::new(&mut s.max_push_out, 0.1..=10.0).text("max push-out (m/s)"));
+        ui.add(
+            egui::Slider::new(&mut s.contact_hertz, limits::CONTACT_HERTZ.within(1.0..=240.0))
+                .logarithmic(true)
+                .text("bias stiffness (Hz)"),
+        );
+        ui.add(
+            egui::Slider::new(&mut s.damping_ratio, limits::DAMPING_RATIO.within(0.0..=20.0))
+                .text("bias damping ratio"),
+        );
+        ui.add(
+            egui::Slider::new(&mut s.max_push_out, limits::MAX_PUSH_OUT.within(0.1..=10.0)).text("max push-out (m/s)"),
+        );
     });
     ui.add_enabled_ui(!iterative, |ui| {
-        ui.add(egui::Slider::new(&mut s.naive_correction, 0.0..=1.0).text("naive correction"));
+        ui.add(egui::Slider::new(&mut s.naive_correction, limits::NAIVE_CORRECTION.range()).text("naive correction"));
     });
-    ui.add(egui::Slider::new(&mut s.slop, 0.0..=0.05).text("slop (m)"));
-    ui.add(egui::Slider::new(&mut s.restitution_threshold, 0.0..=5.0).text("restitution threshold (m/s)"));
-    ui.add(egui::Slider::new(&mut s.margin, 0.0..=0.1).text("speculative margin (m)"));
-    ui.add(egui::Slider::new(&mut s.recycle_distance, 0.0..=0.1).text("contact recycling (m)")).on_hover_text(
+    ui.add(egui::Slider::new(&mut s.slop, limits::SLOP.within(0.0..=0.05)).text("slop (m)"));
+    ui.add(
+        egui::Slider::new(&mut s.restitution_threshold, limits::RESTITUTION_THRESHOLD.within(0.0..=5.0))
+            .text("restitution threshold (m/s)"),
+    );
+    ui.add(egui::Slider::new(&mut s.margin, limits::MARGIN.within(0.0..=0.1)).text("speculative margin (m)"));
+    ui.add(egui::Slider::new(&mut s.recycle_distance, limits::RECYCLE_DISTANCE.within(0.0..=0.1)).text("contact recycling (m)"))
+        .on_hover_text(
         "pairs that moved less than this keep their manifold's normal and lever arms (Box3D); 0: exact geometry every step",
     );
     ui.checkbox(&mut s.sleeping, "sleeping");
+    *s = s.clamped();
 }
 
 fn overlays(ui: &mut egui::Ui, t: &mut Testbed) {

@@ -8,7 +8,9 @@
 //! held fixed while the orientation advances, and ω is recomputed from L with the new
 //! orientation (`ω = I_w(q')⁻¹ L`). This conserves |L| of a free body exactly and produces
 //! the gyroscopic precession that a plain `q += ½ω q dt` update misses, so a T-handle spun
-//! about its intermediate axis flips (Dzhanibekov effect). Orientation update: the exact
+//! about its intermediate axis flips (Dzhanibekov effect). The spin energy is never allowed
+//! to grow in this update: where the rule's orientation error would add energy (slivers and
+//! needles with a tiny inertia about one axis), ω is scaled back, and |L| shrinks instead. Orientation update: the exact
 //! rotation `q ← exp(½·ω_mid·dt)·q` with ω at the half step (midpoint rule), which keeps
 //! the kinetic energy of a free spin from creeping up.
 
@@ -220,6 +222,10 @@ impl Body {
             self.pose.rot = (rotation(w * dt) * self.pose.rot).normalize();
             return;
         }
+        if self.needle_like() {
+            self.integrate_rotation_implicit(dt);
+            return;
+        }
         // Midpoint rule on the rotation: ω at the half step (from the same L) drives the
         // full step. First-order updates pump energy into the spin, which slowly tips even
         // a spin about the stable major axis.
@@ -233,7 +239,58 @@ impl Body {
         let w_half = omega_at(q_half);
         let q2 = (rotation(w_half * dt) * q).normalize();
         self.pose.rot = q2;
-        self.angular_velocity = omega_at(q2);
+        let w2 = omega_at(q2);
+        // ω·L is twice the spin energy. The orientation's error (of order (ω·dt)²) tilts L
+        // onto the body's axes a little wrongly; for a body whose inertia about one axis is
+        // tiny (a 1 mm needle or sliver: 10⁻⁵ of the others) that sliver of L divided by the
+        // tiny inertia becomes an enormous spin (the fuzzer saw 24 → 4·10⁵ rad/s in one step).
+        // A free spin's energy cannot grow, so ω is scaled back to the energy it had: L keeps
+        // its direction and loses magnitude only when the rule would have created energy.
+        let (e0, e2) = (w.dot(l), w2.dot(l));
+        self.angular_velocity = if e2 > e0 && e0 >= 0.0 { w2 * (e0 / e2).sqrt() } else { w2 };
+    }
+}
+
+/// Bound `tr(I)·tr(I⁻¹)` (at least the ratio of the largest to the smallest principal
+/// inertia) above which a body integrates its rotation implicitly
+/// ([`Body::integrate_rotation`]): a cube gives 9, a 4:2:1 box 13, a 1 mm × 1 mm × 0.5 m
+/// needle 4·10⁵.
+pub const NEEDLE_RATIO: f32 = 300.0;
+
+impl Body {
+    /// Whether one principal inertia is tiny beside another ([`NEEDLE_RATIO`]): needles and
+    /// rods, whose spin the midpoint rule cannot hold (module docs).
+    pub fn needle_like(&self) -> bool {
+        let tr = |m: &Mat3| m.x_axis.x + m.y_axis.y + m.z_axis.z;
+        tr(&self.inertia_local) * tr(&self.inv_inertia_local) > NEEDLE_RATIO
+    }
+
+    /// One step of the implicit gyroscopic update (Catto, "Numerical methods", GDC 2015;
+    /// Bullet's `computeGyroscopicImpulseImplicit_Body`): in body axes, one Newton step on
+    /// `I·(ω' − ω) + dt·ω' × I·ω' = 0`, then a rotation by ω'·dt. Unconditionally stable and
+    /// never gaining energy for rods and needles, where the midpoint rule turns the round-off
+    /// of the orientation into a huge spin about the thin axis; it damps the slow flips of
+    /// free bodies a little, which is why ordinary bodies keep the midpoint rule.
+    fn integrate_rotation_implicit(&mut self, dt: f32) {
+        let q = self.pose.rot;
+        let ib = self.inertia_local;
+        let wb = q.conjugate() * self.angular_velocity;
+        let iw = ib * wb;
+        let f = wb.cross(iw) * dt;
+        let skew =
+            |v: Vec3| Mat3::from_cols(Vec3::new(0.0, v.z, -v.y), Vec3::new(-v.z, 0.0, v.x), Vec3::new(v.y, -v.x, 0.0));
+        let jac = ib + (skew(wb) * ib - skew(iw)) * dt;
+        let step = jac.inverse() * f;
+        let mut wb2 = if step.is_finite() { wb - step } else { wb };
+        // Twice the spin energy, ω·Iω, may not grow (the Newton step is only approximately
+        // the implicit solution).
+        let (e0, e2) = (wb.dot(iw), wb2.dot(ib * wb2));
+        if e2 > e0 && e0 >= 0.0 {
+            wb2 *= (e0 / e2).sqrt();
+        }
+        let w2 = q * wb2;
+        self.pose.rot = (rotation(w2 * dt) * q).normalize();
+        self.angular_velocity = w2;
     }
 }
 

@@ -22,6 +22,10 @@
 //!
 //! Free bodies conserve |L| (see [`crate::physics::body`]).
 //!
+//! Each step ends with one finiteness check per body: a body whose state became NaN or
+//! infinite is frozen (asleep, no contacts) and reported ([`World::non_finite`],
+//! `world/containment.rs`).
+//!
 //! Contacts are stored sorted by body pair, so the whole step is deterministic: the same
 //! scene and settings give bit-identical states on the same build. Once a scene has
 //! settled, a step allocates nothing: every buffer is kept and reused.
@@ -57,6 +61,8 @@ mod collision;
 mod watch;
 
 pub use watch::PairRecord;
+mod containment;
+pub use containment::{NonFinite, Origin};
 
 /// Largest rotation per substep (rad) of a body in contact integrated as a plain rotation
 /// by ω·h whatever its inertia: the midpoint rule's correction to the turn, of order
@@ -249,6 +255,8 @@ pub struct World {
     island_moving: Vec<bool>,
     /// Records of the watched pairs ([`PairRecord`]), usually none or the selected pair.
     watch: Vec<PairRecord>,
+    /// Bodies frozen after their state became non-finite (`world/containment.rs`).
+    containment: containment::Containment,
 }
 
 impl Default for World {
@@ -263,6 +271,9 @@ pub enum BodyError {
     /// Density or mass not positive and finite.
     #[error("body '{0}': mass and density must be positive and finite")]
     BadMass(String),
+    /// Mass or inertia not representable in f32 (a shape too small or too light).
+    #[error("body '{0}': its mass or inertia is not a positive finite f32 (the shape is too small or too light)")]
+    BadInertia(String),
 }
 
 impl World {
@@ -301,6 +312,7 @@ impl World {
             island_parent: Vec::new(),
             island_moving: Vec::new(),
             watch: Vec::new(),
+            containment: Default::default(),
         }
     }
 
@@ -323,6 +335,9 @@ impl World {
         };
         let dynamic = desc.kind == BodyKind::Dynamic;
         let inv_inertia = if dynamic { mp.inertia.inverse() } else { Mat3::ZERO };
+        if dynamic && !containment::mass_data_ok(mp.mass, &inv_inertia) {
+            return Err(BodyError::BadInertia(desc.name));
+        }
         let body = Body {
             name: desc.name,
             shape,
@@ -440,6 +455,7 @@ impl World {
                 b.asleep = false;
             }
         }
+        self.contain_before_step();
         match self.settings.mode {
             SolverMode::Naive => {
                 self.timed(Stage::IntegrateForces, |w| w.integrate_forces(dt));
@@ -526,6 +542,7 @@ impl World {
         self.profile.total_ms = start.elapsed().as_secs_f32() * 1000.0;
         self.step_count += 1;
         self.time += dt as f64;
+        self.contain_after_step();
     }
 
     fn integrate_forces(&mut self, dt: f32) {

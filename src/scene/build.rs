@@ -1,8 +1,15 @@
 //! Validation and world building. Every check names the body and the field it concerns and
-//! says what is allowed, so a user can fix the file without reading code.
+//! says what is allowed, so a user can fix the file without reading code. Numbers are held
+//! to the documented valid ranges of [`crate::physics::limits`] (docs/scenes.md): sizes,
+//! hull thickness and radius, density, mass, the mass ratio of the dynamic bodies,
+//! positions, speeds, spins, the timestep, gravity and every solver setting.
+//!
+//! Limits: the mass ratio is checked over all dynamic bodies (any two may touch); a hull's
+//! thickness is measured across its faces only (an upper bound of its true minimum width).
 
 use super::format::*;
 use super::{generators, SceneError};
+use crate::physics::limits::{self, Limit};
 use crate::physics::{BodyDesc, BodyKind, Hull, Shape, World};
 use glam::{Quat, Vec3};
 use std::collections::HashSet;
@@ -83,6 +90,36 @@ impl Check<'_> {
         Ok(())
     }
 
+    /// `v` within the documented range `lim` ([`crate::physics::limits`]).
+    fn limit(&self, ctx: &str, field: &str, v: f32, lim: Limit) -> Result<(), SceneError> {
+        self.finite(ctx, field, &[v])?;
+        if !lim.contains(v) {
+            return Err(self.err(ctx, field, format!("must be {}, got {v:?}", lim.describe())));
+        }
+        Ok(())
+    }
+
+    /// Every component of `v` within `lim`.
+    fn limit3(&self, ctx: &str, field: &str, v: V3, lim: Limit) -> Result<(), SceneError> {
+        self.finite(ctx, field, &[v.0, v.1, v.2])?;
+        for x in [v.0, v.1, v.2] {
+            if !lim.contains(x) {
+                return Err(self.err(ctx, field, format!("every component must be {}, got {x:?}", lim.describe())));
+            }
+        }
+        Ok(())
+    }
+
+    /// The length of `v` within `lim` (speeds, spins).
+    fn length(&self, ctx: &str, field: &str, v: V3, lim: Limit) -> Result<(), SceneError> {
+        self.finite(ctx, field, &[v.0, v.1, v.2])?;
+        let len = v3(v).length();
+        if !lim.contains(len) {
+            return Err(self.err(ctx, field, format!("its length must be {}, got {len:?}", lim.describe())));
+        }
+        Ok(())
+    }
+
     fn unit_interval(&self, ctx: &str, field: &str, v: f32) -> Result<(), SceneError> {
         self.finite(ctx, field, &[v])?;
         if !(0.0..=1.0).contains(&v) {
@@ -125,39 +162,46 @@ fn rotation(c: &Check, ctx: &str, r: &RotationDesc) -> Result<Quat, SceneError> 
 
 fn shape(c: &Check, ctx: &str, s: &ShapeDesc) -> Result<Shape, SceneError> {
     let hull_err = |e: crate::physics::HullError| c.err(ctx, "shape", e.to_string());
+    let size = |field: &str, v: f32| {
+        c.positive(ctx, field, v)?;
+        c.limit(ctx, field, v, limits::HALF_SIZE)
+    };
+    let cloud = |field: &str, points: &[V3]| {
+        if points.len() > limits::HULL_POINTS {
+            return Err(c.err(ctx, field, format!("at most {} points, got {}", limits::HULL_POINTS, points.len())));
+        }
+        for p in points {
+            c.limit3(ctx, field, *p, limits::POSITION)?;
+        }
+        Ok(points.iter().map(|p| v3(*p)).collect::<Vec<Vec3>>())
+    };
     Ok(match s {
         ShapeDesc::Box { half_extents: h } => {
             for (f, v) in [("half_extents.x", h.0), ("half_extents.y", h.1), ("half_extents.z", h.2)] {
-                c.positive(ctx, f, v)?;
+                size(f, v)?;
             }
             Shape::cuboid(v3(*h)).map_err(hull_err)?
         }
         ShapeDesc::Sphere { radius } => {
-            c.positive(ctx, "radius", *radius)?;
+            size("radius", *radius)?;
             Shape::Sphere { radius: *radius }
         }
         ShapeDesc::Capsule { radius, half_height } => {
-            c.positive(ctx, "radius", *radius)?;
-            c.positive(ctx, "half_height", *half_height)?;
+            size("radius", *radius)?;
+            size("half_height", *half_height)?;
             Shape::Capsule { radius: *radius, half_height: *half_height }
         }
         ShapeDesc::Hull { points } => {
-            for p in points {
-                c.finite(ctx, "points", &[p.0, p.1, p.2])?;
-            }
-            let pts: Vec<Vec3> = points.iter().map(|p| v3(*p)).collect();
-            Shape::Hull(Arc::new(Hull::from_points(&pts).map_err(hull_err)?))
+            let pts = cloud("points", points)?;
+            hull_extent(c, ctx, Hull::from_points(&pts).map_err(hull_err)?)?
         }
         ShapeDesc::HullFaces { vertices, faces } => {
-            for p in vertices {
-                c.finite(ctx, "vertices", &[p.0, p.1, p.2])?;
-            }
-            let pts: Vec<Vec3> = vertices.iter().map(|p| v3(*p)).collect();
-            Shape::Hull(Arc::new(Hull::from_faces(&pts, faces).map_err(hull_err)?))
+            let pts = cloud("vertices", vertices)?;
+            hull_extent(c, ctx, Hull::from_faces(&pts, faces).map_err(hull_err)?)?
         }
         ShapeDesc::Cylinder { radius, half_height, segments } => {
-            c.positive(ctx, "radius", *radius)?;
-            c.positive(ctx, "half_height", *half_height)?;
+            size("radius", *radius)?;
+            size("half_height", *half_height)?;
             if *segments < 3 || *segments > 256 {
                 return Err(c.err(ctx, "segments", format!("must be between 3 and 256, got {segments}")));
             }
@@ -166,9 +210,39 @@ fn shape(c: &Check, ctx: &str, s: &ShapeDesc) -> Result<Shape, SceneError> {
     })
 }
 
+/// Checks a hull's extent: its radius about its centroid and its thinnest width across a
+/// face ([`hull_thickness`]) within the documented ranges.
+fn hull_extent(c: &Check, ctx: &str, h: Hull) -> Result<Shape, SceneError> {
+    let centre = h.centroid();
+    let radius = h.vertices().iter().map(|v| v.distance(centre)).fold(0.0f32, f32::max);
+    if !limits::HULL_RADIUS.contains(radius) {
+        let lim = limits::HULL_RADIUS.describe();
+        return Err(c.err(ctx, "shape", format!("the hull's radius about its centre must be {lim}, got {radius:?}")));
+    }
+    let thickness = hull_thickness(&h);
+    // Relative slack for the round-off of the face planes (a cloud on two planes 1 mm apart).
+    if thickness < limits::HULL_THICKNESS.min * (1.0 - 1e-3) {
+        let lim = limits::HULL_THICKNESS.describe();
+        return Err(c.err(ctx, "shape", format!("the hull's thickness must be {lim}, got {thickness:?}")));
+    }
+    Ok(Shape::Hull(Arc::new(h)))
+}
+
+/// The hull's smallest width measured across its faces: for each face, how far the farthest
+/// vertex lies behind its plane. (An upper bound of the true minimum width, which may lie
+/// across an edge pair; for slivers and needles the faces give it.)
+pub fn hull_thickness(h: &Hull) -> f32 {
+    h.faces()
+        .iter()
+        .map(|f| h.vertices().iter().map(|v| f.offset - f.normal.dot(*v)).fold(0.0f32, f32::max))
+        .fold(f32::INFINITY, f32::min)
+}
+
 fn check_material(c: &Check, ctx: &str, m: &GenMaterial) -> Result<(), SceneError> {
     c.positive(ctx, "material.density", m.density)?;
+    c.limit(ctx, "material.density", m.density, limits::DENSITY)?;
     c.non_negative(ctx, "material.friction", m.friction)?;
+    c.limit(ctx, "material.friction", m.friction, limits::FRICTION)?;
     c.unit_interval(ctx, "material.restitution", m.restitution)?;
     if let Some(col) = m.color {
         c.finite(ctx, "material.color", &[col.0, col.1, col.2])?;
@@ -188,27 +262,29 @@ fn check_generator(c: &Check, g: &Generator) -> Result<(), SceneError> {
     match g {
         Generator::Stack { name, base, count, half_extents: h, gap, material } => {
             let ctx = ctx(name);
-            c.finite(&ctx, "base", &[base.0, base.1, base.2])?;
+            c.limit3(&ctx, "base", *base, limits::POSITION)?;
             limit(&ctx, "count", *count, 1, 10_000)?;
             for v in [h.0, h.1, h.2] {
                 c.positive(&ctx, "half_extents", v)?;
+                c.limit(&ctx, "half_extents", v, limits::HALF_SIZE)?;
             }
             c.non_negative(&ctx, "gap", *gap)?;
             check_material(c, &ctx, material)
         }
         Generator::Pyramid { name, base, layers, half_extents: h, gap, material } => {
             let ctx = ctx(name);
-            c.finite(&ctx, "base", &[base.0, base.1, base.2])?;
+            c.limit3(&ctx, "base", *base, limits::POSITION)?;
             limit(&ctx, "layers", *layers, 1, 200)?;
             for v in [h.0, h.1, h.2] {
                 c.positive(&ctx, "half_extents", v)?;
+                c.limit(&ctx, "half_extents", v, limits::HALF_SIZE)?;
             }
             c.non_negative(&ctx, "gap", *gap)?;
             check_material(c, &ctx, material)
         }
         Generator::Wall { name, base, columns, rows, depth, half_extents: h, gap, material, .. } => {
             let ctx = ctx(name);
-            c.finite(&ctx, "base", &[base.0, base.1, base.2])?;
+            c.limit3(&ctx, "base", *base, limits::POSITION)?;
             limit(&ctx, "columns", *columns, 1, 1000)?;
             limit(&ctx, "rows", *rows, 1, 1000)?;
             limit(&ctx, "depth", *depth, 1, 1000)?;
@@ -217,6 +293,7 @@ fn check_generator(c: &Check, g: &Generator) -> Result<(), SceneError> {
             }
             for v in [h.0, h.1, h.2] {
                 c.positive(&ctx, "half_extents", v)?;
+                c.limit(&ctx, "half_extents", v, limits::HALF_SIZE)?;
             }
             c.non_negative(&ctx, "gap", *gap)?;
             check_material(c, &ctx, material)
@@ -225,21 +302,28 @@ fn check_generator(c: &Check, g: &Generator) -> Result<(), SceneError> {
             let ctx = ctx(name);
             limit(&ctx, "count", *count, 1, 10_000)?;
             limit(&ctx, "points", *points, 4, 1000)?;
-            c.finite(&ctx, "region", &[lo.0, lo.1, lo.2, hi.0, hi.1, hi.2])?;
+            c.limit3(&ctx, "region", *lo, limits::POSITION)?;
+            c.limit3(&ctx, "region", *hi, limits::POSITION)?;
             if lo.0 > hi.0 || lo.1 > hi.1 || lo.2 > hi.2 {
                 return Err(c.err(&ctx, "region", "the first corner must be ≤ the second on every axis"));
             }
             c.positive(&ctx, "radius", *radius)?;
+            c.limit(&ctx, "radius", *radius, limits::HULL_RADIUS)?;
             check_material(c, &ctx, material)
         }
     }
 }
 
+/// The name and mass of the lightest or heaviest dynamic body so far.
+type Extreme<'a> = Option<(&'a str, f32)>;
+
 /// Validates `desc` and builds its world. `origin` names the source in messages.
 pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> {
     let c = Check { path: origin };
     c.positive("scene", "timestep", desc.timestep)?;
+    c.limit("scene", "timestep", desc.timestep, limits::TIMESTEP)?;
     c.finite("scene", "gravity", &[desc.gravity.0, desc.gravity.1, desc.gravity.2])?;
+    c.limit3("scene", "gravity", desc.gravity, limits::GRAVITY)?;
     let cam = &desc.camera;
     c.finite("camera", "eye", &[cam.eye.0, cam.eye.1, cam.eye.2])?;
     c.finite("camera", "target", &[cam.target.0, cam.target.1, cam.target.2])?;
@@ -269,6 +353,9 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
     }
     c.positive("solver", "max_push_out", s.max_push_out)?;
     c.unit_interval("solver", "naive_correction", s.naive_correction)?;
+    for (f, v, lim) in limits::settings_fields(&s.settings()) {
+        c.limit("solver", f, v, lim)?;
+    }
 
     let mut all: Vec<BodyDescFile> = desc.bodies.clone();
     for g in &desc.generators {
@@ -281,6 +368,8 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
     let mut world = World::new(v3(desc.gravity), s.settings());
     let mut colors = Vec::with_capacity(all.len());
     let mut names = HashSet::new();
+    // (name, mass) of the lightest and the heaviest dynamic body, for the mass ratio.
+    let (mut lightest, mut heaviest): (Extreme, Extreme) = (None, None);
     for b in &all {
         if b.name.is_empty() {
             return Err(c.err("a body", "name", "must not be empty"));
@@ -290,15 +379,46 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
             return Err(c.err(&ctx, "name", "is used by another body; names must be unique"));
         }
         let shape = shape(&c, &ctx, &b.shape)?;
-        c.finite(&ctx, "position", &[b.position.0, b.position.1, b.position.2])?;
-        c.finite(&ctx, "velocity", &[b.velocity.0, b.velocity.1, b.velocity.2])?;
-        c.finite(&ctx, "angular_velocity", &[b.angular_velocity.0, b.angular_velocity.1, b.angular_velocity.2])?;
+        c.limit3(&ctx, "position", b.position, limits::POSITION)?;
+        c.length(&ctx, "velocity", b.velocity, limits::SPEED)?;
+        c.length(&ctx, "angular_velocity", b.angular_velocity, limits::SPIN)?;
         let rot = rotation(&c, &ctx, &b.rotation)?;
         c.positive(&ctx, "density", b.density)?;
+        c.limit(&ctx, "density", b.density, limits::DENSITY)?;
         if let Some(m) = b.mass {
             c.positive(&ctx, "mass", m)?;
         }
+        let mass = b.mass.unwrap_or_else(|| shape.mass_properties(b.density).mass);
+        if b.kind == KindDesc::Dynamic {
+            if !limits::MASS.contains(mass) {
+                let how = if b.mass.is_some() { "" } else { " (density × volume)" };
+                return Err(c.err(&ctx, "mass", format!("must be {}, got {mass:?}{how}", limits::MASS.describe())));
+            }
+            if b.mass.is_some() {
+                let v = shape.volume();
+                let d = mass / v;
+                if !limits::DENSITY.contains(d) {
+                    return Err(c.err(
+                        &ctx,
+                        "mass",
+                        format!(
+                            "must give a density {} over the shape's {v:?} m³, got {d:?} kg/m³ ({mass:?} kg)",
+                            limits::DENSITY.describe()
+                        ),
+                    ));
+                }
+            }
+            match lightest {
+                Some((_, m)) if m <= mass => {}
+                _ => lightest = Some((b.name.as_str(), mass)),
+            }
+            match heaviest {
+                Some((_, m)) if m >= mass => {}
+                _ => heaviest = Some((b.name.as_str(), mass)),
+            }
+        }
         c.non_negative(&ctx, "friction", b.friction)?;
+        c.limit(&ctx, "friction", b.friction, limits::FRICTION)?;
         c.unit_interval(&ctx, "restitution", b.restitution)?;
         let kind = match b.kind {
             KindDesc::Dynamic => BodyKind::Dynamic,
@@ -328,6 +448,19 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
         world.add_body(d).map_err(|e| c.err(&ctx, "mass", e.to_string()))?;
         colors.push(color);
     }
+    if let (Some((light, ml)), Some((heavy, mh))) = (lightest, heaviest) {
+        if mh > limits::MAX_MASS_RATIO * ml {
+            return Err(c.err(
+                format!("body '{heavy}'"),
+                "mass",
+                format!(
+                    "is {mh} kg, {:.0} times body '{light}' ({ml} kg); dynamic bodies may differ in mass by at most {}×",
+                    mh / ml,
+                    limits::MAX_MASS_RATIO
+                ),
+            ));
+        }
+    }
     for m in &desc.materials {
         let ctx = format!("material for '{}' and '{}'", m.a, m.b);
         let find = |n: &str, f: &str| {
@@ -339,6 +472,7 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
         };
         let (a, b) = (find(&m.a, "a")?, find(&m.b, "b")?);
         c.non_negative(&ctx, "friction", m.friction)?;
+        c.limit(&ctx, "friction", m.friction, limits::FRICTION)?;
         c.unit_interval(&ctx, "restitution", m.restitution)?;
         world.pair_materials.push(crate::physics::world::PairMaterial {
             a: a as u32,

@@ -81,7 +81,12 @@ impl World {
             false
         };
         let bodies = &self.bodies;
-        let skip = |a: u32, b: u32| !bodies[a as usize].is_dynamic() && !bodies[b as usize].is_dynamic();
+        // Frozen bodies (non-finite states, `containment.rs`) take no part.
+        let (frozen, any_frozen) = (&self.containment, self.containment.any());
+        let skip = |a: u32, b: u32| {
+            (!bodies[a as usize].is_dynamic() && !bodies[b as usize].is_dynamic())
+                || (any_frozen && (frozen.is_frozen(a) || frozen.is_frozen(b)))
+        };
         if full || (!self.escaped.is_empty() && !self.broad.update_moved(&self.fat, &self.escaped, skip)) {
             self.broad.update(&self.fat, skip);
         }
