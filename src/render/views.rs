@@ -200,22 +200,23 @@ fn main_view(f: &FrameInput) -> ViewDraw {
         // Arrows are scaled so the lighter body's weight·dt (at 60 Hz) draws 0.4 m long.
         let unit = mass * 9.81 / 60.0;
         for (k, p) in m.points.iter().enumerate() {
-            // Arrows and dots are depth-tested like the bodies: a contact behind a wall
-            // stays hidden instead of floating over it.
-            let base = toward(v.eye, p.position, 0.02);
+            // Dots are depth-tested (a contact behind a wall stays hidden); arrows stay on
+            // top, since a normal usually points into a body, and start a few pixels out
+            // along the normal so the dot under them still shows.
+            let base = p.position + m.normal * (0.012 * (v.eye - p.position).length());
             if f.overlays.normals {
-                arrow(&mut v.lines, base, base + m.normal * 0.35, colors::NORMAL, 2.5);
+                arrow(&mut v.overlay, base, base + m.normal * 0.35, colors::NORMAL, 2.5);
             }
             if f.overlays.impulses && unit.is_finite() && unit > 0.0 {
                 let imp = c.impulses[k];
                 let ln = (imp.normal / unit * 0.4).min(3.0);
                 if ln > 1e-3 {
-                    arrow(&mut v.lines, base, base + m.normal * ln, colors::IMPULSE_NORMAL, 3.0);
+                    arrow(&mut v.overlay, base, base + m.normal * ln, colors::IMPULSE_NORMAL, 3.0);
                 }
                 let fr = c.tangents[0] * imp.tangent[0] + c.tangents[1] * imp.tangent[1];
                 let lf = (fr.length() / unit * 0.4).min(3.0);
                 if lf > 1e-3 {
-                    arrow(&mut v.lines, base, base + fr.normalize() * lf, colors::IMPULSE_FRICTION, 3.0);
+                    arrow(&mut v.overlay, base, base + fr.normalize() * lf, colors::IMPULSE_FRICTION, 3.0);
                 }
             }
             if f.overlays.contacts {
