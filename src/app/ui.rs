@@ -91,7 +91,7 @@ fn ui_scale(ui: &mut egui::Ui) {
         if ui.add_enabled(zoom < hi - 1e-3, egui::Button::new("+")).on_hover_text("Ctrl +").clicked() {
             z = (zoom + step).min(hi);
         }
-        if ui.button("100 %").on_hover_text("Ctrl 0").clicked() {
+        if ui.button("default").on_hover_text("back to 100 % (Ctrl 0)").clicked() {
             z = 1.0;
         }
         if z != zoom {
