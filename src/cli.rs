@@ -67,6 +67,16 @@ pub struct Cli {
     #[arg(long, value_delimiter = ',', num_args = 1)]
     pub select: Vec<String>,
 
+    /// Camera for the screenshot (and the window): eye and target, six numbers
+    /// EX,EY,EZ,TX,TY,TZ, e.g. --camera 3,2,4,0,0.5,0. Default: the scene's camera.
+    #[arg(long, value_name = "EX,EY,EZ,TX,TY,TZ", allow_hyphen_values = true, value_parser = parse_camera)]
+    pub camera: Option<[f32; 6]>,
+
+    /// Clip stage of the selected pair to show (0 = the incident face, then one per side
+    /// plane, then the points kept by depth, then the reduced manifold). Needs --select.
+    #[arg(long, value_name = "N")]
+    pub clip_stage: Option<usize>,
+
     /// Window: start with the simulation playing.
     #[arg(long)]
     pub play: bool,
@@ -96,6 +106,26 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
     Ok((w, h))
 }
 
+fn parse_camera(s: &str) -> Result<[f32; 6], String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() != 6 {
+        return Err(format!("expected six numbers EX,EY,EZ,TX,TY,TZ (eye, then target), got {} in '{s}'", parts.len()));
+    }
+    let mut v = [0.0f32; 6];
+    for (k, p) in parts.iter().enumerate() {
+        v[k] = p
+            .trim()
+            .parse::<f32>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| format!("'{p}' is not a finite number"))?;
+    }
+    if v[..3] == v[3..] {
+        return Err("the eye and the target must differ".into());
+    }
+    Ok(v)
+}
+
 /// Errors of a command-line run; `main` prints them and exits non-zero.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
@@ -116,6 +146,9 @@ pub enum CliError {
     /// Rendering problems.
     #[error("{0}")]
     Render(String),
+    /// `--clip-stage` without a pair that has clip stages, or out of range.
+    #[error("--clip-stage: {0}")]
+    ClipStage(String),
     /// The run finished, but some bodies' states became non-finite and were frozen.
     #[error("non-finite (NaN or infinite) states: {count} frozen, {list}")]
     NonFinite {
@@ -179,6 +212,29 @@ pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, Cli
     if let Some((a, b)) = pair {
         t.select_pair(a, b);
     }
+    if let Some(c) = cli.camera {
+        let fov = t.camera.fov_y.to_degrees();
+        t.camera =
+            crate::view::Camera::look_at(glam::Vec3::new(c[0], c[1], c[2]), glam::Vec3::new(c[3], c[4], c[5]), fov);
+        t.initial_camera = t.camera;
+    }
+    if let Some(n) = cli.clip_stage {
+        if pair.is_none() {
+            return Err(CliError::ClipStage("select a pair with --select A,B first".into()));
+        }
+        let Some(stages) = t.clip_stages() else {
+            return Err(CliError::ClipStage(
+                "the selected pair has no clip stages (it needs two hulls in face contact)".into(),
+            ));
+        };
+        if n >= stages {
+            return Err(CliError::ClipStage(format!(
+                "stage {n} does not exist; this pair has stages 0 to {}",
+                stages - 1
+            )));
+        }
+        t.clip_stage = if n + 1 == stages { None } else { Some(n) };
+    }
     Ok(t)
 }
 
@@ -225,8 +281,10 @@ pub struct Summary {
     pub awake: usize,
     /// Contact points at the end.
     pub contact_points: usize,
-    /// Largest penetration seen during the run (m).
+    /// Deepest penetration of any contact point over the whole run (m).
     pub max_penetration: f32,
+    /// Deepest penetration after the last step (m): what the window's stats call "this step".
+    pub final_penetration: f32,
     /// Total energy at the end (J).
     pub energy: f32,
     /// Mean wall time per step (ms).
@@ -241,7 +299,8 @@ impl std::fmt::Display for Summary {
         writeln!(f, "bodies           {}", self.bodies)?;
         writeln!(f, "awake bodies     {}", self.awake)?;
         writeln!(f, "contact points   {}", self.contact_points)?;
-        writeln!(f, "max penetration  {:.5} m", self.max_penetration)?;
+        writeln!(f, "max penetration  {:.5} m  (deepest over all {} steps)", self.max_penetration, self.steps)?;
+        writeln!(f, "penetration now  {:.5} m  (deepest after the last step)", self.final_penetration)?;
         writeln!(f, "total energy     {:.3} J", self.energy)?;
         write!(f, "mean step time   {:.3} ms", self.mean_step_ms)?;
         if self.non_finite > 0 {
@@ -302,6 +361,7 @@ pub fn run_headless(cli: &Cli, scene: &mut LoadedScene) -> Result<Summary, CliEr
         awake: stats.awake,
         contact_points: stats.points,
         max_penetration: max_pen,
+        final_penetration: stats.max_penetration,
         energy: scene.world.total_energy(),
         mean_step_ms: if cli.steps > 0 { elapsed / cli.steps as f64 } else { 0.0 },
         non_finite: scene.world.non_finite().len(),

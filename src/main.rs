@@ -20,6 +20,9 @@ fn main() -> ExitCode {
 fn run(args: &Cli) -> Result<(), CliError> {
     let mut scene = cli::load_scene(args)?;
     cli::selected_pair(args, &scene)?;
+    if args.clip_stage.is_some() && args.select.is_empty() {
+        return Err(CliError::ClipStage("select a pair with --select A,B first".into()));
+    }
     if args.headless {
         let summary = cli::run_headless(args, &mut scene)?;
         println!("scene            {}", scene.desc.name);

@@ -28,6 +28,8 @@ fn help_documents_every_flag() {
         "--size",
         "--overlay",
         "--select",
+        "--camera",
+        "--clip-stage",
     ] {
         assert!(text.contains(flag), "--help lacks {flag}");
     }
@@ -44,6 +46,8 @@ fn headless_run_prints_the_summary() {
         "awake bodies",
         "contact points   40",
         "max penetration",
+        "(deepest over all 120 steps)",
+        "penetration now",
         "total energy",
         "mean step time",
     ] {
@@ -190,4 +194,33 @@ fn scalar_flag_and_watched_pair_in_the_trace() {
     let last = &lines.last().unwrap()["watched"][0];
     assert_eq!(last["points"].as_array().unwrap().len(), 4);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_camera_and_clip_stage_give_clear_errors() {
+    let run = |args: &[&str]| {
+        let out = contactlab()
+            .arg(scene("twisted_boxes.ron"))
+            .arg("--headless")
+            .args(["--steps", "1"])
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let (code, err) = run(&["--camera", "1,2,3"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("six numbers"), "{err}");
+    let (code, err) = run(&["--camera", "1,2,3,1,2,3"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("must differ"), "{err}");
+    let (code, err) = run(&["--camera", "1,2,x,0,0,0"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("'x'"), "{err}");
+    let (code, err) = run(&["--clip-stage", "1", "--screenshot", "/dev/null"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--select"), "{err}");
+    let (code, err) = run(&["--clip-stage", "99", "--select", "lower,upper", "--screenshot", "/dev/null"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("stage 99 does not exist") && err.contains("stages 0 to"), "{err}");
 }

@@ -81,7 +81,14 @@ fn overlay_colours_appear_only_when_the_overlay_is_on() {
         t.step_once();
     }
     let c = t.world().contacts().iter().find(|c| c.manifold.points.len() == 4).expect("resting contact");
-    let pt = c.manifold.points[0];
+    // Dots are depth-tested: take the point nearest the camera, which the box does not hide.
+    let eye = t.camera.eye();
+    let pt = *c
+        .manifold
+        .points
+        .iter()
+        .min_by(|a, b| (a.position - eye).length().total_cmp(&(b.position - eye).length()))
+        .unwrap();
     let (x, y) = project(&t, pt.position);
     let want = srgb(depth_color(pt.depth));
     let normal_rgb = srgb(colors::NORMAL);
@@ -143,4 +150,34 @@ fn every_shipped_scene_renders() {
         let non_bg = img.pixels().filter(|p| dist(p, bg) > 30).count();
         assert!(non_bg > 2000, "{}: almost nothing drawn ({non_bg} px)", path.display());
     }
+}
+
+#[test]
+fn contact_dots_hide_behind_solid_bodies() {
+    let mut off = Offscreen::new(SIZE).unwrap();
+    let mut t = testbed("box_on_box.ron");
+    t.selected.clear();
+    for _ in 0..3 {
+        t.step_once();
+    }
+    // From the front, a little above: the box's front bottom corners show, its back ones
+    // are behind it.
+    t.camera = contactlab::view::Camera::look_at(Vec3::new(0.2, 2.0, 5.0), Vec3::new(0.2, 0.8, -0.1), 45.0);
+    t.overlays = Overlays::default();
+    t.overlays.contacts = true;
+    let img = render(&mut off, &mut t);
+    let c = t.world().contacts().iter().find(|c| c.manifold.points.len() == 4).expect("resting contact");
+    let (mut front, mut back) = (0, 0);
+    for pt in &c.manifold.points {
+        let (x, y) = project(&t, pt.position);
+        let d = dist(img.get_pixel(x, y), srgb(depth_color(pt.depth)));
+        if pt.position.z > 0.0 {
+            assert!(d <= 30, "front point at ({x}, {y}) is drawn: {:?}", img.get_pixel(x, y));
+            front += 1;
+        } else {
+            assert!(d > 60, "back point at ({x}, {y}) is hidden by the box: {:?}", img.get_pixel(x, y));
+            back += 1;
+        }
+    }
+    assert_eq!((front, back), (2, 2));
 }

@@ -294,3 +294,186 @@ fn naive_flat_drop_scene_spins_in_naive_and_bounces_straight_in_iterative() {
         }
     }
 }
+
+// ---- Each shipped scene keeps the promise its description makes. ----
+
+fn shipped(name: &str) -> scene::LoadedScene {
+    scene::load(&scene::scenes_dir().join(name)).unwrap()
+}
+
+fn body(s: &scene::LoadedScene, name: &str) -> usize {
+    s.body_index(name).unwrap_or_else(|| panic!("no body {name}"))
+}
+
+fn points(s: &scene::LoadedScene, a: usize, b: usize) -> usize {
+    s.world.contact(a as u32, b as u32).map_or(0, |c| c.manifold.points.len())
+}
+
+#[test]
+fn box_on_vertex_starts_on_one_point_then_topples_onto_a_face() {
+    let run = || {
+        let mut s = shipped("box_on_vertex.ron");
+        let (ground, cube) = (body(&s, "ground"), body(&s, "cube"));
+        let dt = s.timestep();
+        let mut first = 0;
+        let mut counts = Vec::new();
+        for _ in 0..360 {
+            s.world.step(dt);
+            let n = points(&s, ground, cube);
+            if first == 0 && n > 0 {
+                first = n;
+            }
+            if counts.last() != Some(&n) {
+                counts.push(n); // the sequence of distinct point counts
+            }
+        }
+        let b = &s.world.bodies()[cube];
+        (first, counts, b.pose.pos, b.pose.rot)
+    };
+    let (first, counts, pos, rot) = run();
+    assert_eq!(first, 1, "the first contact is a single point (the corner)");
+    assert!(counts.contains(&2), "the contact grows to an edge: {counts:?}");
+    assert_eq!(*counts.last().unwrap(), 4, "it ends on a face: {counts:?}");
+    assert!((pos.y - 0.5).abs() < 0.01, "resting on a face, centre at {} m", pos.y);
+    // The toppling is deterministic: a second run ends bit-identical.
+    let (_, _, pos2, rot2) = run();
+    assert_eq!((pos, rot), (pos2, rot2));
+}
+
+#[test]
+fn billiards_balls_stay_on_the_table() {
+    let mut s = shipped("billiards.ron");
+    let dt = s.timestep();
+    for _ in 0..600 {
+        s.world.step(dt);
+    }
+    for b in s.world.bodies().iter().filter(|b| b.is_dynamic()) {
+        let p = b.pose.pos;
+        assert!(p.x.abs() < 4.0 && p.z.abs() < 2.0 && p.y > 0.1, "{} left the table: {p}", b.name);
+    }
+    // The break did spread the rack: some ball moved more than a metre.
+    let moved = s.world.bodies().iter().filter(|b| b.name.starts_with("ball")).any(|b| {
+        let start = shipped("billiards.ron");
+        (b.pose.pos - start.world.bodies()[start.body_index(&b.name).unwrap()].pose.pos).length() > 1.0
+    });
+    assert!(moved);
+}
+
+/// Peaks (centre heights, m) of body `name` over `steps` steps.
+fn peaks(name: &str, steps: usize) -> Vec<f32> {
+    let mut s = shipped("restitution_row.ron");
+    let i = body(&s, name);
+    let dt = s.timestep();
+    let mut out = Vec::new();
+    let mut prev_vy = 0.0f32;
+    for _ in 0..steps {
+        s.world.step(dt);
+        let b = &s.world.bodies()[i];
+        if prev_vy > 0.0 && b.velocity.y <= 0.0 {
+            out.push(b.pose.pos.y);
+        }
+        prev_vy = b.velocity.y;
+    }
+    out
+}
+
+#[test]
+fn restitution_row_bounces_as_its_description_states() {
+    let desc = shipped("restitution_row.ron").desc.description;
+    // The description states the measured peaks of the e = 1 ball and the first of e = 0.75.
+    let e1 = peaks("e=1", 600);
+    assert!(e1.len() >= 3, "{e1:?}");
+    for (k, want) in [(0, 2.92), (1, 2.80), (2, 2.69)] {
+        assert!((e1[k] - want).abs() < 0.01, "e=1 peak {k}: {} vs {want} ({e1:?})", e1[k]);
+        assert!(desc.contains(&format!("{want:.2}")), "the description states {want}");
+    }
+    let e75 = peaks("e=0.75", 200);
+    assert!((e75[0] - 1.77).abs() < 0.01, "e=0.75 first peak {e75:?}");
+    assert!(desc.contains("1.77") && desc.contains("1.82"));
+    // e = 0 does not bounce at all.
+    assert!(peaks("e=0", 600).iter().all(|&y| y < 0.32), "e=0 bounced");
+}
+
+/// Runs `steps` steps in naive mode and checks every dynamic body stays inside the box
+/// |x|, |z| < `half` above the ground.
+fn stays_in(name: &str, half: f32, steps: usize) {
+    let mut s = shipped(name);
+    s.world.settings.mode = SolverMode::Naive;
+    let dt = s.timestep();
+    for _ in 0..steps {
+        s.world.step(dt);
+    }
+    for b in s.world.bodies().iter().filter(|b| b.is_dynamic()) {
+        let p = b.pose.pos;
+        assert!(p.x.abs() < half && p.z.abs() < half && p.y > 0.0, "{name}: {} left: {p}", b.name);
+    }
+}
+
+#[test]
+fn naive_scenes_keep_their_bodies_in_view() {
+    stays_in("naive_stack.ron", 3.0, 900);
+    stays_in("welcome.ron", 5.0, 900);
+}
+
+#[test]
+fn every_shipped_scene_starts_with_its_moving_bodies_in_the_picture() {
+    // The window's 3D view with the panel open is about 1240 × 900 pixels; check the first
+    // 4 s, sampled every 10 steps.
+    let aspect = 1240.0 / 900.0;
+    let mut outside = Vec::new();
+    for path in scene::shipped_scenes() {
+        let mut s = scene::load(&path).unwrap();
+        let cam = contactlab::app::testbed::initial_camera(&s);
+        let vp = cam.view_proj(aspect);
+        let dt = s.timestep();
+        for k in 0..=240 {
+            if k % 10 == 0 {
+                for b in s.world.bodies().iter().filter(|b| b.is_dynamic()) {
+                    let a = b.shape.aabb(&b.pose);
+                    let c = a.center();
+                    let h = (a.max - a.min) * 0.5 * 0.7; // the box's corners overstate the body
+                    for corner in 0..8 {
+                        let sgn = |bit: i32| if corner & bit == 0 { -1.0 } else { 1.0 };
+                        let p = vp.project_point3(c + h * Vec3::new(sgn(1), sgn(2), sgn(4)));
+                        if p.x.abs() > 1.0 || p.y.abs() > 1.0 {
+                            outside.push(format!("{}: {} at step {k} (ndc {p})", path.display(), b.name));
+                        }
+                    }
+                }
+            }
+            s.world.step(dt);
+        }
+    }
+    outside.dedup_by(|a, b| a.split(':').next() == b.split(':').next());
+    assert!(outside.is_empty(), "outside the picture:\n{}", outside.join("\n"));
+}
+
+#[test]
+fn a_scene_without_a_camera_is_framed_from_outside_its_bodies() {
+    // 3 000 bricks in a wall, no camera: the default camera would sit inside the wall.
+    let s = scene::load_str(
+        "Scene(name: \"big wall\", bodies: [(name: \"ground\", shape: Box(half_extents: (80.0, 0.5, 80.0)), kind: Static, position: (0.0, -0.5, 0.0))],
+         generators: [Wall(name: \"w\", base: (0.0, 0.0, 0.0), columns: 100, rows: 30, half_extents: (0.5, 0.25, 0.25), bricks: true)])",
+        "big wall",
+    )
+    .unwrap();
+    assert!(s.desc.camera.is_none());
+    let cam = contactlab::app::testbed::initial_camera(&s);
+    let vp = cam.view_proj(1240.0 / 900.0);
+    let mut bounds: Option<contactlab::physics::Aabb> = None;
+    for b in s.world.bodies().iter().filter(|b| b.is_dynamic()) {
+        let a = b.shape.aabb(&b.pose);
+        bounds = Some(bounds.map_or(a, |x| x.union(&a)));
+        let p = vp.project_point3(b.pose.pos);
+        assert!(p.x.abs() <= 1.0 && p.y.abs() <= 1.0 && p.z < 1.0, "{} at ndc {p}", b.name);
+    }
+    let bounds = bounds.unwrap();
+    let e = cam.eye();
+    let inside = (0..3).all(|k| e[k] >= bounds.min[k] && e[k] <= bounds.max[k]);
+    assert!(!inside, "the eye {e} is inside the wall's bounds {bounds:?}");
+    // A scene that sets its camera keeps it.
+    let own =
+        scene::load_str("Scene(name: \"c\", camera: (eye: (1.0, 2.0, 3.0), target: (0.0, 0.0, 0.0)))", "c").unwrap();
+    let c = contactlab::app::testbed::initial_camera(&own);
+    assert!((c.eye() - Vec3::new(1.0, 2.0, 3.0)).length() < 1e-4);
+}

@@ -85,3 +85,241 @@ fn inspector_reports_the_sat_queries_of_the_selected_pair() {
     h.get_by_label_contains("pruned by the Gauss map");
     assert_eq!(h.state_mut().pair_debug().unwrap().manifold.points.len(), 4);
 }
+
+/// The whole window's egui frame (panel and 3D view input), as the window runs it.
+fn window_harness(t: Testbed) -> Harness<'static, Testbed> {
+    Harness::builder().with_size(egui::Vec2::new(1600.0, 2400.0)).build_ui_state(
+        |ui, t: &mut Testbed| {
+            contactlab::app::viewport::frame(ui, t);
+        },
+        t,
+    )
+}
+
+fn click_at(h: &mut Harness<'_, Testbed>, p: egui::Pos2) {
+    h.hover_at(p);
+    h.run();
+    h.drag_at(p);
+    h.run();
+    h.drop_at(p);
+    h.run();
+}
+
+/// Clicks body `name` in the 3D view, where its centre projects.
+fn click_body(h: &mut Harness<'_, Testbed>, name: &str) {
+    let i = h.state().scene.body_index(name).unwrap();
+    let c = h.state().world().bodies()[i].pose.pos;
+    let rect = central_rect(h);
+    let p = contactlab::app::viewport::project(h.state(), rect, c);
+    click_at(h, p);
+}
+
+/// The view rectangle the last frame used (the part of the window the panel leaves).
+fn central_rect(h: &Harness<'_, Testbed>) -> egui::Rect {
+    h.state().view_rect
+}
+
+#[test]
+fn clicks_on_the_panel_never_change_the_selected_pair() {
+    let mut h = window_harness(testbed("welcome.ron"));
+    h.run();
+    let (pedestal, twisted) =
+        (h.state().scene.body_index("pedestal").unwrap(), h.state().scene.body_index("twisted").unwrap());
+    // Clear the scene's own selection by clicking empty sky, then pick the pair by hand.
+    let sky = central_rect(&h).center_top() + egui::vec2(0.0, 20.0);
+    click_at(&mut h, sky);
+    assert!(h.state().selected.is_empty(), "a click on empty space clears the selection");
+    click_body(&mut h, "twisted");
+    click_body(&mut h, "pedestal");
+    assert_eq!(h.state().selected, vec![twisted, pedestal]);
+    let pair = h.state().selected_pair();
+    assert_eq!(pair, Some((pedestal.min(twisted), pedestal.max(twisted))));
+    h.get_by_label("Overlays").click();
+    h.run();
+    // Toggle every overlay on (and the clip, Gauss and Minkowski views appear), then off.
+    for (_, name) in contactlab::view::Overlays::ALL {
+        for _ in 0..2 {
+            h.get_by_label(name).click();
+            h.run();
+            assert_eq!(h.state().selected_pair(), pair, "after clicking '{name}'");
+        }
+    }
+    for (_, name) in contactlab::view::Overlays::ALL {
+        if !name.contains("wireframe") {
+            h.get_by_label(name).click();
+            h.run();
+        }
+    }
+    // Drag every slider by 30 points and release it over the panel.
+    let sliders: Vec<egui::Rect> =
+        h.get_all_by_role(egui::accesskit::Role::Slider).map(|n| n.rect()).collect::<Vec<_>>();
+    assert!(sliders.len() >= 10, "{} sliders", sliders.len());
+    for r in sliders {
+        let from = r.center();
+        let to = from + egui::vec2(30.0, 0.0);
+        h.hover_at(from);
+        h.run();
+        h.drag_at(from);
+        h.run();
+        h.hover_at(to);
+        h.run();
+        h.drop_at(to);
+        h.run();
+        assert_eq!(h.state().selected_pair(), pair, "after dragging the slider at {from:?}");
+    }
+    h.get_by_label_contains("A = pedestal,  B = twisted");
+}
+
+fn settle(t: &mut Testbed) {
+    for _ in 0..600 {
+        t.step_once();
+    }
+    assert_eq!(t.world().stats().awake, 0, "the stack sleeps");
+}
+
+#[test]
+fn changing_the_method_or_a_solver_setting_wakes_every_body() {
+    let mut t = testbed("stack_10.ron");
+    settle(&mut t);
+    let mut h = harness(t);
+    h.run();
+    h.get_by_label("Naive").click();
+    h.run();
+    assert_eq!(h.state().world().stats().awake, 10, "switching the method wakes the stack");
+    h.get_by_label("Iterative").click();
+    h.run();
+    settle(h.state_mut());
+    h.get_by_label("warm starting").click();
+    h.run();
+    assert_eq!(h.state().world().stats().awake, 10, "a solver checkbox wakes the stack");
+    h.get_by_label("warm starting").click();
+    h.run();
+    settle(h.state_mut());
+    let r = h.get_by_role_and_label(egui::accesskit::Role::Slider, "substeps").rect();
+    h.hover_at(r.center());
+    h.run();
+    h.drag_at(r.center());
+    h.run();
+    h.hover_at(r.center() + egui::vec2(25.0, 0.0));
+    h.run();
+    h.drop_at(r.center() + egui::vec2(25.0, 0.0));
+    h.run();
+    assert_ne!(h.state().world().settings.substeps, 4);
+    assert_eq!(h.state().world().stats().awake, 10, "a solver slider wakes the stack");
+}
+
+#[test]
+fn stats_show_this_steps_and_the_runs_max_penetration() {
+    let mut t = testbed("naive_stack.ron");
+    for _ in 0..60 {
+        t.step_once();
+    }
+    let run = t.max_penetration_run;
+    let now = t.world().stats().max_penetration;
+    assert!(run > 0.0 && run >= now, "run {run}, now {now}");
+    let mut h = harness(t);
+    h.run();
+    h.get_by_label("Stats").click();
+    h.run();
+    h.get_by_label("max penetration, this step");
+    h.get_by_label("max penetration since reset");
+    h.get_by_label(&format!("{run:.4} m"));
+    h.get_by_label("Reset").click();
+    h.run();
+    assert_eq!(h.state().max_penetration_run, 0.0, "reset starts a new run");
+}
+
+#[test]
+fn enter_in_the_path_field_opens_the_scene() {
+    let mut h = harness(testbed("stack_10.ron"));
+    h.run();
+    let path = scene::scenes_dir().join("box_on_box.ron").display().to_string();
+    h.state_mut().path_input.clear();
+    h.get_by_role(egui::accesskit::Role::TextInput).focus();
+    h.run();
+    h.get_by_role(egui::accesskit::Role::TextInput).type_text(&path);
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert_eq!(h.state().scene_path.as_deref(), Some(std::path::Path::new(&path)));
+    assert_ne!(h.state().scene.desc.name, "Stack of 10");
+}
+
+#[test]
+fn hovering_a_scene_in_the_picker_shows_its_description() {
+    let mut h = harness(testbed("stack_10.ron"));
+    h.run();
+    h.get_by_label("shipped").click();
+    h.run();
+    let desc = scene::load(&scene::scenes_dir().join("incline.ron")).unwrap().desc.description;
+    h.get_by_label("Incline with friction").hover();
+    h.run();
+    h.get_by_label(&desc);
+}
+
+#[test]
+fn the_interface_scale_buttons_zoom_the_whole_interface() {
+    let mut h = harness(testbed("stack_10.ron"));
+    h.run();
+    h.get_by_label("+").click();
+    h.run();
+    assert!((h.ctx.zoom_factor() - 1.1).abs() < 1e-6, "{}", h.ctx.zoom_factor());
+    h.get_by_label_contains("110 %");
+    h.get_by_label("default").click();
+    h.run();
+    assert_eq!(h.ctx.zoom_factor(), 1.0);
+}
+
+#[test]
+fn one_selected_body_is_shown_and_its_material_edits_wake_it() {
+    let mut t = testbed("single_box_drop.ron");
+    for _ in 0..600 {
+        t.step_once();
+    }
+    let i = t.scene.body_index("box").unwrap();
+    assert!(t.world().bodies()[i].asleep, "the box has settled");
+    let mass = t.world().bodies()[i].mass();
+    t.click_body(None);
+    t.click_body(Some(i));
+    let mut h = harness(t);
+    h.run();
+    h.get_by_label("body: box");
+    h.get_by_label(&format!("{mass:.3} kg"));
+    h.get_by_label("inertia (principal)");
+    h.get_by_label("asleep");
+    let r = h.get_by_role_and_label(egui::accesskit::Role::Slider, "restitution").rect();
+    h.hover_at(r.center());
+    h.run();
+    h.drag_at(r.center());
+    h.run();
+    h.hover_at(r.center() + egui::vec2(20.0, 0.0));
+    h.run();
+    h.drop_at(r.center() + egui::vec2(20.0, 0.0));
+    h.run();
+    let b = &h.state().world().bodies()[i];
+    assert!(!b.asleep, "editing restitution wakes the body");
+    assert!(b.restitution > 0.0, "restitution {}", b.restitution);
+    // Density: mass follows, the shape stays.
+    let r = h.get_by_role_and_label(egui::accesskit::Role::Slider, "density (kg/m³)").rect();
+    h.hover_at(r.center());
+    h.run();
+    h.drag_at(r.center());
+    h.run();
+    h.hover_at(r.center() + egui::vec2(40.0, 0.0));
+    h.run();
+    h.drop_at(r.center() + egui::vec2(40.0, 0.0));
+    h.run();
+    let m2 = h.state().world().bodies()[i].mass();
+    assert!(m2 > mass * 1.5, "denser: {mass} → {m2}");
+}
+
+#[test]
+fn reset_restores_the_scenes_camera() {
+    let mut t = testbed("box_on_box.ron");
+    let start = t.camera;
+    t.camera.orbit(120.0, 40.0);
+    t.camera.zoom_towards(glam::Vec3::ZERO, 0.5);
+    assert_ne!(t.camera, start);
+    t.reset();
+    assert_eq!(t.camera, start);
+}

@@ -1,12 +1,15 @@
-//! The testbed application: state ([`testbed`]), the egui panel ([`ui`]), the winit window
+//! The testbed application: state ([`testbed`]), the egui panel ([`ui`], [`body_panel`]), the
+//! window's egui frame with the 3D view's mouse input ([`viewport`]), the winit window
 //! ([`window`]), picking, and headless rendering ([`headless`]). It reads the physics
 //! module's state and debug records and never reaches into its internals.
 
+pub mod body_panel;
 pub mod headless;
 pub mod labels;
 pub mod picking;
 pub mod testbed;
 pub mod ui;
+pub mod viewport;
 pub mod window;
 
 pub use testbed::Testbed;

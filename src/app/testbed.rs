@@ -83,6 +83,13 @@ pub struct Testbed {
     pub screenshot_with_panel: bool,
     /// Status line (e.g. where a screenshot went).
     pub status: String,
+    /// Deepest penetration of any contact point over all steps since the scene was loaded
+    /// or reset (m); the stats' "this step" value is the world's current one.
+    pub max_penetration_run: f32,
+    /// The 3D view's rectangle in the last frame (egui points), for input and tests.
+    pub view_rect: egui::Rect,
+    /// The scene's initial camera (its own, or the automatic framing), restored by reset.
+    pub initial_camera: Camera,
     pair_cache: Option<(u64, usize, usize, PairDebug)>,
     edits: u64,
 }
@@ -119,15 +126,19 @@ impl Testbed {
             status: String::new(),
             pair_cache: None,
             edits: 0,
+            max_penetration_run: 0.0,
+            view_rect: egui::Rect::NOTHING,
+            initial_camera: Camera::look_at(Vec3::ZERO, Vec3::ZERO, 45.0),
         };
         t.apply_scene_view();
         t
     }
 
     fn apply_scene_view(&mut self) {
+        self.initial_camera = initial_camera(&self.scene);
+        self.camera = self.initial_camera;
         let d = &self.scene.desc;
-        let (e, g) = (d.camera.eye, d.camera.target);
-        self.camera = Camera::look_at(Vec3::new(e.0, e.1, e.2), Vec3::new(g.0, g.1, g.2), d.camera.fov_deg);
+        self.max_penetration_run = 0.0;
         self.overlays = Overlays::default();
         for o in &d.view.overlays {
             self.overlays.enable(*o);
@@ -168,6 +179,12 @@ impl Testbed {
         }
     }
 
+    /// Marks the world as edited from outside (the panel changed a body): cached debug
+    /// records are gathered again.
+    pub fn edited(&mut self) {
+        self.touch();
+    }
+
     /// Exactly one world step (also while paused).
     pub fn step_once(&mut self) {
         self.sync_watch();
@@ -178,6 +195,7 @@ impl Testbed {
         for e in &self.scene.world.non_finite()[reported..] {
             log::warn!("{e}");
         }
+        self.max_penetration_run = self.max_penetration_run.max(self.scene.world.stats().max_penetration);
         self.touch();
     }
 
@@ -198,11 +216,14 @@ impl Testbed {
         n
     }
 
-    /// Restarts the scene from its initial state, keeping the solver settings chosen live.
+    /// Restarts the scene from its initial state and its initial camera, keeping the solver
+    /// settings chosen live.
     pub fn reset(&mut self) {
         let settings = self.scene.world.settings;
         self.scene = self.initial.clone();
         self.scene.world.settings = settings;
+        self.camera = self.initial_camera;
+        self.max_penetration_run = 0.0;
         self.drag = None;
         self.accumulator = 0.0;
         self.pair_cache = None;
@@ -242,9 +263,22 @@ impl Testbed {
         }
     }
 
-    /// Switches the resolution method on the running world.
+    /// Switches the resolution method on the running world, waking every body so the
+    /// change shows at once.
     pub fn set_mode(&mut self, mode: SolverMode) {
         self.scene.world.settings.mode = mode;
+        self.wake_all();
+    }
+
+    /// Wakes every dynamic body. Called whenever the method or a solver setting changes:
+    /// a settled (sleeping) scene would otherwise ignore the change until reset.
+    pub fn wake_all(&mut self) {
+        for i in 0..self.scene.world.bodies().len() {
+            if self.scene.world.bodies()[i].is_dynamic() {
+                self.scene.world.wake(i);
+            }
+        }
+        self.touch();
     }
 
     /// Selects a body: the first click selects one, the second makes a pair, a third starts
@@ -412,6 +446,58 @@ impl Testbed {
             outlines,
         }
     }
+}
+
+/// The camera a scene starts with: its own if it sets one, else [`auto_camera`].
+pub fn initial_camera(scene: &LoadedScene) -> Camera {
+    match &scene.desc.camera {
+        Some(c) => {
+            let (e, g) = (c.eye, c.target);
+            Camera::look_at(Vec3::new(e.0, e.1, e.2), Vec3::new(g.0, g.1, g.2), c.fov_deg)
+        }
+        None => auto_camera(scene),
+    }
+}
+
+/// Seconds of simulation whose body bounds the automatic camera frames.
+pub const AUTO_FRAME_SECONDS: f32 = 2.0;
+
+/// A camera that frames the dynamic bodies' bounds over the first [`AUTO_FRAME_SECONDS`]
+/// (simulated on a copy of the world; at most about 100 000 body-steps, so a huge scene
+/// frames a shorter stretch), seen from the default direction (above, front right). A
+/// scene without dynamic bodies frames all of them.
+pub fn auto_camera(scene: &LoadedScene) -> Camera {
+    let d = crate::scene::format::CameraDesc::default();
+    let dir = Vec3::new(d.eye.0 - d.target.0, d.eye.1 - d.target.1, d.eye.2 - d.target.2);
+    let mut cam = Camera::look_at(dir, Vec3::ZERO, d.fov_deg);
+    let mut world = scene.world.clone();
+    let any_dynamic = world.bodies().iter().any(|b| b.is_dynamic());
+    let bounds = |w: &World| {
+        let mut acc: Option<crate::physics::Aabb> = None;
+        for b in w.bodies().iter().filter(|b| b.is_dynamic() || !any_dynamic) {
+            let a = b.shape.aabb(&b.pose);
+            acc = Some(acc.map_or(a, |x| x.union(&a)));
+        }
+        acc
+    };
+    let mut acc = bounds(&world);
+    let dt = scene.timestep();
+    let n = world.bodies().len().max(1);
+    let steps = ((AUTO_FRAME_SECONDS / dt) as usize).min(100_000 / n);
+    if any_dynamic {
+        for k in 1..=steps {
+            world.step(dt);
+            if k % 5 == 0 || k == steps {
+                if let (Some(a), Some(b)) = (acc, bounds(&world)) {
+                    acc = Some(a.union(&b));
+                }
+            }
+        }
+    }
+    if let Some(b) = acc {
+        cam.frame(&b);
+    }
+    cam
 }
 
 /// A segment in body space.

@@ -1,6 +1,7 @@
 //! The control panel (egui): simulation controls, the resolution method and every solver
-//! setting edited live, the scene picker, overlays, stats with stage timings, the list of
-//! touching pairs, and the contact inspector of the selected pair.
+//! setting edited live (a change wakes every body), the interface scale, the scene picker,
+//! overlays, stats with stage timings, the list of touching pairs, and the inspector: one
+//! selected body ([`super::body_panel`]) or the contact of the selected pair.
 
 use super::testbed::{ScreenshotRequest, Testbed};
 use crate::physics::collide::{ContactKind, PairPath};
@@ -38,7 +39,7 @@ pub fn panel(ui: &mut egui::Ui, t: &mut Testbed) {
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
         ui.heading(RichText::new(&t.scene.desc.name).strong());
         if !t.scene.desc.description.is_empty() {
-            ui.label(RichText::new(&t.scene.desc.description).small());
+            ui.label(RichText::new(&t.scene.desc.description));
         }
         ui.separator();
         simulation(ui, t);
@@ -82,6 +83,7 @@ fn simulation(ui: &mut egui::Ui, t: &mut Testbed) {
         }
     });
     ui.add(egui::Slider::new(&mut t.speed, 0.05..=4.0).logarithmic(true).text("speed"));
+    ui_scale(ui);
     let w = t.world();
     ui.label(format!("step {}   t = {:.3} s   dt = {:.4} s", w.step_count, w.time, t.timestep()));
     non_finite(ui, w);
@@ -102,6 +104,33 @@ fn non_finite(ui: &mut egui::Ui, w: &crate::physics::World) {
     }
 }
 
+/// Smallest and largest interface scale, and the step of the buttons (and of Ctrl +/−).
+const UI_SCALE: (f32, f32, f32) = (0.5, 3.0, 0.1);
+
+/// The interface scale (egui's zoom factor, which Ctrl +, Ctrl − and Ctrl 0 also change):
+/// larger text for a projector.
+fn ui_scale(ui: &mut egui::Ui) {
+    let zoom = ui.ctx().zoom_factor();
+    ui.horizontal(|ui| {
+        ui.label("interface scale");
+        let (lo, hi, step) = UI_SCALE;
+        let mut z = zoom;
+        if ui.add_enabled(zoom > lo + 1e-3, egui::Button::new("−")).on_hover_text("Ctrl −").clicked() {
+            z = (zoom - step).max(lo);
+        }
+        ui.label(format!("{:.0} %", zoom * 100.0));
+        if ui.add_enabled(zoom < hi - 1e-3, egui::Button::new("+")).on_hover_text("Ctrl +").clicked() {
+            z = (zoom + step).min(hi);
+        }
+        if ui.button("default").on_hover_text("back to 100 % (Ctrl 0)").clicked() {
+            z = 1.0;
+        }
+        if z != zoom {
+            ui.ctx().set_zoom_factor((z * 10.0).round() / 10.0);
+        }
+    });
+}
+
 fn scene_picker(ui: &mut egui::Ui, t: &mut Testbed) {
     let current = t.scene.desc.name.clone();
     let mut choice = None;
@@ -116,8 +145,10 @@ fn scene_picker(ui: &mut egui::Ui, t: &mut Testbed) {
         let _ = t.load(p);
     }
     ui.horizontal(|ui| {
-        ui.add(egui::TextEdit::singleline(&mut t.path_input).hint_text("path/to/scene.ron").desired_width(200.0));
-        if ui.button("Open").clicked() {
+        let field =
+            ui.add(egui::TextEdit::singleline(&mut t.path_input).hint_text("path/to/scene.ron").desired_width(200.0));
+        let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if ui.button("Open").on_hover_text("or Enter in the path field").clicked() || enter {
             let p = std::path::PathBuf::from(t.path_input.trim());
             let _ = t.load(p);
         }
@@ -132,6 +163,15 @@ fn scene_picker(ui: &mut egui::Ui, t: &mut Testbed) {
 }
 
 fn method(ui: &mut egui::Ui, t: &mut Testbed) {
+    let before = t.scene.world.settings;
+    method_controls(ui, t);
+    if t.scene.world.settings != before {
+        // A settled scene sleeps: without waking, a new setting would show nothing.
+        t.wake_all();
+    }
+}
+
+fn method_controls(ui: &mut egui::Ui, t: &mut Testbed) {
     let mut mode = t.scene.world.settings.mode;
     ui.horizontal(|ui| {
         ui.radio_value(&mut mode, SolverMode::Naive, "Naive")
@@ -189,6 +229,11 @@ fn overlays(ui: &mut egui::Ui, t: &mut Testbed) {
     for (o, name) in crate::view::Overlays::ALL {
         ui.checkbox(t.overlays.flag(o), name);
     }
+    ui.add_enabled(
+        t.overlays.minkowski,
+        egui::Checkbox::new(&mut t.overlays.minkowski_see_through, "Minkowski: see-through"),
+    )
+    .on_hover_text("show the polytope's hidden edges through its faces (off: opaque)");
 }
 
 fn stats(ui: &mut egui::Ui, t: &mut Testbed) {
@@ -201,7 +246,8 @@ fn stats(ui: &mut egui::Ui, t: &mut Testbed) {
             ("pairs", s.pairs.to_string()),
             ("touching pairs", s.touching.to_string()),
             ("contact points", s.points.to_string()),
-            ("max penetration", format!("{:.4} m", s.max_penetration)),
+            ("max penetration, this step", format!("{:.4} m", s.max_penetration)),
+            ("max penetration since reset", format!("{:.4} m", t.max_penetration_run)),
             ("energy", format!("{:.2} J", w.total_energy())),
             ("frame", format!("{:.2} ms", t.frame_ms)),
             ("step", format!("{:.3} ms", w.profile.total_ms)),
@@ -243,11 +289,11 @@ fn pairs(ui: &mut egui::Ui, t: &mut Testbed) {
 }
 
 fn inspector(ui: &mut egui::Ui, t: &mut Testbed) {
-    let names: Vec<String> = t.selected.iter().map(|&i| t.world().bodies()[i].name.clone()).collect();
-    if names.len() < 2 {
+    if t.selected.len() < 2 {
         ui.label("Click a body, then another, to inspect their contact (or pick a touching pair).");
-        if let Some(n) = names.first() {
-            ui.label(format!("selected: {n}"));
+        if let Some(&i) = t.selected.first() {
+            ui.separator();
+            super::body_panel::body_inspector(ui, t, i);
         }
         return;
     }
@@ -340,7 +386,7 @@ fn inspector(ui: &mut egui::Ui, t: &mut Testbed) {
             None => "separated".to_string(),
         };
         ui.label(RichText::new(verdict).strong());
-        ui.label(&sat.reason);
+        ui.label(RichText::new(&sat.reason));
     } else {
         ui.label(format!(
             "curved-shape contact: {}",
@@ -371,14 +417,14 @@ fn inspector(ui: &mut egui::Ui, t: &mut Testbed) {
     }
     ui.label(format!("normal (A->B) = ({:.3}, {:.3}, {:.3})", m.normal.x, m.normal.y, m.normal.z));
     egui::Grid::new("points").striped(true).show(ui, |ui| {
-        for h in ["#", "depth (m)", "feature id", "λn", "λt"] {
+        for h in ["#", "depth (m)", "features", "λn", "λt"] {
             ui.label(RichText::new(h).small().strong());
         }
         ui.end_row();
         for (k, pt) in m.points.iter().enumerate() {
             ui.label(k.to_string());
             ui.label(format!("{:+.4}", pt.depth));
-            ui.label(format!("{:012x}", pt.id.0 & 0xFFFF_FFFF_FFFF));
+            ui.label(crate::view::feature::label(pt.id));
             let (ln, lt) = p.impulses.get(k).copied().unwrap_or((0.0, [0.0; 2]));
             ui.label(format!("{ln:.2}"));
             ui.label(format!("{:.2}, {:.2}", lt[0], lt[1]));

@@ -5,23 +5,21 @@
 //! top. Screenshots copy the offscreen texture (optionally after drawing egui into it too).
 //! Lost or outdated surfaces are reconfigured; a minimised window (zero size) skips frames.
 //!
-//! Mouse: left-click selects bodies (two make a pair); left-drag on a dynamic body drags it
-//! with a spring (or moves it directly while paused); left-drag elsewhere orbits; right or
-//! middle drag pans; the wheel zooms towards the cursor; dragging inside an inset rotates
-//! the inset views. Keys: Space play/pause, period or → step, R reset, F frame, F12
-//! screenshot, Esc clear selection.
+//! The mouse on the 3D view is handled inside egui ([`super::viewport`]), so a press that
+//! begins on the panel never picks. Keys (when no text field has focus): Space play/pause,
+//! period or → step, R reset (bodies and camera), F frame, F12 screenshot, Esc clear
+//! selection; Ctrl +/− scale the interface.
 
 use super::testbed::{ScreenshotRequest, Testbed};
-use super::ui::{panel, PANEL_WIDTH};
 use crate::render::draw::Rect;
 use crate::render::screenshot::{read_texture, save_png};
-use crate::render::views::{build_views, inset_rects};
+use crate::render::views::build_views;
 use crate::render::Renderer;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 use winit::application::ApplicationHandler;
-use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event::{ElementState, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
@@ -56,25 +54,12 @@ struct Gfx {
     egui_renderer: egui_wgpu::Renderer,
 }
 
-#[derive(Default)]
-struct Mouse {
-    pos: (f32, f32),
-    left: bool,
-    right: bool,
-    middle: bool,
-    press: (f32, f32),
-    moved: bool,
-    in_inset: bool,
-    orbiting: bool,
-}
-
 struct App {
     testbed: Testbed,
     opts: WindowOptions,
     gfx: Option<Gfx>,
     frames: u32,
     last: Instant,
-    mouse: Mouse,
     main_rect: Rect,
     error: Option<String>,
 }
@@ -90,7 +75,6 @@ pub fn run(testbed: Testbed, opts: WindowOptions) -> Result<(), String> {
         gfx: None,
         frames: 0,
         last: Instant::now(),
-        mouse: Mouse::default(),
         main_rect: Rect { x: 0.0, y: 0.0, w: 1.0, h: 1.0 },
         error: None,
     };
@@ -235,97 +219,6 @@ impl App {
         g.blit.group = None;
     }
 
-    fn ndc(&self, p: (f32, f32)) -> (f32, f32) {
-        let r = self.main_rect;
-        (((p.0 - r.x) / r.w) * 2.0 - 1.0, 1.0 - ((p.1 - r.y) / r.h) * 2.0)
-    }
-
-    fn ray(&self, p: (f32, f32)) -> (glam::Vec3, glam::Vec3) {
-        let aspect = self.main_rect.w / self.main_rect.h.max(1.0);
-        self.testbed.camera.ray(self.ndc(p), aspect)
-    }
-
-    fn insets_visible(&mut self) -> bool {
-        self.testbed.selected_pair().is_some() && (self.testbed.overlays.gauss || self.testbed.overlays.minkowski)
-    }
-
-    fn over_inset(&mut self, p: (f32, f32)) -> bool {
-        if !self.insets_visible() {
-            return false;
-        }
-        let (g, m) = inset_rects(self.main_rect);
-        (self.testbed.overlays.gauss && g.contains(p)) || (self.testbed.overlays.minkowski && m.contains(p))
-    }
-
-    fn on_mouse_button(&mut self, button: MouseButton, state: ElementState) {
-        let p = self.mouse.pos;
-        let pressed = state == ElementState::Pressed;
-        match button {
-            MouseButton::Left => {
-                self.mouse.left = pressed;
-                if pressed {
-                    self.mouse.press = p;
-                    self.mouse.moved = false;
-                    self.mouse.in_inset = self.over_inset(p);
-                    self.mouse.orbiting = false;
-                    if !self.mouse.in_inset {
-                        let (o, d) = self.ray(p);
-                        match self.testbed.pick(o, d) {
-                            Some((i, t)) if self.testbed.world().bodies()[i].is_dynamic() => {
-                                self.testbed.begin_drag(i, o + d * t)
-                            }
-                            _ => self.mouse.orbiting = true,
-                        }
-                    }
-                } else {
-                    if !self.mouse.moved && !self.mouse.in_inset {
-                        let (o, d) = self.ray(p);
-                        let hit = self.testbed.pick(o, d).map(|(i, _)| i);
-                        self.testbed.click_body(hit);
-                    }
-                    self.testbed.end_drag();
-                    self.mouse.orbiting = false;
-                }
-            }
-            MouseButton::Right => self.mouse.right = pressed,
-            MouseButton::Middle => self.mouse.middle = pressed,
-            _ => {}
-        }
-    }
-
-    fn on_cursor(&mut self, x: f32, y: f32) {
-        let (dx, dy) = (x - self.mouse.pos.0, y - self.mouse.pos.1);
-        self.mouse.pos = (x, y);
-        if self.mouse.left && ((x - self.mouse.press.0).abs() + (y - self.mouse.press.1).abs() > 4.0) {
-            self.mouse.moved = true;
-        }
-        if self.mouse.left && self.mouse.moved {
-            if self.mouse.in_inset {
-                let q =
-                    glam::Quat::from_rotation_y(-dx * 0.01) * glam::Quat::from_axis_angle(glam::Vec3::X, -dy * 0.01);
-                self.testbed.inset_rotation = (q * self.testbed.inset_rotation).normalize();
-            } else if self.testbed.drag.is_some() {
-                let (o, d) = self.ray((x, y));
-                self.testbed.update_drag(o, d);
-            } else if self.mouse.orbiting {
-                self.testbed.camera.orbit(dx, dy);
-            }
-        }
-        if self.mouse.right || self.mouse.middle {
-            self.testbed.camera.pan(dx, dy, self.main_rect.h);
-        }
-    }
-
-    fn on_wheel(&mut self, lines: f32) {
-        let (o, d) = self.ray(self.mouse.pos);
-        // Zoom towards what is under the cursor, or the point at the target's depth.
-        let focus = match self.testbed.pick(o, d) {
-            Some((_, t)) => o + d * t,
-            None => o + d * (self.testbed.camera.target - o).length(),
-        };
-        self.testbed.camera.zoom_towards(focus, 0.88f32.powf(lines));
-    }
-
     fn on_key(&mut self, key: &Key) {
         match key {
             Key::Named(NamedKey::Space) => self.testbed.playing = !self.testbed.playing,
@@ -367,28 +260,15 @@ impl App {
         // egui: the panel on the left; the rest of the window is the 3D view.
         let raw = g.egui_state.take_egui_input(&g.window);
         let ctx = g.egui_state.egui_ctx().clone();
-        let mut central = egui::Rect::NOTHING;
         let testbed = &mut self.testbed;
+        let mut main = self.main_rect;
         let full = ctx.run_ui(raw, |ui| {
-            egui::Panel::left("controls").default_size(PANEL_WIDTH).resizable(true).show(ui, |ui| panel(ui, testbed));
-            central = ui.available_rect_before_wrap();
-            let ppp = ui.ctx().pixels_per_point();
-            let main = Rect {
-                x: central.min.x * ppp,
-                y: central.min.y * ppp,
-                w: central.width() * ppp,
-                h: central.height() * ppp,
-            };
+            main = super::viewport::frame(ui, testbed);
             super::labels::paint(ui, testbed, main);
         });
         g.egui_state.handle_platform_output(&g.window, full.platform_output);
         let ppp = full.pixels_per_point;
-        self.main_rect = Rect {
-            x: (central.min.x * ppp).max(0.0),
-            y: (central.min.y * ppp).max(0.0),
-            w: (central.width() * ppp).max(1.0),
-            h: (central.height() * ppp).max(1.0),
-        };
+        self.main_rect = main;
         let jobs = ctx.tessellate(full.shapes, ppp);
         // Consume the texture delta now: uploads first, frees after the frame is drawn.
         let mut textures = full.textures_delta;
@@ -524,32 +404,12 @@ impl ApplicationHandler for App {
             Some(g) => g.egui_state.on_window_event(&g.window, &event).consumed,
             None => return,
         };
-        let over_panel = self.mouse.pos.0 < self.main_rect.x;
         match event {
             WindowEvent::CloseRequested => el.exit(),
             WindowEvent::Resized(s) => self.resize(s.width, s.height),
             WindowEvent::RedrawRequested => self.frame(el),
             WindowEvent::KeyboardInput { event, .. } if !consumed && event.state == ElementState::Pressed => {
                 self.on_key(&event.logical_key)
-            }
-            WindowEvent::CursorMoved { position, .. } => {
-                if !consumed || self.mouse.left || self.mouse.right || self.mouse.middle {
-                    self.on_cursor(position.x as f32, position.y as f32);
-                } else {
-                    self.mouse.pos = (position.x as f32, position.y as f32);
-                }
-            }
-            WindowEvent::MouseInput { state, button, .. }
-                if state == ElementState::Released || (!consumed && !over_panel) =>
-            {
-                self.on_mouse_button(button, state);
-            }
-            WindowEvent::MouseWheel { delta, .. } if !consumed && !over_panel => {
-                let lines = match delta {
-                    MouseScrollDelta::LineDelta(_, y) => y,
-                    MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
-                };
-                self.on_wheel(lines);
             }
             _ => {}
         }

@@ -55,6 +55,19 @@ fn arrow(out: &mut Vec<Segment>, from: Vec3, to: Vec3, color: [f32; 3], width: f
     }
 }
 
+/// `p` moved towards `eye` by `fraction` of its distance: a disc or line drawn there wins
+/// the depth test against the surface it lies on (even a steep one) but still hides
+/// behind anything solid in front.
+fn toward(eye: Vec3, p: Vec3, fraction: f32) -> Vec3 {
+    p + (eye - p) * fraction
+}
+
+/// A contact dot: a dark ring under a coloured disc, depth-tested against the bodies.
+fn contact_dot(out: &mut Vec<Segment>, eye: Vec3, p: Vec3, color: [f32; 3], diameter: f32) {
+    out.push(Segment::point(toward(eye, p, 0.02), OUTLINE, diameter + 4.0));
+    out.push(Segment::point(toward(eye, p, 0.021), color, diameter));
+}
+
 fn body_model(world: &World, i: usize) -> Mat4 {
     let b = &world.bodies()[i];
     let m = Mat4::from_rotation_translation(b.pose.rot, b.pose.pos);
@@ -92,7 +105,7 @@ pub fn build_views(f: &FrameInput) -> Vec<ViewDraw> {
             }
         }
         if f.overlays.minkowski {
-            if let Some(v) = minkowski_view(pair, mr, f.inset_rotation) {
+            if let Some(v) = minkowski_view(pair, mr, f.inset_rotation, f.overlays.minkowski_see_through) {
                 views.push(v);
             }
         }
@@ -179,23 +192,27 @@ fn main_view(f: &FrameInput) -> ViewDraw {
         // Arrows are scaled so the lighter body's weight·dt (at 60 Hz) draws 0.4 m long.
         let unit = mass * 9.81 / 60.0;
         for (k, p) in m.points.iter().enumerate() {
+            // Dots are depth-tested (a contact behind a wall stays hidden); arrows stay on
+            // top, since a normal usually points into a body, and start a few pixels out
+            // along the normal so the dot under them still shows.
+            let base = p.position + m.normal * (0.012 * (v.eye - p.position).length());
             if f.overlays.normals {
-                arrow(&mut v.overlay, p.position, p.position + m.normal * 0.35, colors::NORMAL, 2.5);
+                arrow(&mut v.overlay, base, base + m.normal * 0.35, colors::NORMAL, 2.5);
             }
             if f.overlays.impulses && unit.is_finite() && unit > 0.0 {
                 let imp = c.impulses[k];
                 let ln = (imp.normal / unit * 0.4).min(3.0);
                 if ln > 1e-3 {
-                    arrow(&mut v.overlay, p.position, p.position + m.normal * ln, colors::IMPULSE_NORMAL, 3.0);
+                    arrow(&mut v.overlay, base, base + m.normal * ln, colors::IMPULSE_NORMAL, 3.0);
                 }
                 let fr = c.tangents[0] * imp.tangent[0] + c.tangents[1] * imp.tangent[1];
                 let lf = (fr.length() / unit * 0.4).min(3.0);
                 if lf > 1e-3 {
-                    arrow(&mut v.overlay, p.position, p.position + fr.normalize() * lf, colors::IMPULSE_FRICTION, 3.0);
+                    arrow(&mut v.overlay, base, base + fr.normalize() * lf, colors::IMPULSE_FRICTION, 3.0);
                 }
             }
             if f.overlays.contacts {
-                v.overlay.push(Segment::point(p.position, depth_color(p.depth), 11.0));
+                contact_dot(&mut v.lines, v.eye, p.position, depth_color(p.depth), 11.0);
             }
         }
     }
@@ -304,8 +321,12 @@ fn inset_base(rect: Rect, centre: Vec3, radius: f32, rotation: Quat) -> (ViewDra
 fn gauss_view(pair: &PairDebug, rect: Rect, rotation: Quat) -> Option<ViewDraw> {
     let (ga, gb) = (pair.gauss_a.as_ref()?, pair.gauss_b.as_ref()?);
     let sat = pair.sat.as_ref()?;
-    let (mut v, _) = inset_base(rect, Vec3::ZERO, 1.0, rotation);
-    v.meshes.push(MeshDraw::new(MeshRef::UnitSphere, Mat4::from_scale(Vec3::splat(0.97)), [0.9, 0.91, 0.93], 1.0));
+    let (mut v, cam) = inset_base(rect, Vec3::ZERO, 1.0, rotation);
+    let eye = cam.eye();
+    // Arcs and points lie on the unit sphere, drawn depth-tested and nudged towards the eye:
+    // the far side's arcs hide behind the sphere and none sticks out past its outline.
+    let on = |p: Vec3| toward(eye, p, 0.006);
+    v.meshes.push(MeshDraw::new(MeshRef::UnitSphere, Mat4::IDENTITY, [0.9, 0.91, 0.93], 1.0));
     // Which arcs take part in a Minkowski face (crossing) — the rest were pruned.
     let mut a_cross = vec![false; ga.arcs.len()];
     let mut b_cross = vec![false; gb.arcs.len()];
@@ -324,34 +345,39 @@ fn gauss_view(pair: &PairDebug, rect: Rect, rotation: Quat) -> Option<ViewDraw> 
                 ([0.5 + color[0] * 0.4, 0.5 + color[1] * 0.4, 0.5 + color[2] * 0.4], 1.6)
             };
             for s in pts.windows(2) {
-                v.lines.push(Segment::line(s[0], s[1], c, w));
+                v.lines.push(Segment::line(on(s[0]), on(s[1]), c, w));
             }
         }
         for n in &map.normals {
-            v.lines.push(Segment::point(*n, color, 11.0));
+            v.lines.push(Segment::point(on(*n), color, 11.0));
         }
     }
     for e in &sat.edge_pairs {
         if let (EdgePairStatus::MinkowskiFace, Some(axis)) = (e.status, e.axis) {
-            v.lines.push(Segment::point(axis, colors::MINKOWSKI_EDGE, 9.0));
+            v.lines.push(Segment::point(on(axis), colors::MINKOWSKI_EDGE, 9.0));
         }
     }
     if sat.winner.is_some() {
+        // The winning axis (a face normal or an arc crossing), drawn last, larger, ringed,
+        // and on top so it shows even on the far side.
         let axis = sat.axis.normalize_or_zero();
         arrow(&mut v.overlay, Vec3::ZERO, axis * 1.3, colors::AXIS, 3.5);
-        v.overlay.push(Segment::point(axis, colors::AXIS, 14.0));
+        v.overlay.push(Segment::point(axis, [1.0, 1.0, 1.0], 26.0));
+        v.overlay.push(Segment::point(axis, OUTLINE, 22.0));
+        v.overlay.push(Segment::point(axis, colors::AXIS, 17.0));
     }
     Some(v)
 }
 
-fn minkowski_view(pair: &PairDebug, rect: Rect, rotation: Quat) -> Option<ViewDraw> {
+fn minkowski_view(pair: &PairDebug, rect: Rect, rotation: Quat, see_through: bool) -> Option<ViewDraw> {
     let rec = pair.minkowski.as_ref()?;
     let h = &rec.hull;
     // Frame the polytope and the origin together.
     let bb = h.local_aabb().union(&crate::physics::Aabb::new(Vec3::ZERO, Vec3::ZERO));
     let centre = bb.center();
     let radius = h.vertices().iter().map(|p| (*p - centre).length()).fold(centre.length(), f32::max).max(0.2);
-    let (mut v, _) = inset_base(rect, centre, radius, rotation);
+    let (mut v, cam) = inset_base(rect, centre, radius, rotation);
+    let eye = cam.eye();
     let mut meshes = [MeshData::default(), MeshData::default(), MeshData::default()];
     for f in 0..h.faces().len() {
         let k = match rec.kinds[f] {
@@ -370,7 +396,12 @@ fn minkowski_view(pair: &PairDebug, rect: Rect, rotation: Quat) -> Option<ViewDr
     for e in (0..h.edges().len()).step_by(2) {
         let a = h.vertices()[h.edges()[e].origin as usize];
         let b = h.vertices()[h.target(e as u32) as usize];
-        v.overlay.push(Segment::line(a, b, OUTLINE, 1.2).with_alpha(0.55));
+        if see_through {
+            v.overlay.push(Segment::line(a, b, OUTLINE, 1.2).with_alpha(0.55));
+        } else {
+            // Opaque: only the edges in front show.
+            v.lines.push(Segment::line(toward(eye, a, 0.004), toward(eye, b, 0.004), OUTLINE, 1.4));
+        }
     }
     // Origin and the axis to the nearest face (penetration or separation direction).
     let f = h.faces()[rec.closest_face as usize];

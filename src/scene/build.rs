@@ -324,10 +324,11 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
     c.limit("scene", "timestep", desc.timestep, limits::TIMESTEP)?;
     c.finite("scene", "gravity", &[desc.gravity.0, desc.gravity.1, desc.gravity.2])?;
     c.limit3("scene", "gravity", desc.gravity, limits::GRAVITY)?;
-    let cam = &desc.camera;
-    c.finite("camera", "eye", &[cam.eye.0, cam.eye.1, cam.eye.2])?;
-    c.finite("camera", "target", &[cam.target.0, cam.target.1, cam.target.2])?;
-    c.positive("camera", "fov_deg", cam.fov_deg)?;
+    if let Some(cam) = &desc.camera {
+        c.finite("camera", "eye", &[cam.eye.0, cam.eye.1, cam.eye.2])?;
+        c.finite("camera", "target", &[cam.target.0, cam.target.1, cam.target.2])?;
+        c.positive("camera", "fov_deg", cam.fov_deg)?;
+    }
     let s = &desc.solver;
     if s.iterations == 0 {
         return Err(c.err("solver", "iterations", "must be at least 1, got 0"));

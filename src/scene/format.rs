@@ -38,9 +38,10 @@ pub struct SceneDesc {
     /// Solver settings; unspecified fields take their defaults.
     #[serde(default)]
     pub solver: SolverDesc,
-    /// Initial camera.
-    #[serde(default)]
-    pub camera: CameraDesc,
+    /// Initial camera, written `camera: (eye: …, target: …)`. When a scene sets none, the
+    /// testbed frames the bodies' bounds over the first seconds instead.
+    #[serde(default, deserialize_with = "some_camera", skip_serializing_if = "Option::is_none")]
+    pub camera: Option<CameraDesc>,
     /// Initial overlays and selection.
     #[serde(default)]
     pub view: ViewDesc,
@@ -164,6 +165,11 @@ impl SolverDesc {
             simd: self.simd,
         }
     }
+}
+
+/// Reads `camera: (…)` as `Some(…)`: files keep writing the camera without `Some`.
+fn some_camera<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<CameraDesc>, D::Error> {
+    CameraDesc::deserialize(d).map(Some)
 }
 
 /// Camera placement.

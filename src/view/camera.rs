@@ -92,7 +92,9 @@ impl Camera {
     pub fn frame(&mut self, bounds: &Aabb) {
         let radius = (0.5 * (bounds.max - bounds.min)).length().max(0.5);
         self.target = bounds.center();
-        self.distance = radius / (self.fov_y * 0.5).sin() * 1.05;
+        // A 20 % margin: a bounding sphere that just touches the frame leaves the box's
+        // corners on the picture's edge once perspective enlarges the near ones.
+        self.distance = radius / (self.fov_y * 0.5).sin() * 1.2;
     }
 }
 

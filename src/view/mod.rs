@@ -3,6 +3,7 @@
 //! the GPU; the physics module is only read.
 
 pub mod camera;
+pub mod feature;
 pub mod pair;
 
 pub use camera::Camera;
@@ -33,6 +34,8 @@ pub struct Overlays {
     pub wireframe: bool,
     /// Body axes.
     pub axes: bool,
+    /// Minkowski inset: show the hidden (back) edges through the faces. Off = opaque.
+    pub minkowski_see_through: bool,
 }
 
 impl Overlays {

@@ -1,0 +1,146 @@
+//! The whole window's egui frame: the control panel on the left and, in the rest, the 3D
+//! view's mouse input, handled as an egui widget.
+//!
+//! Handling the view's mouse inside egui (rather than from raw window events) means egui
+//! decides who owns each press: a click or drag that begins on the panel (a checkbox, a
+//! slider) never reaches the 3D view, and a release counts as a pick only when its press
+//! began in the view and egui saw no drag. The window and the UI tests run this same code.
+//!
+//! Mouse on the view: left-click selects bodies (two make a pair, empty space clears);
+//! left-drag on a dynamic body drags it with a spring (or moves it directly while paused);
+//! left-drag elsewhere orbits; right or middle drag pans; the wheel zooms towards the cursor;
+//! dragging inside an inset rotates the inset views.
+
+use super::testbed::Testbed;
+use super::ui::{panel, PANEL_WIDTH};
+use crate::render::draw::Rect;
+use crate::render::views::inset_rects;
+use egui::{PointerButton, Pos2, Sense};
+use glam::Vec3;
+
+/// What a left-drag on the view is doing, decided where the press began.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Gesture {
+    /// Rotating the inset views.
+    Inset,
+    /// Dragging a body (the testbed holds the grab).
+    Body,
+    /// Orbiting the camera.
+    Orbit,
+}
+
+/// Draws the panel and handles the view's input; returns the 3D view's rectangle in
+/// physical pixels (for the renderer and the labels).
+pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
+    egui::Panel::left("controls").default_size(PANEL_WIDTH).resizable(true).show(ui, |ui| panel(ui, t));
+    let central = ui.available_rect_before_wrap();
+    let ppp = ui.ctx().pixels_per_point();
+    let main = Rect {
+        x: (central.min.x * ppp).max(0.0),
+        y: (central.min.y * ppp).max(0.0),
+        w: (central.width() * ppp).max(1.0),
+        h: (central.height() * ppp).max(1.0),
+    };
+    t.view_rect = central;
+    view_input(ui, t, central, main);
+    main
+}
+
+/// World-space ray through point `p` (egui points) of the view `rect`.
+pub fn ray(t: &Testbed, rect: egui::Rect, p: Pos2) -> (Vec3, Vec3) {
+    let ndc = (((p.x - rect.min.x) / rect.width()) * 2.0 - 1.0, 1.0 - ((p.y - rect.min.y) / rect.height()) * 2.0);
+    t.camera.ray(ndc, rect.width() / rect.height().max(1.0))
+}
+
+/// Where world point `w` appears in the view `rect` (egui points).
+pub fn project(t: &Testbed, rect: egui::Rect, w: Vec3) -> Pos2 {
+    let ndc = t.camera.view_proj(rect.width() / rect.height().max(1.0)).project_point3(w);
+    Pos2::new(rect.min.x + (ndc.x + 1.0) * 0.5 * rect.width(), rect.min.y + (1.0 - ndc.y) * 0.5 * rect.height())
+}
+
+fn over_inset(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> bool {
+    if t.selected_pair().is_none() || !(t.overlays.gauss || t.overlays.minkowski) {
+        return false;
+    }
+    let (g, m) = inset_rects(main);
+    let q = (p.x * ppp, p.y * ppp);
+    (t.overlays.gauss && g.contains(q)) || (t.overlays.minkowski && m.contains(q))
+}
+
+fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) {
+    if rect.width() < 1.0 || rect.height() < 1.0 {
+        return;
+    }
+    let id = egui::Id::unique("contactlab 3d view");
+    let r = ui.interact(rect, id, Sense::click_and_drag());
+    let ppp = ui.ctx().pixels_per_point();
+    let gesture_id = id.with("gesture");
+    if r.clicked_by(PointerButton::Primary) {
+        if let Some(p) = r.interact_pointer_pos() {
+            if !over_inset(t, main, p, ppp) {
+                let (o, d) = ray(t, rect, p);
+                let hit = t.pick(o, d).map(|(i, _)| i);
+                t.click_body(hit);
+            }
+        }
+    }
+    if r.drag_started_by(PointerButton::Primary) {
+        let origin = ui.input(|i| i.pointer.press_origin()).or(r.interact_pointer_pos());
+        let gesture = match origin {
+            Some(p) if over_inset(t, main, p, ppp) => Gesture::Inset,
+            Some(p) => {
+                let (o, d) = ray(t, rect, p);
+                match t.pick(o, d) {
+                    Some((i, dist)) if t.world().bodies()[i].is_dynamic() => {
+                        t.begin_drag(i, o + d * dist);
+                        Gesture::Body
+                    }
+                    _ => Gesture::Orbit,
+                }
+            }
+            None => Gesture::Orbit,
+        };
+        ui.data_mut(|d| d.insert_temp(gesture_id, gesture));
+    }
+    if r.dragged_by(PointerButton::Primary) {
+        let delta = r.drag_delta() * ppp;
+        match ui.data(|d| d.get_temp::<Gesture>(gesture_id)) {
+            Some(Gesture::Inset) => {
+                let q = glam::Quat::from_rotation_y(-delta.x * 0.01)
+                    * glam::Quat::from_axis_angle(Vec3::X, -delta.y * 0.01);
+                t.inset_rotation = (q * t.inset_rotation).normalize();
+            }
+            Some(Gesture::Body) => {
+                if let Some(p) = r.interact_pointer_pos() {
+                    let (o, d) = ray(t, rect, p);
+                    t.update_drag(o, d);
+                }
+            }
+            Some(Gesture::Orbit) => t.camera.orbit(delta.x, delta.y),
+            None => {}
+        }
+    }
+    if r.drag_stopped_by(PointerButton::Primary) {
+        t.end_drag();
+        ui.data_mut(|d| d.remove::<Gesture>(gesture_id));
+    }
+    if r.dragged_by(PointerButton::Secondary) || r.dragged_by(PointerButton::Middle) {
+        let delta = r.drag_delta();
+        t.camera.pan(delta.x, delta.y, rect.height());
+    }
+    if r.hovered() {
+        // Wheel: egui turns a notch into 40 points (spread over a few frames).
+        let lines = ui.input(|i| i.smooth_scroll_delta.y) / 40.0;
+        if lines != 0.0 {
+            if let Some(p) = r.hover_pos() {
+                let (o, d) = ray(t, rect, p);
+                // Zoom towards what is under the cursor, or the point at the target's depth.
+                let focus = match t.pick(o, d) {
+                    Some((_, dist)) => o + d * dist,
+                    None => o + d * (t.camera.target - o).length(),
+                };
+                t.camera.zoom_towards(focus, 0.88f32.powf(lines));
+            }
+        }
+    }
+}
