@@ -325,7 +325,7 @@ fn inspector(ui: &mut egui::Ui, t: &mut Testbed) {
             Some(ContactKind::Edge) => Some(2),
             None => None,
         };
-        ui.label(RichText::new("SAT at the current poses (every query)").small());
+        ui.label("SAT at the current poses (every query)");
         egui::Grid::new("sat").striped(true).show(ui, |ui| {
             ui.label("query");
             ui.label("feature");
