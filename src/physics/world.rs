@@ -41,7 +41,7 @@
 
 use crate::physics::body::{rotation, Body, BodyDesc, BodyHandle, BodyKind};
 use crate::physics::broadphase::BroadPhase;
-use crate::physics::collide::{collide, CollideConfig, Scratch};
+use crate::physics::collide::{CollideConfig, Scratch};
 use crate::physics::contact::match_impulses;
 pub use crate::physics::contact::{Apart, Contact, PointImpulse, Recycle};
 use crate::physics::math::{prefetch, tangent_basis, Aabb, Iso};

@@ -100,20 +100,7 @@ pub fn solve(
         // honour the more important constraint (Catto; Box2D v2's order).
         for k in 0..count {
             let p = &mut c.points[if rev { count - 1 - k } else { k }];
-            let (r1, r2) = (Row::new(a, b, p.ra, p.rb, c.t1), Row::new(a, b, p.ra, p.rb, c.t2));
-            let old = p.tangent_impulse;
-            let v1 = r1.velocity(a, b, c.t1);
-            let v2 = r2.velocity(a, b, c.t2);
-            let mut new = [old[0] - p.tangent_mass[0] * v1, old[1] - p.tangent_mass[1] * v2];
-            let max = c.friction * p.normal_impulse;
-            let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
-            if len > max {
-                let k = if len > 0.0 { max / len } else { 0.0 };
-                new = [new[0] * k, new[1] * k];
-            }
-            p.tangent_impulse = new;
-            r1.apply(a, b, c.t1, new[0] - old[0]);
-            r2.apply(a, b, c.t2, new[1] - old[1]);
+            friction_rows(a, b, (c.t1, c.t2), c.friction, p);
         }
         for k in 0..count {
             let p = &mut c.points[if rev { count - 1 - k } else { k }];
@@ -139,6 +126,34 @@ pub fn solve(
         }
         super::store_pair(bodies, c.a, c.b, &sa, &sb);
     }
+}
+
+/// The two friction rows of point `p` (tangents `t`): the impulse that would stop the
+/// sliding, added to the accumulated one and clamped to the disc of radius `μ·λn`; applies
+/// the change and returns it.
+#[inline(always)]
+fn friction_rows(
+    a: &mut SolverBody,
+    b: &mut SolverBody,
+    t: (glam::Vec3A, glam::Vec3A),
+    friction: f32,
+    p: &mut super::ConstraintPoint,
+) -> [f32; 2] {
+    let (r1, r2) = (Row::new(a, b, p.ra, p.rb, t.0), Row::new(a, b, p.ra, p.rb, t.1));
+    let old = p.tangent_impulse;
+    let (v1, v2) = (r1.velocity(a, b, t.0), r2.velocity(a, b, t.1));
+    let mut new = [old[0] - p.tangent_mass[0] * v1, old[1] - p.tangent_mass[1] * v2];
+    let max = friction * p.normal_impulse;
+    let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
+    if len > max {
+        let k = if len > 0.0 { max / len } else { 0.0 };
+        new = [new[0] * k, new[1] * k];
+    }
+    p.tangent_impulse = new;
+    let d = [new[0] - old[0], new[1] - old[1]];
+    r1.apply(a, b, t.0, d[0]);
+    r2.apply(a, b, t.1, d[1]);
+    d
 }
 
 /// Adds each point's impulse of this substep to its per-step total (for drawing and traces).
@@ -185,22 +200,10 @@ pub fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &mut [So
             let (a, b) = super::pair_mut(bodies, c.a, c.b);
             for k in 0..count {
                 let p = &mut c.points[if reverse { count - 1 - k } else { k }];
-                let (r1, r2) = (Row::new(a, b, p.ra, p.rb, c.t1), Row::new(a, b, p.ra, p.rb, c.t2));
-                let old = p.tangent_impulse;
-                let (v1, v2) = (r1.velocity(a, b, c.t1), r2.velocity(a, b, c.t2));
-                let mut new = [old[0] - p.tangent_mass[0] * v1, old[1] - p.tangent_mass[1] * v2];
-                let max = c.friction * p.normal_impulse;
-                let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
-                if len > max {
-                    let s = if len > 0.0 { max / len } else { 0.0 };
-                    new = [new[0] * s, new[1] * s];
-                }
-                p.tangent_impulse = new;
-                p.total_tangent_impulse[0] += new[0] - old[0];
-                p.total_tangent_impulse[1] += new[1] - old[1];
-                r1.apply(a, b, c.t1, new[0] - old[0]);
-                r2.apply(a, b, c.t2, new[1] - old[1]);
-                change = change.max((new[0] - old[0]).abs()).max((new[1] - old[1]).abs());
+                let d = friction_rows(a, b, (c.t1, c.t2), c.friction, p);
+                p.total_tangent_impulse[0] += d[0];
+                p.total_tangent_impulse[1] += d[1];
+                change = change.max(d[0].abs()).max(d[1].abs());
             }
             for k in 0..count {
                 let p = &mut c.points[if reverse { count - 1 - k } else { k }];

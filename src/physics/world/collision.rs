@@ -240,33 +240,22 @@ impl World {
             return false;
         }
         let (prev_points, prev_impulses) = (c.manifold.points.clone(), c.impulses);
-        match rec {
-            None => collide(
-                &ba.shape,
-                &ba.pose,
-                &bb.shape,
-                &bb.pose,
-                &cfg,
-                &mut c.cache,
-                &mut self.scratch,
-                &mut c.manifold,
-            ),
-            Some(r) => {
-                collide_recorded(
-                    &ba.shape,
-                    &ba.pose,
-                    &bb.shape,
-                    &bb.pose,
-                    &cfg,
-                    &mut c.cache,
-                    &mut self.scratch,
-                    &mut c.manifold,
-                    Some(&mut r.collide),
-                );
-                r.path = r.collide.path;
-                if r.collide.clipped {
-                    r.clip_step = r.step;
-                }
+        let record = rec.as_deref_mut().map(|r| &mut r.collide);
+        collide_recorded(
+            &ba.shape,
+            &ba.pose,
+            &bb.shape,
+            &bb.pose,
+            &cfg,
+            &mut c.cache,
+            &mut self.scratch,
+            &mut c.manifold,
+            record,
+        );
+        if let Some(r) = rec {
+            r.path = r.collide.path;
+            if r.collide.clipped {
+                r.clip_step = r.step;
             }
         }
         let rel = Iso::relative(&ba.pose, &bb.pose);
