@@ -16,7 +16,7 @@
 use crate::physics::collide::clip::ClipRecord;
 use crate::physics::collide::hull_hull::{edge_contact, face_contact};
 use crate::physics::collide::sat::{
-    edge_of, edge_separation, edges_in_frame, face_separation, is_minkowski_face, sat, Axis, SatResult,
+    edge_of, edge_separation, edges_in_frame, face_separation, is_minkowski_face, preference_bar, sat, Axis, SatResult,
     REL_EDGE_TOLERANCE, REL_FACE_TOLERANCE,
 };
 use crate::physics::collide::{CollideConfig, ContactKind, Manifold, Scratch};
@@ -213,8 +213,7 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
         let fb = result.face_b.separation;
         // The bars of the face preference (`sat::beats`): a challenger must exceed the
         // incumbent by the relative tolerance of its magnitude plus half the slop.
-        let abs = 0.5 * cfg.slop;
-        let bar = |incumbent: f32, rel: f32| incumbent + (1.0 - rel) * incumbent.abs() + abs;
+        let bar = |incumbent: f32, rel: f32| preference_bar(incumbent, rel, 0.5 * cfg.slop);
         let edge_bar = bar(fa.max(fb), REL_EDGE_TOLERANCE);
         let edge_rule = if result.edge.separation.is_finite() {
             format!(

@@ -77,21 +77,18 @@ impl PairDebug {
             }
         }
         let record = world.pair_record(a as u32, b as u32).filter(|r| r.step > 0).cloned();
-        let (manifold, impulses, clip, clip_step) = match &record {
+        let (manifold, impulses) = match &record {
             Some(r) => {
                 let n = r.manifold.points.len();
-                let impulses = r.impulses[..n].iter().map(|p| (p.normal, p.tangent)).collect();
-                // The step's clip belongs to its manifold only while that manifold is a face
-                // contact of two hulls (built by that clip, or recycled from it since).
-                let face = sat.is_some() && n > 0 && r.manifold.kind != crate::physics::ContactKind::Edge;
-                let clip = (face && r.clip_step > 0).then(|| r.collide.clip.clone());
-                let step = if clip.is_some() { r.clip_step } else { 0 };
-                (r.manifold.clone(), impulses, clip, step)
+                (r.manifold.clone(), r.impulses[..n].iter().map(|p| (p.normal, p.tangent)).collect())
             }
-            None => (fresh.clone(), Vec::new(), None, 0),
+            None => (fresh.clone(), Vec::new()),
         };
-        let (clip, clip_step) = match clip {
-            Some(c) => (Some(c), clip_step),
+        // The step's clip belongs to its manifold only while that manifold is a face contact
+        // of two hulls (built by that clip, or recycled from it since); else the fresh one's.
+        let face = sat.is_some() && !manifold.points.is_empty() && manifold.kind != crate::physics::ContactKind::Edge;
+        let (clip, clip_step) = match record.as_ref().filter(|r| face && r.clip_step > 0) {
+            Some(r) => (Some(r.collide.clip.clone()), r.clip_step),
             None => (sat.as_ref().and_then(|s| s.clip.clone()), 0),
         };
         PairDebug { a, b, record, sat, manifold, fresh, clip, clip_step, gauss_a, gauss_b, minkowski, impulses }

@@ -48,8 +48,15 @@ pub const REL_EDGE_TOLERANCE: f32 = 0.90;
 /// single off-centre point.
 #[inline]
 pub fn beats(challenger: f32, incumbent: f32, rel: f32, abs: f32) -> bool {
+    challenger > preference_bar(incumbent, rel, abs)
+}
+
+/// The separation a challenger must exceed to beat `incumbent` ([`beats`]); the debug
+/// records print it.
+#[inline]
+pub fn preference_bar(incumbent: f32, rel: f32, abs: f32) -> f32 {
     let bar = if incumbent < 0.0 { rel * incumbent } else { (2.0 - rel) * incumbent };
-    challenger > bar + abs
+    bar + abs
 }
 
 /// Best face axis of one hull.

@@ -207,16 +207,18 @@ impl World {
     ) -> bool {
         let persisted = std::mem::replace(&mut k.persisted, true);
         let (ma, mb) = (&self.motions[k.a as usize], &self.motions[k.b as usize]);
+        let step = self.step_count + 1;
+        if !ma.awake && !mb.awake {
+            // Both asleep (or asleep + static): keep the manifold as it was.
+            watch::begin(&mut rec, step, base.margin);
+            watch::took(&mut rec, PairPath::Asleep);
+            return !c.manifold.points.is_empty();
+        }
         // Speculative contacts (Catto): points up to the distance the pair can close in one
         // step, so fast bodies land on the surface instead of deep inside it.
         let reach = Motion::pair_reach(ma, mb, dt);
         let cfg = CollideConfig { margin: base.margin + reach, ..*base };
-        watch::begin(&mut rec, self.step_count + 1, cfg.margin);
-        if !ma.awake && !mb.awake {
-            // Both asleep (or asleep + static): keep the manifold as it was.
-            watch::took(&mut rec, PairPath::Asleep);
-            return !c.manifold.points.is_empty();
-        }
+        watch::begin(&mut rec, step, cfg.margin);
         let (ra, rb) = (ma.radius, mb.radius);
         let (ba, bb) = (&self.bodies[k.a as usize], &self.bodies[k.b as usize]);
         if persisted {

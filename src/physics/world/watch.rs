@@ -61,7 +61,7 @@ impl World {
         }
         self.watch = next;
         for k in &mut self.keys {
-            k.watched = self.watch.iter().any(|r| (r.a, r.b) == (k.a, k.b));
+            k.watched = is_watched(&self.watch, k.a, k.b);
         }
     }
 
