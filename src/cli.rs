@@ -3,7 +3,8 @@
 use crate::physics::{SolverMode, World};
 use crate::scene::{self, LoadedScene, SceneError};
 use crate::trace::{TraceStep, TraceWriter};
-use clap::{Parser, ValueEnum};
+use clap::builder::TypedValueParser;
+use clap::Parser;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -30,8 +31,8 @@ pub struct Cli {
     pub steps: u64,
 
     /// Override the scene's resolution method.
-    #[arg(long, value_enum)]
-    pub solver: Option<SolverArg>,
+    #[arg(long, value_name = "METHOD", value_parser = method_parser())]
+    pub solver: Option<SolverMode>,
 
     /// Override the scene's velocity iterations (per substep, iterative method).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
@@ -87,13 +88,12 @@ pub struct Cli {
     pub quit_after: Option<u32>,
 }
 
-/// Resolution methods on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SolverArg {
-    /// One impulse per contact point.
-    Naive,
-    /// Sequential impulses with soft contacts.
-    Iterative,
+/// Parses a resolution method by its lower-case name ([`SolverMode::key`]); `--help` lists
+/// every method with its summary.
+fn method_parser() -> impl TypedValueParser<Value = SolverMode> {
+    let values = SolverMode::ALL.map(|m| clap::builder::PossibleValue::new(m.key()).help(m.summary()));
+    clap::builder::PossibleValuesParser::new(values)
+        .map(|s| SolverMode::from_key(&s).expect("only the possible values get through"))
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -241,10 +241,7 @@ pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, Cli
 /// Applies --solver and --iterations to a world.
 pub fn apply_overrides(cli: &Cli, world: &mut World) {
     if let Some(m) = cli.solver {
-        world.settings.mode = match m {
-            SolverArg::Naive => SolverMode::Naive,
-            SolverArg::Iterative => SolverMode::Iterative,
-        };
+        world.settings.mode = m;
     }
     if let Some(k) = cli.iterations {
         world.settings.iterations = k;

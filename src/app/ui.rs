@@ -173,11 +173,10 @@ fn method(ui: &mut egui::Ui, t: &mut Testbed) {
 
 fn method_controls(ui: &mut egui::Ui, t: &mut Testbed) {
     let mut mode = t.scene.world.settings.mode;
-    ui.horizontal(|ui| {
-        ui.radio_value(&mut mode, SolverMode::Naive, "Naive")
-            .on_hover_text("one impulse per contact point, once, in order");
-        ui.radio_value(&mut mode, SolverMode::Iterative, "Iterative")
-            .on_hover_text("sequential impulses with friction, warm starting, soft contacts");
+    ui.horizontal_wrapped(|ui| {
+        for m in SolverMode::ALL {
+            ui.radio_value(&mut mode, m, m.name()).on_hover_text(m.summary());
+        }
     });
     if mode != t.scene.world.settings.mode {
         t.set_mode(mode);

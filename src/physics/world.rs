@@ -1,8 +1,11 @@
 //! The world: bodies, the persistent contact set, and the fixed-step pipeline.
 //!
-//! `step(dt)` runs the stages of [`Stage`], timing each into [`Profile`]:
+//! `step(dt)` runs the stages of [`Stage`], timing each into [`Profile`]. Which stages run,
+//! and in what order, is the resolution method's [`Schedule`]; the method itself is a
+//! [`crate::physics::solver::Resolver`] whose stage verbs the world calls (the world knows
+//! no method's internals):
 //!
-//! - **Iterative** (Box2D v3's soft step): `BroadPhase` (AABBs swept along each body's
+//! - **Soft step** (iterative, scalar or SIMD): `BroadPhase` (AABBs swept along each body's
 //!   step and grown by its spin reach; a hashed uniform grid over enlarged boxes whose
 //!   pairs are kept, filtered by the actual boxes, until a body leaves its enlarged box;
 //!   `world/collision.rs`) → `NarrowPhase` (a manifold per
@@ -12,13 +15,15 @@
 //!   and lever arms as captured, depths measured again (Box3D's contact recycling,
 //!   [`Recycle`]); a pair found apart is skipped while its gap minus its relative motion
 //!   stays above the margin, [`Apart`], read from a compact array beside the contacts) →
-//!   `Prepare` (lever arms, effective masses, tangents, soft-contact coefficients;
-//!   manifolds coloured and packed four to a SIMD batch) → for each substep:
-//!   `IntegrateForces` (gravity) → `WarmStart` → `SolveVelocities` → `IntegratePositions`
-//!   → `Relax` — then `Restitution` → `StoreImpulses` → `Sleep`.
-//! - **Naive**: `IntegrateForces` → `BroadPhase` → `NarrowPhase` → `Prepare` →
-//!   `SolveVelocities` (one impulse per point) → `IntegratePositions` →
-//!   `PositionCorrection` (linear projection) → `StoreImpulses` → `Sleep`.
+//!   `Prepare` (lever arms, tangents, materials, soft-contact coefficients,
+//!   `world/prepare.rs`; then the method's own: effective masses, colouring, SIMD batches)
+//!   → for each substep: `IntegrateForces` (gravity) → `WarmStart` → `SolveVelocities` →
+//!   `IntegratePositions` (`world/integrate.rs`) → `Relax` — then `Restitution` →
+//!   `StoreImpulses` → `Sleep` (islands, `world/islands.rs`).
+//! - **One pass** (naive): `IntegrateForces` → `BroadPhase` → `NarrowPhase` → `Prepare` →
+//!   `SolveVelocities` → `IntegratePositions` → `PositionCorrection` → `StoreImpulses` →
+//!   `Sleep`; a method that projects penetrations first runs `PositionCorrection` right
+//!   after `Prepare` instead.
 //!
 //! Free bodies conserve |L| (see [`crate::physics::body`]).
 //!
@@ -36,38 +41,31 @@
 //! is single-threaded (the iterative solver runs four manifolds per SIMD batch, see
 //! [`crate::physics::solver::wide`], but on one thread).
 //!
-//! Materials: a pair's friction is the geometric mean `√(μa·μb)` and its restitution the
-//! maximum `max(ea, eb)` (Box2D's rules), unless a [`PairMaterial`] override names the pair.
+//! Materials: see `world/prepare.rs` and [`PairMaterial`].
 
-use crate::physics::body::{rotation, Body, BodyDesc, BodyHandle, BodyKind};
+use crate::physics::body::{Body, BodyDesc, BodyHandle, BodyKind};
 use crate::physics::broadphase::BroadPhase;
 use crate::physics::collide::{CollideConfig, Scratch};
-use crate::physics::contact::match_impulses;
 pub use crate::physics::contact::{Apart, Contact, PointImpulse, Recycle};
-use crate::physics::math::{prefetch, tangent_basis, Aabb, Iso};
+use crate::physics::math::{Aabb, Iso};
 use crate::physics::shape::Shape;
-use crate::physics::solver::{
-    iterative,
-    iterative::Softness,
-    naive, relative_velocity,
-    wide::{self, WideSolver},
-    ConstraintPoint, ContactConstraint, Settings, SolverBody, SolverMode,
-};
-use glam::{Mat3, Mat3A, Vec3, Vec3A};
+use crate::physics::solver::{ContactConstraint, Methods, PositionMoves, Schedule, Settings, SolverBody, StepInfo};
+use glam::{Mat3, Vec3};
 use std::sync::Arc;
 use std::time::Instant;
 
 mod collision;
+mod containment;
+mod integrate;
+mod islands;
+mod prepare;
+mod stage;
 mod watch;
 
-pub use watch::PairRecord;
-mod containment;
 pub use containment::{NonFinite, Origin};
-
-/// Largest rotation per substep (rad) of a body in contact integrated as a plain rotation
-/// by ω·h whatever its inertia: the midpoint rule's correction to the turn, of order
-/// (ω·h)², is then under 6·10⁻⁸ rad, the f32 resolution of a unit quaternion.
-pub const SMALL_TURN: f32 = 2.4e-4;
+pub use integrate::SMALL_TURN;
+pub use stage::{Profile, Stage};
+pub use watch::PairRecord;
 
 /// How far (m) the broad phase's enlarged boxes reach beyond each body's swept box
 /// (Box2D's `aabbMargin`): larger means fewer grid runs and a longer list of kept pairs to
@@ -78,88 +76,7 @@ pub const FAT_MARGIN: f32 = 0.1;
 pub const MAX_SPECULATIVE: f32 = 2.0;
 
 /// How many contacts ahead the narrow phase and `prepare` prefetch the boxed contacts.
-const PREFETCH_AHEAD: usize = 4;
-
-/// The named stages of a step, in execution order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
-    /// Gravity into velocities.
-    IntegrateForces,
-    /// AABBs and candidate pairs.
-    BroadPhase,
-    /// Contact manifolds.
-    NarrowPhase,
-    /// Solver constraints from manifolds.
-    Prepare,
-    /// Last step's impulses.
-    WarmStart,
-    /// Velocity iterations.
-    SolveVelocities,
-    /// Poses advance.
-    IntegratePositions,
-    /// Iterative: passes without position bias, removing the push-out velocity.
-    Relax,
-    /// Naive: linear projection of penetration.
-    PositionCorrection,
-    /// Bounce pass.
-    Restitution,
-    /// Impulses back to contacts.
-    StoreImpulses,
-    /// Islands, sleeping and waking.
-    Sleep,
-}
-
-impl Stage {
-    /// All stages in order.
-    pub const ALL: [Stage; 12] = [
-        Stage::IntegrateForces,
-        Stage::BroadPhase,
-        Stage::NarrowPhase,
-        Stage::Prepare,
-        Stage::WarmStart,
-        Stage::SolveVelocities,
-        Stage::IntegratePositions,
-        Stage::Relax,
-        Stage::PositionCorrection,
-        Stage::Restitution,
-        Stage::StoreImpulses,
-        Stage::Sleep,
-    ];
-
-    /// Display name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Stage::IntegrateForces => "integrate forces",
-            Stage::BroadPhase => "broad phase",
-            Stage::NarrowPhase => "narrow phase",
-            Stage::Prepare => "prepare contacts",
-            Stage::WarmStart => "warm start",
-            Stage::SolveVelocities => "solve velocities",
-            Stage::IntegratePositions => "integrate positions",
-            Stage::Relax => "relax",
-            Stage::PositionCorrection => "position correction",
-            Stage::Restitution => "restitution",
-            Stage::StoreImpulses => "store impulses",
-            Stage::Sleep => "sleep",
-        }
-    }
-}
-
-/// Milliseconds spent in each stage during the last step.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Profile {
-    /// Per stage (summed over substeps), indexed like [`Stage::ALL`].
-    pub stage_ms: [f32; 12],
-    /// Whole step.
-    pub total_ms: f32,
-}
-
-impl Profile {
-    /// Time of one stage.
-    pub fn get(&self, s: Stage) -> f32 {
-        self.stage_ms[s as usize]
-    }
-}
+pub(crate) const PREFETCH_AHEAD: usize = 4;
 
 /// A friction/restitution override for one named pair of bodies.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -248,8 +165,10 @@ pub struct World {
     scratch: Scratch,
     solver_bodies: Vec<SolverBody>,
     constraints: Vec<ContactConstraint>,
-    wide: WideSolver,
-    moves: Vec<Vec3>,
+    /// One of each resolution method ([`Methods`]); the settings pick which runs.
+    methods: Methods,
+    /// The position moves of the last position-correction stage.
+    moves: PositionMoves,
     start_poses: Vec<Iso>,
     island_parent: Vec<u32>,
     island_moving: Vec<bool>,
@@ -306,8 +225,8 @@ impl World {
             scratch: Scratch::default(),
             solver_bodies: Vec::new(),
             constraints: Vec::new(),
-            wide: WideSolver::default(),
-            moves: Vec::new(),
+            methods: Methods::default(),
+            moves: PositionMoves::default(),
             start_poses: Vec::new(),
             island_parent: Vec::new(),
             island_moving: Vec::new(),
@@ -456,84 +375,12 @@ impl World {
             }
         }
         self.contain_before_step();
-        match self.settings.mode {
-            SolverMode::Naive => {
-                self.timed(Stage::IntegrateForces, |w| w.integrate_forces(dt));
-                self.timed(Stage::BroadPhase, |w| w.broad_phase(dt));
-                self.timed(Stage::NarrowPhase, |w| w.narrow_phase(dt));
-                self.timed(Stage::Prepare, |w| w.prepare(dt));
-                self.timed(Stage::SolveVelocities, |w| {
-                    naive::solve_velocities(&mut w.constraints, &mut w.solver_bodies)
-                });
-                self.timed(Stage::IntegratePositions, |w| {
-                    w.integrate_positions(dt);
-                    w.finish_positions();
-                });
-                self.timed(Stage::PositionCorrection, |w| {
-                    w.moves.clear();
-                    w.moves.resize(w.bodies.len(), Vec3::ZERO);
-                    naive::project_positions(&w.constraints, &w.solver_bodies, &w.settings, &mut w.moves);
-                    for (b, m) in w.bodies.iter_mut().zip(&w.moves) {
-                        b.pose.pos += *m;
-                    }
-                });
-            }
-            SolverMode::Iterative => {
-                let substeps = self.settings.substeps.max(1);
-                let h = dt / substeps as f32;
-                self.timed(Stage::BroadPhase, |w| w.broad_phase(dt));
-                self.timed(Stage::NarrowPhase, |w| w.narrow_phase(dt));
-                self.timed(Stage::Prepare, |w| w.prepare(h));
-                // The order of the points within each manifold alternates from pass to pass
-                // and from substep to substep (solve F, relax R, then solve R, relax F, …), so
-                // the small torque that Gauss–Seidel order puts into a 4-point face contact
-                // cancels instead of tilting tall stacks one way.
-                let mut pass = 0u32;
-                for sub in 0..substeps {
-                    self.timed(Stage::IntegrateForces, |w| {
-                        let g = w.gravity * h;
-                        for s in &mut w.solver_bodies {
-                            if s.inv_mass > 0.0 {
-                                s.v += Vec3A::from(g);
-                            }
-                        }
-                    });
-                    if self.settings.warm_starting {
-                        self.timed(Stage::WarmStart, |w| w.wide.warm_start(&mut w.solver_bodies));
-                    }
-                    let iterations = self.settings.iterations.max(1);
-                    let first = pass + sub;
-                    self.timed(Stage::SolveVelocities, |w| w.solve_passes(1.0 / h, true, first));
-                    pass += iterations;
-                    self.timed(Stage::IntegratePositions, |w| {
-                        w.integrate_positions(h);
-                        // The batches update their separations in the first relax pass.
-                        w.wide.update_overflow_separations(&w.solver_bodies);
-                    });
-                    let first = pass + sub;
-                    self.timed(Stage::Relax, |w| {
-                        w.solve_passes(1.0 / h, false, first);
-                    });
-                    pass += iterations;
-                }
-                self.timed(Stage::Restitution, |w| {
-                    // Without restitution the impulses go from the lanes to the contacts
-                    // directly (`store_impulses`).
-                    if w.bouncy {
-                        w.wide.store(&mut w.constraints);
-                        iterative::apply_restitution(
-                            &mut w.constraints,
-                            &mut w.solver_bodies,
-                            w.settings.restitution_threshold,
-                        );
-                    }
-                });
-                // Poses and the final velocities (after restitution) go to the bodies once.
-                self.timed(Stage::IntegratePositions, |w| w.finish_positions());
-            }
+        match self.methods.get(&self.settings).schedule() {
+            Schedule::Once { positions_first } => self.step_once(dt, positions_first),
+            Schedule::SoftStep => self.step_soft(dt),
         }
         self.timed(Stage::StoreImpulses, |w| {
-            w.store_impulses();
+            w.methods.get(&w.settings).store_impulses(&w.constraints, &mut w.contacts);
             if !w.watch.is_empty() {
                 w.finish_watch();
             }
@@ -545,310 +392,69 @@ impl World {
         self.contain_after_step();
     }
 
-    fn integrate_forces(&mut self, dt: f32) {
-        let g = self.gravity * dt;
-        for b in &mut self.bodies {
-            if b.is_dynamic() && !b.asleep {
-                b.velocity += g;
+    /// A one-pass method's step ([`Schedule::Once`]).
+    fn step_once(&mut self, dt: f32, positions_first: bool) {
+        self.timed(Stage::IntegrateForces, |w| w.integrate_forces(dt));
+        self.timed(Stage::BroadPhase, |w| w.broad_phase(dt));
+        self.timed(Stage::NarrowPhase, |w| w.narrow_phase(dt));
+        self.timed(Stage::Prepare, |w| w.prepare(dt));
+        if positions_first {
+            self.timed(Stage::PositionCorrection, |w| w.correct_positions(true));
+        }
+        self.timed(Stage::SolveVelocities, |w| {
+            let step = StepInfo { settings: &w.settings, h: dt, gravity: w.gravity.into() };
+            w.methods.get(&w.settings).solve(&mut w.constraints, &mut w.solver_bodies, &step);
+        });
+        self.timed(Stage::IntegratePositions, |w| {
+            w.integrate_positions(dt);
+            w.finish_positions();
+        });
+        if !positions_first {
+            self.timed(Stage::PositionCorrection, |w| w.correct_positions(false));
+        }
+    }
+
+    /// The soft step ([`Schedule::SoftStep`]): substeps of gravity, warm start, solve,
+    /// integrate and relax, then restitution.
+    fn step_soft(&mut self, dt: f32) {
+        let substeps = self.settings.substeps.max(1);
+        let h = dt / substeps as f32;
+        self.timed(Stage::BroadPhase, |w| w.broad_phase(dt));
+        self.timed(Stage::NarrowPhase, |w| w.narrow_phase(dt));
+        self.timed(Stage::Prepare, |w| w.prepare(h));
+        for _ in 0..substeps {
+            self.timed(Stage::IntegrateForces, |w| w.integrate_forces_substep(h));
+            if self.settings.warm_starting {
+                self.timed(Stage::WarmStart, |w| w.methods.get(&w.settings).warm_start(&mut w.solver_bodies));
             }
-        }
-    }
-
-    fn material(&self, a: u32, b: u32) -> (f32, f32) {
-        if let Some(m) = self.pair_materials.iter().find(|m| (m.a, m.b) == (a, b) || (m.b, m.a) == (a, b)) {
-            return (m.friction, m.restitution);
-        }
-        // From the compact solver records (filled first in `prepare`), not the large bodies.
-        let (ba, bb) = (&self.solver_bodies[a as usize], &self.solver_bodies[b as usize]);
-        ((ba.friction * bb.friction).sqrt(), ba.restitution.max(bb.restitution))
-    }
-
-    /// Builds solver bodies and constraints; `h` is the (sub)step the soft contacts are
-    /// tuned for.
-    fn prepare(&mut self, h: f32) {
-        self.solver_bodies.clear();
-        self.start_poses.clear();
-        for b in &self.bodies {
-            let active = b.is_dynamic() && !b.asleep;
-            let isotropic = b.isotropic();
-            // An isotropic body's world inverse inertia is its local one, k·I, whatever the
-            // rotation: taken exactly (R·k·I·Rᵀ would leave round-off off the diagonal), so
-            // the wide solver can multiply by k alone (`BatchBodies::isotropic`).
-            let inv_i = match (active, isotropic) {
-                (false, _) => Mat3A::ZERO,
-                (true, true) => Mat3A::from_diagonal(Vec3::splat(b.inv_inertia_local.x_axis.x)),
-                (true, false) => Mat3A::from(b.inv_inertia_world()),
-            };
-            self.start_poses.push(b.pose);
-            self.solver_bodies.push(SolverBody {
-                v: b.velocity.into(),
-                w: b.angular_velocity.into(),
-                dp: Vec3A::ZERO,
-                dq: glam::Quat::IDENTITY,
-                inv_mass: if active { b.inv_mass } else { 0.0 },
-                inv_i,
-                isotropic,
-                touching: false,
-                friction: b.friction,
-                restitution: b.restitution,
+            self.timed(Stage::SolveVelocities, |w| {
+                let step = StepInfo { settings: &w.settings, h, gravity: w.gravity.into() };
+                w.methods.get(&w.settings).solve(&mut w.constraints, &mut w.solver_bodies, &step);
+            });
+            self.timed(Stage::IntegratePositions, |w| {
+                w.integrate_positions(h);
+                w.methods.get(&w.settings).positions_moved(&w.solver_bodies);
+            });
+            self.timed(Stage::Relax, |w| {
+                let step = StepInfo { settings: &w.settings, h, gravity: w.gravity.into() };
+                w.methods.get(&w.settings).relax(&mut w.solver_bodies, &step);
             });
         }
-        self.constraints.clear();
-        self.bouncy = false;
-        let warm = self.settings.warm_starting && self.settings.mode == SolverMode::Iterative;
-        let lanes = self.settings.mode == SolverMode::Iterative;
-        let hertz = self.settings.contact_hertz.min(0.25 / h);
-        let soft = Softness::new(hertz, self.settings.damping_ratio, h);
-        let static_soft = Softness::new(2.0 * hertz, self.settings.damping_ratio, h);
-        for (j, &ci) in self.touching.iter().enumerate() {
-            // The boxed contacts lie scattered in memory: start loading the lines this loop
-            // reads of the contact a few ahead.
-            if let Some(&ahead) = self.touching.get(j + PREFETCH_AHEAD) {
-                let c = &self.contacts[ahead as usize];
-                prefetch(&c.manifold);
-                prefetch(&c.recycle.levers);
-                prefetch(&c.impulses);
+        self.timed(Stage::Restitution, |w| {
+            if w.bouncy {
+                w.methods.get(&w.settings).restitution(&mut w.constraints, &mut w.solver_bodies, &w.settings);
             }
-            let c = &self.contacts[ci as usize];
-            let (sa, sb) = (&self.solver_bodies[c.a as usize], &self.solver_bodies[c.b as usize]);
-            // Inverse mass 0 in the solver: static, kinematic or asleep (read from the
-            // compact solver bodies, not the large `Body` records).
-            if sa.inv_mass == 0.0 && sb.inv_mass == 0.0 {
-                continue;
-            }
-            let (friction, restitution) = self.material(c.a, c.b);
-            let n = Vec3A::from(c.manifold.normal);
-            let (pa, pb) =
-                (Vec3A::from(self.start_poses[c.a as usize].pos), Vec3A::from(self.start_poses[c.b as usize].pos));
-            // First tangent along the sliding direction at the manifold's centre: friction
-            // then acts straight against the slip even though the two tangent rows have
-            // different effective masses (a fixed basis skews the clamped impulse sideways
-            // and makes sliding boxes yaw and drift).
-            let centre = Vec3A::from(
-                c.manifold.points.iter().map(|p| p.position).sum::<Vec3>() / c.manifold.points.len() as f32,
-            );
-            let dv = relative_velocity(sa, sb, centre - pa, centre - pb);
-            let vt = dv - n * dv.dot(n);
-            let (t1, t2) = if vt.length_squared() > 1e-6 {
-                let t1 = vt.normalize();
-                (t1, n.cross(t1))
-            } else {
-                let (t1, t2) = tangent_basis(n.into());
-                (t1.into(), t2.into())
-            };
-            // Written in place: a constraint is over a kilobyte, too big to build and move.
-            self.constraints.push(ContactConstraint::default());
-            let cc = self.constraints.last_mut().expect("just pushed");
-            (cc.a, cc.b, cc.contact) = (c.a, c.b, ci);
-            (cc.normal, cc.t1, cc.t2) = (n, t1, t2);
-            (cc.friction, cc.restitution) = (friction, restitution);
-            self.bouncy |= restitution > 0.0;
-            cc.softness = if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft };
-            cc.count = c.manifold.points.len() as u32;
-            for (k, p) in c.manifold.points.iter().enumerate() {
-                // The lever arms captured with the manifold (equal to `position − centre` on
-                // a fresh one, frozen while it is recycled; see `Recycle`).
-                let (ra, rb) = c.recycle.levers[k];
-                let (ra, rb) = (Vec3A::from(ra), Vec3A::from(rb));
-                let imp = &c.impulses[k];
-                let (normal_impulse, tangent_impulse) = if warm {
-                    (imp.warm_normal, [Vec3A::from(imp.warm_friction).dot(t1), Vec3A::from(imp.warm_friction).dot(t2)])
-                } else {
-                    (0.0, [0.0; 2])
-                };
-                cc.points[k] = ConstraintPoint {
-                    ra,
-                    rb,
-                    adjusted_separation: -p.depth - n.dot(rb - ra),
-                    separation: -p.depth,
-                    normal_impulse,
-                    tangent_impulse,
-                    total_normal_impulse: 0.0,
-                    total_tangent_impulse: [0.0; 2],
-                    max_normal_impulse: 0.0,
-                    // Only the restitution pass reads it.
-                    relative_velocity: if restitution > 0.0 { relative_velocity(sa, sb, ra, rb).dot(n) } else { 0.0 },
-                    depth: p.depth,
-                    id: p.id,
-                    ..Default::default()
-                };
-            }
-            // The wide solver computes the effective masses of its batches in lanes; the
-            // scalar solvers and the restitution pass read them here.
-            if !lanes || restitution > 0.0 {
-                cc.compute_masses(&self.solver_bodies);
-            }
-        }
-        for c in &self.constraints {
-            self.solver_bodies[c.a as usize].touching = true;
-            self.solver_bodies[c.b as usize].touching = true;
-        }
-        if self.settings.mode == SolverMode::Iterative {
-            // A static body after the real ones fills the empty lanes of the wide batches.
-            let pad = self.solver_bodies.len() as u32;
-            self.solver_bodies.push(SolverBody { inv_i: Mat3A::ZERO, ..Default::default() });
-            self.wide.build(&self.constraints, &self.solver_bodies, pad, self.settings.simd);
-        }
+        });
+        // Poses and the final velocities (after restitution) go to the bodies once.
+        self.timed(Stage::IntegratePositions, |w| w.finish_positions());
     }
 
-    /// `iterations` passes of the iterative solver (`use_bias`: solve, else relax); pass k
-    /// visits each manifold's points last to first when `first + k` is odd.
-    /// The first relax pass (`!use_bias`) also brings the batches' separations up to date
-    /// after the position update, and the last one adds the substep's impulses to the
-    /// step totals ([`wide::Pass`]).
-    fn solve_passes(&mut self, inv_h: f32, use_bias: bool, first: u32) {
-        let iterations = self.settings.iterations.max(1);
-        for k in 0..iterations {
-            let reverse = (first + k) % 2 == 1;
-            let (update, accumulate) = (!use_bias && k == 0, !use_bias && k + 1 == iterations);
-            let pass = wide::Pass { use_bias, reverse, update, accumulate };
-            self.wide.solve(&mut self.solver_bodies, &self.settings, inv_h, pass);
-        }
+    /// The position-correction stage: the method's moves, applied to the poses (`step_start`:
+    /// before the integration, so to the poses it starts from too).
+    fn correct_positions(&mut self, step_start: bool) {
+        self.moves.reset(self.bodies.len());
+        let method = self.methods.get(&self.settings);
+        method.correct_positions(&mut self.constraints, &self.solver_bodies, &self.settings, &mut self.moves);
+        self.apply_moves(step_start);
     }
-
-    /// Moves awake bodies by their solver velocities over `h` and records their motion
-    /// since the step began (for the soft step's separation update), on the compact solver
-    /// state; the poses are written once, in [`World::finish_positions`].
-    ///
-    /// A rotation by ω·h is exact for isotropic bodies (cubes, spheres: ω is constant
-    /// between impulses). Other bodies take the body's midpoint rule, which holds the
-    /// angular momentum fixed (module docs of [`crate::physics::body`]) — except bodies in
-    /// contact that turn less than [`SMALL_TURN`] per substep (a resting pile): their
-    /// gyroscopic drift is of order |ω·h|² per substep, far below what the contact impulses
-    /// change, so they too turn by ω·h. Free bodies always keep |L|.
-    fn integrate_positions(&mut self, h: f32) {
-        for ((b, s), start) in self.bodies.iter_mut().zip(self.solver_bodies.iter_mut()).zip(&self.start_poses) {
-            if s.inv_mass == 0.0 {
-                continue;
-            }
-            s.dp += s.v * h;
-            let turn = s.w * h;
-            if s.isotropic || (s.touching && turn.length_squared() < SMALL_TURN * SMALL_TURN) {
-                if turn != Vec3A::ZERO {
-                    s.dq = (rotation(turn.into()) * s.dq).normalize();
-                }
-            } else {
-                b.pose.rot = (s.dq * start.rot).normalize();
-                b.angular_velocity = s.w.into();
-                b.integrate_rotation(h);
-                s.w = b.angular_velocity.into();
-                s.dq = b.pose.rot * start.rot.conjugate();
-            }
-        }
-    }
-
-    /// Writes the poses and velocities of the bodies moved in [`World::integrate_positions`].
-    fn finish_positions(&mut self) {
-        for ((b, s), start) in self.bodies.iter_mut().zip(&self.solver_bodies).zip(&self.start_poses) {
-            if s.inv_mass > 0.0 {
-                b.pose.pos = start.pos + Vec3::from(s.dp);
-                b.pose.rot = (s.dq * start.rot).normalize();
-                b.velocity = s.v.into();
-                b.angular_velocity = s.w.into();
-            }
-        }
-    }
-
-    fn store_impulses(&mut self) {
-        let (constraints, contacts) = (&self.constraints, &mut self.contacts);
-        if self.settings.mode == SolverMode::Iterative && !self.bouncy {
-            self.wide.visit_impulses(|ci, k, imp| {
-                let cc = &constraints[ci as usize];
-                if k < cc.count as usize {
-                    store_point(&mut contacts[cc.contact as usize], cc, k, imp);
-                }
-            });
-            return;
-        }
-        for cc in constraints {
-            for (k, p) in cc.points[..cc.count as usize].iter().enumerate() {
-                store_point(&mut contacts[cc.contact as usize], cc, k, &wide::PointImpulses::of(p));
-            }
-        }
-    }
-
-    fn find(parent: &mut [u32], mut i: u32) -> u32 {
-        while parent[i as usize] != i {
-            let p = parent[i as usize];
-            parent[i as usize] = parent[p as usize];
-            i = p;
-        }
-        i
-    }
-
-    fn update_sleep(&mut self, dt: f32) {
-        let s = self.settings;
-        for b in &mut self.bodies {
-            if !b.is_dynamic() || b.asleep {
-                continue;
-            }
-            if b.velocity.length() < s.sleep_linear && b.angular_velocity.length() < s.sleep_angular {
-                b.sleep_time += dt;
-            } else {
-                b.sleep_time = 0.0;
-            }
-        }
-        if !s.sleeping {
-            return;
-        }
-        let n = self.bodies.len();
-        self.island_parent.clear();
-        self.island_parent.extend(0..n as u32);
-        for c in &self.contacts {
-            if c.manifold.points.is_empty() {
-                continue;
-            }
-            if self.bodies[c.a as usize].is_dynamic() && self.bodies[c.b as usize].is_dynamic() {
-                let ra = Self::find(&mut self.island_parent, c.a);
-                let rb = Self::find(&mut self.island_parent, c.b);
-                if ra != rb {
-                    let (lo, hi) = (ra.min(rb), ra.max(rb));
-                    self.island_parent[hi as usize] = lo;
-                }
-            }
-        }
-        // An island stays awake while any awake member has not rested long enough.
-        self.island_moving.clear();
-        self.island_moving.resize(n, false);
-        for i in 0..n {
-            let b = &self.bodies[i];
-            if b.is_dynamic() && !b.asleep && b.sleep_time < s.sleep_time {
-                let r = Self::find(&mut self.island_parent, i as u32);
-                self.island_moving[r as usize] = true;
-            }
-        }
-        for i in 0..n {
-            if !self.bodies[i].is_dynamic() {
-                continue;
-            }
-            let r = Self::find(&mut self.island_parent, i as u32);
-            let b = &mut self.bodies[i];
-            if self.island_moving[r as usize] {
-                if b.asleep {
-                    b.asleep = false;
-                    b.sleep_time = 0.0;
-                }
-            } else if !b.asleep {
-                b.asleep = true;
-                b.velocity = Vec3::ZERO;
-                b.angular_velocity = Vec3::ZERO;
-            }
-        }
-    }
-}
-
-/// Writes point `k` of constraint `cc` (impulses `imp`) into its contact, with the tangent
-/// basis (on the first point): the step's totals, and the last substep's impulses for warm
-/// starting, friction as a world vector so the next basis can project it.
-fn store_point(c: &mut Contact, cc: &ContactConstraint, k: usize, imp: &wide::PointImpulses) {
-    if k == 0 {
-        c.tangents = [cc.t1.into(), cc.t2.into()];
-    }
-    c.impulses[k] = PointImpulse {
-        id: cc.points[k].id,
-        normal: imp.total_normal,
-        tangent: imp.total_tangent,
-        warm_normal: imp.normal,
-        warm_friction: (cc.t1 * imp.tangent[0] + cc.t2 * imp.tangent[1]).into(),
-    };
 }

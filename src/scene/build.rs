@@ -354,7 +354,7 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
     }
     c.positive("solver", "max_push_out", s.max_push_out)?;
     c.unit_interval("solver", "naive_correction", s.naive_correction)?;
-    for (f, v, lim) in limits::settings_fields(&s.settings()) {
+    for (f, v, lim) in limits::settings_fields(s) {
         c.limit("solver", f, v, lim)?;
     }
 
@@ -366,7 +366,7 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
     if all.len() > 100_000 {
         return Err(c.err("scene", "bodies", format!("at most 100,000 bodies, got {}", all.len())));
     }
-    let mut world = World::new(v3(desc.gravity), s.settings());
+    let mut world = World::new(v3(desc.gravity), *s);
     let mut colors = Vec::with_capacity(all.len());
     let mut names = HashSet::new();
     // (name, mass) of the lightest and the heaviest dynamic body, for the mass ratio.

@@ -2,6 +2,7 @@
 //! in docs/scenes.md; every struct here rejects unknown fields so a typo is an error that
 //! lists the valid names, not a silently ignored setting.
 
+use crate::physics::{Settings, SolverMode};
 use serde::{Deserialize, Serialize};
 
 /// A 3-vector written `(x, y, z)`.
@@ -36,8 +37,8 @@ pub struct SceneDesc {
     #[serde(default = "default_timestep")]
     pub timestep: f32,
     /// Solver settings; unspecified fields take their defaults.
-    #[serde(default)]
-    pub solver: SolverDesc,
+    #[serde(default, with = "SettingsDef")]
+    pub solver: Settings,
     /// Initial camera, written `camera: (eye: …, target: …)`. When a scene sets none, the
     /// testbed frames the bodies' bounds over the first seconds instead.
     #[serde(default, deserialize_with = "some_camera", skip_serializing_if = "Option::is_none")]
@@ -56,115 +57,40 @@ pub struct SceneDesc {
     pub materials: Vec<PairMaterialDesc>,
 }
 
-/// Resolution method names in files.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum ModeDesc {
-    /// One impulse per contact point.
+/// How `SolverMode` is written in files (`Naive`, `Iterative`): serde's remote derive of
+/// the physics enum, so the file format, the command line and the panel share one type.
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "SolverMode")]
+enum SolverModeDef {
     Naive,
-    /// Sequential impulses with soft contacts.
-    #[default]
     Iterative,
 }
 
-/// Solver settings as written in a file. Names match [`crate::physics::Settings`].
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct SolverDesc {
-    /// `Naive` or `Iterative`.
-    pub mode: ModeDesc,
-    /// Velocity passes per substep.
-    pub iterations: u32,
-    /// Substeps per step.
-    pub substeps: u32,
-    /// Warm starting on/off.
-    pub warm_starting: bool,
-    /// Contact stiffness (Hz).
-    pub contact_hertz: f32,
-    /// Contact damping ratio.
-    pub damping_ratio: f32,
-    /// Push-out speed cap (m/s).
-    pub max_push_out: f32,
-    /// Allowed penetration (m).
-    pub slop: f32,
-    /// Restitution velocity threshold (m/s).
-    pub restitution_threshold: f32,
-    /// Naive projection fraction.
-    pub naive_correction: f32,
-    /// Sleeping on/off.
-    pub sleeping: bool,
-    /// Sleep speed threshold (m/s).
-    pub sleep_linear: f32,
-    /// Sleep angular speed threshold (rad/s).
-    pub sleep_angular: f32,
-    /// Rest time before sleeping (s).
-    pub sleep_time: f32,
-    /// Speculative margin (m).
-    pub margin: f32,
-    /// Contact recycling window (m); 0 recomputes every manifold every step.
-    pub recycle_distance: f32,
-    /// Iterative: SIMD batches (true, the default) or the scalar solver on every manifold.
-    pub simd: bool,
-}
-
-impl Default for SolverDesc {
-    fn default() -> Self {
-        SolverDesc::from(crate::physics::Settings::default())
-    }
-}
-
-impl From<crate::physics::Settings> for SolverDesc {
-    fn from(s: crate::physics::Settings) -> Self {
-        SolverDesc {
-            mode: match s.mode {
-                crate::physics::SolverMode::Naive => ModeDesc::Naive,
-                crate::physics::SolverMode::Iterative => ModeDesc::Iterative,
-            },
-            iterations: s.iterations,
-            substeps: s.substeps,
-            warm_starting: s.warm_starting,
-            contact_hertz: s.contact_hertz,
-            damping_ratio: s.damping_ratio,
-            max_push_out: s.max_push_out,
-            slop: s.slop,
-            restitution_threshold: s.restitution_threshold,
-            naive_correction: s.naive_correction,
-            sleeping: s.sleeping,
-            sleep_linear: s.sleep_linear,
-            sleep_angular: s.sleep_angular,
-            sleep_time: s.sleep_time,
-            margin: s.margin,
-            recycle_distance: s.recycle_distance,
-            simd: s.simd,
-        }
-    }
-}
-
-impl SolverDesc {
-    /// The physics settings these describe.
-    pub fn settings(&self) -> crate::physics::Settings {
-        crate::physics::Settings {
-            mode: match self.mode {
-                ModeDesc::Naive => crate::physics::SolverMode::Naive,
-                ModeDesc::Iterative => crate::physics::SolverMode::Iterative,
-            },
-            iterations: self.iterations,
-            substeps: self.substeps,
-            warm_starting: self.warm_starting,
-            contact_hertz: self.contact_hertz,
-            damping_ratio: self.damping_ratio,
-            max_push_out: self.max_push_out,
-            slop: self.slop,
-            restitution_threshold: self.restitution_threshold,
-            naive_correction: self.naive_correction,
-            sleeping: self.sleeping,
-            sleep_linear: self.sleep_linear,
-            sleep_angular: self.sleep_angular,
-            sleep_time: self.sleep_time,
-            margin: self.margin,
-            recycle_distance: self.recycle_distance,
-            simd: self.simd,
-        }
-    }
+/// How [`Settings`] is written in files, field for field (serde's remote derive: the
+/// physics type itself is what a scene holds, and the physics module stays free of serde).
+/// Every field is optional and takes its default; the fields are documented on
+/// [`Settings`] and in docs/scenes.md.
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Settings", deny_unknown_fields, default = "Settings::default")]
+pub struct SettingsDef {
+    #[serde(with = "SolverModeDef")]
+    mode: SolverMode,
+    iterations: u32,
+    substeps: u32,
+    warm_starting: bool,
+    contact_hertz: f32,
+    damping_ratio: f32,
+    max_push_out: f32,
+    slop: f32,
+    restitution_threshold: f32,
+    naive_correction: f32,
+    sleeping: bool,
+    sleep_linear: f32,
+    sleep_angular: f32,
+    sleep_time: f32,
+    margin: f32,
+    recycle_distance: f32,
+    simd: bool,
 }
 
 /// Reads `camera: (…)` as `Some(…)`: files keep writing the camera without `Some`.

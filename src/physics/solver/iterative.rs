@@ -31,6 +31,10 @@
 //! Gauss–Seidel order leaves a small torque in every 4-point face contact that, at one
 //! iteration per substep, tilts a tall pyramid sideways.
 //!
+//! The manifolds are visited in the order of the graph colouring ([`super::colouring`]):
+//! the order the SIMD solver ([`super::wide`]) visits them, so the two paths agree up to
+//! rounding (`tests/scalar_path.rs`); any order is a valid Gauss–Seidel sweep.
+//!
 //! Each manifold works on copies of its two bodies (kept in registers) and writes back only
 //! the dynamic ones, so manifolds on the same static body do not chain through memory.
 //!
@@ -39,32 +43,12 @@
 //! exceeded the threshold get `vn = −e·vn_before` (Box2D v3), in passes repeated until they
 //! agree ([`apply_restitution`]).
 
-use super::{ContactConstraint, Row, Settings, SolverBody};
-
-/// Coefficients of a soft constraint (Box2D v3 `b2Softness`).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Softness {
-    /// Velocity bias per metre of penetration (1/s).
-    pub bias_rate: f32,
-    /// Scale on the effective mass.
-    pub mass_scale: f32,
-    /// Fraction of the accumulated impulse removed each pass.
-    pub impulse_scale: f32,
-}
-
-impl Softness {
-    /// A damped spring of frequency `hertz` and damping ratio `zeta`, for substep `h`.
-    pub fn new(hertz: f32, zeta: f32, h: f32) -> Softness {
-        if hertz == 0.0 {
-            return Softness { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
-        }
-        let omega = 2.0 * std::f32::consts::PI * hertz;
-        let a1 = 2.0 * zeta + h * omega;
-        let a2 = h * omega * a1;
-        let a3 = 1.0 / (1.0 + a2);
-        Softness { bias_rate: omega / a1, mass_scale: a2 * a3, impulse_scale: a3 }
-    }
-}
+use super::colouring::Colouring;
+use super::{
+    store_constraints, store_point, ContactConstraint, PointImpulses, Resolver, Row, Schedule, Settings, SolverBody,
+    StepInfo,
+};
+use crate::physics::contact::Contact;
 
 /// Re-applies the accumulated impulses (start of every substep).
 pub fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
@@ -223,6 +207,166 @@ pub fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &mut [So
         }
         if change <= RESTITUTION_TOLERANCE * largest {
             break;
+        }
+    }
+}
+
+/// Where the passes of a step stand, for the alternating point order: pass k of a substep
+/// visits each manifold's points last to first when `first + k` is odd, `first` counting
+/// the passes before it plus the substep index (solve F, relax R, then solve R, relax F, …),
+/// so the small torque that Gauss–Seidel order puts into a 4-point face contact cancels
+/// instead of tilting tall stacks one way.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PassCounter {
+    passes: u32,
+    substep: u32,
+}
+
+impl PassCounter {
+    /// The `first` of this substep's solve passes; counts them.
+    pub fn solve(&mut self, iterations: u32) -> u32 {
+        let first = self.passes + self.substep;
+        self.passes += iterations;
+        first
+    }
+
+    /// The `first` of this substep's relax passes; counts them and ends the substep.
+    pub fn relax(&mut self, iterations: u32) -> u32 {
+        let first = self.passes + self.substep;
+        self.passes += iterations;
+        self.substep += 1;
+        first
+    }
+}
+
+/// The scalar sequential-impulse solver as a method ([`Resolver`]): its own copies of the
+/// step's constraints, with effective masses, in colouring order. The SIMD solver uses one
+/// for the manifolds no colour takes.
+#[derive(Clone, Debug, Default)]
+pub struct ScalarSolver {
+    colouring: Colouring,
+    /// The constraints solved, in order…
+    pub(super) constraints: Vec<ContactConstraint>,
+    /// …and the index of each in the world's list.
+    pub(super) source: Vec<u32>,
+    counter: PassCounter,
+    /// The impulses were copied back for the restitution pass (they are stored from there).
+    restituted: bool,
+}
+
+impl ScalarSolver {
+    /// Copies the constraints `order` names (indices into `constraints`) and fills their
+    /// effective masses.
+    pub(super) fn load(&mut self, constraints: &[ContactConstraint], order: &[u32], bodies: &[SolverBody]) {
+        self.constraints.clear();
+        self.source.clear();
+        for &ci in order {
+            let mut c = constraints[ci as usize];
+            c.compute_masses(bodies);
+            self.constraints.push(c);
+            self.source.push(ci);
+        }
+    }
+
+    /// Re-applies the accumulated impulses.
+    pub(super) fn warm_start(&self, bodies: &mut [SolverBody]) {
+        warm_start(&self.constraints, bodies);
+    }
+
+    /// One pass ([`solve`]); with `accumulate`, the impulses then join the step totals.
+    pub(super) fn pass(
+        &mut self,
+        bodies: &mut [SolverBody],
+        settings: &Settings,
+        inv_h: f32,
+        use_bias: bool,
+        reverse: bool,
+        accumulate: bool,
+    ) {
+        solve(&mut self.constraints, bodies, settings, inv_h, use_bias, reverse);
+        if accumulate {
+            accumulate_totals(&mut self.constraints);
+        }
+    }
+
+    /// Recomputes the current separation of every point from how far its bodies moved and
+    /// turned since the step began, `s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`.
+    pub(super) fn update_separations(&mut self, bodies: &[SolverBody]) {
+        for c in &mut self.constraints {
+            let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+            for p in &mut c.points[..c.count as usize] {
+                p.separation = c.normal.dot((b.dp - a.dp) + (b.dq * p.rb - a.dq * p.ra)) + p.adjusted_separation;
+            }
+        }
+    }
+
+    /// Copies the solved points back into the world's constraints.
+    pub(super) fn store(&self, constraints: &mut [ContactConstraint]) {
+        for (o, &ci) in self.constraints.iter().zip(&self.source) {
+            let count = o.count as usize;
+            constraints[ci as usize].points[..count].copy_from_slice(&o.points[..count]);
+        }
+    }
+
+    /// Writes the impulses of the copies into the contacts.
+    pub(super) fn store_copies(&self, contacts: &mut [Box<Contact>]) {
+        for o in &self.constraints {
+            for (k, p) in o.points[..o.count as usize].iter().enumerate() {
+                store_point(&mut contacts[o.contact as usize], o, k, &PointImpulses::of(p));
+            }
+        }
+    }
+}
+
+impl Resolver for ScalarSolver {
+    fn schedule(&self) -> Schedule {
+        Schedule::SoftStep
+    }
+
+    fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &[SolverBody], _settings: &Settings) {
+        self.colouring.colour(constraints, bodies);
+        let order = std::mem::take(&mut self.colouring);
+        self.load(constraints, order.order(), bodies);
+        self.colouring = order;
+        self.counter = PassCounter::default();
+        self.restituted = false;
+    }
+
+    fn warm_start(&mut self, bodies: &mut [SolverBody]) {
+        ScalarSolver::warm_start(self, bodies);
+    }
+
+    fn solve(&mut self, _constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], step: &StepInfo) {
+        let iterations = step.settings.iterations.max(1);
+        let first = self.counter.solve(iterations);
+        for k in 0..iterations {
+            self.pass(bodies, step.settings, 1.0 / step.h, true, (first + k) % 2 == 1, false);
+        }
+    }
+
+    fn positions_moved(&mut self, bodies: &[SolverBody]) {
+        self.update_separations(bodies);
+    }
+
+    fn relax(&mut self, bodies: &mut [SolverBody], step: &StepInfo) {
+        let iterations = step.settings.iterations.max(1);
+        let first = self.counter.relax(iterations);
+        for k in 0..iterations {
+            self.pass(bodies, step.settings, 1.0 / step.h, false, (first + k) % 2 == 1, k + 1 == iterations);
+        }
+    }
+
+    fn restitution(&mut self, constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], settings: &Settings) {
+        self.store(constraints);
+        apply_restitution(constraints, bodies, settings.restitution_threshold);
+        self.restituted = true;
+    }
+
+    fn store_impulses(&self, constraints: &[ContactConstraint], contacts: &mut [Box<Contact>]) {
+        if self.restituted {
+            store_constraints(constraints, contacts);
+        } else {
+            self.store_copies(contacts);
         }
     }
 }

@@ -10,7 +10,41 @@
 //! honoured); in stacks, points resolved early are undone by later ones, so boxes jitter
 //! and sink. The testbed shows this side by side with the iterative method.
 
-use super::{effective_mass, pair_mut, relative_velocity, ContactConstraint, Settings, SolverBody};
+use super::{
+    effective_mass, pair_mut, relative_velocity, ContactConstraint, PositionMoves, Resolver, Schedule, Settings,
+    SolverBody, StepInfo,
+};
+
+/// The naive method as a [`Resolver`]: [`solve_velocities`], then, after the positions are
+/// integrated, [`project_positions`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Naive;
+
+impl Resolver for Naive {
+    fn schedule(&self) -> Schedule {
+        Schedule::Once { positions_first: false }
+    }
+
+    fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &[SolverBody], _settings: &Settings) {
+        for c in constraints {
+            c.compute_masses(bodies);
+        }
+    }
+
+    fn solve(&mut self, constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], _step: &StepInfo) {
+        solve_velocities(constraints, bodies);
+    }
+
+    fn correct_positions(
+        &mut self,
+        constraints: &mut [ContactConstraint],
+        bodies: &[SolverBody],
+        settings: &Settings,
+        moves: &mut PositionMoves,
+    ) {
+        project_positions(constraints, bodies, settings, &mut moves.linear);
+    }
+}
 
 /// Applies one normal impulse per approaching, penetrating point.
 pub fn solve_velocities(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody]) {

@@ -9,12 +9,11 @@
 //! multiplies and two adds for four points at once.
 //!
 //! **Colouring.** Lanes of one batch must not share a dynamic body (each lane writes its
-//! bodies back). Each manifold takes the first of [`COLOURS`] colours in which neither of
-//! its dynamic bodies is used yet (greedy colouring, Box2D v3's constraint graph); each
-//! colour is cut into batches of four in contact order. Static bodies may be shared: they
+//! bodies back). The manifolds are coloured ([`super::colouring`], Box2D v3's constraint
+//! graph) and each colour is cut into batches of four. Static bodies may be shared: they
 //! are never written. Manifolds that find no colour (a body touching more than about
-//! [`COLOURS`] others) are solved by the scalar code ([`super::iterative`]) after the
-//! batches.
+//! [`COLOURS`] others) are solved by the scalar solver ([`super::iterative::ScalarSolver`])
+//! after the batches.
 //!
 //! **Same maths as [`super::iterative`].** Per point the same soft normal row, clamped
 //! friction disc and alternating point order; a lane whose manifold has fewer points holds
@@ -24,8 +23,8 @@
 //!
 //! The scalar constraints stay the record: the impulses are copied back into them before
 //! restitution and storing. The effective masses are computed at build time in lanes
-//! (four manifolds per row product); the world fills the scalar ones only where a scalar
-//! code reads them (the overflow, restitution, the naive mode).
+//! (four manifolds per row product); the scalar ones only where scalar code reads them (the
+//! overflow and the constraints with restitution).
 //!
 //! **Isotropic batches.** A batch whose eight inverse inertias are all multiples of the
 //! identity (cubes, spheres, static bodies: a pyramid or a box pile is nothing else) takes a
@@ -34,10 +33,17 @@
 //!
 //! Limits: four lanes (SSE); no threads.
 
-use super::{iterative, ConstraintPoint, ContactConstraint, Settings, SolverBody};
+use super::colouring::Colouring;
+use super::iterative::{self, PassCounter, ScalarSolver};
+use super::lanes::{gather_v3, sqrt4, Sym3, Q4, V3};
+use super::{
+    store_constraints, store_point, ContactConstraint, PointImpulses, Resolver, Schedule, Settings, SolverBody,
+    StepInfo,
+};
+use crate::physics::contact::Contact;
 use glam::{Vec3A, Vec4};
 
-/// Which solver pass [`WideSolver::solve`] runs.
+/// Which solver pass [`WideSolver::pass`] runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pass {
     /// Soft position bias on (solve) or off (relax).
@@ -50,106 +56,8 @@ pub struct Pass {
     pub accumulate: bool,
 }
 
-/// Lanes per batch.
-pub const LANES: usize = 4;
-/// Colours tried before a manifold goes to the scalar overflow (Box2D v3 uses 24 too).
-pub const COLOURS: usize = 24;
-
-/// Four 3-vectors, one per lane, stored by component.
-#[derive(Clone, Copy, Debug, Default)]
-struct V3 {
-    x: Vec4,
-    y: Vec4,
-    z: Vec4,
-}
-
-impl V3 {
-    #[inline]
-    fn dot(&self, o: &V3) -> Vec4 {
-        self.x * o.x + self.y * o.y + self.z * o.z
-    }
-
-    #[inline]
-    fn sub(&self, o: &V3) -> V3 {
-        V3 { x: self.x - o.x, y: self.y - o.y, z: self.z - o.z }
-    }
-
-    #[inline]
-    fn add(&self, o: &V3) -> V3 {
-        V3 { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z }
-    }
-
-    #[inline]
-    fn scale(&self, s: Vec4) -> V3 {
-        V3 { x: self.x * s, y: self.y * s, z: self.z * s }
-    }
-
-    #[inline]
-    fn cross(&self, o: &V3) -> V3 {
-        V3 { x: self.y * o.z - self.z * o.y, y: self.z * o.x - self.x * o.z, z: self.x * o.y - self.y * o.x }
-    }
-
-    /// `self += d * s`.
-    #[inline]
-    fn add_scaled(&mut self, d: &V3, s: Vec4) {
-        self.x += d.x * s;
-        self.y += d.y * s;
-        self.z += d.z * s;
-    }
-
-    fn set(&mut self, lane: usize, v: Vec3A) {
-        self.x[lane] = v.x;
-        self.y[lane] = v.y;
-        self.z[lane] = v.z;
-    }
-}
-
-/// Four unit quaternions by component.
-struct Q4 {
-    v: V3,
-    w: Vec4,
-}
-
-impl Q4 {
-    fn gather(bodies: &[SolverBody], idx: &[u32; LANES]) -> Q4 {
-        let w = idx.map(|i| bodies[i as usize].dq.w);
-        Q4 { v: gather_v3(bodies, idx, |b| b.dq.xyz().into()), w: Vec4::from_array(w) }
-    }
-
-    /// `q·r·q*` as `r + w·t + v × t` with `t = 2 v × r`.
-    #[inline]
-    fn rotate(&self, r: &V3) -> V3 {
-        let t = self.v.cross(r).scale(Vec4::splat(2.0));
-        r.add(&t.scale(self.w)).add(&self.v.cross(&t))
-    }
-}
-
-/// `f` of each lane's body, stored by component: four loads and a 4×4 transpose (the
-/// fourth component of a `Vec3A` is never read).
-#[inline]
-fn gather_v3(bodies: &[SolverBody], idx: &[u32; LANES], f: impl Fn(&SolverBody) -> Vec3A) -> V3 {
-    let p = idx.map(|i| f(&bodies[i as usize]).extend(0.0));
-    let t = glam::Mat4::from_cols(p[0], p[1], p[2], p[3]).transpose();
-    V3 { x: t.x_axis, y: t.y_axis, z: t.z_axis }
-}
-
-/// Lane-wise square root (one `sqrtps` on x86-64: exact, so the same as `f32::sqrt`).
-#[inline]
-fn sqrt4(v: Vec4) -> Vec4 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{__m128, _mm_sqrt_ps};
-        let m: __m128 = v.into();
-        // SAFETY: SSE is part of the x86-64 baseline.
-        #[allow(unused_unsafe)]
-        let r = unsafe { _mm_sqrt_ps(m) };
-        Vec4::from(r)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        Vec4::from_array(v.to_array().map(f32::sqrt))
-    }
-}
+pub use super::colouring::COLOURS;
+pub use super::lanes::LANES;
 
 /// One constraint row for four lanes (see [`super::Row`]), computed when it is used from
 /// the lever arms and the inverse inertias: storing it would double the memory every pass
@@ -179,46 +87,6 @@ fn inertia_mul<const ISO: bool>(m: &Sym3, v: &V3) -> V3 {
         v.scale(m.xx)
     } else {
         m.mul(v)
-    }
-}
-
-/// A symmetric 3×3 matrix per lane (a world inverse inertia), six components.
-#[derive(Clone, Copy, Debug, Default)]
-struct Sym3 {
-    xx: Vec4,
-    yy: Vec4,
-    zz: Vec4,
-    xy: Vec4,
-    xz: Vec4,
-    yz: Vec4,
-}
-
-impl Sym3 {
-    /// Whether every lane is a multiple of the identity (exactly: zero off the diagonal,
-    /// three equal diagonal entries).
-    fn is_scalar(&self) -> bool {
-        let zero = Vec4::ZERO;
-        let eq = self.xx.cmpeq(self.yy) & self.xx.cmpeq(self.zz);
-        let off = self.xy.cmpeq(zero) & self.xz.cmpeq(zero) & self.yz.cmpeq(zero);
-        (eq & off).all()
-    }
-
-    fn set(&mut self, lane: usize, m: glam::Mat3A) {
-        self.xx[lane] = m.x_axis.x;
-        self.yy[lane] = m.y_axis.y;
-        self.zz[lane] = m.z_axis.z;
-        self.xy[lane] = m.y_axis.x;
-        self.xz[lane] = m.z_axis.x;
-        self.yz[lane] = m.z_axis.y;
-    }
-
-    #[inline]
-    fn mul(&self, v: &V3) -> V3 {
-        V3 {
-            x: self.xx * v.x + self.xy * v.y + self.xz * v.z,
-            y: self.xy * v.x + self.yy * v.y + self.yz * v.z,
-            z: self.xz * v.x + self.yz * v.y + self.zz * v.z,
-        }
     }
 }
 
@@ -313,95 +181,28 @@ struct WideBatch {
     slots: usize,
 }
 
-/// Batches, the overflow and the colouring buffers; all reused between steps.
+/// Batches, the colouring and the scalar overflow; all reused between steps.
 #[derive(Clone, Debug, Default)]
 pub struct WideSolver {
+    colouring: Colouring,
     batches: Vec<WideBatch>,
-    /// Manifolds left without a colour, solved by the scalar code, and their sources.
-    overflow: Vec<ContactConstraint>,
-    overflow_source: Vec<u32>,
-    /// Per colour, a bitset over bodies that colour already uses.
-    used: Vec<u64>,
-    colour: Vec<u8>,
-    order: Vec<u32>,
-    /// Scratch of the sort by point count.
-    sorted: Vec<u32>,
-    /// Manifolds per colour after the last build (overflow last), for statistics and tests.
-    pub counts: [u32; COLOURS + 1],
+    /// Manifolds left without a colour, solved by the scalar code after the batches.
+    overflow: ScalarSolver,
+    counter: PassCounter,
+    /// The impulses were copied back for the restitution pass (they are stored from there).
+    restituted: bool,
 }
 
 impl WideSolver {
-    /// Colours `constraints` and packs them into batches. `pad` is the index of a static
-    /// body (inverse mass 0) that fills empty lanes.
-    ///
-    /// Without `simd` (the textbook path, [`crate::physics::Settings::simd`]) no batch is
-    /// built: every manifold goes to the scalar solver ([`iterative`]), in the order the
-    /// batches would visit them (colour by colour, each colour's lanes one after another, the
-    /// uncoloured rest last). Lanes of a batch share no dynamic body, so solving them one by
-    /// one is the same Gauss–Seidel sweep: the two paths differ only by rounding.
-    pub fn build(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody], pad: u32, simd: bool) {
+    /// Colours `constraints` and packs each colour into batches of four; the uncoloured go
+    /// to the scalar overflow. The last of `bodies` is a static body (inverse mass 0) that
+    /// fills empty lanes.
+    pub fn build(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody]) {
+        let pad = bodies.len() as u32 - 1;
         debug_assert_eq!(bodies[pad as usize].inv_mass, 0.0);
-        let words = bodies.len().div_ceil(64);
-        self.used.clear();
-        self.used.resize(words * COLOURS, 0);
-        self.colour.clear();
-        self.counts = [0; COLOURS + 1];
-        for c in constraints {
-            let bit = |i: u32| (bodies[i as usize].inv_mass > 0.0).then(|| (i as usize / 64, 1u64 << (i % 64)));
-            let (a, b) = (bit(c.a), bit(c.b));
-            let free = |set: &[u64], x: Option<(usize, u64)>| x.is_none_or(|(w, m)| set[w] & m == 0);
-            let mut chosen = COLOURS;
-            for k in 0..COLOURS {
-                let set = &mut self.used[k * words..(k + 1) * words];
-                if free(set, a) && free(set, b) {
-                    for (w, m) in [a, b].into_iter().flatten() {
-                        set[w] |= m;
-                    }
-                    chosen = k;
-                    break;
-                }
-            }
-            self.colour.push(chosen as u8);
-            self.counts[chosen] += 1;
-        }
-        // Counting sort of the constraint indices by colour (stable).
-        let mut start = [0u32; COLOURS + 2];
-        for k in 0..=COLOURS {
-            start[k + 1] = start[k] + self.counts[k];
-        }
-        self.order.clear();
-        self.order.resize(constraints.len(), 0);
-        for (i, &k) in self.colour.iter().enumerate() {
-            self.order[start[k as usize] as usize] = i as u32;
-            start[k as usize] += 1;
-        }
+        self.colouring.colour(constraints, bodies);
         self.batches.clear();
-        let mut at = 0;
-        for k in 0..COLOURS {
-            let group = &mut self.order[at..at + self.counts[k] as usize];
-            at += group.len();
-            // Manifolds of one colour share no dynamic body, so their order is free: sorted
-            // by point count, the batches hold manifolds of equal size and skip empty slots.
-            // (A stable counting sort on four sizes: ties keep pair order.)
-            let size = |ci: u32| 4 - (constraints[ci as usize].count.clamp(1, 4) as usize);
-            let mut first = [0usize; 5];
-            for &ci in group.iter() {
-                first[size(ci) + 1] += 1;
-            }
-            for s in 0..4 {
-                first[s + 1] += first[s];
-            }
-            self.sorted.clear();
-            self.sorted.resize(group.len(), 0);
-            for &ci in group.iter() {
-                let s = size(ci);
-                self.sorted[first[s]] = ci;
-                first[s] += 1;
-            }
-            group.copy_from_slice(&self.sorted);
-            if !simd {
-                continue;
-            }
+        for group in self.colouring.groups() {
             for chunk in group.chunks(LANES) {
                 // Filled in place: a batch is 3 KB, too big to build on the stack and move.
                 self.batches.push(WideBatch::default());
@@ -419,15 +220,12 @@ impl WideSolver {
                 lane_masses(w, counts, bodies);
             }
         }
-        self.overflow.clear();
-        self.overflow_source.clear();
-        let scalar_from = if simd { at } else { 0 };
-        for &ci in &self.order[scalar_from..] {
-            let mut c = constraints[ci as usize];
-            c.compute_masses(bodies);
-            self.overflow.push(c);
-            self.overflow_source.push(ci);
-        }
+        self.overflow.load(constraints, self.colouring.uncoloured(), bodies);
+    }
+
+    /// The colouring of the last build (manifolds per colour, for statistics and tests).
+    pub fn colouring(&self) -> &Colouring {
+        &self.colouring
     }
 
     /// Re-applies the accumulated impulses (start of every substep).
@@ -451,7 +249,7 @@ impl WideSolver {
             v.wb = v.wb.add(&w.bodies.inv_i_b.mul(&ang_b));
             v.scatter(bodies, &w.bodies.a, &w.bodies.b);
         }
-        iterative::warm_start(&self.overflow, bodies);
+        self.overflow.warm_start(bodies);
     }
 
     /// One pass (see [`iterative::solve`], whose maths this repeats lane by lane); `pass`
@@ -460,7 +258,7 @@ impl WideSolver {
     /// recomputes its separations ([`Self::update_separations`], batches only), and with
     /// `pass.accumulate` it adds its impulses to the step totals afterwards
     /// ([`Self::accumulate_totals`], overflow included).
-    pub fn solve(&mut self, bodies: &mut [SolverBody], settings: &Settings, inv_h: f32, pass: Pass) {
+    pub fn pass(&mut self, bodies: &mut [SolverBody], settings: &Settings, inv_h: f32, pass: Pass) {
         let Pass { use_bias, reverse, accumulate, .. } = pass;
         let k = PassConstants { pass, inv_h: Vec4::splat(inv_h), max_push: Vec4::splat(-settings.max_push_out) };
         for w in &mut self.batches {
@@ -470,10 +268,7 @@ impl WideSolver {
                 solve_batch::<false>(w, bodies, &k);
             }
         }
-        iterative::solve(&mut self.overflow, bodies, settings, inv_h, use_bias, reverse);
-        if accumulate {
-            iterative::accumulate_totals(&mut self.overflow);
-        }
+        self.overflow.pass(bodies, settings, inv_h, use_bias, reverse, accumulate);
     }
 
     /// Recomputes the current separation of every point from how far its bodies moved and
@@ -484,18 +279,7 @@ impl WideSolver {
         for w in &mut self.batches {
             batch_separations(w, bodies);
         }
-        self.update_overflow_separations(bodies);
-    }
-
-    /// [`Self::update_separations`] for the scalar overflow only (the batches then update
-    /// in their next [`Self::solve`] with `update`).
-    pub fn update_overflow_separations(&mut self, bodies: &[SolverBody]) {
-        for c in &mut self.overflow {
-            let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
-            for p in &mut c.points[..c.count as usize] {
-                p.separation = c.normal.dot((b.dp - a.dp) + (b.dq * p.rb - a.dq * p.ra)) + p.adjusted_separation;
-            }
-        }
+        self.overflow.update_separations(bodies);
     }
 
     /// Adds this substep's impulses to the per-step totals.
@@ -503,7 +287,7 @@ impl WideSolver {
         for w in &mut self.batches {
             batch_totals(w);
         }
-        iterative::accumulate_totals(&mut self.overflow);
+        iterative::accumulate_totals(&mut self.overflow.constraints);
     }
 
     /// Copies the impulses back into the scalar constraints (before restitution and
@@ -523,62 +307,92 @@ impl WideSolver {
                 }
             }
         }
-        for (o, &ci) in self.overflow.iter().zip(&self.overflow_source) {
-            let count = o.count as usize;
-            constraints[ci as usize].points[..count].copy_from_slice(&o.points[..count]);
-        }
+        self.overflow.store(constraints);
     }
 
-    /// Hands every point's impulses to `f(constraint, point, impulses)` straight from the
-    /// lanes and the overflow, for storing them in the contacts when nothing else needs the
-    /// scalar constraints updated (no restitution pass): one pass instead of [`Self::store`]
-    /// and a second copy. Slots beyond a manifold's point count are visited too (zeros).
-    pub fn visit_impulses(&self, mut f: impl FnMut(u32, usize, &PointImpulses)) {
+    /// Stores every point's impulses in its contact straight from the lanes and the
+    /// overflow, when nothing else needs the scalar constraints updated (no restitution
+    /// pass): one pass instead of [`Self::store`] and a second copy.
+    fn store_lanes(&self, constraints: &[ContactConstraint], contacts: &mut [Box<Contact>]) {
         for w in &self.batches {
             for (lane, &ci) in w.source.iter().enumerate() {
                 if ci == u32::MAX {
                     continue;
                 }
-                for (k, wp) in w.points[..w.slots].iter().enumerate() {
+                let cc = &constraints[ci as usize];
+                for (k, wp) in w.points[..cc.count as usize].iter().enumerate() {
                     let imp = PointImpulses {
                         normal: wp.normal_impulse[lane],
                         tangent: [wp.tangent_impulse[0][lane], wp.tangent_impulse[1][lane]],
                         total_normal: wp.total_normal[lane],
                         total_tangent: [wp.total_tangent[0][lane], wp.total_tangent[1][lane]],
                     };
-                    f(ci, k, &imp);
+                    store_point(&mut contacts[cc.contact as usize], cc, k, &imp);
                 }
             }
         }
-        for (o, &ci) in self.overflow.iter().zip(&self.overflow_source) {
-            for (k, p) in o.points[..o.count as usize].iter().enumerate() {
-                f(ci, k, &PointImpulses::of(p));
-            }
-        }
+        self.overflow.store_copies(contacts);
     }
 }
 
-/// One point's impulses at the end of a step (see [`WideSolver::visit_impulses`]).
-#[derive(Clone, Copy, Debug)]
-pub struct PointImpulses {
-    /// Accumulated normal impulse of the last substep (warm starting).
-    pub normal: f32,
-    /// Accumulated friction impulses along t1, t2 of the last substep.
-    pub tangent: [f32; 2],
-    /// Normal impulse summed over the step's substeps.
-    pub total_normal: f32,
-    /// Friction impulses summed over the step's substeps.
-    pub total_tangent: [f32; 2],
-}
+impl Resolver for WideSolver {
+    fn schedule(&self) -> Schedule {
+        Schedule::SoftStep
+    }
 
-impl PointImpulses {
-    /// The impulses of a scalar constraint point.
-    pub fn of(p: &ConstraintPoint) -> PointImpulses {
-        PointImpulses {
-            normal: p.normal_impulse,
-            tangent: p.tangent_impulse,
-            total_normal: p.total_normal_impulse,
-            total_tangent: p.total_tangent_impulse,
+    fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &[SolverBody], _settings: &Settings) {
+        // The lanes compute their own effective masses; the restitution pass reads the
+        // scalar ones.
+        for c in constraints.iter_mut().filter(|c| c.restitution > 0.0) {
+            c.compute_masses(bodies);
+        }
+        self.build(constraints, bodies);
+        self.counter = PassCounter::default();
+        self.restituted = false;
+    }
+
+    fn warm_start(&mut self, bodies: &mut [SolverBody]) {
+        WideSolver::warm_start(self, bodies);
+    }
+
+    fn solve(&mut self, _constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], step: &StepInfo) {
+        let iterations = step.settings.iterations.max(1);
+        let first = self.counter.solve(iterations);
+        for k in 0..iterations {
+            let pass = Pass { use_bias: true, reverse: (first + k) % 2 == 1, update: false, accumulate: false };
+            self.pass(bodies, step.settings, 1.0 / step.h, pass);
+        }
+    }
+
+    /// The overflow's separations now; the batches' in the first relax pass, while each
+    /// batch is in cache anyway ([`Pass::update`]).
+    fn positions_moved(&mut self, bodies: &[SolverBody]) {
+        self.overflow.update_separations(bodies);
+    }
+
+    /// The first relax pass also brings the batches' separations up to date after the
+    /// position update, and the last one adds the substep's impulses to the step totals.
+    fn relax(&mut self, bodies: &mut [SolverBody], step: &StepInfo) {
+        let iterations = step.settings.iterations.max(1);
+        let first = self.counter.relax(iterations);
+        for k in 0..iterations {
+            let reverse = (first + k) % 2 == 1;
+            let pass = Pass { use_bias: false, reverse, update: k == 0, accumulate: k + 1 == iterations };
+            self.pass(bodies, step.settings, 1.0 / step.h, pass);
+        }
+    }
+
+    fn restitution(&mut self, constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], settings: &Settings) {
+        self.store(constraints);
+        iterative::apply_restitution(constraints, bodies, settings.restitution_threshold);
+        self.restituted = true;
+    }
+
+    fn store_impulses(&self, constraints: &[ContactConstraint], contacts: &mut [Box<Contact>]) {
+        if self.restituted {
+            store_constraints(constraints, contacts);
+        } else {
+            self.store_lanes(constraints, contacts);
         }
     }
 }
@@ -606,14 +420,14 @@ fn batch_totals(w: &mut WideBatch) {
     }
 }
 
-/// What one pass of [`WideSolver::solve`] gives every batch.
+/// What one pass of [`WideSolver::pass`] gives every batch.
 struct PassConstants {
     pass: Pass,
     inv_h: Vec4,
     max_push: Vec4,
 }
 
-/// One pass over one batch (see [`WideSolver::solve`]); `ISO`: the batch is
+/// One pass over one batch (see [`WideSolver::pass`]); `ISO`: the batch is
 /// [`BatchBodies::isotropic`].
 #[inline(always)]
 fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &mut [SolverBody], k: &PassConstants) {
@@ -750,267 +564,5 @@ fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactConstraint, bod
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::physics::hull::builders::SplitMix64;
-    use crate::physics::math::tangent_basis;
-    use crate::physics::solver::{ConstraintPoint, Row};
-    use glam::Vec3;
-
-    fn body(inv_mass: f32, v: Vec3A, w: Vec3A) -> SolverBody {
-        SolverBody {
-            v,
-            w,
-            inv_mass,
-            inv_i: glam::Mat3A::from_diagonal(Vec3::new(1.0, 2.0, 1.5) * inv_mass),
-            ..Default::default()
-        }
-    }
-
-    fn rand3(rng: &mut SplitMix64) -> Vec3A {
-        Vec3A::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 2.0 - 1.0
-    }
-
-    /// A manifold between `a` and `b` with `count` random points, warm impulses and
-    /// separations (some speculative).
-    fn manifold(rng: &mut SplitMix64, bodies: &[SolverBody], a: u32, b: u32, count: usize) -> ContactConstraint {
-        let n = rand3(rng).normalize();
-        let (t1, t2) = tangent_basis(n.into());
-        let (t1, t2) = (Vec3A::from(t1), Vec3A::from(t2));
-        let (sa, sb) = (&bodies[a as usize], &bodies[b as usize]);
-        let mut c = ContactConstraint {
-            a,
-            b,
-            normal: n,
-            t1,
-            t2,
-            friction: 0.6,
-            softness: iterative::Softness::new(30.0, 10.0, 1.0 / 240.0),
-            count: count as u32,
-            ..Default::default()
-        };
-        for p in &mut c.points[..count] {
-            let (ra, rb) = (rand3(rng) * 0.5, rand3(rng) * 0.5);
-            let rows = [Row::new(sa, sb, ra, rb, n), Row::new(sa, sb, ra, rb, t1), Row::new(sa, sb, ra, rb, t2)];
-            *p = ConstraintPoint {
-                ra,
-                rb,
-                normal_mass: rows[0].effective_mass(sa, sb),
-                tangent_mass: [rows[1].effective_mass(sa, sb), rows[2].effective_mass(sa, sb)],
-                separation: rng.next_f32() * 0.02 - 0.015,
-                normal_impulse: rng.next_f32() * 0.5,
-                tangent_impulse: [rng.next_f32() * 0.1, -rng.next_f32() * 0.1],
-                ..Default::default()
-            };
-        }
-        c
-    }
-
-    #[test]
-    fn separations_and_totals_updated_in_the_solve_pass_equal_separate_passes() {
-        // Bodies that moved and turned (dp, dq) since the step began; a relax pass that
-        // updates the separations and the totals itself must match a separate update, the
-        // pass and a separate accumulation, bit for bit, and the separations must have
-        // changed.
-        let mut rng = SplitMix64(31);
-        let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
-        for _ in 0..12 {
-            let mut b = body(0.5 + rng.next_f32(), rand3(&mut rng), rand3(&mut rng));
-            b.dp = rand3(&mut rng) * 0.01;
-            b.dq = glam::Quat::from_scaled_axis(glam::Vec3::from(rand3(&mut rng)) * 0.02);
-            bodies.push(b);
-        }
-        let cs: Vec<_> = (1..=12u32).map(|i| manifold(&mut rng, &bodies, i - 1, i, 1 + i as usize % 4)).collect();
-        let pad = bodies.len() as u32;
-        bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
-        let mut wide = WideSolver::default();
-        wide.build(&cs, &bodies, pad, true);
-        let settings = Settings::default();
-        let (mut a, mut b) = (wide.clone(), wide.clone());
-        let (mut ba, mut bb) = (bodies.clone(), bodies.clone());
-        a.update_separations(&ba);
-        a.solve(&mut ba, &settings, 240.0, Pass::default());
-        a.accumulate_totals();
-        b.update_overflow_separations(&bb);
-        b.solve(&mut bb, &settings, 240.0, Pass { update: true, accumulate: true, ..Default::default() });
-        for (x, y) in ba.iter().zip(&bb) {
-            assert_eq!((x.v, x.w), (y.v, y.w));
-        }
-        let mut changed = 0;
-        for ((wa, wb), w0) in a.batches.iter().zip(&b.batches).zip(&wide.batches) {
-            for ((pa, pb), p0) in wa.points.iter().zip(&wb.points).zip(&w0.points) {
-                assert_eq!(pa.separation, pb.separation);
-                assert_eq!((pa.total_normal, pa.total_tangent), (pb.total_normal, pb.total_tangent));
-                assert!(pa.total_normal.cmpeq(pa.normal_impulse).all(), "totals were zero");
-                changed += (pa.separation - p0.separation).abs().cmpgt(Vec4::splat(1e-6)).bitmask().count_ones();
-            }
-        }
-        assert!(changed > 10, "{changed} separations changed");
-    }
-
-    #[test]
-    fn isotropic_batches_take_the_short_form_with_the_same_results() {
-        // Cubes (inverse inertia k·I) in a chain; one batch gets a body with a full inverse
-        // inertia and must not be flagged. The short form must give the same velocities
-        // and impulses as the full 3×3 products, pass after pass.
-        let mut rng = SplitMix64(41);
-        let cube = |m: f32, rng: &mut SplitMix64| SolverBody {
-            inv_i: glam::Mat3A::from_diagonal(Vec3::splat(6.0 * m)),
-            ..body(m, rand3(rng), rand3(rng))
-        };
-        let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
-        for _ in 0..16 {
-            let m = 0.5 + rng.next_f32();
-            bodies.push(cube(m, &mut rng));
-        }
-        bodies.push(body(0.7, rand3(&mut rng), rand3(&mut rng)));
-        let cs: Vec<_> = (1..=17u32).map(|i| manifold(&mut rng, &bodies, i - 1, i, 1 + i as usize % 4)).collect();
-        let pad = bodies.len() as u32;
-        bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
-        let mut short = WideSolver::default();
-        short.build(&cs, &bodies, pad, true);
-        let flagged = short.batches.iter().filter(|w| w.bodies.isotropic).count();
-        let with_full = |w: &WideBatch| w.source.iter().any(|&ci| ci != u32::MAX && cs[ci as usize].b == 17);
-        assert_eq!(flagged, short.batches.iter().filter(|w| !with_full(w)).count());
-        assert!(flagged >= 3 && flagged < short.batches.len(), "{flagged} of {} batches", short.batches.len());
-        // Their lane masses (built with the short form) equal the scalar ones.
-        for w in short.batches.iter().filter(|w| w.bodies.isotropic) {
-            for (lane, &ci) in w.source.iter().enumerate().filter(|(_, &ci)| ci != u32::MAX) {
-                for (wp, p) in w.points.iter().zip(&cs[ci as usize].points[..cs[ci as usize].count as usize]) {
-                    let got = [wp.normal_mass[lane], wp.tangent_mass[0][lane], wp.tangent_mass[1][lane]];
-                    let want = [p.normal_mass, p.tangent_mass[0], p.tangent_mass[1]];
-                    for (g, w) in got.iter().zip(want) {
-                        assert!((g - w).abs() <= 1e-6 * w, "lane mass {g} vs scalar {w}");
-                    }
-                }
-            }
-        }
-        let mut full = short.clone();
-        for w in &mut full.batches {
-            w.bodies.isotropic = false;
-        }
-        let settings = Settings::default();
-        let (mut bs, mut bf) = (bodies.clone(), bodies.clone());
-        for k in 0..6 {
-            let pass = Pass { use_bias: k % 2 == 0, reverse: k % 3 == 1, ..Default::default() };
-            short.solve(&mut bs, &settings, 240.0, pass);
-            full.solve(&mut bf, &settings, 240.0, pass);
-        }
-        for (x, y) in bs.iter().zip(&bf) {
-            assert_eq!((x.v, x.w), (y.v, y.w));
-        }
-        let moved = bs.iter().zip(&bodies).filter(|(x, y)| (x.w - y.w).length() > 1e-3).count();
-        assert!(moved > 10, "{moved} bodies changed their spin");
-        for (ws, wf) in short.batches.iter().zip(&full.batches) {
-            for (ps, pf) in ws.points.iter().zip(&wf.points) {
-                assert_eq!((ps.normal_impulse, ps.tangent_impulse), (pf.normal_impulse, pf.tangent_impulse));
-            }
-        }
-    }
-
-    #[test]
-    fn wide_passes_equal_scalar_passes_on_independent_manifolds() {
-        // Ground 0 (static), bodies 1..=20; manifolds share only the ground, so all take
-        // colour 0 and the wide order equals the scalar order.
-        let mut rng = SplitMix64(21);
-        let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
-        bodies.extend((1..=20).map(|_| body(0.5 + rng.next_f32(), rand3(&mut rng), rand3(&mut rng))));
-        let mut cs = Vec::new();
-        for i in 1..=8u32 {
-            cs.push(manifold(&mut rng, &bodies, 0, i, 1 + (i as usize % 4)));
-        }
-        for i in (9..=20u32).step_by(2) {
-            cs.push(manifold(&mut rng, &bodies, i, i + 1, 1 + (i as usize % 4)));
-        }
-        let pad = bodies.len() as u32;
-        bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
-        let mut wide = WideSolver::default();
-        wide.build(&cs, &bodies, pad, true);
-        assert_eq!(wide.counts[0] as usize, cs.len());
-        assert_eq!(wide.batches.len(), cs.len().div_ceil(LANES));
-        // The lane masses equal the scalar ones; slots a manifold lacks hold zero.
-        for w in &wide.batches {
-            for (lane, &ci) in w.source.iter().enumerate() {
-                let count = cs.get(ci as usize).map_or(0, |c| c.count as usize);
-                for (k, wp) in w.points.iter().enumerate() {
-                    let got = [wp.normal_mass[lane], wp.tangent_mass[0][lane], wp.tangent_mass[1][lane]];
-                    if k < count {
-                        let p = &cs[ci as usize].points[k];
-                        let want = [p.normal_mass, p.tangent_mass[0], p.tangent_mass[1]];
-                        for (g, w) in got.iter().zip(want) {
-                            assert!((g - w).abs() <= 1e-6 * w, "lane mass {g} vs scalar {w}");
-                        }
-                    } else {
-                        assert_eq!(got, [0.0; 3], "slot {k} of a {count}-point manifold");
-                    }
-                }
-            }
-        }
-        let (mut wb, mut sb, mut sc) = (bodies.clone(), bodies.clone(), cs.clone());
-        let settings = Settings::default();
-        wide.warm_start(&mut wb);
-        iterative::warm_start(&sc, &mut sb);
-        for pass in 0..4 {
-            let (bias, reverse) = (pass < 2, pass % 2 == 1);
-            wide.solve(&mut wb, &settings, 240.0, Pass { use_bias: bias, reverse, ..Default::default() });
-            iterative::solve(&mut sc, &mut sb, &settings, 240.0, bias, reverse);
-        }
-        wide.accumulate_totals();
-        iterative::accumulate_totals(&mut sc);
-        let mut wc = cs.clone();
-        wide.store(&mut wc);
-        for (x, y) in wb.iter().zip(&sb) {
-            assert!((x.v - y.v).abs().max_element() < 1e-5 && (x.w - y.w).abs().max_element() < 1e-5);
-        }
-        let mut moved = 0.0f32;
-        for (x, y) in wb.iter().zip(&bodies) {
-            moved = moved.max((x.v - y.v).length());
-        }
-        assert!(moved > 0.1, "the passes changed velocities ({moved})");
-        for (cw, cs) in wc.iter().zip(&sc) {
-            for (p, q) in cw.points.iter().zip(&cs.points).take(cw.count as usize) {
-                assert!((p.normal_impulse - q.normal_impulse).abs() < 1e-5);
-                assert!((p.total_normal_impulse - q.total_normal_impulse).abs() < 1e-5);
-                assert!((p.tangent_impulse[0] - q.tangent_impulse[0]).abs() < 1e-5);
-                assert!((p.tangent_impulse[1] - q.tangent_impulse[1]).abs() < 1e-5);
-                assert_eq!(p.max_normal_impulse > 0.0, q.max_normal_impulse > 0.0);
-            }
-        }
-    }
-
-    #[test]
-    fn batches_never_share_a_dynamic_body_and_keep_every_manifold() {
-        // A chain 1-2-…-40 on a static ground 0 and a hub 41 touching 30 of them: more than
-        // COLOURS, so at least 6 of the hub's manifolds go to the scalar overflow.
-        let mut rng = SplitMix64(4);
-        let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
-        bodies.extend((1..=41).map(|_| body(1.0, Vec3A::ZERO, Vec3A::ZERO)));
-        let mut cs = Vec::new();
-        for i in 1..=40u32 {
-            cs.push(manifold(&mut rng, &bodies, 0, i, 4));
-            if i < 40 {
-                cs.push(manifold(&mut rng, &bodies, i, i + 1, 2));
-            }
-        }
-        for i in 1..=30u32 {
-            cs.push(manifold(&mut rng, &bodies, i, 41, 1));
-        }
-        let pad = bodies.len() as u32;
-        bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
-        let mut wide = WideSolver::default();
-        wide.build(&cs, &bodies, pad, true);
-        let mut seen: Vec<u32> = wide.batches.iter().flat_map(|w| w.source).filter(|&s| s != u32::MAX).collect();
-        seen.extend(&wide.overflow_source);
-        seen.sort_unstable();
-        assert_eq!(seen, (0..cs.len() as u32).collect::<Vec<_>>(), "every manifold exactly once");
-        assert!(wide.overflow.len() >= 30 - COLOURS, "{:?}", wide.counts);
-        for w in &wide.batches {
-            let mut dynamic: Vec<u32> =
-                w.bodies.a.iter().chain(&w.bodies.b).copied().filter(|&i| bodies[i as usize].inv_mass > 0.0).collect();
-            let n = dynamic.len();
-            dynamic.sort_unstable();
-            dynamic.dedup();
-            assert_eq!(dynamic.len(), n, "a dynamic body twice in one batch");
-        }
-    }
-}
+#[path = "wide_tests.rs"]
+mod tests;

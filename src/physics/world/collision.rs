@@ -11,6 +11,7 @@
 use super::watch::{self, PairRecord};
 use super::*;
 use crate::physics::collide::{collide_recorded, PairPath};
+use crate::physics::contact::match_impulses;
 use crate::physics::math::prefetch;
 
 /// What the narrow phase needs of a body, gathered once per step by the broad phase (so a

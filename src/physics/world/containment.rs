@@ -24,6 +24,7 @@
 //! reported with its own stage.
 
 use super::*;
+use glam::Vec3A;
 
 /// Where a non-finite state came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -252,7 +253,9 @@ impl World {
         if bad_impulse {
             return Stage::SolveVelocities;
         }
-        if self.settings.mode == SolverMode::Naive && self.moves.get(i).is_some_and(|m| !m.is_finite()) {
+        if self.moves.linear.get(i).is_some_and(|m| !m.is_finite())
+            || self.moves.angular.get(i).is_some_and(|m| !m.is_finite())
+        {
             return Stage::PositionCorrection;
         }
         Stage::IntegratePositions

@@ -1,0 +1,309 @@
+//! What every resolution method reads and writes: the compact per-body state
+//! ([`SolverBody`]), a manifold as a constraint ([`ContactConstraint`], its points
+//! [`ConstraintPoint`]), one Jacobian row ([`Row`]), soft-constraint coefficients
+//! ([`Softness`]) and a point's impulses at the end of a step ([`PointImpulses`]).
+//!
+//! Effective mass along a unit direction n at lever arms rA, rB (Catto):
+//! `k = 1/mA + 1/mB + n·((IA⁻¹(rA×n))×rA) + n·((IB⁻¹(rB×n))×rB)`, `m_eff = 1/k`.
+
+use crate::physics::collide::FeatureId;
+use crate::physics::contact::{Contact, PointImpulse};
+use glam::{Mat3A, Quat, Vec3A};
+
+/// Coefficients of a soft constraint (Box2D v3 `b2Softness`): a damped spring of a given
+/// frequency and damping ratio, expressed as a velocity bias and scales on the effective
+/// mass and the accumulated impulse, so that the feedback is stable for any step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Softness {
+    /// Velocity bias per metre of penetration (1/s).
+    pub bias_rate: f32,
+    /// Scale on the effective mass.
+    pub mass_scale: f32,
+    /// Fraction of the accumulated impulse removed each pass.
+    pub impulse_scale: f32,
+}
+
+impl Softness {
+    /// A damped spring of frequency `hertz` and damping ratio `zeta`, for substep `h`.
+    pub fn new(hertz: f32, zeta: f32, h: f32) -> Softness {
+        if hertz == 0.0 {
+            return Softness { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
+        }
+        let omega = 2.0 * std::f32::consts::PI * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Softness { bias_rate: omega / a1, mass_scale: a2 * a3, impulse_scale: a3 }
+    }
+}
+
+/// Compact per-body solver state (hot data; Box2D's `b2BodyState` idea).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolverBody {
+    /// Linear velocity.
+    pub v: Vec3A,
+    /// Angular velocity.
+    pub w: Vec3A,
+    /// Displacement of the centre of mass since the step began.
+    pub dp: Vec3A,
+    /// Rotation since the step began.
+    pub dq: Quat,
+    /// Inverse mass (0 = static or asleep).
+    pub inv_mass: f32,
+    /// World inverse inertia (fixed for the step).
+    pub inv_i: Mat3A,
+    /// Inertia the same about every axis: ω is constant between impulses, so the world
+    /// integrates this body on these compact fields alone and writes its pose once per step.
+    pub isotropic: bool,
+    /// Part of at least one contact constraint this step.
+    pub touching: bool,
+    /// The body's friction and restitution, so that building constraints reads only these
+    /// compact records (they fit the padding: the record stays 128 bytes).
+    pub friction: f32,
+    /// See `friction`.
+    pub restitution: f32,
+}
+
+// Two cache lines: the per-pass gathers read the first (v, w, dp, dq).
+const _: () = assert!(std::mem::size_of::<SolverBody>() == 128);
+
+impl SolverBody {
+    #[inline]
+    pub(crate) fn apply(&mut self, j: Vec3A, r: Vec3A) {
+        self.v += j * self.inv_mass;
+        self.w += self.inv_i * r.cross(j);
+    }
+}
+
+/// One contact point as the solvers see it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ConstraintPoint {
+    /// Lever arm from A's centre of mass (world axes at the step's start).
+    pub ra: Vec3A,
+    /// Lever arm from B's centre of mass.
+    pub rb: Vec3A,
+    /// Separation at the step's start minus `n·(rB − rA)` (Box2D's adjusted separation).
+    pub adjusted_separation: f32,
+    /// Current separation (negative: penetration), updated after every position update
+    /// ([`super::wide::WideSolver::update_separations`]).
+    pub separation: f32,
+    /// Effective mass along the normal.
+    pub normal_mass: f32,
+    /// Effective masses along the tangents.
+    pub tangent_mass: [f32; 2],
+    /// Accumulated normal impulse (per substep in iterative mode).
+    pub normal_impulse: f32,
+    /// Accumulated friction impulses along (t1, t2).
+    pub tangent_impulse: [f32; 2],
+    /// Normal impulse applied over the whole step.
+    pub total_normal_impulse: f32,
+    /// Friction impulse applied over the whole step.
+    pub total_tangent_impulse: [f32; 2],
+    /// Largest normal impulse seen this step (restitution applies only if > 0).
+    pub max_normal_impulse: f32,
+    /// Normal relative velocity before the solve (negative: approaching).
+    pub relative_velocity: f32,
+    /// Penetration at the step's start (negative: speculative gap).
+    pub depth: f32,
+    /// Feature key (to store impulses back).
+    pub id: FeatureId,
+}
+
+/// A manifold as the solvers see it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ContactConstraint {
+    /// Body A index.
+    pub a: u32,
+    /// Body B index.
+    pub b: u32,
+    /// Index of the contact in the world's contact list.
+    pub contact: u32,
+    /// Unit normal from A to B.
+    pub normal: Vec3A,
+    /// First tangent.
+    pub t1: Vec3A,
+    /// Second tangent.
+    pub t2: Vec3A,
+    /// Combined friction.
+    pub friction: f32,
+    /// Combined restitution.
+    pub restitution: f32,
+    /// Soft-contact coefficients (the iterative methods; [`Softness`]).
+    pub softness: Softness,
+    /// Points.
+    pub points: [ConstraintPoint; 4],
+    /// Number of points used.
+    pub count: u32,
+}
+
+impl ContactConstraint {
+    /// Fills every point's normal and tangent effective masses from its lever arms and the
+    /// bodies' inverse masses and inertias ([`Row::effective_mass`]).
+    pub fn compute_masses(&mut self, bodies: &[SolverBody]) {
+        let (sa, sb) = (&bodies[self.a as usize], &bodies[self.b as usize]);
+        let (n, t1, t2) = (self.normal, self.t1, self.t2);
+        for p in &mut self.points[..self.count as usize] {
+            let mass = |d: Vec3A| Row::new(sa, sb, p.ra, p.rb, d).effective_mass(sa, sb);
+            p.normal_mass = mass(n);
+            p.tangent_mass = [mass(t1), mass(t2)];
+        }
+    }
+}
+
+/// The angular half of one constraint row along a unit direction d (Catto's Jacobian
+/// J = [−d, −rA×d, d, rB×d] with M⁻¹Jᵀ), built where it is used: stored per point it would
+/// triple the memory every pass streams through.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Row {
+    /// rA × d.
+    pub ca: Vec3A,
+    /// rB × d.
+    pub cb: Vec3A,
+    /// IA⁻¹ (rA × d): A's change of ω per unit impulse (negated when applied to A).
+    pub ia: Vec3A,
+    /// IB⁻¹ (rB × d).
+    pub ib: Vec3A,
+}
+
+impl Row {
+    /// The row for direction `d` at lever arms `ra`, `rb`.
+    #[inline]
+    pub fn new(a: &SolverBody, b: &SolverBody, ra: Vec3A, rb: Vec3A, d: Vec3A) -> Row {
+        let (ca, cb) = (ra.cross(d), rb.cross(d));
+        Row { ca, cb, ia: a.inv_i * ca, ib: b.inv_i * cb }
+    }
+
+    /// `1 / k` with `k = 1/mA + 1/mB + (rA×d)·IA⁻¹(rA×d) + (rB×d)·IB⁻¹(rB×d)`.
+    #[inline]
+    pub fn effective_mass(&self, a: &SolverBody, b: &SolverBody) -> f32 {
+        let k = a.inv_mass + b.inv_mass + self.ca.dot(self.ia) + self.cb.dot(self.ib);
+        if k > 0.0 {
+            1.0 / k
+        } else {
+            0.0
+        }
+    }
+
+    /// Relative velocity of the two points along d.
+    #[inline]
+    pub fn velocity(&self, a: &SolverBody, b: &SolverBody, d: Vec3A) -> f32 {
+        d.dot(b.v - a.v) + self.cb.dot(b.w) - self.ca.dot(a.w)
+    }
+
+    /// Applies impulse `lambda` along d: −λ to A, +λ to B.
+    #[inline]
+    pub fn apply(&self, a: &mut SolverBody, b: &mut SolverBody, d: Vec3A, lambda: f32) {
+        a.v -= d * (lambda * a.inv_mass);
+        a.w -= self.ia * lambda;
+        b.v += d * (lambda * b.inv_mass);
+        b.w += self.ib * lambda;
+    }
+}
+
+/// `1 / k` for direction `n` at lever arms `ra`, `rb` (see module docs).
+#[inline]
+pub fn effective_mass(a: &SolverBody, b: &SolverBody, ra: Vec3A, rb: Vec3A, n: Vec3A) -> f32 {
+    let rna = ra.cross(n);
+    let rnb = rb.cross(n);
+    let k = a.inv_mass + b.inv_mass + rna.dot(a.inv_i * rna) + rnb.dot(b.inv_i * rnb);
+    if k > 0.0 {
+        1.0 / k
+    } else {
+        0.0
+    }
+}
+
+/// Relative velocity of B's point with respect to A's point.
+#[inline]
+pub fn relative_velocity(a: &SolverBody, b: &SolverBody, ra: Vec3A, rb: Vec3A) -> Vec3A {
+    (b.v + b.w.cross(rb)) - (a.v + a.w.cross(ra))
+}
+
+/// Copies of two bodies' states for one manifold: the solver works on these locals (kept in
+/// registers) and [`store_pair`] writes back only dynamic bodies, so manifolds that touch
+/// the same static body (the ground) do not form a chain through memory.
+#[inline]
+pub(crate) fn load_pair(bodies: &[SolverBody], a: u32, b: u32) -> (SolverBody, SolverBody) {
+    (bodies[a as usize], bodies[b as usize])
+}
+
+/// Writes back the velocities of the bodies of [`load_pair`] that can move.
+#[inline]
+pub(crate) fn store_pair(bodies: &mut [SolverBody], a: u32, b: u32, sa: &SolverBody, sb: &SolverBody) {
+    if sa.inv_mass > 0.0 {
+        let t = &mut bodies[a as usize];
+        t.v = sa.v;
+        t.w = sa.w;
+    }
+    if sb.inv_mass > 0.0 {
+        let t = &mut bodies[b as usize];
+        t.v = sb.v;
+        t.w = sb.w;
+    }
+}
+
+/// Mutable references to two distinct bodies.
+#[inline]
+pub(crate) fn pair_mut(bodies: &mut [SolverBody], a: u32, b: u32) -> (&mut SolverBody, &mut SolverBody) {
+    debug_assert_ne!(a, b);
+    let (a, b) = (a as usize, b as usize);
+    if a < b {
+        let (lo, hi) = bodies.split_at_mut(b);
+        (&mut lo[a], &mut hi[0])
+    } else {
+        let (lo, hi) = bodies.split_at_mut(a);
+        (&mut hi[0], &mut lo[b])
+    }
+}
+
+/// One point's impulses at the end of a step, as a method hands them to
+/// [`store_point`].
+#[derive(Clone, Copy, Debug)]
+pub struct PointImpulses {
+    /// Accumulated normal impulse of the last substep (warm starting).
+    pub normal: f32,
+    /// Accumulated friction impulses along t1, t2 of the last substep.
+    pub tangent: [f32; 2],
+    /// Normal impulse summed over the step's substeps.
+    pub total_normal: f32,
+    /// Friction impulses summed over the step's substeps.
+    pub total_tangent: [f32; 2],
+}
+
+impl PointImpulses {
+    /// The impulses of a scalar constraint point.
+    pub fn of(p: &ConstraintPoint) -> PointImpulses {
+        PointImpulses {
+            normal: p.normal_impulse,
+            tangent: p.tangent_impulse,
+            total_normal: p.total_normal_impulse,
+            total_tangent: p.total_tangent_impulse,
+        }
+    }
+}
+
+/// Writes point `k` of constraint `cc` (impulses `imp`) into its contact, with the tangent
+/// basis (on the first point): the step's totals, and the last substep's impulses for warm
+/// starting, friction as a world vector so the next basis can project it.
+#[inline]
+pub fn store_point(c: &mut Contact, cc: &ContactConstraint, k: usize, imp: &PointImpulses) {
+    if k == 0 {
+        c.tangents = [cc.t1.into(), cc.t2.into()];
+    }
+    c.impulses[k] = PointImpulse {
+        id: cc.points[k].id,
+        normal: imp.total_normal,
+        tangent: imp.total_tangent,
+        warm_normal: imp.normal,
+        warm_friction: (cc.t1 * imp.tangent[0] + cc.t2 * imp.tangent[1]).into(),
+    };
+}
+
+/// Stores every point of `constraints` in its contact from the scalar records.
+pub fn store_constraints(constraints: &[ContactConstraint], contacts: &mut [Box<Contact>]) {
+    for cc in constraints {
+        for (k, p) in cc.points[..cc.count as usize].iter().enumerate() {
+            store_point(&mut contacts[cc.contact as usize], cc, k, &PointImpulses::of(p));
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! Four-lane vector types for the SIMD solver ([`super::wide`]): four 3-vectors, four
+//! quaternions and four symmetric 3×3 matrices stored by component in `glam::Vec4`s, so one
+//! SSE instruction works on the same component of four manifolds.
+
+use super::SolverBody;
+use glam::{Vec3A, Vec4};
+
+/// Lanes per batch.
+pub const LANES: usize = 4;
+
+/// Four 3-vectors, one per lane, stored by component.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct V3 {
+    pub(super) x: Vec4,
+    pub(super) y: Vec4,
+    pub(super) z: Vec4,
+}
+
+impl V3 {
+    #[inline]
+    pub(super) fn dot(&self, o: &V3) -> Vec4 {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    #[inline]
+    pub(super) fn sub(&self, o: &V3) -> V3 {
+        V3 { x: self.x - o.x, y: self.y - o.y, z: self.z - o.z }
+    }
+
+    #[inline]
+    pub(super) fn add(&self, o: &V3) -> V3 {
+        V3 { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z }
+    }
+
+    #[inline]
+    pub(super) fn scale(&self, s: Vec4) -> V3 {
+        V3 { x: self.x * s, y: self.y * s, z: self.z * s }
+    }
+
+    #[inline]
+    pub(super) fn cross(&self, o: &V3) -> V3 {
+        V3 { x: self.y * o.z - self.z * o.y, y: self.z * o.x - self.x * o.z, z: self.x * o.y - self.y * o.x }
+    }
+
+    /// `self += d * s`.
+    #[inline]
+    pub(super) fn add_scaled(&mut self, d: &V3, s: Vec4) {
+        self.x += d.x * s;
+        self.y += d.y * s;
+        self.z += d.z * s;
+    }
+
+    pub(super) fn set(&mut self, lane: usize, v: Vec3A) {
+        self.x[lane] = v.x;
+        self.y[lane] = v.y;
+        self.z[lane] = v.z;
+    }
+}
+
+/// Four unit quaternions by component.
+pub(super) struct Q4 {
+    pub(super) v: V3,
+    pub(super) w: Vec4,
+}
+
+impl Q4 {
+    pub(super) fn gather(bodies: &[SolverBody], idx: &[u32; LANES]) -> Q4 {
+        let w = idx.map(|i| bodies[i as usize].dq.w);
+        Q4 { v: gather_v3(bodies, idx, |b| b.dq.xyz().into()), w: Vec4::from_array(w) }
+    }
+
+    /// `q·r·q*` as `r + w·t + v × t` with `t = 2 v × r`.
+    #[inline]
+    pub(super) fn rotate(&self, r: &V3) -> V3 {
+        let t = self.v.cross(r).scale(Vec4::splat(2.0));
+        r.add(&t.scale(self.w)).add(&self.v.cross(&t))
+    }
+}
+
+/// `f` of each lane's body, stored by component: four loads and a 4×4 transpose (the
+/// fourth component of a `Vec3A` is never read).
+#[inline]
+pub(super) fn gather_v3(bodies: &[SolverBody], idx: &[u32; LANES], f: impl Fn(&SolverBody) -> Vec3A) -> V3 {
+    let p = idx.map(|i| f(&bodies[i as usize]).extend(0.0));
+    let t = glam::Mat4::from_cols(p[0], p[1], p[2], p[3]).transpose();
+    V3 { x: t.x_axis, y: t.y_axis, z: t.z_axis }
+}
+
+/// Lane-wise square root (one `sqrtps` on x86-64: exact, so the same as `f32::sqrt`).
+#[inline]
+pub(super) fn sqrt4(v: Vec4) -> Vec4 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128, _mm_sqrt_ps};
+        let m: __m128 = v.into();
+        // SAFETY: SSE is part of the x86-64 baseline.
+        #[allow(unused_unsafe)]
+        let r = unsafe { _mm_sqrt_ps(m) };
+        Vec4::from(r)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        Vec4::from_array(v.to_array().map(f32::sqrt))
+    }
+}
+
+/// A symmetric 3×3 matrix per lane (a world inverse inertia), six components.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Sym3 {
+    pub(super) xx: Vec4,
+    pub(super) yy: Vec4,
+    pub(super) zz: Vec4,
+    pub(super) xy: Vec4,
+    pub(super) xz: Vec4,
+    pub(super) yz: Vec4,
+}
+
+impl Sym3 {
+    /// Whether every lane is a multiple of the identity (exactly: zero off the diagonal,
+    /// three equal diagonal entries).
+    pub(super) fn is_scalar(&self) -> bool {
+        let zero = Vec4::ZERO;
+        let eq = self.xx.cmpeq(self.yy) & self.xx.cmpeq(self.zz);
+        let off = self.xy.cmpeq(zero) & self.xz.cmpeq(zero) & self.yz.cmpeq(zero);
+        (eq & off).all()
+    }
+
+    pub(super) fn set(&mut self, lane: usize, m: glam::Mat3A) {
+        self.xx[lane] = m.x_axis.x;
+        self.yy[lane] = m.y_axis.y;
+        self.zz[lane] = m.z_axis.z;
+        self.xy[lane] = m.y_axis.x;
+        self.xz[lane] = m.z_axis.x;
+        self.yz[lane] = m.z_axis.y;
+    }
+
+    #[inline]
+    pub(super) fn mul(&self, v: &V3) -> V3 {
+        V3 {
+            x: self.xx * v.x + self.xy * v.y + self.xz * v.z,
+            y: self.xy * v.x + self.yy * v.y + self.yz * v.z,
+            z: self.xz * v.x + self.yz * v.y + self.zz * v.z,
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! The solver settings: one type for the physics, the scene files (through serde's remote
+//! derive in `crate::scene::format`, so this module stays free of serde), the command line
+//! and the panel. Valid ranges are in [`crate::physics::limits`].
+
+/// Which resolution method the world uses: one enum for the physics, the scene format
+/// (`solver: (mode: Iterative)`), the command line (`--solver iterative`) and the panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum SolverMode {
+    /// One impulse per contact point, once.
+    Naive,
+    /// Sequential impulses with friction, warm starting and position correction.
+    #[default]
+    Iterative,
+}
+
+impl SolverMode {
+    /// Every method, in the order the panel lists them.
+    pub const ALL: [SolverMode; 2] = [SolverMode::Naive, SolverMode::Iterative];
+
+    /// Display name (the panel's radio buttons, the inspector).
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverMode::Naive => "Naive",
+            SolverMode::Iterative => "Iterative",
+        }
+    }
+
+    /// Lower-case name, as written on the command line and in traces.
+    pub fn key(self) -> &'static str {
+        match self {
+            SolverMode::Naive => "naive",
+            SolverMode::Iterative => "iterative",
+        }
+    }
+
+    /// The method of a lower-case [`Self::key`], if any.
+    pub fn from_key(key: &str) -> Option<SolverMode> {
+        SolverMode::ALL.into_iter().find(|m| m.key() == key)
+    }
+
+    /// One line on what the method does (the panel's hover text, `--help`).
+    pub fn summary(self) -> &'static str {
+        match self {
+            SolverMode::Naive => "one impulse per contact point, once, in order",
+            SolverMode::Iterative => "sequential impulses with friction, warm starting, soft contacts",
+        }
+    }
+}
+
+/// Every solver parameter, in one place: scene files and the UI both set this.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Resolution method.
+    pub mode: SolverMode,
+    /// Iterative: velocity passes per substep (and as many relax passes).
+    pub iterations: u32,
+    /// Iterative: substeps per step.
+    pub substeps: u32,
+    /// Iterative: apply last step's impulses at the start of each substep.
+    pub warm_starting: bool,
+    /// Iterative: stiffness of the position feedback ("bias"), as a spring frequency (Hz).
+    /// Capped at a quarter of the substep rate (Box2D v3).
+    pub contact_hertz: f32,
+    /// Iterative: damping ratio of that spring (Box2D v3 uses 10: heavily over-damped).
+    pub damping_ratio: f32,
+    /// Iterative: largest speed at which penetration is pushed out (m/s).
+    pub max_push_out: f32,
+    /// Penetration allowed without correction (m): the naive projection's dead band, and the
+    /// absolute tolerance of the narrow phase's face/edge choice.
+    pub slop: f32,
+    /// Restitution applies only when the approach speed exceeds this (m/s).
+    pub restitution_threshold: f32,
+    /// Naive mode: fraction of the penetration beyond slop projected away per step.
+    pub naive_correction: f32,
+    /// Let resting bodies sleep.
+    pub sleeping: bool,
+    /// Sleep when |v| stays under this (m/s)…
+    pub sleep_linear: f32,
+    /// …and |ω| under this (rad/s)…
+    pub sleep_angular: f32,
+    /// …for this long (s).
+    pub sleep_time: f32,
+    /// Speculative contact margin (m): pairs closer than this get contact points.
+    pub margin: f32,
+    /// Contact recycling window (m): a touching pair whose points have moved less than this
+    /// relative to each other (and whose lever arms have turned by less than this) since
+    /// its manifold was computed keeps that manifold's normal, points and lever arms; only
+    /// the depths are measured again ([`crate::physics::world::Recycle`]). Default 0.02 m,
+    /// the speculative margin (Box3D uses 0.05 m); a 20-cube column stands with 5 mm and
+    /// more. 0: every manifold is recomputed every step (exact geometry; tall stacks of
+    /// soft contacts then buckle, see docs/physics.md).
+    pub recycle_distance: f32,
+    /// Iterative: solve four manifolds at a time in SIMD lanes after graph colouring
+    /// ([`wide`]); off runs the scalar sequential-impulse solver ([`iterative`]) on every
+    /// manifold, one after another in the batches' order — the textbook path to read and
+    /// single-step, with the same maths (tested equal on a pyramid).
+    pub simd: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            mode: SolverMode::Iterative,
+            iterations: 3,
+            substeps: 4,
+            warm_starting: true,
+            contact_hertz: 60.0,
+            damping_ratio: 10.0,
+            max_push_out: 3.0,
+            slop: 0.005,
+            restitution_threshold: 1.0,
+            naive_correction: 0.4,
+            sleeping: true,
+            sleep_linear: 0.05,
+            sleep_angular: 0.05,
+            sleep_time: 0.5,
+            margin: 0.02,
+            recycle_distance: 0.02,
+            simd: true,
+        }
+    }
+}

@@ -1,0 +1,264 @@
+//! Tests of the SIMD solver against the scalar one and of its batches.
+
+use super::*;
+use crate::physics::hull::builders::SplitMix64;
+use crate::physics::math::tangent_basis;
+use crate::physics::solver::{ConstraintPoint, Row};
+use glam::Vec3;
+
+fn body(inv_mass: f32, v: Vec3A, w: Vec3A) -> SolverBody {
+    SolverBody {
+        v,
+        w,
+        inv_mass,
+        inv_i: glam::Mat3A::from_diagonal(Vec3::new(1.0, 2.0, 1.5) * inv_mass),
+        ..Default::default()
+    }
+}
+
+fn rand3(rng: &mut SplitMix64) -> Vec3A {
+    Vec3A::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 2.0 - 1.0
+}
+
+/// A manifold between `a` and `b` with `count` random points, warm impulses and
+/// separations (some speculative).
+fn manifold(rng: &mut SplitMix64, bodies: &[SolverBody], a: u32, b: u32, count: usize) -> ContactConstraint {
+    let n = rand3(rng).normalize();
+    let (t1, t2) = tangent_basis(n.into());
+    let (t1, t2) = (Vec3A::from(t1), Vec3A::from(t2));
+    let (sa, sb) = (&bodies[a as usize], &bodies[b as usize]);
+    let mut c = ContactConstraint {
+        a,
+        b,
+        normal: n,
+        t1,
+        t2,
+        friction: 0.6,
+        softness: crate::physics::solver::Softness::new(30.0, 10.0, 1.0 / 240.0),
+        count: count as u32,
+        ..Default::default()
+    };
+    for p in &mut c.points[..count] {
+        let (ra, rb) = (rand3(rng) * 0.5, rand3(rng) * 0.5);
+        let rows = [Row::new(sa, sb, ra, rb, n), Row::new(sa, sb, ra, rb, t1), Row::new(sa, sb, ra, rb, t2)];
+        *p = ConstraintPoint {
+            ra,
+            rb,
+            normal_mass: rows[0].effective_mass(sa, sb),
+            tangent_mass: [rows[1].effective_mass(sa, sb), rows[2].effective_mass(sa, sb)],
+            separation: rng.next_f32() * 0.02 - 0.015,
+            normal_impulse: rng.next_f32() * 0.5,
+            tangent_impulse: [rng.next_f32() * 0.1, -rng.next_f32() * 0.1],
+            ..Default::default()
+        };
+    }
+    c
+}
+
+#[test]
+fn separations_and_totals_updated_in_the_solve_pass_equal_separate_passes() {
+    // Bodies that moved and turned (dp, dq) since the step began; a relax pass that
+    // updates the separations and the totals itself must match a separate update, the
+    // pass and a separate accumulation, bit for bit, and the separations must have
+    // changed.
+    let mut rng = SplitMix64(31);
+    let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
+    for _ in 0..12 {
+        let mut b = body(0.5 + rng.next_f32(), rand3(&mut rng), rand3(&mut rng));
+        b.dp = rand3(&mut rng) * 0.01;
+        b.dq = glam::Quat::from_scaled_axis(glam::Vec3::from(rand3(&mut rng)) * 0.02);
+        bodies.push(b);
+    }
+    let cs: Vec<_> = (1..=12u32).map(|i| manifold(&mut rng, &bodies, i - 1, i, 1 + i as usize % 4)).collect();
+    // The static lane filler, last.
+    bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
+    let mut wide = WideSolver::default();
+    wide.build(&cs, &bodies);
+    let settings = Settings::default();
+    let (mut a, mut b) = (wide.clone(), wide.clone());
+    let (mut ba, mut bb) = (bodies.clone(), bodies.clone());
+    a.update_separations(&ba);
+    a.pass(&mut ba, &settings, 240.0, Pass::default());
+    a.accumulate_totals();
+    b.overflow.update_separations(&bb);
+    b.pass(&mut bb, &settings, 240.0, Pass { update: true, accumulate: true, ..Default::default() });
+    for (x, y) in ba.iter().zip(&bb) {
+        assert_eq!((x.v, x.w), (y.v, y.w));
+    }
+    let mut changed = 0;
+    for ((wa, wb), w0) in a.batches.iter().zip(&b.batches).zip(&wide.batches) {
+        for ((pa, pb), p0) in wa.points.iter().zip(&wb.points).zip(&w0.points) {
+            assert_eq!(pa.separation, pb.separation);
+            assert_eq!((pa.total_normal, pa.total_tangent), (pb.total_normal, pb.total_tangent));
+            assert!(pa.total_normal.cmpeq(pa.normal_impulse).all(), "totals were zero");
+            changed += (pa.separation - p0.separation).abs().cmpgt(Vec4::splat(1e-6)).bitmask().count_ones();
+        }
+    }
+    assert!(changed > 10, "{changed} separations changed");
+}
+
+#[test]
+fn isotropic_batches_take_the_short_form_with_the_same_results() {
+    // Cubes (inverse inertia k·I) in a chain; one batch gets a body with a full inverse
+    // inertia and must not be flagged. The short form must give the same velocities
+    // and impulses as the full 3×3 products, pass after pass.
+    let mut rng = SplitMix64(41);
+    let cube = |m: f32, rng: &mut SplitMix64| SolverBody {
+        inv_i: glam::Mat3A::from_diagonal(Vec3::splat(6.0 * m)),
+        ..body(m, rand3(rng), rand3(rng))
+    };
+    let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
+    for _ in 0..16 {
+        let m = 0.5 + rng.next_f32();
+        bodies.push(cube(m, &mut rng));
+    }
+    bodies.push(body(0.7, rand3(&mut rng), rand3(&mut rng)));
+    let cs: Vec<_> = (1..=17u32).map(|i| manifold(&mut rng, &bodies, i - 1, i, 1 + i as usize % 4)).collect();
+    // The static lane filler, last.
+    bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
+    let mut short = WideSolver::default();
+    short.build(&cs, &bodies);
+    let flagged = short.batches.iter().filter(|w| w.bodies.isotropic).count();
+    let with_full = |w: &WideBatch| w.source.iter().any(|&ci| ci != u32::MAX && cs[ci as usize].b == 17);
+    assert_eq!(flagged, short.batches.iter().filter(|w| !with_full(w)).count());
+    assert!(flagged >= 3 && flagged < short.batches.len(), "{flagged} of {} batches", short.batches.len());
+    // Their lane masses (built with the short form) equal the scalar ones.
+    for w in short.batches.iter().filter(|w| w.bodies.isotropic) {
+        for (lane, &ci) in w.source.iter().enumerate().filter(|(_, &ci)| ci != u32::MAX) {
+            for (wp, p) in w.points.iter().zip(&cs[ci as usize].points[..cs[ci as usize].count as usize]) {
+                let got = [wp.normal_mass[lane], wp.tangent_mass[0][lane], wp.tangent_mass[1][lane]];
+                let want = [p.normal_mass, p.tangent_mass[0], p.tangent_mass[1]];
+                for (g, w) in got.iter().zip(want) {
+                    assert!((g - w).abs() <= 1e-6 * w, "lane mass {g} vs scalar {w}");
+                }
+            }
+        }
+    }
+    let mut full = short.clone();
+    for w in &mut full.batches {
+        w.bodies.isotropic = false;
+    }
+    let settings = Settings::default();
+    let (mut bs, mut bf) = (bodies.clone(), bodies.clone());
+    for k in 0..6 {
+        let pass = Pass { use_bias: k % 2 == 0, reverse: k % 3 == 1, ..Default::default() };
+        short.pass(&mut bs, &settings, 240.0, pass);
+        full.pass(&mut bf, &settings, 240.0, pass);
+    }
+    for (x, y) in bs.iter().zip(&bf) {
+        assert_eq!((x.v, x.w), (y.v, y.w));
+    }
+    let moved = bs.iter().zip(&bodies).filter(|(x, y)| (x.w - y.w).length() > 1e-3).count();
+    assert!(moved > 10, "{moved} bodies changed their spin");
+    for (ws, wf) in short.batches.iter().zip(&full.batches) {
+        for (ps, pf) in ws.points.iter().zip(&wf.points) {
+            assert_eq!((ps.normal_impulse, ps.tangent_impulse), (pf.normal_impulse, pf.tangent_impulse));
+        }
+    }
+}
+
+#[test]
+fn wide_passes_equal_scalar_passes_on_independent_manifolds() {
+    // Ground 0 (static), bodies 1..=20; manifolds share only the ground, so all take
+    // colour 0 and the wide order equals the scalar order.
+    let mut rng = SplitMix64(21);
+    let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
+    bodies.extend((1..=20).map(|_| body(0.5 + rng.next_f32(), rand3(&mut rng), rand3(&mut rng))));
+    let mut cs = Vec::new();
+    for i in 1..=8u32 {
+        cs.push(manifold(&mut rng, &bodies, 0, i, 1 + (i as usize % 4)));
+    }
+    for i in (9..=20u32).step_by(2) {
+        cs.push(manifold(&mut rng, &bodies, i, i + 1, 1 + (i as usize % 4)));
+    }
+    // The static lane filler, last.
+    bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
+    let mut wide = WideSolver::default();
+    wide.build(&cs, &bodies);
+    assert_eq!(wide.colouring().counts[0] as usize, cs.len());
+    assert_eq!(wide.batches.len(), cs.len().div_ceil(LANES));
+    // The lane masses equal the scalar ones; slots a manifold lacks hold zero.
+    for w in &wide.batches {
+        for (lane, &ci) in w.source.iter().enumerate() {
+            let count = cs.get(ci as usize).map_or(0, |c| c.count as usize);
+            for (k, wp) in w.points.iter().enumerate() {
+                let got = [wp.normal_mass[lane], wp.tangent_mass[0][lane], wp.tangent_mass[1][lane]];
+                if k < count {
+                    let p = &cs[ci as usize].points[k];
+                    let want = [p.normal_mass, p.tangent_mass[0], p.tangent_mass[1]];
+                    for (g, w) in got.iter().zip(want) {
+                        assert!((g - w).abs() <= 1e-6 * w, "lane mass {g} vs scalar {w}");
+                    }
+                } else {
+                    assert_eq!(got, [0.0; 3], "slot {k} of a {count}-point manifold");
+                }
+            }
+        }
+    }
+    let (mut wb, mut sb, mut sc) = (bodies.clone(), bodies.clone(), cs.clone());
+    let settings = Settings::default();
+    wide.warm_start(&mut wb);
+    iterative::warm_start(&sc, &mut sb);
+    for pass in 0..4 {
+        let (bias, reverse) = (pass < 2, pass % 2 == 1);
+        wide.pass(&mut wb, &settings, 240.0, Pass { use_bias: bias, reverse, ..Default::default() });
+        iterative::solve(&mut sc, &mut sb, &settings, 240.0, bias, reverse);
+    }
+    wide.accumulate_totals();
+    iterative::accumulate_totals(&mut sc);
+    let mut wc = cs.clone();
+    wide.store(&mut wc);
+    for (x, y) in wb.iter().zip(&sb) {
+        assert!((x.v - y.v).abs().max_element() < 1e-5 && (x.w - y.w).abs().max_element() < 1e-5);
+    }
+    let mut moved = 0.0f32;
+    for (x, y) in wb.iter().zip(&bodies) {
+        moved = moved.max((x.v - y.v).length());
+    }
+    assert!(moved > 0.1, "the passes changed velocities ({moved})");
+    for (cw, cs) in wc.iter().zip(&sc) {
+        for (p, q) in cw.points.iter().zip(&cs.points).take(cw.count as usize) {
+            assert!((p.normal_impulse - q.normal_impulse).abs() < 1e-5);
+            assert!((p.total_normal_impulse - q.total_normal_impulse).abs() < 1e-5);
+            assert!((p.tangent_impulse[0] - q.tangent_impulse[0]).abs() < 1e-5);
+            assert!((p.tangent_impulse[1] - q.tangent_impulse[1]).abs() < 1e-5);
+            assert_eq!(p.max_normal_impulse > 0.0, q.max_normal_impulse > 0.0);
+        }
+    }
+}
+
+#[test]
+fn batches_never_share_a_dynamic_body_and_keep_every_manifold() {
+    // A chain 1-2-…-40 on a static ground 0 and a hub 41 touching 30 of them: more than
+    // COLOURS, so at least 6 of the hub's manifolds go to the scalar overflow.
+    let mut rng = SplitMix64(4);
+    let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
+    bodies.extend((1..=41).map(|_| body(1.0, Vec3A::ZERO, Vec3A::ZERO)));
+    let mut cs = Vec::new();
+    for i in 1..=40u32 {
+        cs.push(manifold(&mut rng, &bodies, 0, i, 4));
+        if i < 40 {
+            cs.push(manifold(&mut rng, &bodies, i, i + 1, 2));
+        }
+    }
+    for i in 1..=30u32 {
+        cs.push(manifold(&mut rng, &bodies, i, 41, 1));
+    }
+    // The static lane filler, last.
+    bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
+    let mut wide = WideSolver::default();
+    wide.build(&cs, &bodies);
+    let mut seen: Vec<u32> = wide.batches.iter().flat_map(|w| w.source).filter(|&s| s != u32::MAX).collect();
+    seen.extend(&wide.overflow.source);
+    seen.sort_unstable();
+    assert_eq!(seen, (0..cs.len() as u32).collect::<Vec<_>>(), "every manifold exactly once");
+    assert!(wide.overflow.constraints.len() >= 30 - COLOURS, "{:?}", wide.colouring().counts);
+    for w in &wide.batches {
+        let mut dynamic: Vec<u32> =
+            w.bodies.a.iter().chain(&w.bodies.b).copied().filter(|&i| bodies[i as usize].inv_mass > 0.0).collect();
+        let n = dynamic.len();
+        dynamic.sort_unstable();
+        dynamic.dedup();
+        assert_eq!(dynamic.len(), n, "a dynamic body twice in one batch");
+    }
+}

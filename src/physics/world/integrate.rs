@@ -1,0 +1,97 @@
+//! The integration stages: gravity into velocities (`IntegrateForces`) and velocities into
+//! poses (`IntegratePositions`), on the compact solver state, with the poses written once
+//! per step; plus applying the position moves of a method's position correction.
+
+use super::World;
+use crate::physics::body::rotation;
+use crate::physics::solver::PositionMoves;
+use glam::{Vec3, Vec3A};
+
+/// Largest rotation per substep (rad) of a body in contact integrated as a plain rotation
+/// by ω·h whatever its inertia: the midpoint rule's correction to the turn, of order
+/// (ω·h)², is then under 6·10⁻⁸ rad, the f32 resolution of a unit quaternion.
+pub const SMALL_TURN: f32 = 2.4e-4;
+
+impl World {
+    /// Gravity into the velocities of the awake dynamic bodies (the one-pass methods, before
+    /// detection).
+    pub(super) fn integrate_forces(&mut self, dt: f32) {
+        let g = self.gravity * dt;
+        for b in &mut self.bodies {
+            if b.is_dynamic() && !b.asleep {
+                b.velocity += g;
+            }
+        }
+    }
+
+    /// Moves awake bodies by their solver velocities over `h` and records their motion
+    /// since the step began (for the soft step's separation update), on the compact solver
+    /// state; the poses are written once, in [`World::finish_positions`].
+    ///
+    /// A rotation by ω·h is exact for isotropic bodies (cubes, spheres: ω is constant
+    /// between impulses). Other bodies take the body's midpoint rule, which holds the
+    /// angular momentum fixed (module docs of [`crate::physics::body`]) — except bodies in
+    /// contact that turn less than [`SMALL_TURN`] per substep (a resting pile): their
+    /// gyroscopic drift is of order |ω·h|² per substep, far below what the contact impulses
+    /// change, so they too turn by ω·h. Free bodies always keep |L|.
+    pub(super) fn integrate_positions(&mut self, h: f32) {
+        for ((b, s), start) in self.bodies.iter_mut().zip(self.solver_bodies.iter_mut()).zip(&self.start_poses) {
+            if s.inv_mass == 0.0 {
+                continue;
+            }
+            s.dp += s.v * h;
+            let turn = s.w * h;
+            if s.isotropic || (s.touching && turn.length_squared() < SMALL_TURN * SMALL_TURN) {
+                if turn != Vec3A::ZERO {
+                    s.dq = (rotation(turn.into()) * s.dq).normalize();
+                }
+            } else {
+                b.pose.rot = (s.dq * start.rot).normalize();
+                b.angular_velocity = s.w.into();
+                b.integrate_rotation(h);
+                s.w = b.angular_velocity.into();
+                s.dq = b.pose.rot * start.rot.conjugate();
+            }
+        }
+    }
+
+    /// Writes the poses and velocities of the bodies moved in [`World::integrate_positions`].
+    pub(super) fn finish_positions(&mut self) {
+        for ((b, s), start) in self.bodies.iter_mut().zip(&self.solver_bodies).zip(&self.start_poses) {
+            if s.inv_mass > 0.0 {
+                b.pose.pos = start.pos + Vec3::from(s.dp);
+                b.pose.rot = (s.dq * start.rot).normalize();
+                b.velocity = s.v.into();
+                b.angular_velocity = s.w.into();
+            }
+        }
+    }
+
+    /// Gravity into the solver velocities over one substep (the soft step).
+    pub(super) fn integrate_forces_substep(&mut self, h: f32) {
+        let g = self.gravity * h;
+        for s in &mut self.solver_bodies {
+            if s.inv_mass > 0.0 {
+                s.v += Vec3A::from(g);
+            }
+        }
+    }
+
+    /// Applies a method's position moves ([`PositionMoves`]) to the poses; with
+    /// `step_start`, also to the poses the step's integration starts from (a method that
+    /// projects before its velocity solve).
+    pub(super) fn apply_moves(&mut self, step_start: bool) {
+        let PositionMoves { linear, angular } = &self.moves;
+        for (i, b) in self.bodies.iter_mut().enumerate() {
+            b.pose.pos += linear[i];
+            if angular[i] != Vec3::ZERO {
+                b.pose.rot = (rotation(angular[i]) * b.pose.rot).normalize();
+            }
+            if step_start {
+                if let Some(p) = self.start_poses.get_mut(i) {
+                    *p = b.pose;
+                }
+            }
+        }
+    }
+}

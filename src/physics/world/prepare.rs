@@ -1,0 +1,142 @@
+//! The `Prepare` stage: solver bodies and one contact constraint per touching manifold
+//! (lever arms, tangent basis along the slip, materials, soft-contact coefficients, warm
+//! impulses), then the method's own preparation ([`crate::physics::solver::Resolver::prepare`]).
+//!
+//! Materials: a pair's friction is the geometric mean `√(μa·μb)` and its restitution the
+//! maximum `max(ea, eb)` (Box2D's rules), unless a [`super::PairMaterial`] override names
+//! the pair.
+
+use super::{World, PREFETCH_AHEAD};
+use crate::physics::math::{prefetch, tangent_basis};
+use crate::physics::solver::{relative_velocity, ConstraintPoint, ContactConstraint, Schedule, Softness, SolverBody};
+use glam::{Mat3A, Vec3, Vec3A};
+
+impl World {
+    fn material(&self, a: u32, b: u32) -> (f32, f32) {
+        if let Some(m) = self.pair_materials.iter().find(|m| (m.a, m.b) == (a, b) || (m.b, m.a) == (a, b)) {
+            return (m.friction, m.restitution);
+        }
+        // From the compact solver records (filled first in `prepare`), not the large bodies.
+        let (ba, bb) = (&self.solver_bodies[a as usize], &self.solver_bodies[b as usize]);
+        ((ba.friction * bb.friction).sqrt(), ba.restitution.max(bb.restitution))
+    }
+
+    /// Builds solver bodies and constraints; `h` is the (sub)step the soft contacts are
+    /// tuned for.
+    pub(super) fn prepare(&mut self, h: f32) {
+        self.solver_bodies.clear();
+        self.start_poses.clear();
+        for b in &self.bodies {
+            let active = b.is_dynamic() && !b.asleep;
+            let isotropic = b.isotropic();
+            // An isotropic body's world inverse inertia is its local one, k·I, whatever the
+            // rotation: taken exactly (R·k·I·Rᵀ would leave round-off off the diagonal), so
+            // the wide solver can multiply by k alone (`BatchBodies::isotropic`).
+            let inv_i = match (active, isotropic) {
+                (false, _) => Mat3A::ZERO,
+                (true, true) => Mat3A::from_diagonal(Vec3::splat(b.inv_inertia_local.x_axis.x)),
+                (true, false) => Mat3A::from(b.inv_inertia_world()),
+            };
+            self.start_poses.push(b.pose);
+            self.solver_bodies.push(SolverBody {
+                v: b.velocity.into(),
+                w: b.angular_velocity.into(),
+                dp: Vec3A::ZERO,
+                dq: glam::Quat::IDENTITY,
+                inv_mass: if active { b.inv_mass } else { 0.0 },
+                inv_i,
+                isotropic,
+                touching: false,
+                friction: b.friction,
+                restitution: b.restitution,
+            });
+        }
+        self.constraints.clear();
+        self.bouncy = false;
+        let warm = self.settings.warm_starting && self.methods.get(&self.settings).schedule() == Schedule::SoftStep;
+        let hertz = self.settings.contact_hertz.min(0.25 / h);
+        let soft = Softness::new(hertz, self.settings.damping_ratio, h);
+        let static_soft = Softness::new(2.0 * hertz, self.settings.damping_ratio, h);
+        for (j, &ci) in self.touching.iter().enumerate() {
+            // The boxed contacts lie scattered in memory: start loading the lines this loop
+            // reads of the contact a few ahead.
+            if let Some(&ahead) = self.touching.get(j + PREFETCH_AHEAD) {
+                let c = &self.contacts[ahead as usize];
+                prefetch(&c.manifold);
+                prefetch(&c.recycle.levers);
+                prefetch(&c.impulses);
+            }
+            let c = &self.contacts[ci as usize];
+            let (sa, sb) = (&self.solver_bodies[c.a as usize], &self.solver_bodies[c.b as usize]);
+            // Inverse mass 0 in the solver: static, kinematic or asleep (read from the
+            // compact solver bodies, not the large `Body` records).
+            if sa.inv_mass == 0.0 && sb.inv_mass == 0.0 {
+                continue;
+            }
+            let (friction, restitution) = self.material(c.a, c.b);
+            let n = Vec3A::from(c.manifold.normal);
+            let (pa, pb) =
+                (Vec3A::from(self.start_poses[c.a as usize].pos), Vec3A::from(self.start_poses[c.b as usize].pos));
+            // First tangent along the sliding direction at the manifold's centre: friction
+            // then acts straight against the slip even though the two tangent rows have
+            // different effective masses (a fixed basis skews the clamped impulse sideways
+            // and makes sliding boxes yaw and drift).
+            let centre = Vec3A::from(
+                c.manifold.points.iter().map(|p| p.position).sum::<Vec3>() / c.manifold.points.len() as f32,
+            );
+            let dv = relative_velocity(sa, sb, centre - pa, centre - pb);
+            let vt = dv - n * dv.dot(n);
+            let (t1, t2) = if vt.length_squared() > 1e-6 {
+                let t1 = vt.normalize();
+                (t1, n.cross(t1))
+            } else {
+                let (t1, t2) = tangent_basis(n.into());
+                (t1.into(), t2.into())
+            };
+            // Written in place: a constraint is over a kilobyte, too big to build and move.
+            self.constraints.push(ContactConstraint::default());
+            let cc = self.constraints.last_mut().expect("just pushed");
+            (cc.a, cc.b, cc.contact) = (c.a, c.b, ci);
+            (cc.normal, cc.t1, cc.t2) = (n, t1, t2);
+            (cc.friction, cc.restitution) = (friction, restitution);
+            self.bouncy |= restitution > 0.0;
+            cc.softness = if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft };
+            cc.count = c.manifold.points.len() as u32;
+            for (k, p) in c.manifold.points.iter().enumerate() {
+                // The lever arms captured with the manifold (equal to `position − centre` on
+                // a fresh one, frozen while it is recycled; see `Recycle`).
+                let (ra, rb) = c.recycle.levers[k];
+                let (ra, rb) = (Vec3A::from(ra), Vec3A::from(rb));
+                let imp = &c.impulses[k];
+                let (normal_impulse, tangent_impulse) = if warm {
+                    (imp.warm_normal, [Vec3A::from(imp.warm_friction).dot(t1), Vec3A::from(imp.warm_friction).dot(t2)])
+                } else {
+                    (0.0, [0.0; 2])
+                };
+                cc.points[k] = ConstraintPoint {
+                    ra,
+                    rb,
+                    adjusted_separation: -p.depth - n.dot(rb - ra),
+                    separation: -p.depth,
+                    normal_impulse,
+                    tangent_impulse,
+                    total_normal_impulse: 0.0,
+                    total_tangent_impulse: [0.0; 2],
+                    max_normal_impulse: 0.0,
+                    // Only the restitution pass reads it.
+                    relative_velocity: if restitution > 0.0 { relative_velocity(sa, sb, ra, rb).dot(n) } else { 0.0 },
+                    depth: p.depth,
+                    id: p.id,
+                    ..Default::default()
+                };
+            }
+        }
+        for c in &self.constraints {
+            self.solver_bodies[c.a as usize].touching = true;
+            self.solver_bodies[c.b as usize].touching = true;
+        }
+        // A static body after the real ones: the SIMD solver fills its empty lanes with it.
+        self.solver_bodies.push(SolverBody { inv_i: Mat3A::ZERO, ..Default::default() });
+        self.methods.get(&self.settings).prepare(&mut self.constraints, &self.solver_bodies, &self.settings);
+    }
+}

@@ -1,0 +1,82 @@
+//! The named stages of a step ([`Stage`]) and the time each took ([`Profile`]).
+
+/// The named stages of a step, in execution order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Gravity into velocities.
+    IntegrateForces,
+    /// AABBs and candidate pairs.
+    BroadPhase,
+    /// Contact manifolds.
+    NarrowPhase,
+    /// Solver constraints from manifolds.
+    Prepare,
+    /// Last step's impulses.
+    WarmStart,
+    /// Velocity iterations.
+    SolveVelocities,
+    /// Poses advance.
+    IntegratePositions,
+    /// Iterative: passes without position bias, removing the push-out velocity.
+    Relax,
+    /// Naive: linear projection of penetration.
+    PositionCorrection,
+    /// Bounce pass.
+    Restitution,
+    /// Impulses back to contacts.
+    StoreImpulses,
+    /// Islands, sleeping and waking.
+    Sleep,
+}
+
+impl Stage {
+    /// All stages in order.
+    pub const ALL: [Stage; 12] = [
+        Stage::IntegrateForces,
+        Stage::BroadPhase,
+        Stage::NarrowPhase,
+        Stage::Prepare,
+        Stage::WarmStart,
+        Stage::SolveVelocities,
+        Stage::IntegratePositions,
+        Stage::Relax,
+        Stage::PositionCorrection,
+        Stage::Restitution,
+        Stage::StoreImpulses,
+        Stage::Sleep,
+    ];
+
+    /// Display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::IntegrateForces => "integrate forces",
+            Stage::BroadPhase => "broad phase",
+            Stage::NarrowPhase => "narrow phase",
+            Stage::Prepare => "prepare contacts",
+            Stage::WarmStart => "warm start",
+            Stage::SolveVelocities => "solve velocities",
+            Stage::IntegratePositions => "integrate positions",
+            Stage::Relax => "relax",
+            Stage::PositionCorrection => "position correction",
+            Stage::Restitution => "restitution",
+            Stage::StoreImpulses => "store impulses",
+            Stage::Sleep => "sleep",
+        }
+    }
+}
+
+/// Milliseconds spent in each stage during the last step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Profile {
+    /// Per stage (summed over substeps), indexed like [`Stage::ALL`].
+    pub stage_ms: [f32; 12],
+    /// Whole step.
+    pub total_ms: f32,
+}
+
+impl Profile {
+    /// Time of one stage.
+    pub fn get(&self, s: Stage) -> f32 {
+        self.stage_ms[s as usize]
+    }
+}
