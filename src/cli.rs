@@ -34,6 +34,13 @@ pub struct Cli {
     #[arg(long, value_name = "METHOD", value_parser = method_parser())]
     pub solver: Option<SolverMode>,
 
+    /// Run two copies of the scene in lockstep under two methods, A,B (e.g.
+    /// `--compare naive,iterative`). Headless: a summary per side, the trace in
+    /// FILE.a.jsonl and FILE.b.jsonl (from --trace FILE.jsonl) and one screenshot with the
+    /// two sides side by side. Window: opens the A/B view.
+    #[arg(long, value_name = "METHOD,METHOD", value_delimiter = ',', num_args = 1, value_parser = method_parser(), conflicts_with = "solver")]
+    pub compare: Vec<SolverMode>,
+
     /// Override the scene's velocity iterations (per substep, iterative method).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub iterations: Option<u32>,
@@ -146,6 +153,9 @@ pub enum CliError {
     /// Rendering problems.
     #[error("{0}")]
     Render(String),
+    /// `--compare` not given two methods.
+    #[error("--compare: {0}")]
+    Compare(String),
     /// `--clip-stage` without a pair that has clip stages, or out of range.
     #[error("--clip-stage: {0}")]
     ClipStage(String),
@@ -238,9 +248,21 @@ pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, Cli
     Ok(t)
 }
 
-/// Applies --solver and --iterations to a world.
+/// The two methods of `--compare`, if given (exactly two, or an error).
+pub fn compare_modes(cli: &Cli) -> Result<Option<(SolverMode, SolverMode)>, CliError> {
+    match cli.compare.as_slice() {
+        [] => Ok(None),
+        [a, b] => Ok(Some((*a, *b))),
+        other => Err(CliError::Compare(format!("expected two methods A,B, got {}", other.len()))),
+    }
+}
+
+/// Applies --solver (or the first method of --compare) and --iterations to a world.
 pub fn apply_overrides(cli: &Cli, world: &mut World) {
     if let Some(m) = cli.solver {
+        world.settings.mode = m;
+    }
+    if let Some(&m) = cli.compare.first() {
         world.settings.mode = m;
     }
     if let Some(k) = cli.iterations {
@@ -311,47 +333,97 @@ impl std::fmt::Display for Summary {
 /// selected pair (`--select`, else the scene's `view.selected`) is watched, so the trace and
 /// the screenshot show what the steps did for it.
 pub fn run_headless(cli: &Cli, scene: &mut LoadedScene) -> Result<Summary, CliError> {
-    let dt = scene.timestep();
+    watch_selected(cli, scene)?;
+    let (name, dt) = (scene.desc.name.clone(), scene.timestep());
+    run_world(cli, &mut scene.world, &name, dt, cli.trace.as_deref())
+}
+
+/// Both sides of an `--compare` run.
+#[derive(Clone, Debug)]
+pub struct CompareRun {
+    /// Side A (the scene's own world, under the first method).
+    pub a: Summary,
+    /// Side B.
+    pub b: Summary,
+    /// Side B's world after the run (side A's is the scene's).
+    pub world_b: World,
+}
+
+/// Runs `scene` under both methods of `--compare` from the same start, with the same
+/// settings otherwise; each side writes its own trace (FILE.a.jsonl, FILE.b.jsonl). The
+/// sides share nothing, so running one after the other gives what lockstep gives.
+pub fn run_compare(
+    cli: &Cli,
+    scene: &mut LoadedScene,
+    modes: (SolverMode, SolverMode),
+) -> Result<CompareRun, CliError> {
+    watch_selected(cli, scene)?;
+    let (name, dt) = (scene.desc.name.clone(), scene.timestep());
+    scene.world.settings.mode = modes.0;
+    let mut world_b = scene.world.clone();
+    world_b.settings.mode = modes.1;
+    let traces = cli.trace.as_deref().map(|p| (side_path(p, "a"), side_path(p, "b")));
+    let a = run_world(cli, &mut scene.world, &name, dt, traces.as_ref().map(|t| t.0.as_path()))?;
+    let b = run_world(cli, &mut world_b, &name, dt, traces.as_ref().map(|t| t.1.as_path()))?;
+    Ok(CompareRun { a, b, world_b })
+}
+
+/// `FILE.jsonl` → `FILE.<side>.jsonl` (the extension kept, `jsonl` if there is none).
+pub fn side_path(path: &std::path::Path, side: &str) -> PathBuf {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let ext = path.extension().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "jsonl".into());
+    path.with_file_name(format!("{stem}.{side}.{ext}"))
+}
+
+/// Watches the selected pair (`--select`, else the scene's `view.selected`).
+fn watch_selected(cli: &Cli, scene: &mut LoadedScene) -> Result<(), CliError> {
     let scene_pair =
         scene.desc.view.selected.as_ref().and_then(|(a, b)| Some((scene.body_index(a)?, scene.body_index(b)?)));
     if let Some((a, b)) = selected_pair(cli, scene)?.or(scene_pair) {
         scene.world.set_watched(&[(a as u32, b as u32)]);
     }
-    let mut trace = match &cli.trace {
+    Ok(())
+}
+
+/// Steps `world` `cli.steps` times at `dt`, writing a trace to `trace` if given.
+fn run_world(
+    cli: &Cli,
+    world: &mut World,
+    name: &str,
+    dt: f32,
+    trace: Option<&std::path::Path>,
+) -> Result<Summary, CliError> {
+    let trace_err = |source| CliError::Trace { path: trace.map(PathBuf::from).unwrap_or_default(), source };
+    let mut writer = match trace {
         Some(path) => {
-            let err = |source| CliError::Trace { path: path.clone(), source };
-            let file = std::fs::File::create(path).map_err(err)?;
-            let mut w =
-                TraceWriter::new(std::io::BufWriter::new(file), &scene.desc.name, dt, &scene.world).map_err(err)?;
-            w.write_step(&TraceStep::capture(&scene.world, 0, false)).map_err(err)?;
+            let file = std::fs::File::create(path).map_err(trace_err)?;
+            let mut w = TraceWriter::new(std::io::BufWriter::new(file), name, dt, world).map_err(trace_err)?;
+            w.write_step(&TraceStep::capture(world, 0, false)).map_err(trace_err)?;
             Some(w)
         }
         None => None,
     };
     let mut max_pen = 0.0f32;
     let start = Instant::now();
-    let mut reported = scene.world.non_finite().len();
+    let mut reported = world.non_finite().len();
     for n in 1..=cli.steps {
-        scene.world.step(dt);
-        for e in &scene.world.non_finite()[reported..] {
+        world.step(dt);
+        for e in &world.non_finite()[reported..] {
             log::warn!("{e}");
         }
-        reported = scene.world.non_finite().len();
-        max_pen = max_pen.max(scene.world.stats().max_penetration);
-        if let Some(w) = trace.as_mut() {
+        reported = world.non_finite().len();
+        max_pen = max_pen.max(world.stats().max_penetration);
+        if let Some(w) = writer.as_mut() {
             if n % cli.trace_every == 0 {
-                let path = cli.trace.clone().unwrap_or_default();
-                w.write_step(&TraceStep::capture(&scene.world, n, true))
-                    .map_err(|source| CliError::Trace { path, source })?;
+                w.write_step(&TraceStep::capture(world, n, true)).map_err(trace_err)?;
             }
         }
     }
     let elapsed = start.elapsed().as_secs_f64() * 1000.0;
-    if let Some(w) = trace {
-        let path = cli.trace.clone().unwrap_or_default();
-        w.finish().and_then(|mut f| f.flush()).map_err(|source| CliError::Trace { path, source })?;
+    if let Some(w) = writer {
+        w.finish().and_then(|mut f| f.flush()).map_err(trace_err)?;
     }
-    let stats = scene.world.stats();
+    let stats = world.stats();
     Ok(Summary {
         steps: cli.steps,
         bodies: stats.bodies,
@@ -359,8 +431,8 @@ pub fn run_headless(cli: &Cli, scene: &mut LoadedScene) -> Result<Summary, CliEr
         contact_points: stats.points,
         max_penetration: max_pen,
         final_penetration: stats.max_penetration,
-        energy: scene.world.total_energy(),
+        energy: world.total_energy(),
         mean_step_ms: if cli.steps > 0 { elapsed / cli.steps as f64 } else { 0.0 },
-        non_finite: scene.world.non_finite().len(),
+        non_finite: world.non_finite().len(),
     })
 }

@@ -1,8 +1,11 @@
 //! The `contactlab` binary: parses the command line, then opens the window or runs headless.
 
 use clap::Parser;
+use contactlab::app::compare::Comparison;
 use contactlab::app::{headless, window};
 use contactlab::cli::{self, Cli, CliError};
+use contactlab::physics::SolverMode;
+use contactlab::scene::LoadedScene;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -23,7 +26,11 @@ fn run(args: &Cli) -> Result<(), CliError> {
     if args.clip_stage.is_some() && args.select.is_empty() {
         return Err(CliError::ClipStage("select a pair with --select A,B first".into()));
     }
+    let compare = cli::compare_modes(args)?;
     if args.headless {
+        if let Some(modes) = compare {
+            return run_compare(args, scene, modes);
+        }
         let summary = cli::run_headless(args, &mut scene)?;
         println!("scene            {}", scene.desc.name);
         println!("{summary}");
@@ -37,8 +44,35 @@ fn run(args: &Cli) -> Result<(), CliError> {
         }
         return finite;
     }
-    let t = cli::testbed(args, scene)?;
+    let mut t = cli::testbed(args, scene)?;
+    if let Some((_, b)) = compare {
+        t.start_compare(b);
+    }
     let opts =
         window::WindowOptions { quit_after: args.quit_after, screenshot: args.screenshot.clone(), play: args.play };
     window::run(t, opts).map_err(CliError::Render)
+}
+
+/// `--headless --compare A,B`: both sides' summaries, traces and one side-by-side screenshot.
+fn run_compare(args: &Cli, mut scene: LoadedScene, modes: (SolverMode, SolverMode)) -> Result<(), CliError> {
+    let run = cli::run_compare(args, &mut scene, modes)?;
+    println!("scene            {}", scene.desc.name);
+    for (side, mode, summary) in [("A", modes.0, &run.a), ("B", modes.1, &run.b)] {
+        println!("\nside {side}: {}", mode.name());
+        println!("{summary}");
+    }
+    if let Some(p) = &args.trace {
+        println!("\ntraces           {}, {}", cli::side_path(p, "a").display(), cli::side_path(p, "b").display());
+    }
+    let finite = cli::check_finite(&scene.world).and(cli::check_finite(&run.world_b));
+    if let Some(path) = &args.screenshot {
+        let mut t = cli::testbed(args, scene)?;
+        t.max_penetration_run = run.a.max_penetration;
+        let mut b = Comparison::new(&run.world_b, modes.1);
+        b.max_penetration_run = run.b.max_penetration;
+        t.compare = Some(b);
+        headless::screenshot(&mut t, args.size, path).map_err(CliError::Render)?;
+        println!("screenshot       {}", path.display());
+    }
+    finite
 }

@@ -1,6 +1,7 @@
 //! JSON Lines traces of a run (schema in docs/trace.md).
 //!
-//! Line 1 is a header `{"contactlab_trace": 1, "scene", "timestep", "bodies": [names]}`;
+//! Line 1 is a header `{"contactlab_trace": 1, "scene", "timestep", "bodies": [names],
+//! "method"}` (`method` added later: absent in older traces);
 //! then one object per recorded step, the first being step 0 (the initial state, no
 //! contacts). Contacts of step n are the manifolds found during step n, with the impulses
 //! applied in it. Normals point from `a` to `b`. Each step also lists the bodies frozen so
@@ -22,6 +23,10 @@ pub struct TraceHeader {
     pub timestep: f32,
     /// Body names, in index order.
     pub bodies: Vec<String>,
+    /// Resolution method at the start of the run (`SolverMode::key`: "naive", "iterative",
+    /// …); an added field, absent in traces written before it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub method: String,
 }
 
 /// One body's state.
@@ -237,6 +242,7 @@ impl<W: Write> TraceWriter<W> {
             scene: scene.to_string(),
             timestep,
             bodies: world.bodies().iter().map(|b| b.name.clone()).collect(),
+            method: world.settings.mode.key().to_string(),
         };
         serde_json::to_writer(&mut out, &header)?;
         out.write_all(b"\n")?;

@@ -63,8 +63,8 @@ impl Offscreen {
         self.renderer.sync_meshes(testbed.world());
         let rect = Rect { x: 0.0, y: 0.0, w: size.0 as f32, h: size.1 as f32 };
         let views = {
-            let input = testbed.frame_input(size, rect, &self.renderer.outlines);
-            build_views(&input)
+            let inputs = testbed.frame_inputs(size, rect, &self.renderer.outlines);
+            inputs.iter().flat_map(build_views).collect::<Vec<_>>()
         };
         let mut encoder =
             self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen frame") });

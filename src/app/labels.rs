@@ -1,10 +1,13 @@
 //! Text drawn over the 3D view by egui, in the window and in headless screenshots alike:
 //! the scene title and step, and the titles and legends of the inset views.
 
+use super::compare::split;
 use super::testbed::Testbed;
+use crate::physics::World;
 use crate::render::draw::Rect;
 use crate::render::views::inset_rects;
 use crate::view::colors;
+use crate::view::PairDebug;
 use egui::{Align2, Color32, FontId, Pos2};
 
 fn c32(c: [f32; 3]) -> Color32 {
@@ -15,26 +18,67 @@ fn c32(c: [f32; 3]) -> Color32 {
     Color32::from_rgb(e(c[0]), e(c[1]), e(c[2]))
 }
 
-/// Paints the labels for a main view occupying `main` (physical pixels).
+/// Paints the labels for a main view occupying `main` (physical pixels): one set per side
+/// of an A/B comparison ([`super::compare::split`]), each with its own method, stats and
+/// pair labels.
 pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) {
+    let rects = split(main, t.compare.is_some());
+    let sides = std::iter::once((t.world(), t.pair_debug_cached(), t.max_penetration_run, "A"))
+        .chain(t.compare.as_ref().map(|c| (&c.world, t.pair_debug_b_cached(), c.max_penetration_run, "B")));
+    for ((w, pair, max_pen, side), rect) in sides.zip(&rects) {
+        let side = (rects.len() > 1).then_some((side, max_pen));
+        paint_side(ui, t, w, pair, side, *rect);
+    }
+    if let [_, b] = rects.as_slice() {
+        let ppp = ui.ctx().pixels_per_point();
+        let x = b.x / ppp;
+        ui.painter().line_segment(
+            [Pos2::new(x, b.y / ppp), Pos2::new(x, (b.y + b.h) / ppp)],
+            egui::Stroke::new(2.0, Color32::from_rgb(90, 95, 110)),
+        );
+    }
+}
+
+/// The labels of one view: `world` with its selected pair's records `pd`; `side` names the
+/// side of a comparison (and its deepest penetration so far), whose stats then show too.
+fn paint_side(
+    ui: &mut egui::Ui,
+    t: &Testbed,
+    w: &World,
+    pd: Option<&PairDebug>,
+    side: Option<(&str, f32)>,
+    main: Rect,
+) {
     let ppp = ui.ctx().pixels_per_point();
     let p = |x: f32, y: f32| Pos2::new(x / ppp, y / ppp);
     let painter = ui.painter();
     let dark = Color32::from_rgb(35, 38, 48);
-    let w = t.world();
-    painter.text(
-        p(main.x + 14.0, main.y + 10.0),
-        Align2::LEFT_TOP,
-        format!("{}   ·   step {}   ·   {:?}", t.scene.desc.name, w.step_count, w.settings.mode),
-        FontId::proportional(17.0),
-        dark,
-    );
+    let method = w.settings.mode.name();
+    let title = match side {
+        Some((s, _)) => format!("{s}: {method}   ·   {}   ·   step {}", t.scene.desc.name, w.step_count),
+        None => format!("{}   ·   step {}   ·   {method}", t.scene.desc.name, w.step_count),
+    };
+    painter.text(p(main.x + 14.0, main.y + 10.0), Align2::LEFT_TOP, title, FontId::proportional(17.0), dark);
+    let mut line_y = main.y + 34.0;
+    if let Some((_, max_pen)) = side {
+        let s = w.stats();
+        let text = format!(
+            "{} points   ·   penetration {:.1} mm (max {:.1} mm)   ·   energy {:.2} J   ·   {:.2} ms/step",
+            s.points,
+            s.max_penetration * 1000.0,
+            max_pen * 1000.0,
+            w.total_energy(),
+            w.profile.total_ms
+        );
+        painter.text(p(main.x + 14.0, line_y), Align2::LEFT_TOP, text, FontId::proportional(14.0), dark);
+        line_y += 22.0;
+    }
     if t.selected_pair().is_none() {
         return;
     }
     // The selected pair's contact as the last step made it: the path under the title, and
     // each point's index and normal impulse beside it.
-    if let Some(pd) = t.pair_debug_cached() {
+    if let Some(pd) = pd {
         if let Some(r) = &pd.record {
             let line = format!(
                 "{} – {}:  {} in step {}",
@@ -43,7 +87,7 @@ pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) {
                 super::ui::path_name(r.path),
                 r.step
             );
-            painter.text(p(main.x + 14.0, main.y + 34.0), Align2::LEFT_TOP, line, FontId::proportional(14.0), dark);
+            painter.text(p(main.x + 14.0, line_y), Align2::LEFT_TOP, line, FontId::proportional(14.0), dark);
         }
         let vp = t.camera.view_proj(main.w / main.h.max(1.0));
         for (k, pt) in pd.manifold.points.iter().enumerate() {

@@ -3,6 +3,7 @@
 //! loading (a broken file keeps the current scene), and screenshot requests. The window,
 //! the panel and the headless screenshot all drive this one struct.
 
+use super::compare::{split, Comparison};
 use super::picking;
 use crate::physics::{SolverMode, World};
 use crate::render::draw::Rect;
@@ -92,6 +93,8 @@ pub struct Testbed {
     pub initial_camera: Camera,
     pair_cache: Option<(u64, usize, usize, PairDebug)>,
     edits: u64,
+    /// Side B of an A/B comparison, when one runs ([`super::compare`]).
+    pub compare: Option<Comparison>,
 }
 
 impl Testbed {
@@ -129,6 +132,7 @@ impl Testbed {
             max_penetration_run: 0.0,
             view_rect: egui::Rect::NOTHING,
             initial_camera: Camera::look_at(Vec3::ZERO, Vec3::ZERO, 45.0),
+            compare: None,
         };
         t.apply_scene_view();
         t
@@ -165,8 +169,13 @@ impl Testbed {
         self.scene.timestep()
     }
 
-    fn touch(&mut self) {
+    pub(super) fn touch(&mut self) {
         self.edits += 1;
+    }
+
+    /// How many times the worlds or the view changed (the debug records' cache key).
+    pub(super) fn edit_count(&self) -> u64 {
+        self.edits
     }
 
     /// Keeps the world watching the selected pair, so each step records what it did for
@@ -196,6 +205,7 @@ impl Testbed {
             log::warn!("{e}");
         }
         self.max_penetration_run = self.max_penetration_run.max(self.scene.world.stats().max_penetration);
+        self.step_b();
         self.touch();
     }
 
@@ -222,6 +232,8 @@ impl Testbed {
         let settings = self.scene.world.settings;
         self.scene = self.initial.clone();
         self.scene.world.settings = settings;
+        let start = self.initial.world.clone();
+        self.restart_b(&start);
         self.camera = self.initial_camera;
         self.max_penetration_run = 0.0;
         self.drag = None;
@@ -237,6 +249,8 @@ impl Testbed {
             Ok(s) => {
                 self.initial = s.clone();
                 self.scene = s;
+                let start = self.initial.world.clone();
+                self.restart_b(&start);
                 self.path_input = path.display().to_string();
                 self.scene_path = Some(path);
                 self.load_error = None;
@@ -273,9 +287,11 @@ impl Testbed {
     /// Wakes every dynamic body. Called whenever the method or a solver setting changes:
     /// a settled (sleeping) scene would otherwise ignore the change until reset.
     pub fn wake_all(&mut self) {
-        for i in 0..self.scene.world.bodies().len() {
-            if self.scene.world.bodies()[i].is_dynamic() {
-                self.scene.world.wake(i);
+        for w in std::iter::once(&mut self.scene.world).chain(self.compare.as_mut().map(|c| &mut c.world)) {
+            for i in 0..w.bodies().len() {
+                if w.bodies()[i].is_dynamic() {
+                    w.wake(i);
+                }
             }
         }
         self.touch();
@@ -358,12 +374,15 @@ impl Testbed {
             // Paused: move the body so the grab point follows the cursor, to set contacts
             // up by hand; the debug views update at once.
             if let Some(drag) = self.drag {
-                let h = self.scene.world.handle(drag.body);
-                if let Some(b) = self.scene.world.body_mut(h) {
-                    let anchor = b.pose.transform_point(drag.local);
-                    b.pose.pos += drag.target - anchor;
-                    b.velocity = Vec3::ZERO;
-                    b.angular_velocity = Vec3::ZERO;
+                // Both sides of a comparison: the body moves the same in each.
+                for w in std::iter::once(&mut self.scene.world).chain(self.compare.as_mut().map(|c| &mut c.world)) {
+                    let h = w.handle(drag.body);
+                    if let Some(b) = w.body_mut(h) {
+                        let anchor = b.pose.transform_point(drag.local);
+                        b.pose.pos += drag.target - anchor;
+                        b.velocity = Vec3::ZERO;
+                        b.angular_velocity = Vec3::ZERO;
+                    }
                 }
                 self.touch();
             }
@@ -375,30 +394,12 @@ impl Testbed {
         self.drag = None;
     }
 
-    /// Mouse spring: before a step, an impulse at the grab point drives its velocity towards
-    /// `(target − p)·k` (k = 8/s: the gap closes with a 1/8 s time constant), through the
-    /// point's effective mass `1 / (1/m + (r×n)·I⁻¹(r×n))`, and cancels gravity on the held
-    /// body so it does not sag under the cursor.
+    /// Applies the mouse spring ([`drag_impulse`]) before a step.
     fn apply_drag(&mut self) {
-        const GAIN: f32 = 8.0;
-        let Some(drag) = self.drag else { return };
-        let dt = self.timestep();
-        let g = self.scene.world.gravity;
-        let h = self.scene.world.handle(drag.body);
-        let Some(b) = self.scene.world.body_mut(h) else { return };
-        let p = b.pose.transform_point(drag.local);
-        let dv = (drag.target - p) * GAIN - b.point_velocity(p);
-        let n = dv.normalize_or_zero();
-        if n != Vec3::ZERO {
-            let rn = (p - b.pose.pos).cross(n);
-            let k = b.inv_mass + rn.dot(b.inv_inertia_world() * rn);
-            if k > 0.0 {
-                b.apply_impulse(n * (dv.length() / k), p);
-            }
+        if let Some(drag) = self.drag {
+            let dt = self.timestep();
+            drag_impulse(&mut self.scene.world, drag, dt);
         }
-        b.velocity -= g * dt;
-        // Damp the spin a little so a held body does not swing forever.
-        b.angular_velocity *= 0.98;
     }
 
     /// Picks a body under the ray.
@@ -421,31 +422,66 @@ impl Testbed {
         }
     }
 
-    /// Frame input for the renderer.
-    pub fn frame_input<'a>(
+    /// Frame inputs for the renderer: the main view, or side A and side B of a comparison
+    /// in the two halves of `main_rect` ([`super::compare::split`]).
+    pub fn frame_inputs<'a>(
         &'a mut self,
         size: (u32, u32),
         main_rect: Rect,
         outlines: &'a [Vec<Vec3Pair>],
-    ) -> FrameInput<'a> {
+    ) -> Vec<FrameInput<'a>> {
         self.pair_debug();
-        let pair = self.pair_cache.as_ref().filter(|c| Some((c.1, c.2)) == self.selected_pair()).map(|c| &c.3);
-        let drag = self.drag.map(|d| (self.scene.world.bodies()[d.body].pose.transform_point(d.local), d.target));
-        FrameInput {
-            world: &self.scene.world,
-            colors: &self.scene.colors,
-            camera: &self.camera,
-            overlays: self.overlays,
-            selected: &self.selected,
-            pair,
-            clip_stage: self.clip_stage,
-            drag,
-            inset_rotation: self.inset_rotation,
-            size,
-            main_rect,
-            outlines,
+        self.pair_debug_b();
+        let this: &'a Testbed = self;
+        let rects = split(main_rect, this.compare.is_some());
+        let pair_a = this.pair_cache.as_ref().filter(|c| Some((c.1, c.2)) == this.selected_pair()).map(|c| &c.3);
+        let sides = std::iter::once((&this.scene.world, pair_a))
+            .chain(this.compare.as_ref().map(|c| (&c.world, this.pair_debug_b_cached())));
+        sides
+            .zip(rects)
+            .map(|((world, pair), rect)| {
+                let drag = this.drag.map(|d| (world.bodies()[d.body].pose.transform_point(d.local), d.target));
+                FrameInput {
+                    world,
+                    colors: &this.scene.colors,
+                    camera: &this.camera,
+                    overlays: this.overlays,
+                    selected: &this.selected,
+                    pair,
+                    clip_stage: this.clip_stage,
+                    drag,
+                    inset_rotation: this.inset_rotation,
+                    size,
+                    main_rect: rect,
+                    outlines,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Mouse spring: before a step, an impulse at the grab point drives its velocity towards
+/// `(target − p)·k` (k = 8/s: the gap closes with a 1/8 s time constant), through the
+/// point's effective mass `1 / (1/m + (r×n)·I⁻¹(r×n))`, and cancels gravity on the held
+/// body so it does not sag under the cursor.
+pub(super) fn drag_impulse(world: &mut World, drag: Drag, dt: f32) {
+    const GAIN: f32 = 8.0;
+    let g = world.gravity;
+    let h = world.handle(drag.body);
+    let Some(b) = world.body_mut(h) else { return };
+    let p = b.pose.transform_point(drag.local);
+    let dv = (drag.target - p) * GAIN - b.point_velocity(p);
+    let n = dv.normalize_or_zero();
+    if n != Vec3::ZERO {
+        let rn = (p - b.pose.pos).cross(n);
+        let k = b.inv_mass + rn.dot(b.inv_inertia_world() * rn);
+        if k > 0.0 {
+            b.apply_impulse(n * (dv.length() / k), p);
         }
     }
+    b.velocity -= g * dt;
+    // Damp the spin a little so a held body does not swing forever.
+    b.angular_velocity *= 0.98;
 }
 
 /// The camera a scene starts with: its own if it sets one, else [`auto_camera`].

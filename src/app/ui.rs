@@ -181,6 +181,7 @@ fn method_controls(ui: &mut egui::Ui, t: &mut Testbed) {
     if mode != t.scene.world.settings.mode {
         t.set_mode(mode);
     }
+    compare_controls(ui, t);
     let s = &mut t.scene.world.settings;
     let iterative = s.mode == SolverMode::Iterative;
     // Each slider's range lies inside the documented valid range (`physics::limits`); the
@@ -224,6 +225,34 @@ fn method_controls(ui: &mut egui::Ui, t: &mut Testbed) {
     *s = s.clamped();
 }
 
+/// The A/B comparison: a second copy of the scene under another method, side by side.
+fn compare_controls(ui: &mut egui::Ui, t: &mut Testbed) {
+    let mut on = t.compare.is_some();
+    let hint = "run a second copy of the scene in lockstep under another method, side by side with the same \
+                camera (side B starts from side A's current state; Reset restarts both)";
+    if ui.checkbox(&mut on, "A/B: compare with a second method").on_hover_text(hint).changed() {
+        if on {
+            let a = t.scene.world.settings.mode;
+            let other = SolverMode::ALL.into_iter().find(|&m| m != a).unwrap_or(a);
+            t.start_compare(other);
+        } else {
+            t.stop_compare();
+        }
+    }
+    if let Some(c) = &t.compare {
+        let mut mode_b = c.mode;
+        ui.horizontal_wrapped(|ui| {
+            ui.label("B:");
+            for m in SolverMode::ALL {
+                ui.radio_value(&mut mode_b, m, m.name()).on_hover_text(m.summary());
+            }
+        });
+        if mode_b != c.mode {
+            t.set_mode_b(mode_b);
+        }
+    }
+}
+
 fn overlays(ui: &mut egui::Ui, t: &mut Testbed) {
     for (o, name) in crate::view::Overlays::ALL {
         ui.checkbox(t.overlays.flag(o), name);
@@ -236,31 +265,52 @@ fn overlays(ui: &mut egui::Ui, t: &mut Testbed) {
 }
 
 fn stats(ui: &mut egui::Ui, t: &mut Testbed) {
-    let w = t.world();
-    let s = w.stats();
-    egui::Grid::new("stats").striped(true).show(ui, |ui| {
-        for (k, v) in [
-            ("bodies", s.bodies.to_string()),
-            ("awake", s.awake.to_string()),
-            ("pairs", s.pairs.to_string()),
-            ("touching pairs", s.touching.to_string()),
-            ("contact points", s.points.to_string()),
-            ("max penetration, this step", format!("{:.4} m", s.max_penetration)),
-            ("max penetration since reset", format!("{:.4} m", t.max_penetration_run)),
-            ("energy", format!("{:.2} J", w.total_energy())),
-            ("frame", format!("{:.2} ms", t.frame_ms)),
-            ("step", format!("{:.3} ms", w.profile.total_ms)),
-        ] {
-            ui.label(k);
-            ui.label(v);
+    // One column per side: side A, and side B of an A/B comparison.
+    let sides: Vec<(&crate::physics::World, f32)> = std::iter::once((t.world(), t.max_penetration_run))
+        .chain(t.compare.as_ref().map(|c| (&c.world, c.max_penetration_run)))
+        .collect();
+    let header = |ui: &mut egui::Ui| {
+        if sides.len() > 1 {
+            ui.label("");
+            for (name, (w, _)) in ["A", "B"].iter().zip(&sides) {
+                ui.label(RichText::new(format!("{name}: {}", w.settings.mode.name())).strong());
+            }
             ui.end_row();
         }
+    };
+    egui::Grid::new("stats").striped(true).show(ui, |ui| {
+        header(ui);
+        type Row = fn(&crate::physics::World, f32) -> String;
+        let rows: [(&str, Row); 9] = [
+            ("bodies", |w, _| w.stats().bodies.to_string()),
+            ("awake", |w, _| w.stats().awake.to_string()),
+            ("pairs", |w, _| w.stats().pairs.to_string()),
+            ("touching pairs", |w, _| w.stats().touching.to_string()),
+            ("contact points", |w, _| w.stats().points.to_string()),
+            ("max penetration, this step", |w, _| format!("{:.4} m", w.stats().max_penetration)),
+            ("max penetration since reset", |_, run| format!("{run:.4} m")),
+            ("energy", |w, _| format!("{:.2} J", w.total_energy())),
+            ("step", |w, _| format!("{:.3} ms", w.profile.total_ms)),
+        ];
+        for (k, f) in rows {
+            ui.label(k);
+            for (w, run) in &sides {
+                ui.label(f(w, *run));
+            }
+            ui.end_row();
+        }
+        ui.label("frame");
+        ui.label(format!("{:.2} ms", t.frame_ms));
+        ui.end_row();
     });
     ui.label(RichText::new("time per stage (ms, last step)").small());
     egui::Grid::new("stages").striped(true).show(ui, |ui| {
+        header(ui);
         for st in Stage::ALL {
             ui.label(st.name());
-            ui.label(format!("{:.3}", w.profile.get(st)));
+            for (w, _) in &sides {
+                ui.label(format!("{:.3}", w.profile.get(st)));
+            }
             ui.end_row();
         }
     });

@@ -9,8 +9,10 @@
 //! Mouse on the view: left-click selects bodies (two make a pair, empty space clears);
 //! left-drag on a dynamic body drags it with a spring (or moves it directly while paused);
 //! left-drag elsewhere orbits; right or middle drag pans; the wheel zooms towards the cursor;
-//! dragging inside an inset rotates the inset views.
+//! dragging inside an inset rotates the inset views. In an A/B comparison each half of the
+//! view is a view of its own through the same camera: a click in either half selects in both.
 
+use super::compare::split;
 use super::testbed::Testbed;
 use super::ui::{panel, PANEL_WIDTH};
 use crate::render::draw::Rect;
@@ -58,12 +60,28 @@ pub fn project(t: &Testbed, rect: egui::Rect, w: Vec3) -> Pos2 {
     Pos2::new(rect.min.x + (ndc.x + 1.0) * 0.5 * rect.width(), rect.min.y + (1.0 - ndc.y) * 0.5 * rect.height())
 }
 
+/// The view (egui points) under `p`: the whole view, or the half of an A/B comparison it
+/// lies in (both halves show the same bodies through the same camera).
+fn side_rect(t: &Testbed, rect: egui::Rect, p: Pos2) -> egui::Rect {
+    if t.compare.is_none() {
+        return rect;
+    }
+    let mid = rect.center().x;
+    if p.x < mid {
+        rect.with_max_x(mid)
+    } else {
+        rect.with_min_x(mid)
+    }
+}
+
 fn over_inset(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> bool {
     if t.selected_pair().is_none() || !(t.overlays.gauss || t.overlays.minkowski) {
         return false;
     }
-    let (g, m) = inset_rects(main);
     let q = (p.x * ppp, p.y * ppp);
+    let sides = split(main, t.compare.is_some());
+    let Some(side) = sides.iter().find(|r| r.contains(q)) else { return false };
+    let (g, m) = inset_rects(*side);
     (t.overlays.gauss && g.contains(q)) || (t.overlays.minkowski && m.contains(q))
 }
 
@@ -78,7 +96,7 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
     if r.clicked_by(PointerButton::Primary) {
         if let Some(p) = r.interact_pointer_pos() {
             if !over_inset(t, main, p, ppp) {
-                let (o, d) = ray(t, rect, p);
+                let (o, d) = ray(t, side_rect(t, rect, p), p);
                 let hit = t.pick(o, d).map(|(i, _)| i);
                 t.click_body(hit);
             }
@@ -89,7 +107,7 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
         let gesture = match origin {
             Some(p) if over_inset(t, main, p, ppp) => Gesture::Inset,
             Some(p) => {
-                let (o, d) = ray(t, rect, p);
+                let (o, d) = ray(t, side_rect(t, rect, p), p);
                 match t.pick(o, d) {
                     Some((i, dist)) if t.world().bodies()[i].is_dynamic() => {
                         t.begin_drag(i, o + d * dist);
@@ -112,7 +130,7 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
             }
             Some(Gesture::Body) => {
                 if let Some(p) = r.interact_pointer_pos() {
-                    let (o, d) = ray(t, rect, p);
+                    let (o, d) = ray(t, side_rect(t, rect, p), p);
                     t.update_drag(o, d);
                 }
             }
@@ -133,7 +151,7 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
         let lines = ui.input(|i| i.smooth_scroll_delta.y) / 40.0;
         if lines != 0.0 {
             if let Some(p) = r.hover_pos() {
-                let (o, d) = ray(t, rect, p);
+                let (o, d) = ray(t, side_rect(t, rect, p), p);
                 // Zoom towards what is under the cursor, or the point at the target's depth.
                 let focus = match t.pick(o, d) {
                     Some((_, dist)) => o + d * dist,

@@ -295,8 +295,8 @@ impl App {
         let size = (g.config.width, g.config.height);
         g.renderer.sync_meshes(self.testbed.world());
         let views = {
-            let input = self.testbed.frame_input(size, self.main_rect, &g.renderer.outlines);
-            build_views(&input)
+            let inputs = self.testbed.frame_inputs(size, self.main_rect, &g.renderer.outlines);
+            inputs.iter().flat_map(build_views).collect::<Vec<_>>()
         };
         let mut encoder = g.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
         g.renderer.render(&mut encoder, &views);
