@@ -39,7 +39,7 @@
 //! Materials: a pair's friction is the geometric mean `√(μa·μb)` and its restitution the
 //! maximum `max(ea, eb)` (Box2D's rules), unless a [`PairMaterial`] override names the pair.
 
-use crate::physics::body::{rotation, Body, BodyDesc, BodyHandle, BodyKind};
+use crate::physics::body::{rotation, Body, BodyDesc, BodyHandle, BodyKind, MAX_CONTACT_TURN};
 use crate::physics::broadphase::BroadPhase;
 use crate::physics::collide::{CollideConfig, Scratch};
 use crate::physics::contact::match_impulses;
@@ -711,19 +711,28 @@ impl World {
     /// state; the poses are written once, in [`World::finish_positions`].
     ///
     /// A rotation by ω·h is exact for isotropic bodies (cubes, spheres: ω is constant
-    /// between impulses). Other bodies take the body's midpoint rule, which holds the
-    /// angular momentum fixed (module docs of [`crate::physics::body`]) — except bodies in
-    /// contact that turn less than [`SMALL_TURN`] per substep (a resting pile): their
-    /// gyroscopic drift is of order |ω·h|² per substep, far below what the contact impulses
-    /// change, so they too turn by ω·h. Free bodies always keep |L|.
+    /// between impulses). Free bodies take the body's midpoint rule, which holds the
+    /// angular momentum fixed (module docs of [`crate::physics::body`]). Bodies in contact
+    /// turn by ω·h too: their impulses use the world inertia of the step's start, and a
+    /// gyroscopic update with the turning inertia between impulses computed with the old
+    /// one let slivers gain energy without bound (docs/physics.md, the fuzzer); their spin
+    /// is carried to the new orientation once per step ([`Body::carry_spin`], skipped below
+    /// [`SMALL_TURN`] per substep: a resting pile keeps ω as it is). A body in contact turns
+    /// at most [`MAX_CONTACT_TURN`] per substep ([`Body::limit_contact_spin`]).
     fn integrate_positions(&mut self, h: f32) {
         for ((b, s), start) in self.bodies.iter_mut().zip(self.solver_bodies.iter_mut()).zip(&self.start_poses) {
             if s.inv_mass == 0.0 {
                 continue;
             }
             s.dp += s.v * h;
+            if s.touching && (s.w * h).length_squared() > MAX_CONTACT_TURN * MAX_CONTACT_TURN {
+                s.w = b.limit_contact_spin(s.w.into(), start.rot, h).into();
+            }
             let turn = s.w * h;
-            if s.isotropic || (s.touching && turn.length_squared() < SMALL_TURN * SMALL_TURN) {
+            // A body in contact turns by ω·h: the contact rows use its world inertia of the
+            // step's start, and only this keeps the energy they see (its spin is carried to
+            // the new orientation once, in `finish_positions`).
+            if s.isotropic || s.touching {
                 if turn != Vec3A::ZERO {
                     s.dq = (rotation(turn.into()) * s.dq).normalize();
                 }
@@ -739,12 +748,18 @@ impl World {
 
     /// Writes the poses and velocities of the bodies moved in [`World::integrate_positions`].
     fn finish_positions(&mut self) {
+        // Turns below SMALL_TURN per substep (a resting pile) keep ω as it is.
+        let substeps = if self.settings.mode == SolverMode::Iterative { self.settings.substeps.max(1) } else { 1 };
+        let small_turn = SMALL_TURN * substeps as f32;
         for ((b, s), start) in self.bodies.iter_mut().zip(&self.solver_bodies).zip(&self.start_poses) {
             if s.inv_mass > 0.0 {
                 b.pose.pos = start.pos + Vec3::from(s.dp);
                 b.pose.rot = (s.dq * start.rot).normalize();
                 b.velocity = s.v.into();
                 b.angular_velocity = s.w.into();
+                if s.touching && !s.isotropic && Vec3::from(s.dq.xyz()).length() > 0.5 * small_turn {
+                    b.carry_spin(start.rot);
+                }
             }
         }
     }
