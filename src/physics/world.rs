@@ -463,7 +463,7 @@ impl World {
                 self.timed(Stage::NarrowPhase, |w| w.narrow_phase(dt));
                 self.timed(Stage::Prepare, |w| w.prepare(dt));
                 self.timed(Stage::SolveVelocities, |w| {
-                    naive::solve_velocities(&mut w.constraints, &mut w.solver_bodies)
+                    naive::solve_velocities(&mut w.constraints, &mut w.solver_bodies, w.settings.restitution_threshold)
                 });
                 self.timed(Stage::IntegratePositions, |w| {
                     w.integrate_positions(dt);

@@ -2,7 +2,7 @@
 //!
 //! For every contact point, in detection order, once: if the bodies approach there
 //! (`vn < 0`) and the point actually penetrates, apply `j = −(1 + e)·vn·m_eff` along the
-//! normal. Later points see the velocities already changed by earlier ones, and nothing is
+//! normal (e = 0 below the restitution threshold). Later points see the velocities already changed by earlier ones, and nothing is
 //! revisited — that is what makes it naive. No friction. Then each manifold's deepest
 //! penetration beyond slop is projected away linearly, split by inverse mass.
 //!
@@ -12,8 +12,11 @@
 
 use super::{effective_mass, pair_mut, relative_velocity, ContactConstraint, Settings, SolverBody};
 
-/// Applies one normal impulse per approaching, penetrating point.
-pub fn solve_velocities(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody]) {
+/// Applies one normal impulse per approaching, penetrating point. Restitution applies only
+/// where the approach is faster than `threshold` (as in the iterative method): otherwise a
+/// resting bouncy box would bounce off the speed gravity gave it this step, and each step
+/// would lift it (the fuzzer measured energy rising in resting stacks).
+pub fn solve_velocities(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], threshold: f32) {
     for c in constraints.iter_mut() {
         let (a, b) = pair_mut(bodies, c.a, c.b);
         for p in c.points[..c.count as usize].iter_mut() {
@@ -25,7 +28,8 @@ pub fn solve_velocities(constraints: &mut [ContactConstraint], bodies: &mut [Sol
                 continue;
             }
             let m = effective_mass(a, b, p.ra, p.rb, c.normal);
-            let j = -(1.0 + c.restitution) * vn * m;
+            let e = if vn < -threshold { c.restitution } else { 0.0 };
+            let j = -(1.0 + e) * vn * m;
             a.apply(-c.normal * j, p.ra);
             b.apply(c.normal * j, p.rb);
             p.normal_impulse = j;
