@@ -757,7 +757,7 @@ impl World {
                 b.pose.rot = (s.dq * start.rot).normalize();
                 b.velocity = s.v.into();
                 b.angular_velocity = s.w.into();
-                if s.touching && !s.isotropic && Vec3::from(s.dq.xyz()).length() > 0.5 * small_turn {
+                if s.touching && !s.isotropic && s.dq.xyz().length() > 0.5 * small_turn {
                     b.carry_spin(start.rot);
                 }
             }

@@ -344,10 +344,10 @@ pub fn is_minkowski_face(a: Vec3, b: Vec3, bxa: Vec3, c: Vec3, d: Vec3, dxc: Vec
 pub fn edge_separation(pa: Vec3, ea: Vec3, pb: Vec3, eb: Vec3, ca: Vec3) -> Option<(f32, Vec3)> {
     let axis = ea.cross(eb);
     let len = axis.length();
-    // `!(len > …)`, not `len < …`: an edge whose ends coincide in f32 once moved into A's
-    // frame (a 1 mm needle's edge, 40 m from the origin) has length 0, and 0 < 0 would let
-    // 0/0 through as the normal (fuzz seeds 614, 1263, 1695: NaN manifolds against the ground).
-    if !(len > PARALLEL_TOLERANCE * (ea.length_squared() * eb.length_squared()).sqrt()) {
+    // `<=`, not `<`: an edge whose ends coincide in f32 once moved into A's frame (a 1 mm
+    // needle's edge, 40 m from the origin) has length 0, and 0 < 0 would let 0/0 through
+    // as the normal (fuzz seeds 614, 1263, 1695: NaN manifolds against the ground).
+    if len <= PARALLEL_TOLERANCE * (ea.length_squared() * eb.length_squared()).sqrt() {
         return None;
     }
     let mut n = axis / len;
@@ -484,7 +484,7 @@ fn query_edge_candidates(a: &Hull, b: &Hull, rel: &Frame, margin: f32, soa: &mut
                 bits &= bits - 1;
                 let axis = eav.cross(soa.e[k]);
                 let len = axis.length();
-                if !(len > PARALLEL_TOLERANCE * (la2 * soa.len2[k]).sqrt()) {
+                if len <= PARALLEL_TOLERANCE * (la2 * soa.len2[k]).sqrt() {
                     continue;
                 }
                 let mut nrm = axis / len;
