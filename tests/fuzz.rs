@@ -34,20 +34,18 @@ const STEPS: u32 = 600;
 /// 15 (a 1 mm needle spinning at 24 rad/s reached 4·10⁵ rad/s in one free step: the
 /// midpoint rule; fixed by the implicit gyroscopic update for needle-like bodies), 11, 20,
 /// 45 (the same on needles in piles and zoos, energy up to 10²¹ J), 14 (naive, a slower
-/// gain through the same spin).
-const REGRESSIONS: &[u64] = &[11, 14, 15, 20, 45];
+/// gain through the same spin); 8, 9, 30, 39, 43 (iterative: small fast bodies in piles
+/// gaining energy — impulses in the inertia of the step's start while the body turned with
+/// another, midpoint lever arms across wide speculative gaps, turns of more than a quarter
+/// of π per substep), 48, 66 (the same, up to 10⁵ J), 91 (naive: resting bouncy boxes
+/// bouncing off gravity's speed), 1263 (naive: a NaN edge normal from an edge of length 0),
+/// 93, 320 (non-finite in an earlier build; not reproduced on 87a6395).
+const REGRESSIONS: &[u64] = &[8, 9, 11, 14, 15, 20, 30, 39, 43, 45, 48, 66, 91, 93, 320, 1263];
 
 /// Seeds whose total energy still rises above the bound in one method (open, listed in
 /// docs/physics.md): they are run and must stay finite, panic-free and valid; their energy
 /// is reported, not asserted.
-const OPEN_ENERGY: &[(u64, SolverMode)] = &[
-    (8, SolverMode::Iterative),
-    (9, SolverMode::Iterative),
-    (30, SolverMode::Iterative),
-    (39, SolverMode::Iterative),
-    (42, SolverMode::Naive),
-    (43, SolverMode::Iterative),
-];
+const OPEN_ENERGY: &[(u64, SolverMode)] = &[(42, SolverMode::Naive)];
 
 /// SplitMix64 (the generator the hull builders use), with helpers.
 struct Rng(u64);

@@ -90,8 +90,17 @@ impl Recycle {
             Recycle { valid: !m.points.is_empty(), reused: false, rel, rot: (xa.rot, xb.rot), ..Default::default() };
         for (k, p) in m.points.iter().enumerate() {
             let half = m.normal * (0.5 * p.depth);
-            r.anchors[k] = (xa.inv_transform_point(p.position + half), xb.inv_transform_point(p.position - half));
-            r.levers[k] = (p.position - xa.pos, p.position - xb.pos);
+            let (on_a, on_b) = (p.position + half, p.position - half);
+            r.anchors[k] = (xa.inv_transform_point(on_a), xb.inv_transform_point(on_b));
+            // A speculative point (a gap) lies on neither body: halfway across a gap of up
+            // to `MAX_SPECULATIVE`, it would give a 1 cm body a lever arm of decimetres,
+            // whose turn then moves the point's separation by decimetres per substep (fake
+            // penetration, pushed out at full speed) and whose friction rows spin the body
+            // up. Each body's lever arm reaches its own surface point instead. (The normal
+            // rows are the same either way: the two differ along n only.) Touching points
+            // keep the common point, inside both bodies.
+            r.levers[k] =
+                if p.depth < 0.0 { (on_a - xa.pos, on_b - xb.pos) } else { (p.position - xa.pos, p.position - xb.pos) };
         }
         r
     }

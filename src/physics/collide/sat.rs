@@ -344,7 +344,10 @@ pub fn is_minkowski_face(a: Vec3, b: Vec3, bxa: Vec3, c: Vec3, d: Vec3, dxc: Vec
 pub fn edge_separation(pa: Vec3, ea: Vec3, pb: Vec3, eb: Vec3, ca: Vec3) -> Option<(f32, Vec3)> {
     let axis = ea.cross(eb);
     let len = axis.length();
-    if len < PARALLEL_TOLERANCE * (ea.length_squared() * eb.length_squared()).sqrt() {
+    // `<=`, not `<`: an edge whose ends coincide in f32 once moved into A's frame (a 1 mm
+    // needle's edge, 40 m from the origin) has length 0, and 0 < 0 would let 0/0 through
+    // as the normal (fuzz seeds 614, 1263, 1695: NaN manifolds against the ground).
+    if len <= PARALLEL_TOLERANCE * (ea.length_squared() * eb.length_squared()).sqrt() {
         return None;
     }
     let mut n = axis / len;
@@ -481,7 +484,7 @@ fn query_edge_candidates(a: &Hull, b: &Hull, rel: &Frame, margin: f32, soa: &mut
                 bits &= bits - 1;
                 let axis = eav.cross(soa.e[k]);
                 let len = axis.length();
-                if len < PARALLEL_TOLERANCE * (la2 * soa.len2[k]).sqrt() {
+                if len <= PARALLEL_TOLERANCE * (la2 * soa.len2[k]).sqrt() {
                     continue;
                 }
                 let mut nrm = axis / len;
@@ -628,6 +631,17 @@ pub fn sat(a: &Hull, b: &Hull, rel: &Iso, margin: f32, edges_b: &mut EdgeSoa) ->
 mod tests {
     use super::*;
     use crate::physics::hull::builders::SplitMix64;
+
+    /// An edge of length 0 (its two ends rounded to one f32 point in A's frame) gives no
+    /// axis, not a NaN one; a real crossing still gives a unit normal and the gap.
+    #[test]
+    fn a_zero_length_edge_gives_no_axis() {
+        let (pa, ea) = (Vec3::new(-100.0, 0.5, 100.0), Vec3::new(200.0, 0.0, 0.0));
+        let pb = Vec3::new(-0.9277319, 0.4994143, -0.22831538);
+        assert_eq!(edge_separation(pa, ea, pb, Vec3::ZERO, Vec3::ZERO), None);
+        let (s, n) = edge_separation(pa, ea, pb, Vec3::new(0.0, 0.0, 0.001), Vec3::ZERO).expect("crossing edges");
+        assert!((n.length() - 1.0).abs() < 1e-6 && s.is_finite(), "{s} {n}");
+    }
 
     /// Regression (issue 15): with equal separations the face wins over the edge and A over
     /// B whether the pair overlaps or is still apart by less than the speculative margin; a

@@ -2,8 +2,8 @@
 //!
 //! For every contact point, in detection order, once: if the bodies approach there
 //! (`vn < 0`) and the point actually penetrates, apply `j = −(1 + e)·vn·m_eff` along the
-//! normal. Later points see the velocities already changed by earlier ones, and nothing is
-//! revisited — that is what makes it naive. No friction. Then each manifold's deepest
+//! normal (e = 0 below the restitution threshold). Later points see the velocities already
+//! changed by earlier ones, and nothing is revisited — that is what makes it naive. No friction. Then each manifold's deepest
 //! penetration beyond slop is projected away linearly, split by inverse mass.
 //!
 //! What to expect: exact for one isolated contact (momentum conserved, restitution
@@ -31,8 +31,8 @@ impl Resolver for Naive {
         }
     }
 
-    fn solve(&mut self, constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], _step: &StepInfo) {
-        solve_velocities(constraints, bodies);
+    fn solve(&mut self, constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], step: &StepInfo) {
+        solve_velocities(constraints, bodies, step.settings.restitution_threshold);
     }
 
     fn correct_positions(
@@ -46,8 +46,11 @@ impl Resolver for Naive {
     }
 }
 
-/// Applies one normal impulse per approaching, penetrating point.
-pub fn solve_velocities(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody]) {
+/// Applies one normal impulse per approaching, penetrating point. Restitution applies only
+/// where the approach is faster than `threshold` (as in the iterative method): otherwise a
+/// resting bouncy box would bounce off the speed gravity gave it this step, and each step
+/// would lift it (the fuzzer measured energy rising in resting stacks).
+pub fn solve_velocities(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], threshold: f32) {
     for c in constraints.iter_mut() {
         let (a, b) = pair_mut(bodies, c.a, c.b);
         for p in c.points[..c.count as usize].iter_mut() {
@@ -59,7 +62,8 @@ pub fn solve_velocities(constraints: &mut [ContactConstraint], bodies: &mut [Sol
                 continue;
             }
             let m = effective_mass(a, b, p.ra, p.rb, c.normal);
-            let j = -(1.0 + c.restitution) * vn * m;
+            let e = if vn < -threshold { c.restitution } else { 0.0 };
+            let j = -(1.0 + e) * vn * m;
             a.apply(-c.normal * j, p.ra);
             b.apply(c.normal * j, p.rb);
             p.normal_impulse = j;

@@ -3,8 +3,8 @@
 //! per step; plus applying the position moves of a method's position correction.
 
 use super::World;
-use crate::physics::body::rotation;
-use crate::physics::solver::PositionMoves;
+use crate::physics::body::{rotation, MAX_CONTACT_TURN};
+use crate::physics::solver::{PositionMoves, Schedule};
 use glam::{Vec3, Vec3A};
 
 /// Largest rotation per substep (rad) of a body in contact integrated as a plain rotation
@@ -29,19 +29,28 @@ impl World {
     /// state; the poses are written once, in [`World::finish_positions`].
     ///
     /// A rotation by ω·h is exact for isotropic bodies (cubes, spheres: ω is constant
-    /// between impulses). Other bodies take the body's midpoint rule, which holds the
-    /// angular momentum fixed (module docs of [`crate::physics::body`]) — except bodies in
-    /// contact that turn less than [`SMALL_TURN`] per substep (a resting pile): their
-    /// gyroscopic drift is of order |ω·h|² per substep, far below what the contact impulses
-    /// change, so they too turn by ω·h. Free bodies always keep |L|.
+    /// between impulses). Free bodies take the body's midpoint rule, which holds the
+    /// angular momentum fixed (module docs of [`crate::physics::body`]). Bodies in contact
+    /// turn by ω·h too: their impulses use the world inertia of the step's start, and a
+    /// gyroscopic update with the turning inertia between impulses computed with the old
+    /// one let slivers gain energy without bound (docs/physics.md, the fuzzer); their spin
+    /// is carried to the new orientation once per step ([`crate::physics::Body::carry_spin`], skipped below
+    /// [`SMALL_TURN`] per substep: a resting pile keeps ω as it is). A body in contact turns
+    /// at most [`MAX_CONTACT_TURN`] per substep ([`crate::physics::Body::limit_contact_spin`]).
     pub(super) fn integrate_positions(&mut self, h: f32) {
         for ((b, s), start) in self.bodies.iter_mut().zip(self.solver_bodies.iter_mut()).zip(&self.start_poses) {
             if s.inv_mass == 0.0 {
                 continue;
             }
             s.dp += s.v * h;
+            if s.touching && (s.w * h).length_squared() > MAX_CONTACT_TURN * MAX_CONTACT_TURN {
+                s.w = b.limit_contact_spin(s.w.into(), start.rot, h).into();
+            }
             let turn = s.w * h;
-            if s.isotropic || (s.touching && turn.length_squared() < SMALL_TURN * SMALL_TURN) {
+            // A body in contact turns by ω·h: the contact rows use its world inertia of the
+            // step's start, and only this keeps the energy they see (its spin is carried to
+            // the new orientation once, in `finish_positions`).
+            if s.isotropic || s.touching {
                 if turn != Vec3A::ZERO {
                     s.dq = (rotation(turn.into()) * s.dq).normalize();
                 }
@@ -57,12 +66,21 @@ impl World {
 
     /// Writes the poses and velocities of the bodies moved in [`World::integrate_positions`].
     pub(super) fn finish_positions(&mut self) {
+        // Turns below SMALL_TURN per substep (a resting pile) keep ω as it is.
+        let substeps = match self.methods.get(&self.settings).schedule() {
+            Schedule::SoftStep => self.settings.substeps.max(1),
+            Schedule::Once { .. } => 1,
+        };
+        let small_turn = SMALL_TURN * substeps as f32;
         for ((b, s), start) in self.bodies.iter_mut().zip(&self.solver_bodies).zip(&self.start_poses) {
             if s.inv_mass > 0.0 {
                 b.pose.pos = start.pos + Vec3::from(s.dp);
                 b.pose.rot = (s.dq * start.rot).normalize();
                 b.velocity = s.v.into();
                 b.angular_velocity = s.w.into();
+                if s.touching && !s.isotropic && s.dq.xyz().length() > 0.5 * small_turn {
+                    b.carry_spin(start.rot);
+                }
             }
         }
     }
