@@ -30,6 +30,7 @@ fn help_documents_every_flag() {
         "--select",
         "--camera",
         "--clip-stage",
+        "--compare",
     ] {
         assert!(text.contains(flag), "--help lacks {flag}");
     }
@@ -223,4 +224,49 @@ fn bad_camera_and_clip_stage_give_clear_errors() {
     let (code, err) = run(&["--clip-stage", "99", "--select", "lower,upper", "--screenshot", "/dev/null"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("stage 99 does not exist") && err.contains("stages 0 to"), "{err}");
+}
+
+/// `--compare A,B` runs both methods from the same start: side A's trace is exactly the
+/// trace of a plain `--solver A` run (the sides share nothing), side B's is another
+/// method's run, and each header names its method.
+#[test]
+fn compare_writes_one_trace_per_side() {
+    let dir = std::env::temp_dir().join(format!("contactlab-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |extra: &[&str], trace: &std::path::Path| {
+        let out = contactlab()
+            .args([&scene("naive_stack.ron"), "--headless", "--steps", "90"])
+            .args(extra)
+            .arg("--trace")
+            .arg(trace)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = run(&["--compare", "naive,iterative"], &dir.join("ab.jsonl"));
+    assert!(text.contains("side A: Naive") && text.contains("side B: Iterative"), "{text}");
+    let solo = run(&["--solver", "naive"], &dir.join("solo.jsonl"));
+    assert!(solo.contains("steps            90"));
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let (a, b) = (read("ab.a.jsonl"), read("ab.b.jsonl"));
+    assert_eq!(a, read("solo.jsonl"), "side A is the plain naive run");
+    let header = |t: &str| serde_json::from_str::<Value>(t.lines().next().unwrap()).unwrap();
+    assert_eq!(header(&a)["method"], "naive");
+    assert_eq!(header(&b)["method"], "iterative");
+    assert_eq!(a.lines().count(), 92);
+    assert_eq!(b.lines().count(), 92);
+    // The naive stack falls while the iterative one stands: the top box's height differs.
+    let top_y = |t: &str| {
+        let last: Value = serde_json::from_str(t.lines().last().unwrap()).unwrap();
+        last["bodies"].as_array().unwrap().last().unwrap()["position"][1].as_f64().unwrap()
+    };
+    assert!(top_y(&b) - top_y(&a) > 1.0, "top box: naive {} m, iterative {} m", top_y(&a), top_y(&b));
+    fails_with(&[&scene("stack_10.ron"), "--headless", "--compare", "naive"], "--compare: expected two methods");
+    fails_with(&[&scene("stack_10.ron"), "--headless", "--compare", "naive,fancy"], "fancy");
+    fails_with(
+        &[&scene("stack_10.ron"), "--headless", "--compare", "naive,iterative", "--solver", "naive"],
+        "cannot be used with",
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -323,3 +323,62 @@ fn reset_restores_the_scenes_camera() {
     t.reset();
     assert_eq!(t.camera, start);
 }
+
+/// The A/B comparison from the panel: side B takes the other method, steps with side A,
+/// and side A runs exactly as it would alone.
+#[test]
+fn the_ab_comparison_steps_both_sides_and_leaves_side_a_as_it_was() {
+    let mut h = harness(testbed("naive_stack.ron"));
+    h.run();
+    let mut alone = testbed("naive_stack.ron");
+    let a_mode = h.state().world().settings.mode;
+    h.get_by_label("A/B: compare with a second method").click();
+    h.run();
+    let b_mode = h.state().compare.as_ref().expect("comparison started").mode;
+    assert_ne!(b_mode, a_mode);
+    for _ in 0..30 {
+        h.get_by_label("Step").click();
+        h.run();
+        alone.step_once();
+    }
+    let t = h.state();
+    let b = &t.compare.as_ref().unwrap().world;
+    assert_eq!((t.world().step_count, b.step_count), (30, 30));
+    for (x, y) in t.world().bodies().iter().zip(alone.world().bodies()) {
+        assert_eq!((x.pose.pos, x.pose.rot), (y.pose.pos, y.pose.rot), "side A differs from the run alone");
+    }
+    let moved = t.world().bodies().iter().zip(b.bodies()).any(|(x, y)| x.pose.pos.distance(y.pose.pos) > 1e-3);
+    assert!(moved, "the two methods gave the same poses");
+    // The stats grid has a column per side.
+    h.get_by_label("Stats").click();
+    h.run();
+    let column = format!("B: {}", b_mode.name());
+    assert_eq!(h.query_all_by_label(&column).count(), 2, "the stats and the stage times have side B's column");
+    // Reset restarts both sides; side B keeps its method.
+    h.get_by_label("Reset").click();
+    h.run();
+    let c = h.state().compare.as_ref().unwrap();
+    assert_eq!((h.state().world().step_count, c.world.step_count, c.mode), (0, 0, b_mode));
+    h.get_by_label("A/B: compare with a second method").click();
+    h.run();
+    assert!(h.state().compare.is_none());
+}
+
+/// In the A/B view each half is a view of its own: a click on a body in the right half
+/// (side B) selects it, seen through that half's aspect ratio.
+#[test]
+fn a_click_in_side_bs_half_selects_the_body_there() {
+    let mut t = testbed("box_on_box.ron");
+    t.selected.clear();
+    t.start_compare(SolverMode::Naive);
+    let mut h = window_harness(t);
+    h.run();
+    let i = h.state().scene.body_index("box").unwrap();
+    let c = h.state().world().bodies()[i].pose.pos;
+    let rect = central_rect(&h);
+    let right = rect.with_min_x(rect.center().x);
+    let p = contactlab::app::viewport::project(h.state(), right, c);
+    assert!(p.x > rect.center().x, "the box projects into the right half");
+    click_at(&mut h, p);
+    assert_eq!(h.state().selected, vec![i]);
+}
