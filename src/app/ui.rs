@@ -173,7 +173,11 @@ fn method(ui: &mut egui::Ui, t: &mut Testbed) {
 
 fn method_controls(ui: &mut egui::Ui, t: &mut Testbed) {
     let mut mode = t.scene.world.settings.mode;
+    let comparing = t.compare.is_some();
     ui.horizontal_wrapped(|ui| {
+        if comparing {
+            ui.label("A:");
+        }
         for m in SolverMode::ALL {
             ui.radio_value(&mut mode, m, m.name()).on_hover_text(m.summary());
         }
