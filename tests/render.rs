@@ -181,3 +181,35 @@ fn contact_dots_hide_behind_solid_bodies() {
     }
     assert_eq!((front, back), (2, 2));
 }
+
+/// The A/B view: each side's world in its own half, through the same camera at the half's
+/// aspect. The naive stack has fallen on the left while the iterative one stands on the
+/// right, so the top box's pixel is a body only in the right half; a divider separates them.
+#[test]
+fn the_ab_view_draws_each_side_in_its_half() {
+    let mut off = Offscreen::new(SIZE).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
+    let mut t = testbed("naive_stack.ron");
+    assert_eq!(t.world().settings.mode, contactlab::physics::SolverMode::Naive);
+    t.overlays = Overlays::default();
+    t.selected.clear();
+    t.start_compare(contactlab::physics::SolverMode::Iterative);
+    for _ in 0..240 {
+        t.step_once();
+    }
+    let img = render(&mut off, &mut t);
+    let half = SIZE.0 / 2;
+    let at = |p: Vec3, x0: u32| {
+        let ndc = t.camera.view_proj(half as f32 / SIZE.1 as f32).project_point3(p);
+        (x0 + ((ndc.x + 1.0) * 0.5 * half as f32) as u32, ((1.0 - ndc.y) * 0.5 * SIZE.1 as f32) as u32)
+    };
+    let top_b = t.compare.as_ref().unwrap().world.bodies().last().unwrap().pose.pos;
+    assert!(top_b.y > 5.0, "the iterative stack stands: top box at {top_b}");
+    assert!(t.world().bodies().last().unwrap().pose.pos.y < 2.0, "the naive stack fell");
+    let bg = srgb(colors::BACKGROUND);
+    let (xb, yb) = at(top_b, half);
+    assert!(dist(img.get_pixel(xb, yb), bg) > 40, "side B's top box at ({xb}, {yb}) is missing");
+    let (xa, ya) = at(top_b, 0);
+    assert!(dist(img.get_pixel(xa, ya), bg) <= 6, "side A shows a box where its stack no longer is");
+    let divider = (half - 2..half + 2).any(|x| dist(img.get_pixel(x, SIZE.1 / 8), [90, 95, 110]) < 30);
+    assert!(divider, "no divider between the halves");
+}
