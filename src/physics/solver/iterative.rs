@@ -323,7 +323,7 @@ impl Resolver for ScalarSolver {
         Schedule::SoftStep
     }
 
-    fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &[SolverBody], _settings: &Settings) {
+    fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &mut Vec<SolverBody>, _settings: &Settings) {
         self.colouring.colour(constraints, bodies);
         let order = std::mem::take(&mut self.colouring);
         self.load(constraints, order.order(), bodies);

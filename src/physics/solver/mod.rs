@@ -89,16 +89,16 @@ impl PositionMoves {
 }
 
 /// The stage verbs of a resolution method (module docs). `constraints` are the world's
-/// records of this step; `bodies` the compact body states, with one static placeholder body
-/// after the real ones (a lane filler for [`wide`]). Verbs a method has no use for keep the
-/// default (nothing).
+/// records of this step; `bodies` the compact body states, indexed like the world's bodies
+/// (a method may append bodies of its own after them in `prepare`; the world ignores them).
+/// Verbs a method has no use for keep the default (nothing).
 pub trait Resolver {
     /// When the world calls the verbs.
     fn schedule(&self) -> Schedule;
 
     /// Takes this step's constraints: effective masses, batches, orders — whatever the
     /// method needs before its first pass. Called once per step.
-    fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &[SolverBody], settings: &Settings);
+    fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &mut Vec<SolverBody>, settings: &Settings);
 
     /// Re-applies the accumulated impulses (start of each substep).
     fn warm_start(&mut self, _bodies: &mut [SolverBody]) {}

@@ -25,7 +25,7 @@ impl Resolver for Naive {
         Schedule::Once { positions_first: false }
     }
 
-    fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &[SolverBody], _settings: &Settings) {
+    fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &mut Vec<SolverBody>, _settings: &Settings) {
         for c in constraints {
             c.compute_masses(bodies);
         }

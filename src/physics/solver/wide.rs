@@ -340,7 +340,9 @@ impl Resolver for WideSolver {
         Schedule::SoftStep
     }
 
-    fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &[SolverBody], _settings: &Settings) {
+    fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &mut Vec<SolverBody>, _settings: &Settings) {
+        // A static body after the real ones fills the empty lanes of the batches.
+        bodies.push(SolverBody { inv_i: glam::Mat3A::ZERO, ..Default::default() });
         // The lanes compute their own effective masses; the restitution pass reads the
         // scalar ones.
         for c in constraints.iter_mut().filter(|c| c.restitution > 0.0) {

@@ -135,8 +135,6 @@ impl World {
             self.solver_bodies[c.a as usize].touching = true;
             self.solver_bodies[c.b as usize].touching = true;
         }
-        // A static body after the real ones: the SIMD solver fills its empty lanes with it.
-        self.solver_bodies.push(SolverBody { inv_i: Mat3A::ZERO, ..Default::default() });
-        self.methods.get(&self.settings).prepare(&mut self.constraints, &self.solver_bodies, &self.settings);
+        self.methods.get(&self.settings).prepare(&mut self.constraints, &mut self.solver_bodies, &self.settings);
     }
 }
