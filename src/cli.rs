@@ -17,8 +17,12 @@ use std::time::Instant;
 /// Exit codes: 0 success; 2 bad input (scene, flags, files); 3 the run finished but some
 /// bodies' states became non-finite and were frozen (listed on stderr).
 #[derive(Debug, Parser)]
-#[command(name = "contactlab", version, about, long_about)]
+#[command(name = "contactlab", version, about, long_about, args_conflicts_with_subcommands = true)]
 pub struct Cli {
+    /// A tool instead of the testbed (`contactlab diff A.jsonl B.jsonl`).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// Scene file (.ron) to open. Default: scenes/welcome.ron.
     pub scene: Option<PathBuf>,
 
@@ -95,6 +99,30 @@ pub struct Cli {
     pub quit_after: Option<u32>,
 }
 
+/// Tools run instead of the testbed.
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Compare two traces (from --trace): print the first step and body at which they differ
+    /// and by how much. Exit 0 when they are identical (within --tolerance), 1 when they
+    /// differ, 2 when a file cannot be read.
+    Diff {
+        /// First trace (A).
+        a: PathBuf,
+        /// Second trace (B).
+        b: PathBuf,
+        /// Largest difference of any component still counted as equal (0: bit-identical).
+        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, value_parser = parse_tolerance)]
+        tolerance: f64,
+    },
+}
+
+fn parse_tolerance(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t >= 0.0 && t.is_finite() => Ok(t),
+        _ => Err(format!("expected a number ≥ 0, got '{s}'")),
+    }
+}
+
 /// Parses a resolution method by its lower-case name ([`SolverMode::key`]); `--help` lists
 /// every method with its summary.
 fn method_parser() -> impl TypedValueParser<Value = SolverMode> {
@@ -153,6 +181,12 @@ pub enum CliError {
     /// Rendering problems.
     #[error("{0}")]
     Render(String),
+    /// `contactlab diff` could not read a trace.
+    #[error(transparent)]
+    Diff(#[from] crate::trace::diff::DiffError),
+    /// `contactlab diff` found the traces different (exit code 1, like `diff`).
+    #[error("the traces differ")]
+    TracesDiffer,
     /// `--compare` not given two methods.
     #[error("--compare: {0}")]
     Compare(String),
@@ -174,10 +208,11 @@ pub const EXIT_NON_FINITE: u8 = 3;
 
 impl CliError {
     /// The process exit code for this error: 2 for bad input or I/O, [`EXIT_NON_FINITE`]
-    /// when a run completed with frozen non-finite bodies.
+    /// when a run completed with frozen non-finite bodies, 1 when `diff` found a difference.
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::NonFinite { .. } => EXIT_NON_FINITE,
+            CliError::TracesDiffer => 1,
             _ => 2,
         }
     }

@@ -14,13 +14,28 @@ fn main() -> ExitCode {
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            // `diff` already said how the traces differ; its exit code 1 is the verdict.
+            if !matches!(e, CliError::TracesDiffer) {
+                eprintln!("error: {e}");
+            }
             ExitCode::from(e.exit_code())
         }
     }
 }
 
 fn run(args: &Cli) -> Result<(), CliError> {
+    if let Some(cli::Command::Diff { a, b, tolerance }) = &args.command {
+        return match contactlab::trace::diff::diff_files(a, b, *tolerance)? {
+            None => {
+                println!("identical: {} and {} (tolerance {tolerance})", a.display(), b.display());
+                Ok(())
+            }
+            Some(d) => {
+                println!("{d}");
+                Err(CliError::TracesDiffer)
+            }
+        };
+    }
     let mut scene = cli::load_scene(args)?;
     cli::selected_pair(args, &scene)?;
     if args.clip_stage.is_some() && args.select.is_empty() {

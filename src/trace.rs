@@ -8,6 +8,8 @@
 //! far because their state became non-finite (`non_finite`, an added field: empty in a
 //! healthy run, absent in traces written before it).
 
+pub mod diff;
+
 use crate::physics::World;
 use serde::{Deserialize, Serialize};
 use std::io::Write;

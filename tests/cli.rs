@@ -270,3 +270,39 @@ fn compare_writes_one_trace_per_side() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `contactlab diff`: two runs of the same scene are identical (exit 0); the scalar path
+/// differs from the SIMD one by rounding at a named step and body (exit 1), within a
+/// tolerance that says so; a missing file is an error (exit 2).
+#[test]
+fn diff_names_where_two_traces_part() {
+    let dir = std::env::temp_dir().join(format!("contactlab-diff-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = |name: &str, extra: &[&str]| {
+        let path = dir.join(name);
+        let out = contactlab()
+            .args([&scene("box_on_box.ron"), "--headless", "--steps", "60", "--trace"])
+            .arg(&path)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        path
+    };
+    let (a, b, c) = (trace("a.jsonl", &[]), trace("b.jsonl", &[]), trace("c.jsonl", &["--scalar"]));
+    let diff = |x: &std::path::Path, y: &std::path::Path, extra: &[&str]| {
+        let out = contactlab().arg("diff").arg(x).arg(y).args(extra).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let (code, text) = diff(&a, &b, &[]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.starts_with("identical"), "{text}");
+    let (code, text) = diff(&a, &c, &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("first difference at step") && text.contains("body 'box'"), "{text}");
+    let (code, text) = diff(&a, &c, &["--tolerance", "1e-4"]);
+    assert_eq!(code, Some(0), "rounding only: {text}");
+    fails_with(&["diff", a.to_str().unwrap(), "/no/such/trace.jsonl"], "cannot read trace /no/such/trace.jsonl");
+    fails_with(&["diff", a.to_str().unwrap(), b.to_str().unwrap(), "--tolerance", "-1"], "expected a number");
+    std::fs::remove_dir_all(&dir).ok();
+}
