@@ -382,3 +382,26 @@ fn a_click_in_side_bs_half_selects_the_body_there() {
     click_at(&mut h, p);
     assert_eq!(h.state().selected, vec![i]);
 }
+
+/// F1 opens the help overlay with every key and mouse action, and closes it again; the
+/// panel's button does the same.
+#[test]
+fn f1_shows_every_key_and_mouse_action() {
+    let mut h = window_harness(testbed("welcome.ron"));
+    h.run();
+    assert!(h.query_by_label("Keys and mouse").is_none());
+    h.key_press(egui::Key::F1);
+    h.run();
+    assert!(h.state().show_help);
+    for (input, action) in contactlab::app::help::ACTIONS {
+        h.get_by_label(input);
+        assert!(h.query_all_by_label(action).count() >= 1, "'{action}' missing");
+    }
+    h.key_press(egui::Key::F1);
+    h.run();
+    assert!(!h.state().show_help);
+    assert!(h.query_by_label("pan").is_none(), "the overlay closed");
+    h.get_by_label("Keys and mouse (F1)").click();
+    h.run();
+    assert!(h.state().show_help, "the panel's button opens it too");
+}

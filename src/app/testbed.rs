@@ -95,6 +95,8 @@ pub struct Testbed {
     edits: u64,
     /// Side B of an A/B comparison, when one runs ([`super::compare`]).
     pub compare: Option<Comparison>,
+    /// The help overlay (F1) is open.
+    pub show_help: bool,
 }
 
 impl Testbed {
@@ -133,6 +135,7 @@ impl Testbed {
             view_rect: egui::Rect::NOTHING,
             initial_camera: Camera::look_at(Vec3::ZERO, Vec3::ZERO, 45.0),
             compare: None,
+            show_help: false,
         };
         t.apply_scene_view();
         t

@@ -60,6 +60,9 @@ pub fn panel(ui: &mut egui::Ui, t: &mut Testbed) {
             }
             ui.checkbox(&mut t.screenshot_with_panel, "with panel");
         });
+        if ui.button("Keys and mouse (F1)").clicked() {
+            t.show_help = !t.show_help;
+        }
         if !t.status.is_empty() {
             ui.label(RichText::new(&t.status).small());
         }
@@ -304,7 +307,8 @@ fn stats(ui: &mut egui::Ui, t: &mut Testbed) {
             ui.end_row();
         }
         ui.label("frame");
-        ui.label(format!("{:.2} ms", t.frame_ms));
+        let fps = if t.frame_ms > 0.0 { 1000.0 / t.frame_ms } else { 0.0 };
+        ui.label(format!("{:.2} ms ({fps:.0} fps)", t.frame_ms));
         ui.end_row();
     });
     ui.label(RichText::new("time per stage (ms, last step)").small());
