@@ -30,9 +30,20 @@ pub struct Cli {
     #[arg(long)]
     pub headless: bool,
 
-    /// Number of steps to run headless.
-    #[arg(long, default_value_t = 600)]
-    pub steps: u64,
+    /// Number of steps to run headless (default 600, or 0 with --frames).
+    #[arg(long)]
+    pub steps: Option<u64>,
+
+    /// Headless: capture N frames after the run (from step 0 when --steps is not given),
+    /// --every K steps apart, into --screenshot OUT: OUT.gif writes one animated GIF, OUT.png
+    /// writes OUT_0000.png, OUT_0001.png, … (the frame number before the extension).
+    /// Overlays, --select, --size and --compare apply.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000), requires = "screenshot")]
+    pub frames: Option<u32>,
+
+    /// Steps between captured frames (with --frames).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub every: u32,
 
     /// Override the scene's resolution method.
     #[arg(long, value_name = "METHOD", value_parser = method_parser())]
@@ -420,6 +431,15 @@ fn watch_selected(cli: &Cli, scene: &mut LoadedScene) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Steps headless runs take when `--steps` is not given (and there are no `--frames`).
+pub const DEFAULT_STEPS: u64 = 600;
+
+/// The steps of the headless run: `--steps`, else 0 with `--frames` (the frames start at
+/// step 0), else [`DEFAULT_STEPS`].
+pub fn steps(cli: &Cli) -> u64 {
+    cli.steps.unwrap_or(if cli.frames.is_some() { 0 } else { DEFAULT_STEPS })
+}
+
 /// Steps `world` `cli.steps` times at `dt`, writing a trace to `trace` if given.
 fn run_world(
     cli: &Cli,
@@ -441,7 +461,8 @@ fn run_world(
     let mut max_pen = 0.0f32;
     let start = Instant::now();
     let mut reported = world.non_finite().len();
-    for n in 1..=cli.steps {
+    let total = steps(cli);
+    for n in 1..=total {
         world.step(dt);
         for e in &world.non_finite()[reported..] {
             log::warn!("{e}");
@@ -460,14 +481,14 @@ fn run_world(
     }
     let stats = world.stats();
     Ok(Summary {
-        steps: cli.steps,
+        steps: total,
         bodies: stats.bodies,
         awake: stats.awake,
         contact_points: stats.points,
         max_penetration: max_pen,
         final_penetration: stats.max_penetration,
         energy: world.total_energy(),
-        mean_step_ms: if cli.steps > 0 { elapsed / cli.steps as f64 } else { 0.0 },
+        mean_step_ms: if total > 0 { elapsed / total as f64 } else { 0.0 },
         non_finite: world.non_finite().len(),
     })
 }

@@ -54,8 +54,7 @@ fn run(args: &Cli) -> Result<(), CliError> {
         let finite = cli::check_finite(&scene.world);
         if let Some(path) = &args.screenshot {
             let mut t = cli::testbed(args, scene)?;
-            headless::screenshot(&mut t, args.size, path).map_err(CliError::Render)?;
-            println!("screenshot       {}", path.display());
+            capture(args, &mut t, path)?;
         }
         return finite;
     }
@@ -86,8 +85,27 @@ fn run_compare(args: &Cli, mut scene: LoadedScene, modes: (SolverMode, SolverMod
         let mut b = Comparison::new(&run.world_b, modes.1);
         b.max_penetration_run = run.b.max_penetration;
         t.compare = Some(b);
-        headless::screenshot(&mut t, args.size, path).map_err(CliError::Render)?;
-        println!("screenshot       {}", path.display());
+        capture(args, &mut t, path)?;
     }
     finite
+}
+
+/// The screenshot after a headless run, or the `--frames` sequence.
+fn capture(args: &Cli, t: &mut contactlab::app::Testbed, path: &std::path::Path) -> Result<(), CliError> {
+    match args.frames {
+        None => {
+            headless::screenshot(t, args.size, path).map_err(CliError::Render)?;
+            println!("screenshot       {}", path.display());
+        }
+        Some(n) => {
+            let files = headless::sequence(t, args.size, n, args.every, path).map_err(CliError::Render)?;
+            let shown = match files.as_slice() {
+                [one] => one.display().to_string(),
+                [first, .., last] => format!("{} … {}", first.display(), last.display()),
+                [] => String::new(),
+            };
+            println!("frames           {n}, {} steps apart: {shown}", args.every);
+        }
+    }
+    Ok(())
 }

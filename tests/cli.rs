@@ -306,3 +306,46 @@ fn diff_names_where_two_traces_part() {
     fails_with(&["diff", a.to_str().unwrap(), b.to_str().unwrap(), "--tolerance", "-1"], "expected a number");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--frames N --every K --screenshot OUT.gif`: one animated GIF of N frames of the asked
+/// size, K steps apart from step 0; with OUT.png, N numbered PNG files.
+#[test]
+fn frames_write_an_animated_gif_or_numbered_pngs() {
+    use image::AnimationDecoder;
+    let dir = std::env::temp_dir().join(format!("contactlab-frames-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gif = dir.join("drop.gif");
+    let out = contactlab()
+        .args([&scene("single_box_drop.ron"), "--headless", "--frames", "6", "--every", "4", "--size", "200x120"])
+        .arg("--screenshot")
+        .arg(&gif)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("steps            0"), "frames start at step 0");
+    let file = std::io::BufReader::new(std::fs::File::open(&gif).unwrap());
+    let frames = image::codecs::gif::GifDecoder::new(file).unwrap().into_frames().collect_frames().unwrap();
+    assert_eq!(frames.len(), 6);
+    for f in &frames {
+        assert_eq!(f.buffer().dimensions(), (200, 120));
+        // 4 steps of 1/60 s between frames: 67 ms, 7 centiseconds in a GIF.
+        assert_eq!(f.delay().numer_denom_ms(), (70, 1));
+    }
+    // The box falls: the first and last frames differ.
+    assert_ne!(frames[0].buffer(), frames[5].buffer(), "the frames show motion");
+    let png = dir.join("seq.png");
+    let out = contactlab()
+        .args([&scene("single_box_drop.ron"), "--headless", "--steps", "10", "--frames", "3", "--size", "160x90"])
+        .arg("--screenshot")
+        .arg(&png)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for k in 0..3 {
+        let img = image::open(dir.join(format!("seq_{k:04}.png"))).unwrap();
+        assert_eq!((img.width(), img.height()), (160, 90));
+    }
+    assert!(!dir.join("seq_0003.png").exists());
+    fails_with(&[&scene("single_box_drop.ron"), "--headless", "--frames", "3"], "--screenshot");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -114,3 +114,50 @@ pub fn screenshot(testbed: &mut Testbed, size: (u32, u32), path: &std::path::Pat
     let img = off.render(testbed, size)?;
     save_png(&img, path).map_err(|e| e.to_string())
 }
+
+/// Captures `frames` frames of `testbed`, `every` steps apart (the first at the current
+/// state), into `path`: an animated GIF when it ends in `.gif` (each frame shown for the
+/// simulated time between frames, to the centisecond, at least 20 ms), else PNG files named with the frame
+/// number before the extension (`out.png` → `out_0000.png`, `out_0001.png`, …). Returns
+/// the files written.
+pub fn sequence(
+    testbed: &mut Testbed,
+    size: (u32, u32),
+    frames: u32,
+    every: u32,
+    path: &std::path::Path,
+) -> Result<Vec<std::path::PathBuf>, String> {
+    let mut off = Offscreen::new(size)?;
+    let gif = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gif"));
+    // GIF delays are whole centiseconds (browsers play anything under 2 cs slower).
+    let delay_ms = ((testbed.timestep() * every as f32 * 100.0).round() as u32).max(2) * 10;
+    let mut images = Vec::new();
+    let mut written = Vec::new();
+    for k in 0..frames {
+        if k > 0 {
+            for _ in 0..every {
+                testbed.step_once();
+            }
+        }
+        let img = off.render(testbed, size)?;
+        if gif {
+            images.push(img);
+        } else {
+            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let ext = path.extension().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "png".into());
+            let file = path.with_file_name(format!("{stem}_{k:04}.{ext}"));
+            save_png(&img, &file).map_err(|e| e.to_string())?;
+            written.push(file);
+        }
+    }
+    if gif {
+        let file = std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let mut enc = image::codecs::gif::GifEncoder::new_with_speed(std::io::BufWriter::new(file), 10);
+        enc.set_repeat(image::codecs::gif::Repeat::Infinite).map_err(|e| e.to_string())?;
+        let delay = image::Delay::from_numer_denom_ms(delay_ms, 1);
+        enc.encode_frames(images.into_iter().map(|img| image::Frame::from_parts(img, 0, 0, delay)))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        written.push(path.to_path_buf());
+    }
+    Ok(written)
+}
