@@ -81,6 +81,11 @@ pub struct Cli {
     #[arg(long, default_value = "1600x900", value_parser = parse_size)]
     pub size: (u32, u32),
 
+    /// Screenshot scale for slides: the same picture at N times --size in pixels, lines and
+    /// labels N times as wide (headless; 1 to 4).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4))]
+    pub scale: u32,
+
     /// Overlays to draw in the screenshot: contacts, normals, impulses, aabbs, enlarged-aabbs,
     /// clip, gauss, minkowski, wireframe, axes (comma separated).
     #[arg(long, value_delimiter = ',', value_enum)]

@@ -94,11 +94,11 @@ fn run_compare(args: &Cli, mut scene: LoadedScene, modes: (SolverMode, SolverMod
 fn capture(args: &Cli, t: &mut contactlab::app::Testbed, path: &std::path::Path) -> Result<(), CliError> {
     match args.frames {
         None => {
-            headless::screenshot(t, args.size, path).map_err(CliError::Render)?;
+            headless::screenshot(t, args.size, args.scale, path).map_err(CliError::Render)?;
             println!("screenshot       {}", path.display());
         }
         Some(n) => {
-            let files = headless::sequence(t, args.size, n, args.every, path).map_err(CliError::Render)?;
+            let files = headless::sequence(t, args.size, args.scale, n, args.every, path).map_err(CliError::Render)?;
             let shown = match files.as_slice() {
                 [one] => one.display().to_string(),
                 [first, .., last] => format!("{} … {}", first.display(), last.display()),

@@ -31,6 +31,9 @@ fn help_documents_every_flag() {
         "--camera",
         "--clip-stage",
         "--compare",
+        "--frames",
+        "--every",
+        "--scale",
     ] {
         assert!(text.contains(flag), "--help lacks {flag}");
     }

@@ -213,3 +213,55 @@ fn the_ab_view_draws_each_side_in_its_half() {
     let divider = (half - 2..half + 2).any(|x| dist(img.get_pixel(x, SIZE.1 / 8), [90, 95, 110]) < 30);
     assert!(divider, "no divider between the halves");
 }
+
+/// A screenshot for slides at twice the pixel size is the same picture: exactly 2× the
+/// pixels, and averaged down 2 × 2 it matches the 1× image far more closely than the 1×
+/// image matches the same scene seen a little further along.
+#[test]
+fn a_scaled_screenshot_is_the_same_picture_at_twice_the_size() {
+    let mut off = Offscreen::new(SIZE).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
+    let mut t = testbed("box_on_box.ron");
+    for _ in 0..20 {
+        t.step_once();
+    }
+    let one = off.render_scaled(&mut t, SIZE, 1).expect("render");
+    let two = off.render_scaled(&mut t, SIZE, 2).expect("render");
+    assert_eq!(two.dimensions(), (SIZE.0 * 2, SIZE.1 * 2));
+    let down = RgbaImage::from_fn(SIZE.0, SIZE.1, |x, y| {
+        let mut sum = [0u32; 4];
+        for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            for (c, v) in sum.iter_mut().zip(two.get_pixel(2 * x + dx, 2 * y + dy).0) {
+                *c += v as u32;
+            }
+        }
+        image::Rgba(sum.map(|c| (c / 4) as u8))
+    });
+    // Compared in 16 × 16 blocks (averaged colours), where antialiasing and the text's
+    // hinting at two sizes cancel out: the largest block difference.
+    let block_diff = |a: &RgbaImage, b: &RgbaImage| {
+        let mut worst = 0.0f64;
+        for by in 0..SIZE.1 / 16 {
+            for bx in 0..SIZE.0 / 16 {
+                let mut d = [0i64; 3];
+                for y in by * 16..by * 16 + 16 {
+                    for x in bx * 16..bx * 16 + 16 {
+                        for (c, dc) in d.iter_mut().enumerate() {
+                            *dc += a.get_pixel(x, y).0[c] as i64 - b.get_pixel(x, y).0[c] as i64;
+                        }
+                    }
+                }
+                worst = worst.max(d.iter().map(|v| v.abs() as f64 / 256.0).sum());
+            }
+        }
+        worst
+    };
+    let same = block_diff(&one, &down);
+    // The view after the box was nudged 5 cm: a small change of the picture.
+    let i = t.scene.body_index("box").unwrap();
+    let h = t.scene.world.handle(i);
+    t.scene.world.body_mut(h).unwrap().pose.pos.x += 0.05;
+    t.edited();
+    let moved = off.render_scaled(&mut t, SIZE, 1).expect("render");
+    let other = block_diff(&one, &moved);
+    assert!(same < 0.3 * other, "2× averaged down differs by {same:.1} in its worst block; a 5 cm move by {other:.1}");
+}

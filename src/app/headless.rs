@@ -59,6 +59,14 @@ impl Offscreen {
 
     /// Renders the testbed's current view and reads it back.
     pub fn render(&mut self, testbed: &mut Testbed, size: (u32, u32)) -> Result<RgbaImage, String> {
+        self.render_scaled(testbed, size, 1)
+    }
+
+    /// [`Self::render`] at `scale` times the pixel size, the same picture: lines, points
+    /// and labels are `scale` times as wide (screenshots for slides).
+    pub fn render_scaled(&mut self, testbed: &mut Testbed, size: (u32, u32), scale: u32) -> Result<RgbaImage, String> {
+        let size = (size.0 * scale, size.1 * scale);
+        self.renderer.pixel_scale = scale as f32;
         self.renderer.resize(size);
         self.renderer.sync_meshes(testbed.world());
         let rect = Rect { x: 0.0, y: 0.0, w: size.0 as f32, h: size.1 as f32 };
@@ -70,10 +78,12 @@ impl Offscreen {
             self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen frame") });
         self.renderer.render(&mut encoder, &views);
         // Labels (scene, step, inset titles and legends) drawn by egui into the same texture.
-        let raw = egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(size.0 as f32, size.1 as f32))),
+        let points = egui::vec2(size.0 as f32, size.1 as f32) / scale as f32;
+        let mut raw = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, points)),
             ..Default::default()
         };
+        raw.viewports.entry(egui::ViewportId::ROOT).or_default().native_pixels_per_point = Some(scale as f32);
         let full = self.egui_ctx.run_ui(raw, |ui| super::labels::paint(ui, testbed, rect));
         let jobs = self.egui_ctx.tessellate(full.shapes, full.pixels_per_point);
         let mut textures = full.textures_delta;
@@ -108,10 +118,10 @@ impl Offscreen {
     }
 }
 
-/// Renders one frame of `testbed` to a PNG file.
-pub fn screenshot(testbed: &mut Testbed, size: (u32, u32), path: &std::path::Path) -> Result<(), String> {
+/// Renders one frame of `testbed` to a PNG file, `scale` times `size` in pixels.
+pub fn screenshot(testbed: &mut Testbed, size: (u32, u32), scale: u32, path: &std::path::Path) -> Result<(), String> {
     let mut off = Offscreen::new(size)?;
-    let img = off.render(testbed, size)?;
+    let img = off.render_scaled(testbed, size, scale)?;
     save_png(&img, path).map_err(|e| e.to_string())
 }
 
@@ -123,6 +133,7 @@ pub fn screenshot(testbed: &mut Testbed, size: (u32, u32), path: &std::path::Pat
 pub fn sequence(
     testbed: &mut Testbed,
     size: (u32, u32),
+    scale: u32,
     frames: u32,
     every: u32,
     path: &std::path::Path,
@@ -139,7 +150,7 @@ pub fn sequence(
                 testbed.step_once();
             }
         }
-        let img = off.render(testbed, size)?;
+        let img = off.render_scaled(testbed, size, scale)?;
         if gif {
             images.push(img);
         } else {

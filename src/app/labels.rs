@@ -50,6 +50,8 @@ fn paint_side(
     main: Rect,
 ) {
     let ppp = ui.ctx().pixels_per_point();
+    // Offsets are in points (physical pixels × ppp), so the layout scales with the text.
+    let u = ppp;
     let p = |x: f32, y: f32| Pos2::new(x / ppp, y / ppp);
     let painter = ui.painter();
     let dark = Color32::from_rgb(35, 38, 48);
@@ -58,8 +60,8 @@ fn paint_side(
         Some((s, _)) => format!("{s}: {method}   ·   {}   ·   step {}", t.scene.desc.name, w.step_count),
         None => format!("{}   ·   step {}   ·   {method}", t.scene.desc.name, w.step_count),
     };
-    painter.text(p(main.x + 14.0, main.y + 10.0), Align2::LEFT_TOP, title, FontId::proportional(17.0), dark);
-    let mut line_y = main.y + 34.0;
+    painter.text(p(main.x + 14.0 * u, main.y + 10.0 * u), Align2::LEFT_TOP, title, FontId::proportional(17.0), dark);
+    let mut line_y = main.y + 34.0 * u;
     if let Some((_, max_pen)) = side {
         let s = w.stats();
         let text = format!(
@@ -70,8 +72,8 @@ fn paint_side(
             w.total_energy(),
             w.profile.total_ms
         );
-        painter.text(p(main.x + 14.0, line_y), Align2::LEFT_TOP, text, FontId::proportional(14.0), dark);
-        line_y += 22.0;
+        painter.text(p(main.x + 14.0 * u, line_y), Align2::LEFT_TOP, text, FontId::proportional(14.0), dark);
+        line_y += 22.0 * u;
     }
     if t.selected_pair().is_none() {
         return;
@@ -87,7 +89,7 @@ fn paint_side(
                 super::ui::path_name(r.path),
                 r.step
             );
-            painter.text(p(main.x + 14.0, line_y), Align2::LEFT_TOP, line, FontId::proportional(14.0), dark);
+            painter.text(p(main.x + 14.0 * u, line_y), Align2::LEFT_TOP, line, FontId::proportional(14.0), dark);
         }
         let vp = t.camera.view_proj(main.w / main.h.max(1.0));
         for (k, pt) in pd.manifold.points.iter().enumerate() {
@@ -96,7 +98,7 @@ fn paint_side(
                 continue;
             }
             let (x, y) = (c.x / c.w, c.y / c.w);
-            let at = p(main.x + (x * 0.5 + 0.5) * main.w + 9.0, main.y + (0.5 - y * 0.5) * main.h - 9.0);
+            let at = p(main.x + (x * 0.5 + 0.5) * main.w + 9.0 * u, main.y + (0.5 - y * 0.5) * main.h - 9.0 * u);
             let text = match pd.impulses.get(k) {
                 Some((ln, _)) if pd.record.is_some() => format!("{k}: {ln:.2} N·s"),
                 _ => format!("{k}"),
@@ -108,7 +110,7 @@ fn paint_side(
     let font = FontId::proportional(14.0);
     let small = FontId::proportional(12.0);
     if t.overlays.gauss {
-        painter.text(p(g.x + 8.0, g.y + 6.0), Align2::LEFT_TOP, "Gauss maps", font.clone(), dark);
+        painter.text(p(g.x + 8.0 * u, g.y + 6.0 * u), Align2::LEFT_TOP, "Gauss maps", font.clone(), dark);
         let legend = [
             (colors::MAP_A, "A"),
             (colors::MAP_B, "−B"),
@@ -116,13 +118,13 @@ fn paint_side(
             (colors::AXIS, "axis"),
         ];
         for (k, (c, name)) in legend.iter().enumerate() {
-            let y = g.y + g.h - 8.0 - 16.0 * (legend.len() - k) as f32;
-            painter.circle_filled(p(g.x + 14.0, y + 7.0), 5.0 / ppp.max(0.5), c32(*c));
-            painter.text(p(g.x + 24.0, y), Align2::LEFT_TOP, *name, small.clone(), dark);
+            let y = g.y + g.h - (8.0 + 16.0 * (legend.len() - k) as f32) * u;
+            painter.circle_filled(p(g.x + 14.0 * u, y + 7.0 * u), 5.0, c32(*c));
+            painter.text(p(g.x + 24.0 * u, y), Align2::LEFT_TOP, *name, small.clone(), dark);
         }
     }
     if t.overlays.minkowski {
-        painter.text(p(m.x + 8.0, m.y + 6.0), Align2::LEFT_TOP, "Minkowski difference A − B", font, dark);
+        painter.text(p(m.x + 8.0 * u, m.y + 6.0 * u), Align2::LEFT_TOP, "Minkowski difference A − B", font, dark);
         let legend = [
             (colors::MAP_A, "face of A"),
             (colors::MAP_B, "face of −B"),
@@ -130,9 +132,9 @@ fn paint_side(
             (colors::AXIS, "origin to nearest face"),
         ];
         for (k, (c, name)) in legend.iter().enumerate() {
-            let y = m.y + m.h - 8.0 - 16.0 * (legend.len() - k) as f32;
-            painter.circle_filled(p(m.x + 14.0, y + 7.0), 5.0 / ppp.max(0.5), c32(*c));
-            painter.text(p(m.x + 24.0, y), Align2::LEFT_TOP, *name, small.clone(), dark);
+            let y = m.y + m.h - (8.0 + 16.0 * (legend.len() - k) as f32) * u;
+            painter.circle_filled(p(m.x + 14.0 * u, y + 7.0 * u), 5.0, c32(*c));
+            painter.text(p(m.x + 24.0 * u, y), Align2::LEFT_TOP, *name, small.clone(), dark);
         }
     }
 }

@@ -129,6 +129,9 @@ pub struct Renderer {
     /// Outline segments of each body (body space), rebuilt with the meshes.
     pub outlines: Vec<Vec<(Vec3, Vec3)>>,
     mesh_signature: Vec<usize>,
+    /// Physical pixels per logical pixel of line widths and point sizes (1; 2 or 3 for
+    /// screenshots made for slides, so lines keep their look at the higher resolution).
+    pub pixel_scale: f32,
     instances: DynBuffer,
     segments: DynBuffer,
     fills: DynBuffer,
@@ -292,6 +295,7 @@ impl Renderer {
             queue: queue.clone(),
             format,
             size,
+            pixel_scale: 1.0,
             targets: Self::targets(device, format, size),
             mesh_pipeline,
             line_pipeline,
@@ -479,12 +483,13 @@ impl Renderer {
             let main = CameraUniform {
                 view_proj: v.view_proj.to_cols_array_2d(),
                 eye: [v.eye.x, v.eye.y, v.eye.z, 1.0],
-                viewport: [v.rect.w, v.rect.h, 0.0, LINE_DEPTH_BIAS],
+                // Widths are in logical pixels: the shaders see the viewport in those.
+                viewport: [v.rect.w / self.pixel_scale, v.rect.h / self.pixel_scale, 0.0, LINE_DEPTH_BIAS],
             };
             let identity = CameraUniform {
                 view_proj: glam::Mat4::IDENTITY.to_cols_array_2d(),
                 eye: [0.0, 0.0, 1.0, 1.0],
-                viewport: [v.rect.w, v.rect.h, 0.0, 0.0],
+                viewport: [v.rect.w / self.pixel_scale, v.rect.h / self.pixel_scale, 0.0, 0.0],
             };
             let off = vi * 2 * SLOT as usize;
             cam_bytes[off..off + std::mem::size_of::<CameraUniform>()].copy_from_slice(bytemuck::bytes_of(&main));
