@@ -103,6 +103,9 @@ pub struct ConstraintPoint {
     pub max_normal_impulse: f32,
     /// Normal relative velocity before the solve (negative: approaching).
     pub relative_velocity: f32,
+    /// The step's normal impulse before the restitution pass (the compression impulse:
+    /// restitution adds at most `e` times it).
+    pub compression_impulse: f32,
     /// Penetration at the step's start (negative: speculative gap).
     pub depth: f32,
     /// Feature key (to store impulses back).
