@@ -103,8 +103,9 @@ pub struct ConstraintPoint {
     pub max_normal_impulse: f32,
     /// Normal relative velocity before the solve (negative: approaching).
     pub relative_velocity: f32,
-    /// The step's normal impulse before the restitution pass (the compression impulse:
-    /// restitution adds at most `e` times it).
+    /// The compression impulse: the step's normal impulse before the restitution pass plus
+    /// the impulse that stops what approach is left then (restitution adds at most `e` times
+    /// it, summed over the manifold, on top of that stopping impulse).
     pub compression_impulse: f32,
     /// Penetration at the step's start (negative: speculative gap).
     pub depth: f32,
