@@ -227,7 +227,7 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
         };
         match result.choose(cfg) {
             Axis::Edge(e) => {
-                edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, cfg, &mut manifold);
+                edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, e.separation, cfg, &mut manifold);
                 let why = format!(
                     "edge pair {}/{} wins: {:+.4} m > {:+.4} m (best face {:+.4} m + 10 % of its size + half the slop)",
                     e.edge_a,

@@ -70,7 +70,7 @@ pub fn collide_hulls(
                     return path(PairPath::CachedAxisSeparates, &mut record);
                 }
                 if reuse(s, separation) {
-                    edge_contact(a, xa, b, xb, edge_a, edge_b, cfg, out);
+                    edge_contact(a, xa, b, xb, edge_a, edge_b, s, cfg, out);
                     if !out.points.is_empty() {
                         return path(PairPath::CachedFeature, &mut record);
                     }
@@ -84,7 +84,16 @@ pub fn collide_hulls(
         _ => sat_culled(a, b, &rel, cfg.margin, &mut scratch.edges_b),
     };
     path(PairPath::FullSat, &mut record);
-    let axis = (!r.separated).then(|| r.choose(cfg));
+    let mut axis = (!r.separated).then(|| r.choose(cfg));
+    if let Some(Axis::Edge(e)) = axis {
+        *cache = edge_cache(&e);
+        edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, e.separation, cfg, out);
+        if out.points.is_empty() {
+            // The edge pair does not realise the separation the query measured
+            // (`edge_contact`): the best face instead.
+            axis = Some(r.choose_face(cfg));
+        }
+    }
     if let Some(rec) = record.as_deref_mut() {
         (rec.sat, rec.axis, rec.clipped) = (Some(r), axis, false);
     }
@@ -99,10 +108,8 @@ pub fn collide_hulls(
         return;
     }
     match axis.expect("not separated") {
-        Axis::Edge(e) => {
-            *cache = edge_cache(&e);
-            edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, cfg, out);
-        }
+        // Built above.
+        Axis::Edge(_) => {}
         Axis::FaceA(f) => {
             *cache = SatCache::FaceA { face: f.face, separation: f.separation };
             face_contact(a, xa, b, xb, f.face, false, cfg, scratch, out, clip_of(&mut record));
@@ -125,7 +132,7 @@ pub fn collide_hulls(
         }
         if e.separation.is_finite() {
             *cache = edge_cache(&e);
-            edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, cfg, out);
+            edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, e.separation, cfg, out);
         }
     }
 }
@@ -253,9 +260,29 @@ pub fn face_contact(
     }
 }
 
-/// One point halfway between the closest points of edges `ea` (of A) and `eb` (of B).
+/// One point halfway between the closest points of edges `ea` (of A) and `eb` (of B),
+/// whose axis the SAT measured at separation `expected`.
+///
+/// No point (`out` left empty) unless the pair realises that separation here: within half
+/// the slop of `expected`, and with the two edges the shapes' supports along the axis.
+/// The axis is the cross product of the edges' directions, and the direction of a very
+/// short edge (a hull of nearly duplicate points: edges of 10⁻⁷ m) moved into the frame of
+/// a body tens of metres away is mostly rounding: the query and this call then computed
+/// different axes, and the contact took a depth the faces never had — tilted 14° off the
+/// ground's normal, whose 100 m half-width made it 24.8 m deep (fuzz seed 1000829; the
+/// naive projection then lifted a 10 kg hull 10 m).
 #[allow(clippy::too_many_arguments)]
-pub fn edge_contact(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, ea: u32, eb: u32, cfg: &CollideConfig, out: &mut Manifold) {
+pub fn edge_contact(
+    a: &Hull,
+    xa: &Iso,
+    b: &Hull,
+    xb: &Iso,
+    ea: u32,
+    eb: u32,
+    expected: f32,
+    cfg: &CollideConfig,
+    out: &mut Manifold,
+) {
     out.clear();
     let rel = Iso::relative(xa, xb);
     let (pa, qa, ..) = edge_of(a, ea as usize);
@@ -263,6 +290,12 @@ pub fn edge_contact(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, ea: u32, eb: u32, cf
     let qb = rel.transform_point(b.vertices[b.target(eb) as usize]);
     let Some((sep, n)) = super::sat::edge_separation(pa, qa - pa, pb, qb - pb, a.centroid) else { return };
     if sep > cfg.margin {
+        return;
+    }
+    let tolerance = 0.5 * cfg.slop;
+    let support_b = rel.transform_point(b.vertices[b.support(rel.inv_transform_vector(-n)) as usize]);
+    let support_a = a.vertices[a.support(n) as usize];
+    if (sep - expected).abs() > tolerance || sep - n.dot(support_b - support_a) > tolerance {
         return;
     }
     let (ca, cb, _, _) = closest_points_segments(pa, qa, pb, qb);

@@ -560,6 +560,13 @@ impl SatResult {
         if beats(self.edge.separation, face_best, REL_EDGE_TOLERANCE, abs) {
             return Axis::Edge(self.edge);
         }
+        self.choose_face(cfg)
+    }
+
+    /// The better face axis (B's only if it beats A's by the face tolerance): [`Self::choose`]
+    /// without the edge pair.
+    pub fn choose_face(&self, cfg: &CollideConfig) -> Axis {
+        let abs = 0.5 * cfg.slop;
         if beats(self.face_b.separation, self.face_a.separation, REL_FACE_TOLERANCE, abs) {
             Axis::FaceB(self.face_b)
         } else {

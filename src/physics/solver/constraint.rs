@@ -103,6 +103,10 @@ pub struct ConstraintPoint {
     pub max_normal_impulse: f32,
     /// Normal relative velocity before the solve (negative: approaching).
     pub relative_velocity: f32,
+    /// The compression impulse: the step's normal impulse before the restitution pass plus
+    /// the impulse that stops what approach is left then (restitution adds at most `e` times
+    /// it, summed over the manifold, on top of that stopping impulse).
+    pub compression_impulse: f32,
     /// Penetration at the step's start (negative: speculative gap).
     pub depth: f32,
     /// Feature key (to store impulses back).

@@ -171,8 +171,28 @@ pub const RESTITUTION_TOLERANCE: f32 = 1e-4;
 /// the extra normal impulse of an off-centre corner also slides the others sideways, and
 /// friction left as the solve found it would turn that into spin. Constraints without a
 /// bouncing point cost one test per pass.
+///
+/// Poisson's bound: a manifold's restitution impulses add up to at most `e` times its
+/// compression impulse — the normal impulse it took in the substeps plus the impulse that
+/// stops what approach is left when the pass begins — on top of that stopping impulse. Newton's rule alone
+/// (`vn → −e·vn_before`) can return more energy than the impact took when friction changed
+/// the bodies' spin in between (Kane's paradox): a 264 kg capsule spinning at 7 rad/s
+/// landed, friction stopped the spin, and the rebound aimed at e times the approach speed
+/// of its contact point *with* that spin — +158 J of kinetic energy in one bounce (fuzz seed
+/// 1000688). An ordinary bounce needs exactly that (less `e` times gravity's share under
+/// gravity), so the bound binds it at most by rounding; it is per manifold, not per point,
+/// so the uneven split of a flat face's impulses among its corners stays free (per point,
+/// a flat-dropped cube left spinning at 0.01 rad/s). Leaving out the stopping impulse bound
+/// head-on speculative contacts, whose approach is not quite stopped by the substeps.
 pub fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], threshold: f32) {
     let bounces = |p: &super::ConstraintPoint| p.relative_velocity <= -threshold && p.max_normal_impulse > 0.0;
+    for c in constraints.iter_mut().filter(|c| c.restitution > 0.0) {
+        let (a, b) = super::pair_mut(bodies, c.a, c.b);
+        for p in c.points[..c.count as usize].iter_mut() {
+            let vn = Row::new(a, b, p.ra, p.rb, c.normal).velocity(a, b, c.normal);
+            p.compression_impulse = p.total_normal_impulse + p.normal_mass * (-vn).max(0.0);
+        }
+    }
     for pass in 0..MAX_RESTITUTION_PASSES {
         let reverse = pass % 2 == 1;
         let (mut change, mut largest) = (0.0f32, 0.0f32);
@@ -189,6 +209,8 @@ pub fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &mut [So
                 p.total_tangent_impulse[1] += d[1];
                 change = change.max(d[0].abs()).max(d[1].abs());
             }
+            let limit = (1.0 + c.restitution) * c.points[..count].iter().map(|p| p.compression_impulse).sum::<f32>();
+            let mut total: f32 = c.points[..count].iter().map(|p| p.total_normal_impulse).sum();
             for k in 0..count {
                 let p = &mut c.points[if reverse { count - 1 - k } else { k }];
                 if !bounces(p) {
@@ -197,7 +219,10 @@ pub fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &mut [So
                 let r0 = Row::new(a, b, p.ra, p.rb, c.normal);
                 let vn = r0.velocity(a, b, c.normal);
                 let old = p.normal_impulse;
-                let new = (old - p.normal_mass * (vn + c.restitution * p.relative_velocity)).max(0.0);
+                // Poisson's bound on the manifold (see above).
+                let room = (limit - total).max(0.0);
+                let new = (old - p.normal_mass * (vn + c.restitution * p.relative_velocity)).max(0.0).min(old + room);
+                total += new - old;
                 p.normal_impulse = new;
                 p.total_normal_impulse += new - old;
                 r0.apply(a, b, c.normal, new - old);
