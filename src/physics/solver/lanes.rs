@@ -8,6 +8,13 @@ use glam::{Vec3A, Vec4};
 /// Lanes per batch.
 pub const LANES: usize = 4;
 
+/// `[f(idx[0]), …, f(idx[3])]`, written out: `array::map` goes through an iterator adapter
+/// that the compiler does not always inline, and these run for every batch of every pass.
+#[inline(always)]
+pub(super) fn per_lane<T>(idx: &[u32; LANES], f: impl Fn(u32) -> T) -> [T; LANES] {
+    [f(idx[0]), f(idx[1]), f(idx[2]), f(idx[3])]
+}
+
 /// Four 3-vectors, one per lane, stored by component.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct V3 {
@@ -65,7 +72,7 @@ pub(super) struct Q4 {
 
 impl Q4 {
     pub(super) fn gather(bodies: &[SolverBody], idx: &[u32; LANES]) -> Q4 {
-        let w = idx.map(|i| bodies[i as usize].dq.w);
+        let w = per_lane(idx, |i| bodies[i as usize].dq.w);
         Q4 { v: gather_v3(bodies, idx, |b| b.dq.xyz().into()), w: Vec4::from_array(w) }
     }
 
@@ -81,7 +88,7 @@ impl Q4 {
 /// fourth component of a `Vec3A` is never read).
 #[inline]
 pub(super) fn gather_v3(bodies: &[SolverBody], idx: &[u32; LANES], f: impl Fn(&SolverBody) -> Vec3A) -> V3 {
-    let p = idx.map(|i| f(&bodies[i as usize]).extend(0.0));
+    let p = per_lane(idx, |i| f(&bodies[i as usize]).extend(0.0));
     let t = glam::Mat4::from_cols(p[0], p[1], p[2], p[3]).transpose();
     V3 { x: t.x_axis, y: t.y_axis, z: t.z_axis }
 }

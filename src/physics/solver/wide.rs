@@ -35,7 +35,7 @@
 
 use super::colouring::Colouring;
 use super::iterative::{self, PassCounter, ScalarSolver};
-use super::lanes::{gather_v3, sqrt4, Sym3, Q4, V3};
+use super::lanes::{gather_v3, per_lane, sqrt4, Sym3, Q4, V3};
 use super::{
     store_constraints, store_point, ContactConstraint, PointImpulses, Resolver, Schedule, Settings, SolverBody,
     StepInfo,
@@ -113,9 +113,9 @@ struct Velocities {
 }
 
 impl Velocities {
-    #[inline]
+    #[inline(always)]
     fn gather(bodies: &[SolverBody], a: &[u32; LANES], b: &[u32; LANES]) -> Velocities {
-        let inv_mass = |idx: &[u32; LANES]| Vec4::from_array(idx.map(|i| bodies[i as usize].inv_mass));
+        let inv_mass = |idx: &[u32; LANES]| Vec4::from_array(per_lane(idx, |i| bodies[i as usize].inv_mass));
         Velocities {
             va: gather_v3(bodies, a, |s| s.v),
             wa: gather_v3(bodies, a, |s| s.w),
@@ -127,7 +127,7 @@ impl Velocities {
     }
 
     /// Writes back the dynamic bodies (static and padding bodies are never written).
-    #[inline]
+    #[inline(always)]
     fn scatter(&self, bodies: &mut [SolverBody], a: &[u32; LANES], b: &[u32; LANES]) {
         let lanes = |v: &V3| glam::Mat4::from_cols(v.x, v.y, v.z, Vec4::ZERO).transpose();
         let (va, wa, vb, wb) = (lanes(&self.va), lanes(&self.wa), lanes(&self.vb), lanes(&self.wb));
@@ -517,20 +517,22 @@ fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &mut [SolverBody], k:
 /// [`super::Row::effective_mass`], zero in slots a lane's manifold does not have
 /// (`counts`: points per lane) and wherever `k` is not positive.
 fn lane_masses(w: &mut WideBatch, counts: [u32; LANES], bodies: &[SolverBody]) {
-    let inv_mass = |idx: &[u32; LANES]| Vec4::from_array(idx.map(|i| bodies[i as usize].inv_mass));
+    let inv_mass = |idx: &[u32; LANES]| Vec4::from_array(per_lane(idx, |i| bodies[i as usize].inv_mass));
     let m = inv_mass(&w.bodies.a) + inv_mass(&w.bodies.b);
     let (bb, dirs) = (&w.bodies, [w.normal, w.t1, w.t2]);
     for (k, p) in w.points[..w.slots].iter_mut().enumerate() {
-        let live = Vec4::from_array(counts.map(|c| c as f32)).cmpgt(Vec4::splat(k as f32));
-        let [n, t1, t2] = dirs.map(|d| {
+        let live = Vec4::new(counts[0] as f32, counts[1] as f32, counts[2] as f32, counts[3] as f32)
+            .cmpgt(Vec4::splat(k as f32));
+        let mass = |d: &V3| {
             let row = if bb.isotropic {
-                WideRow::new::<true>(bb, &p.ra, &p.rb, &d)
+                WideRow::new::<true>(bb, &p.ra, &p.rb, d)
             } else {
-                WideRow::new::<false>(bb, &p.ra, &p.rb, &d)
+                WideRow::new::<false>(bb, &p.ra, &p.rb, d)
             };
             let kk = m + row.ca.dot(&row.ia) + row.cb.dot(&row.ib);
             Vec4::select(live & kk.cmpgt(Vec4::ZERO), Vec4::ONE / kk, Vec4::ZERO)
-        });
+        };
+        let (n, t1, t2) = (mass(&dirs[0]), mass(&dirs[1]), mass(&dirs[2]));
         p.normal_mass = n;
         p.tangent_mass = [t1, t2];
     }
