@@ -162,7 +162,10 @@ pub fn solve_pair(c: &mut ContactConstraint, bodies: &mut [SolverBody], settings
             df += friction.closing(p.ra, p.rb, n);
         }
         let (dn, df) = (dn * inv, df * inv);
-        let s = if dn > 0.0 { ((-(1.0 + e) * mean_in - df) / dn).max(0.0) } else { 1.0 };
+        // At most the number of points: the impulses then add up to the sum of the point
+        // impulses, each as if alone. (When the averaged rotations nearly cancel the
+        // closing-velocity change, the factor would grow without bound.)
+        let s = if dn > 0.0 { ((-(1.0 + e) * mean_in - df) / dn).clamp(0.0, hits as f32) } else { 1.0 };
         let (a, b) = pair_mut(bodies, c.a, c.b);
         if sa.inv_mass > 0.0 {
             a.v += normal.va * s + friction.va;
