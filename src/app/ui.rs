@@ -215,8 +215,31 @@ fn method_controls(ui: &mut egui::Ui, t: &mut Testbed) {
             egui::Slider::new(&mut s.max_push_out, limits::MAX_PUSH_OUT.within(0.1..=10.0)).text("max push-out (m/s)"),
         );
     });
-    ui.add_enabled_ui(!iterative, |ui| {
+    // The naive projection: naive and averaged.
+    ui.add_enabled_ui(matches!(s.mode, SolverMode::Naive | SolverMode::Averaged), |ui| {
         ui.add(egui::Slider::new(&mut s.naive_correction, limits::NAIVE_CORRECTION.range()).text("naive correction"));
+    });
+    ui.add_enabled_ui(s.mode == SolverMode::Cyclone, |ui| {
+        let (lo, hi) = limits::CYCLONE_ITERATIONS;
+        ui.add(egui::Slider::new(&mut s.cyclone_position_iterations, lo..=hi.min(20)).text("position steps / point"))
+            .on_hover_text("Cyclone: penetration-resolution steps per step, per contact point");
+        ui.add(egui::Slider::new(&mut s.cyclone_velocity_iterations, lo..=hi.min(20)).text("velocity steps / point"))
+            .on_hover_text("Cyclone: velocity-resolution steps per step, per contact point");
+        ui.add(
+            egui::Slider::new(&mut s.cyclone_position_epsilon, limits::CYCLONE_POSITION_EPSILON.within(0.0..=0.05))
+                .text("position epsilon (m)"),
+        )
+        .on_hover_text("Cyclone: penetrations up to this are left alone");
+        ui.add(
+            egui::Slider::new(&mut s.cyclone_velocity_epsilon, limits::CYCLONE_VELOCITY_EPSILON.within(0.0..=0.1))
+                .text("velocity epsilon (m/s)"),
+        )
+        .on_hover_text("Cyclone: desired closing-velocity changes up to this are left alone");
+        ui.add(
+            egui::Slider::new(&mut s.cyclone_angular_limit, limits::CYCLONE_ANGULAR_LIMIT.range())
+                .text("angular move limit"),
+        )
+        .on_hover_text("Cyclone: the rotation share of a penetration move, at most this × the lever arm");
     });
     ui.add(egui::Slider::new(&mut s.slop, limits::SLOP.within(0.0..=0.05)).text("slop (m)"));
     ui.add(

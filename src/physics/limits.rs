@@ -127,6 +127,15 @@ pub const SLEEP_TIME: Limit = Limit::new(0.0, 1000.0, "s");
 pub const MARGIN: Limit = Limit::new(0.0, 1.0, "m");
 /// Contact recycling window.
 pub const RECYCLE_DISTANCE: Limit = Limit::new(0.0, 1.0, "m");
+/// Cyclone: resolution steps per contact point (penetrations, velocities). The worst-first
+/// search scans every point per step, so the cost grows with points² times this.
+pub const CYCLONE_ITERATIONS: (u32, u32) = (1, 100);
+/// Cyclone: penetration left alone.
+pub const CYCLONE_POSITION_EPSILON: Limit = Limit::new(0.0, 0.1, "m");
+/// Cyclone: velocity change left alone.
+pub const CYCLONE_VELOCITY_EPSILON: Limit = Limit::new(0.0, 1.0, "m/s");
+/// Cyclone: angular share of a move, as a fraction of the lever arm.
+pub const CYCLONE_ANGULAR_LIMIT: Limit = Limit::new(0.0, 1.0, "");
 
 impl Settings {
     /// Every field moved into its valid range (what the panel applies after each edit).
@@ -146,13 +155,18 @@ impl Settings {
             sleep_time: SLEEP_TIME.clamp(self.sleep_time),
             margin: MARGIN.clamp(self.margin),
             recycle_distance: RECYCLE_DISTANCE.clamp(self.recycle_distance),
+            cyclone_position_iterations: u(self.cyclone_position_iterations, CYCLONE_ITERATIONS),
+            cyclone_velocity_iterations: u(self.cyclone_velocity_iterations, CYCLONE_ITERATIONS),
+            cyclone_position_epsilon: CYCLONE_POSITION_EPSILON.clamp(self.cyclone_position_epsilon),
+            cyclone_velocity_epsilon: CYCLONE_VELOCITY_EPSILON.clamp(self.cyclone_velocity_epsilon),
+            cyclone_angular_limit: CYCLONE_ANGULAR_LIMIT.clamp(self.cyclone_angular_limit),
             ..self
         }
     }
 }
 
 /// Each float setting with its name and range, for checks and docs.
-pub fn settings_fields(s: &Settings) -> [(&'static str, f32, Limit); 11] {
+pub fn settings_fields(s: &Settings) -> [(&'static str, f32, Limit); 14] {
     [
         ("contact_hertz", s.contact_hertz, CONTACT_HERTZ),
         ("damping_ratio", s.damping_ratio, DAMPING_RATIO),
@@ -165,6 +179,9 @@ pub fn settings_fields(s: &Settings) -> [(&'static str, f32, Limit); 11] {
         ("sleep_time", s.sleep_time, SLEEP_TIME),
         ("margin", s.margin, MARGIN),
         ("recycle_distance", s.recycle_distance, RECYCLE_DISTANCE),
+        ("cyclone_position_epsilon", s.cyclone_position_epsilon, CYCLONE_POSITION_EPSILON),
+        ("cyclone_velocity_epsilon", s.cyclone_velocity_epsilon, CYCLONE_VELOCITY_EPSILON),
+        ("cyclone_angular_limit", s.cyclone_angular_limit, CYCLONE_ANGULAR_LIMIT),
     ]
 }
 

@@ -339,6 +339,15 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
     if s.iterations > 1000 || s.substeps > 1000 {
         return Err(c.err("solver", "iterations", "iterations and substeps must be at most 1000"));
     }
+    let (lo, hi) = limits::CYCLONE_ITERATIONS;
+    for (f, v) in [
+        ("cyclone_position_iterations", s.cyclone_position_iterations),
+        ("cyclone_velocity_iterations", s.cyclone_velocity_iterations),
+    ] {
+        if !(lo..=hi).contains(&v) {
+            return Err(c.err("solver", f, format!("must be between {lo} and {hi} (per contact point), got {v}")));
+        }
+    }
     for (f, v) in [
         ("contact_hertz", s.contact_hertz),
         ("damping_ratio", s.damping_ratio),

@@ -57,13 +57,15 @@ pub struct SceneDesc {
     pub materials: Vec<PairMaterialDesc>,
 }
 
-/// How `SolverMode` is written in files (`Naive`, `Iterative`): serde's remote derive of
+/// How `SolverMode` is written in files (`Naive`, `Iterative`, `Cyclone`, `Averaged`): serde's remote derive of
 /// the physics enum, so the file format, the command line and the panel share one type.
 #[derive(Serialize, Deserialize)]
 #[serde(remote = "SolverMode")]
 enum SolverModeDef {
     Naive,
     Iterative,
+    Cyclone,
+    Averaged,
 }
 
 /// How [`Settings`] is written in files, field for field (serde's remote derive: the
@@ -91,6 +93,11 @@ pub struct SettingsDef {
     margin: f32,
     recycle_distance: f32,
     simd: bool,
+    cyclone_position_iterations: u32,
+    cyclone_velocity_iterations: u32,
+    cyclone_position_epsilon: f32,
+    cyclone_velocity_epsilon: f32,
+    cyclone_angular_limit: f32,
 }
 
 /// Reads `camera: (…)` as `Some(…)`: files keep writing the camera without `Some`.

@@ -15,6 +15,13 @@
 //! - [`wide`]: the same sequential impulses four manifolds at a time in SIMD lanes, after
 //!   graph colouring ([`colouring`]); the manifolds no colour takes go to the scalar
 //!   solver. Tested equal to [`iterative`] up to rounding.
+//! - [`cyclone`]: Millington's worst-first resolver (the Cyclone engine): penetrations by
+//!   nonlinear projection, deepest first; then velocities by the 3×3 contact-space impulse
+//!   with static and dynamic friction, fastest closing contact first; the velocity gained
+//!   from this step's gravity is not bounced (the resting-contact trick).
+//! - [`averaged`]: averaged micro-collisions (Homer's simulator): each pair's points are
+//!   resolved from the same pre-collision velocities and the average of their effects is
+//!   applied, rescaled so that the pair bounces with its restitution.
 //!
 //! Every method reads the same constraints, so switching methods mid-run carries all state
 //! over. A new method is a type implementing [`Resolver`] plus a [`SolverMode`] variant.
@@ -25,8 +32,10 @@
 //! prepare → (correct positions, if it projects first) → solve → the world integrates →
 //! (correct positions, otherwise) → store impulses.
 
+pub mod averaged;
 pub mod colouring;
 mod constraint;
+pub mod cyclone;
 pub mod iterative;
 mod lanes;
 pub mod naive;
@@ -149,6 +158,10 @@ pub struct Methods {
     pub scalar: iterative::ScalarSolver,
     /// Sequential impulses in SIMD lanes.
     pub wide: wide::WideSolver,
+    /// Millington's worst-first resolver.
+    pub cyclone: cyclone::Cyclone,
+    /// Averaged micro-collisions.
+    pub averaged: averaged::Averaged,
 }
 
 impl Methods {
@@ -158,6 +171,8 @@ impl Methods {
             SolverMode::Naive => &mut self.naive,
             SolverMode::Iterative if settings.simd => &mut self.wide,
             SolverMode::Iterative => &mut self.scalar,
+            SolverMode::Cyclone => &mut self.cyclone,
+            SolverMode::Averaged => &mut self.averaged,
         }
     }
 }

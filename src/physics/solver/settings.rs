@@ -11,17 +11,28 @@ pub enum SolverMode {
     /// Sequential impulses with friction, warm starting and position correction.
     #[default]
     Iterative,
+    /// Millington's worst-first resolver (Cyclone): nonlinear projection of the deepest
+    /// penetration first, then the fastest closing contact first, with the 3×3 contact-space
+    /// impulse and static/dynamic friction ([`super::cyclone`]).
+    Cyclone,
+    /// Averaged micro-collisions (Homer's simulator): every point of a pair is resolved from
+    /// the same pre-collision velocities and the average of their effects is applied
+    /// ([`super::averaged`]).
+    Averaged,
 }
 
 impl SolverMode {
     /// Every method, in the order the panel lists them.
-    pub const ALL: [SolverMode; 2] = [SolverMode::Naive, SolverMode::Iterative];
+    pub const ALL: [SolverMode; 4] =
+        [SolverMode::Naive, SolverMode::Iterative, SolverMode::Cyclone, SolverMode::Averaged];
 
     /// Display name (the panel's radio buttons, the inspector).
     pub fn name(self) -> &'static str {
         match self {
             SolverMode::Naive => "Naive",
             SolverMode::Iterative => "Iterative",
+            SolverMode::Cyclone => "Cyclone",
+            SolverMode::Averaged => "Averaged",
         }
     }
 
@@ -30,6 +41,8 @@ impl SolverMode {
         match self {
             SolverMode::Naive => "naive",
             SolverMode::Iterative => "iterative",
+            SolverMode::Cyclone => "cyclone",
+            SolverMode::Averaged => "averaged",
         }
     }
 
@@ -43,6 +56,12 @@ impl SolverMode {
         match self {
             SolverMode::Naive => "one impulse per contact point, once, in order",
             SolverMode::Iterative => "sequential impulses with friction, warm starting, soft contacts",
+            SolverMode::Cyclone => {
+                "Millington's worst-first resolver: deepest penetration, then fastest closing contact first"
+            }
+            SolverMode::Averaged => {
+                "averaged micro-collisions: each pair's point impulses averaged, bounce rescaled to e"
+            }
         }
     }
 }
@@ -68,7 +87,9 @@ pub struct Settings {
     /// Penetration allowed without correction (m): the naive projection's dead band, and the
     /// absolute tolerance of the narrow phase's face/edge choice.
     pub slop: f32,
-    /// Restitution applies only when the approach speed exceeds this (m/s).
+    /// Restitution applies only when the approach speed exceeds this (m/s); Cyclone's
+    /// resting-contact velocity limit (Millington's `velocityLimit`, 0.25 m/s in his code)
+    /// and the averaged method use it too.
     pub restitution_threshold: f32,
     /// Naive mode: fraction of the penetration beyond slop projected away per step.
     pub naive_correction: f32,
@@ -95,6 +116,19 @@ pub struct Settings {
     /// manifold, one after another in the batches' order — the textbook path to read and
     /// single-step, with the same maths (tested equal on a pyramid).
     pub simd: bool,
+    /// Cyclone: penetration-resolution steps per step, per contact point (Millington's demos
+    /// allow four times the contact count).
+    pub cyclone_position_iterations: u32,
+    /// Cyclone: velocity-resolution steps per step, per contact point.
+    pub cyclone_velocity_iterations: u32,
+    /// Cyclone: penetrations up to this are left alone (m; Millington's `positionEpsilon`).
+    pub cyclone_position_epsilon: f32,
+    /// Cyclone: desired velocity changes up to this are left alone (m/s; Millington's
+    /// `velocityEpsilon`).
+    pub cyclone_velocity_epsilon: f32,
+    /// Cyclone: the angular share of a penetration move is at most this fraction of the lever
+    /// arm's length in the contact plane; the rest moves linearly (Millington's `angularLimit`).
+    pub cyclone_angular_limit: f32,
 }
 
 impl Default for Settings {
@@ -117,6 +151,11 @@ impl Default for Settings {
             margin: 0.02,
             recycle_distance: 0.02,
             simd: true,
+            cyclone_position_iterations: 4,
+            cyclone_velocity_iterations: 4,
+            cyclone_position_epsilon: 0.01,
+            cyclone_velocity_epsilon: 0.01,
+            cyclone_angular_limit: 0.2,
         }
     }
 }
