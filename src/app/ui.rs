@@ -189,8 +189,16 @@ fn method_controls(ui: &mut egui::Ui, t: &mut Testbed) {
         t.set_mode(mode);
     }
     compare_controls(ui, t);
+    // A setting is live when the method of either side of a comparison reads it (side B
+    // runs with side A's settings, only its method differs).
+    let mode_b = t.compare.as_ref().map(|c| c.mode);
     let s = &mut t.scene.world.settings;
-    let iterative = s.mode == SolverMode::Iterative;
+    let uses = |m: &[SolverMode]| m.contains(&s.mode) || mode_b.is_some_and(|b| m.contains(&b));
+    let (iterative, one_pass_projection, cyclone) = (
+        uses(&[SolverMode::Iterative]),
+        uses(&[SolverMode::Naive, SolverMode::Averaged]),
+        uses(&[SolverMode::Cyclone]),
+    );
     // Each slider's range lies inside the documented valid range (`physics::limits`); the
     // values typed into their edit fields are clamped to the slider, and the whole settings
     // to the valid ranges below, so the panel can never leave them.
@@ -216,10 +224,10 @@ fn method_controls(ui: &mut egui::Ui, t: &mut Testbed) {
         );
     });
     // The naive projection: naive and averaged.
-    ui.add_enabled_ui(matches!(s.mode, SolverMode::Naive | SolverMode::Averaged), |ui| {
+    ui.add_enabled_ui(one_pass_projection, |ui| {
         ui.add(egui::Slider::new(&mut s.naive_correction, limits::NAIVE_CORRECTION.range()).text("naive correction"));
     });
-    ui.add_enabled_ui(s.mode == SolverMode::Cyclone, |ui| {
+    ui.add_enabled_ui(cyclone, |ui| {
         let (lo, hi) = limits::CYCLONE_ITERATIONS;
         ui.add(egui::Slider::new(&mut s.cyclone_position_iterations, lo..=hi.min(20)).text("position steps / point"))
             .on_hover_text("Cyclone: penetration-resolution steps per step, per contact point");
