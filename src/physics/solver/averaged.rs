@@ -46,8 +46,8 @@
 //!   angular velocity is a large share of the closing velocity.
 
 use super::{
-    effective_mass, naive, pair_mut, relative_velocity, ContactConstraint, PositionMoves, Resolver, Schedule, Settings,
-    SolverBody, StepInfo,
+    effective_mass, naive::Naive, pair_mut, relative_velocity, ContactConstraint, PositionMoves, Resolver, Schedule,
+    Settings, SolverBody, StepInfo,
 };
 use glam::Vec3A;
 
@@ -61,10 +61,9 @@ impl Resolver for Averaged {
         Schedule::Once { positions_first: false }
     }
 
-    fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &mut Vec<SolverBody>, _settings: &Settings) {
-        for c in constraints {
-            c.compute_masses(bodies);
-        }
+    /// The naive method's preparation: every point's effective masses.
+    fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &mut Vec<SolverBody>, settings: &Settings) {
+        Naive.prepare(constraints, bodies, settings);
     }
 
     fn solve(&mut self, constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], step: &StepInfo) {
@@ -73,6 +72,7 @@ impl Resolver for Averaged {
         }
     }
 
+    /// The naive method's projection (the seed has no position correction).
     fn correct_positions(
         &mut self,
         constraints: &mut [ContactConstraint],
@@ -80,7 +80,7 @@ impl Resolver for Averaged {
         settings: &Settings,
         moves: &mut PositionMoves,
     ) {
-        naive::project_positions(constraints, bodies, settings, &mut moves.linear);
+        Naive.correct_positions(constraints, bodies, settings, moves);
     }
 }
 
