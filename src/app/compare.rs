@@ -76,13 +76,13 @@ impl Testbed {
     /// [`Testbed::step_once`] after side A's step).
     pub(super) fn step_b(&mut self) {
         let dt = self.timestep();
-        let watched: Vec<(u32, u32)> = self.scene.world.watched().iter().map(|r| (r.a, r.b)).collect();
         let drag = self.drag;
-        let Some(c) = &mut self.compare else { return };
-        c.world.settings = crate::physics::Settings { mode: c.mode, ..self.scene.world.settings };
-        let have: Vec<(u32, u32)> = c.world.watched().iter().map(|r| (r.a, r.b)).collect();
-        if have != watched {
-            c.world.set_watched(&watched);
+        let (a, Some(c)) = (&self.scene.world, &mut self.compare) else { return };
+        c.world.settings = crate::physics::Settings { mode: c.mode, ..a.settings };
+        // Side B watches side A's pairs (set again only when they change).
+        if !c.world.watched().iter().map(|r| (r.a, r.b)).eq(a.watched().iter().map(|r| (r.a, r.b))) {
+            let pairs: Vec<(u32, u32)> = a.watched().iter().map(|r| (r.a, r.b)).collect();
+            c.world.set_watched(&pairs);
         }
         if let Some(d) = drag {
             super::testbed::drag_impulse(&mut c.world, d, dt);
@@ -95,10 +95,11 @@ impl Testbed {
         c.max_penetration_run = c.max_penetration_run.max(c.world.stats().max_penetration);
     }
 
-    /// Restarts side B from `start` (the scene's initial world), keeping its method.
-    pub(super) fn restart_b(&mut self, start: &World) {
+    /// Restarts side B, if a comparison runs, from the scene's initial world, keeping its
+    /// method.
+    pub(super) fn restart_b(&mut self) {
         if let Some(c) = &mut self.compare {
-            *c = Comparison::new(start, c.mode);
+            *c = Comparison::new(&self.initial.world, c.mode);
             c.world.settings = crate::physics::Settings { mode: c.mode, ..self.scene.world.settings };
         }
     }

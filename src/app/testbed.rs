@@ -52,7 +52,8 @@ pub struct Testbed {
     pub scene: LoadedScene,
     /// File it came from (for reload).
     pub scene_path: Option<PathBuf>,
-    initial: LoadedScene,
+    /// The scene as loaded (reset returns to it).
+    pub(super) initial: LoadedScene,
     /// Simulation running.
     pub playing: bool,
     /// Simulated seconds per real second.
@@ -235,8 +236,7 @@ impl Testbed {
         let settings = self.scene.world.settings;
         self.scene = self.initial.clone();
         self.scene.world.settings = settings;
-        let start = self.initial.world.clone();
-        self.restart_b(&start);
+        self.restart_b();
         self.camera = self.initial_camera;
         self.max_penetration_run = 0.0;
         self.drag = None;
@@ -252,8 +252,7 @@ impl Testbed {
             Ok(s) => {
                 self.initial = s.clone();
                 self.scene = s;
-                let start = self.initial.world.clone();
-                self.restart_b(&start);
+                self.restart_b();
                 self.path_input = path.display().to_string();
                 self.scene_path = Some(path);
                 self.load_error = None;
