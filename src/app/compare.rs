@@ -51,12 +51,14 @@ impl Testbed {
     /// Starts an A/B comparison: side B copies side A's current state and runs under `mode`.
     pub fn start_compare(&mut self, mode: SolverMode) {
         self.compare = Some(Comparison::new(&self.scene.world, mode));
+        self.history.restart(self.scene.world.step_count, "an A/B comparison started");
         self.touch();
     }
 
     /// Ends the comparison (side A keeps running).
     pub fn stop_compare(&mut self) {
         self.compare = None;
+        self.history.restart(self.scene.world.step_count, "the A/B comparison ended");
         self.touch();
     }
 
@@ -69,14 +71,13 @@ impl Testbed {
                 c.world.wake(i);
             }
         }
-        self.touch();
+        self.edited();
     }
 
     /// Steps side B once, with side A's settings but its own method (called by
     /// [`Testbed::step_once`] after side A's step).
-    pub(super) fn step_b(&mut self) {
+    pub(super) fn step_b(&mut self, drag: Option<super::testbed::Drag>) {
         let dt = self.timestep();
-        let drag = self.drag;
         let (a, Some(c)) = (&self.scene.world, &mut self.compare) else { return };
         c.world.settings = crate::physics::Settings { mode: c.mode, ..a.settings };
         // Side B watches side A's pairs (set again only when they change).

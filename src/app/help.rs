@@ -6,7 +6,9 @@ use super::testbed::Testbed;
 /// Every key and mouse action of the window: (input, what it does).
 pub const ACTIONS: &[(&str, &str)] = &[
     ("Space", "play / pause"),
-    (". or Right arrow", "exactly one step (also while paused)"),
+    (". or Right arrow", "exactly one step (also while paused); at a past step, the recorded one"),
+    (", or Left arrow", "one step back (the history keeps every step since the start)"),
+    ("Home / End", "the earliest / the latest step of the history"),
     ("R", "reset the scene (bodies and camera; both sides of an A/B comparison)"),
     ("F", "frame the scene"),
     ("F12", "screenshot to screenshots/ (\"with panel\" in the panel includes it)"),

@@ -7,6 +7,7 @@ pub mod body_panel;
 pub mod compare;
 pub mod headless;
 pub mod help;
+pub mod history;
 pub mod labels;
 pub mod picking;
 pub mod testbed;

@@ -4,6 +4,7 @@
 //! the panel and the headless screenshot all drive this one struct.
 
 use super::compare::{split, Comparison};
+use super::history::History;
 use super::picking;
 use crate::physics::{SolverMode, World};
 use crate::render::draw::Rect;
@@ -12,6 +13,7 @@ use crate::scene::{self, LoadedScene};
 use crate::view::{Camera, Overlays, PairDebug};
 use glam::{Quat, Vec3};
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// A shipped scene in the picker.
 #[derive(Clone, Debug)]
@@ -98,6 +100,11 @@ pub struct Testbed {
     pub compare: Option<Comparison>,
     /// The help overlay (F1) is open.
     pub show_help: bool,
+    /// Snapshots and logged drags for stepping back ([`super::history`]).
+    pub history: History,
+    /// The step whose edited state was last restored from the history (re-simulation
+    /// passing an edited step restores it once).
+    pub(super) restored_at: Option<u64>,
 }
 
 impl Testbed {
@@ -137,6 +144,8 @@ impl Testbed {
             initial_camera: Camera::look_at(Vec3::ZERO, Vec3::ZERO, 45.0),
             compare: None,
             show_help: false,
+            history: History::default(),
+            restored_at: None,
         };
         t.apply_scene_view();
         t
@@ -193,24 +202,53 @@ impl Testbed {
     }
 
     /// Marks the world as edited from outside (the panel changed a body): cached debug
-    /// records are gathered again.
+    /// records are gathered again, and at a past step the history branches.
     pub fn edited(&mut self) {
+        self.history.edited(self.scene.world.step_count);
         self.touch();
     }
 
-    /// Exactly one world step (also while paused).
+    /// Exactly one world step (also while paused). At a past step this re-runs the recorded
+    /// step (its drag replayed) unless the mouse drags now, which branches the history.
     pub fn step_once(&mut self) {
+        let t0 = Instant::now();
+        let step = self.scene.world.step_count;
+        if step < self.history.head() && self.restored_at != Some(step) {
+            if let Some((a, b)) = self.history.edit_at(step) {
+                self.restore(a, b);
+            }
+        }
+        self.restored_at = None;
         self.sync_watch();
-        self.apply_drag();
+        self.history.before_step(&self.scene.world, self.compare.as_ref().map(|c| &c.world), self.drag);
+        let drag = self.drag.or_else(|| self.history.drag_at(step));
+        let history_ms = t0.elapsed().as_secs_f32() * 1000.0;
         let dt = self.timestep();
+        if let Some(d) = drag {
+            drag_impulse(&mut self.scene.world, d, dt);
+        }
         let reported = self.scene.world.non_finite().len();
         self.scene.world.step(dt);
         for e in &self.scene.world.non_finite()[reported..] {
             log::warn!("{e}");
         }
         self.max_penetration_run = self.max_penetration_run.max(self.scene.world.stats().max_penetration);
-        self.step_b();
+        self.step_b(drag);
+        self.history.after_step(self.scene.world.step_count);
+        self.history.cost_ms = (history_ms, self.scene.world.profile.total_ms);
         self.touch();
+    }
+
+    /// Makes `a` (and side B's `b`) the running worlds (a state from the history).
+    pub(super) fn restore(&mut self, a: World, b: Option<World>) {
+        self.restored_at = Some(a.step_count);
+        self.scene.world = a;
+        if let (Some(c), Some(b)) = (&mut self.compare, b) {
+            c.mode = b.settings.mode;
+            c.world = b;
+        }
+        self.history.sync_inputs(&self.scene.world);
+        self.pair_cache = None;
     }
 
     /// Advances by real time `real_dt` when playing: fixed steps from an accumulator, so
@@ -234,6 +272,7 @@ impl Testbed {
     /// settings chosen live.
     pub fn reset(&mut self) {
         let settings = self.scene.world.settings;
+        self.history.clear();
         self.scene = self.initial.clone();
         self.scene.world.settings = settings;
         self.restart_b();
@@ -252,6 +291,7 @@ impl Testbed {
             Ok(s) => {
                 self.initial = s.clone();
                 self.scene = s;
+                self.history.clear();
                 self.restart_b();
                 self.path_input = path.display().to_string();
                 self.scene_path = Some(path);
@@ -296,7 +336,7 @@ impl Testbed {
                 }
             }
         }
-        self.touch();
+        self.edited();
     }
 
     /// Selects a body: the first click selects one, the second makes a pair, a third starts
@@ -357,6 +397,10 @@ impl Testbed {
         if !self.scene.world.bodies()[i].is_dynamic() {
             return;
         }
+        if self.scene.world.bodies()[i].asleep {
+            // Waking is an edit of the state (re-simulation would not wake it).
+            self.history.edited(self.scene.world.step_count);
+        }
         let pose = self.scene.world.bodies()[i].pose;
         let depth = (p - self.camera.eye()).dot((self.camera.target - self.camera.eye()).normalize());
         self.drag = Some(Drag { body: i, local: pose.inv_transform_point(p), target: p, depth });
@@ -386,7 +430,7 @@ impl Testbed {
                         b.angular_velocity = Vec3::ZERO;
                     }
                 }
-                self.touch();
+                self.edited();
             }
         }
     }
@@ -394,14 +438,6 @@ impl Testbed {
     /// Releases the mouse.
     pub fn end_drag(&mut self) {
         self.drag = None;
-    }
-
-    /// Applies the mouse spring ([`drag_impulse`]) before a step.
-    fn apply_drag(&mut self) {
-        if let Some(drag) = self.drag {
-            let dt = self.timestep();
-            drag_impulse(&mut self.scene.world, drag, dt);
-        }
     }
 
     /// Picks a body under the ray.

@@ -86,10 +86,67 @@ fn simulation(ui: &mut egui::Ui, t: &mut Testbed) {
         }
     });
     ui.add(egui::Slider::new(&mut t.speed, 0.05..=4.0).logarithmic(true).text("speed"));
+    history(ui, t);
     ui_scale(ui);
     let w = t.world();
     ui.label(format!("step {}   t = {:.3} s   dt = {:.4} s", w.step_count, w.time, t.timestep()));
     non_finite(ui, w);
+}
+
+/// The history: |< < > >|, the scrubber, jump to a step, memory against the budget.
+fn history(ui: &mut egui::Ui, t: &mut Testbed) {
+    let (first, head) = (t.history.first(), t.history.head());
+    let now = t.world().step_count;
+    ui.horizontal(|ui| {
+        ui.label("history");
+        if ui.button("|<").on_hover_text("Home: the earliest step kept").clicked() {
+            t.seek(first);
+        }
+        if ui.button("<").on_hover_text("comma or <-: one step back").clicked() {
+            t.step_back();
+        }
+        if ui.button(">").on_hover_text("period or ->: one step forward").clicked() {
+            t.step_forward();
+        }
+        if ui.button(">|").on_hover_text("End: the latest step").clicked() {
+            t.seek(head);
+        }
+        let mut jump = now;
+        let field = ui.add(egui::DragValue::new(&mut jump).range(first..=head).prefix("step "));
+        if field.changed() && jump != now {
+            t.seek(jump);
+        }
+    });
+    let mut at = now;
+    let width = ui.available_width();
+    ui.spacing_mut().slider_width = (width - 60.0).max(80.0);
+    let scrub = ui.add(egui::Slider::new(&mut at, first..=head.max(first + 1)).show_value(false));
+    if scrub.changed() && at != now {
+        t.seek(at);
+    }
+    let h = &t.history;
+    let mb = |b: usize| b as f32 / (1 << 20) as f32;
+    let text =
+        format!("step {now} of {head} · {} snapshots · {:.1} of {:.0} MB", h.snapshots(), mb(h.bytes()), mb(h.budget));
+    let line = ui.label(RichText::new(text).small());
+    line.on_hover_text(
+        "Snapshots every few steps (spaced wider the older they are) plus re-simulation: the \
+         engine is deterministic, so any step since the start can be recomputed.",
+    );
+    let mut budget_mb = (h.budget >> 20) as u32;
+    if ui.add(egui::Slider::new(&mut budget_mb, 16..=4096).logarithmic(true).text("history budget (MB)")).changed() {
+        t.history.budget = (budget_mb as usize) << 20;
+    }
+    if t.in_past() {
+        ui.label(
+            RichText::new("Viewing a past step: an edit or a drag here discards the later steps.")
+                .small()
+                .color(egui::Color32::from_rgb(230, 170, 60)),
+        );
+    }
+    if !t.history.note.is_empty() {
+        ui.label(RichText::new(&t.history.note).small());
+    }
 }
 
 /// One red line per body frozen because its state became non-finite (the first few).

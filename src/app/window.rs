@@ -222,7 +222,10 @@ impl App {
     fn on_key(&mut self, key: &Key) {
         match key {
             Key::Named(NamedKey::Space) => self.testbed.playing = !self.testbed.playing,
-            Key::Named(NamedKey::ArrowRight) => self.testbed.step_once(),
+            Key::Named(NamedKey::ArrowRight) => self.testbed.step_forward(),
+            Key::Named(NamedKey::ArrowLeft) => self.testbed.step_back(),
+            Key::Named(NamedKey::Home) => self.testbed.seek(self.testbed.history.first()),
+            Key::Named(NamedKey::End) => self.testbed.seek(self.testbed.history.head()),
             Key::Named(NamedKey::F12) => {
                 self.testbed.screenshot = Some(ScreenshotRequest {
                     path: crate::render::screenshot::timestamped_path(),
@@ -231,7 +234,8 @@ impl App {
             }
             Key::Named(NamedKey::Escape) => self.testbed.click_body(None),
             Key::Character(c) => match c.as_str() {
-                "." => self.testbed.step_once(),
+                "." => self.testbed.step_forward(),
+                "," => self.testbed.step_back(),
                 "r" | "R" => self.testbed.reset(),
                 "f" | "F" => self.testbed.frame_scene(),
                 _ => {}

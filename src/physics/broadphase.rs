@@ -98,6 +98,26 @@ fn bucket(c: [i32; 3], bits: u32) -> usize {
 }
 
 impl BroadPhase {
+    /// Heap bytes of a copy (vector lengths times element sizes; for the history's budget).
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of_val as sz;
+        sz(self.extent.as_slice())
+            + sz(self.scratch.as_slice())
+            + sz(self.cell.as_slice())
+            + sz(self.large.as_slice())
+            + sz(self.start.as_slice())
+            + sz(self.sorted.as_slice())
+            + sz(self.slot_box.as_slice())
+            + sz(self.slot_cell.as_slice())
+            + sz(self.keys.as_slice())
+            + sz(self.keys_tmp.as_slice())
+            + sz(self.pairs.as_slice())
+            + sz(self.pairs_tmp.as_slice())
+            + sz(self.stale.as_slice())
+            + sz(self.stale_list.as_slice())
+            + sz(self.moving.as_slice())
+    }
+
     /// Finds all overlapping pairs among `aabbs`; `skip(a, b)` filters pairs that can never
     /// need contacts (static–static, asleep–asleep).
     pub fn update(&mut self, aabbs: &[Aabb], skip: impl Fn(u32, u32) -> bool) {

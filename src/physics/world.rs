@@ -59,6 +59,7 @@ mod containment;
 mod integrate;
 mod islands;
 mod prepare;
+mod snapshot;
 mod stage;
 mod watch;
 

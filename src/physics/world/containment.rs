@@ -87,6 +87,15 @@ pub(super) struct Containment {
 }
 
 impl Containment {
+    /// Heap bytes of a copy (for the history's budget).
+    pub(super) fn heap_bytes(&self) -> usize {
+        let text: usize = self.events.iter().map(|e| e.name.len() + e.fields.len()).sum();
+        std::mem::size_of_val(self.frozen.as_slice())
+            + std::mem::size_of_val(self.list.as_slice())
+            + std::mem::size_of_val(self.events.as_slice())
+            + text
+    }
+
     /// Whether any body is frozen.
     #[inline]
     pub(super) fn any(&self) -> bool {

@@ -1,0 +1,83 @@
+//! Snapshots of a world for the window's history (step back, scrubbing): a copy of the state
+//! a later step reads, without the per-step scratch, and its size.
+//!
+//! What a snapshot keeps: bodies, poses and velocities, sleep timers, the persistent contacts
+//! (SAT caches, manifolds, accumulated impulses for warm starting, recycling anchors), the
+//! broad phase's grid and kept pairs, the enlarged boxes, the watched-pair records, the
+//! containment record and the settings. What it drops: buffers every step refills before
+//! reading them (the solver's constraints and bodies, the methods' batches, the narrow
+//! phase's scratch, the pool of ended contacts). So stepping a restored snapshot gives
+//! bit-identical results to stepping the world it was taken from (`tests/history.rs` checks
+//! it in every resolution method); it only allocates those buffers again on its first steps.
+//!
+//! Limits: [`World::snapshot_bytes`] counts what the snapshot allocates (vector lengths times
+//! element sizes, the boxed contacts, body names); hull shapes are shared between the world
+//! and its snapshots (`Arc`) and not counted.
+
+use super::World;
+use crate::physics::collide::Scratch;
+use crate::physics::solver::{Methods, PositionMoves};
+use std::mem::size_of_val;
+
+impl World {
+    /// A copy of the world's state for the history (module docs): stepping it gives the
+    /// same results as stepping `self`.
+    pub fn snapshot(&self) -> World {
+        World {
+            bodies: self.bodies.clone(),
+            generations: self.generations.clone(),
+            gravity: self.gravity,
+            settings: self.settings,
+            pair_materials: self.pair_materials.clone(),
+            profile: self.profile,
+            step_count: self.step_count,
+            time: self.time,
+            broad: self.broad.clone(),
+            aabbs: self.aabbs.clone(),
+            fat: self.fat.clone(),
+            escaped: Vec::new(),
+            broad_dirty: self.broad_dirty,
+            motions: self.motions.clone(),
+            pairs: self.pairs.clone(),
+            contacts: self.contacts.clone(),
+            contacts_next: Vec::new(),
+            keys: self.keys.clone(),
+            keys_next: Vec::new(),
+            open: Vec::new(),
+            contact_pool: Vec::new(),
+            touching: Vec::new(),
+            bouncy: self.bouncy,
+            scratch: Scratch::default(),
+            solver_bodies: Vec::new(),
+            constraints: Vec::new(),
+            methods: Methods::default(),
+            moves: PositionMoves::default(),
+            start_poses: self.start_poses.clone(),
+            island_parent: Vec::new(),
+            island_moving: Vec::new(),
+            watch: self.watch.clone(),
+            containment: self.containment.clone(),
+        }
+    }
+
+    /// Heap bytes [`World::snapshot`] allocates for this world (module docs: shared shapes
+    /// are not counted).
+    pub fn snapshot_bytes(&self) -> usize {
+        let names: usize = self.bodies.iter().map(|b| b.name.len()).sum();
+        let contacts = self.contacts.len() * (size_of::<usize>() + size_of::<crate::physics::contact::Contact>());
+        size_of_val(self.bodies.as_slice())
+            + names
+            + size_of_val(self.generations.as_slice())
+            + size_of_val(self.pair_materials.as_slice())
+            + self.broad.heap_bytes()
+            + size_of_val(self.aabbs.as_slice())
+            + size_of_val(self.fat.as_slice())
+            + size_of_val(self.motions.as_slice())
+            + size_of_val(self.pairs.as_slice())
+            + contacts
+            + size_of_val(self.keys.as_slice())
+            + size_of_val(self.start_poses.as_slice())
+            + size_of_val(self.watch.as_slice())
+            + self.containment.heap_bytes()
+    }
+}

@@ -1,0 +1,181 @@
+//! The window's history (`app/history.rs`): stepping back and scrubbing re-simulate from
+//! snapshots, and must land on exactly the world of the straight run — every pose, velocity
+//! and stored impulse bit for bit — in every resolution method, through replayed drags and
+//! edits, with the snapshots thinned by a small budget.
+
+use contactlab::app::testbed::Drag;
+use contactlab::app::Testbed;
+use contactlab::physics::{SolverMode, World};
+use contactlab::scene;
+use glam::Vec3;
+
+fn testbed(name: &str) -> Testbed {
+    let path = scene::scenes_dir().join(name);
+    Testbed::new(scene::load(&path).unwrap(), Some(path))
+}
+
+/// Every bit of the state a step carries to the next that the window shows: poses,
+/// velocities, sleep state, and each contact's points and impulses.
+fn fingerprint(w: &World) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |x: u32| {
+        h ^= x as u64;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    };
+    for b in w.bodies() {
+        for v in [b.pose.pos, b.velocity, b.angular_velocity] {
+            v.to_array().iter().for_each(|x| eat(x.to_bits()));
+        }
+        b.pose.rot.to_array().iter().for_each(|x| eat(x.to_bits()));
+        eat(b.asleep as u32);
+    }
+    for c in w.contacts() {
+        eat(c.a);
+        eat(c.b);
+        for (p, i) in c.manifold.points.iter().zip(&c.impulses) {
+            eat(p.depth.to_bits());
+            eat(i.normal.to_bits());
+        }
+    }
+    eat(w.step_count as u32);
+    h
+}
+
+/// The methods, and the iterative one's textbook (scalar) path too.
+fn methods() -> Vec<(SolverMode, bool)> {
+    let mut m: Vec<_> = SolverMode::ALL.iter().map(|&m| (m, true)).collect();
+    m.push((SolverMode::Iterative, false));
+    m
+}
+
+fn with_method(name: &str, (mode, simd): (SolverMode, bool)) -> Testbed {
+    let mut t = testbed(name);
+    t.scene.world.settings.mode = mode;
+    t.scene.world.settings.simd = simd;
+    t
+}
+
+/// Fingerprints of the straight run, steps 0..=n.
+fn straight(name: &str, method: (SolverMode, bool), n: u64) -> Vec<u64> {
+    let mut t = with_method(name, method);
+    let mut out = vec![fingerprint(t.world())];
+    for _ in 0..n {
+        t.step_once();
+        out.push(fingerprint(t.world()));
+    }
+    out
+}
+
+#[test]
+fn scrubbing_back_and_forth_lands_on_the_straight_runs_world_in_every_method() {
+    for scene in ["pyramid_20.ron", "spheres_and_capsules.ron", "restitution_row.ron"] {
+        for method in methods() {
+            let want = straight(scene, method, 305);
+            let mut t = with_method(scene, method);
+            // A budget of a few snapshots, so thinning runs and most steps are re-simulated.
+            t.history.budget = 4 * t.world().snapshot_bytes().max(64 << 10);
+            for _ in 0..300 {
+                t.step_once();
+            }
+            let at = |t: &Testbed| (t.world().step_count, fingerprint(t.world()));
+            assert_eq!(at(&t), (300, want[300]));
+            assert!(t.history.bytes() <= t.history.budget || t.history.snapshots() <= 2);
+            for target in [200, 199, 37, 0, 150, 151, 300, 250] {
+                t.seek(target);
+                assert_eq!(at(&t), (target, want[target as usize]), "{scene} {method:?} at step {target}");
+            }
+            for k in 1..=5 {
+                t.step_back();
+                assert_eq!(at(&t), (250 - k, want[250 - k as usize]), "{scene} {method:?} back");
+            }
+            // Playing on from the past re-runs the recorded steps, then runs new ones.
+            t.playing = true;
+            for _ in 0..60 {
+                t.step_once();
+            }
+            assert_eq!(t.world().step_count, 305);
+            assert_eq!(t.history.head(), 305);
+            assert_eq!(fingerprint(t.world()), want[305]);
+        }
+    }
+}
+
+#[test]
+fn a_recorded_drag_is_replayed_when_re_simulating() {
+    let name = "pyramid_20.ron";
+    let top = |t: &Testbed| t.world().bodies().iter().rposition(|b| b.is_dynamic()).unwrap();
+    let run = |t: &mut Testbed, n: u64| {
+        let mut prints = vec![];
+        for s in 0..n {
+            // Pull the top box sideways from step 40 to step 90.
+            if s == 40 {
+                let i = top(t);
+                let p = t.world().bodies()[i].pose.pos;
+                t.drag = Some(Drag { body: i, local: Vec3::ZERO, target: p + Vec3::new(2.0, 1.0, 0.0), depth: 10.0 });
+            }
+            if s == 90 {
+                t.end_drag();
+            }
+            t.step_once();
+            prints.push(fingerprint(t.world()));
+        }
+        prints
+    };
+    let mut t = testbed(name);
+    let want = run(&mut t, 150);
+    let moved = t.world().bodies()[top(&t)].pose.pos;
+    assert!(moved.x > 1.0, "the drag pulled the top box sideways (x = {})", moved.x);
+    for target in [60u64, 30, 120, 150, 89, 91] {
+        t.seek(target);
+        assert_eq!(fingerprint(t.world()), want[target as usize - 1], "step {target}");
+    }
+}
+
+#[test]
+fn an_edit_at_a_past_step_branches_and_a_setting_changed_at_the_head_is_kept() {
+    let mut t = testbed("pyramid_20.ron");
+    for _ in 0..100 {
+        t.step_once();
+    }
+    // A setting changed at step 100 (as the panel does): re-simulating across step 100 must
+    // use the old setting before it and the new one after.
+    t.scene.world.settings.iterations = 2;
+    for _ in 0..50 {
+        t.step_once();
+    }
+    let want = fingerprint(t.world());
+    t.seek(90);
+    assert_eq!(t.world().settings.iterations, contactlab::physics::Settings::default().iterations);
+    t.seek(150);
+    assert_eq!(t.world().settings.iterations, 2);
+    assert_eq!(fingerprint(t.world()), want);
+
+    // An edit at step 120: everything after it is gone.
+    t.seek(120);
+    t.edited();
+    assert_eq!(t.history.head(), 120);
+    assert!(t.history.note.contains("branched at step 120"), "{}", t.history.note);
+    assert!(!t.in_past());
+}
+
+#[test]
+fn the_budget_thins_old_snapshots_first_and_keeps_the_start() {
+    let mut t = testbed("pyramid_20.ron");
+    for _ in 0..50 {
+        t.step_once();
+    }
+    // Room for about a dozen snapshots of the settled pyramid.
+    t.history.budget = 12 * t.world().snapshot_bytes();
+    for _ in 0..1500 {
+        t.step_once();
+        assert!(t.history.bytes() <= t.history.budget, "over budget at step {}", t.world().step_count);
+    }
+    let steps: Vec<u64> = t.history.snapshot_steps().collect();
+    assert_eq!(steps[0], 0, "the scene's start stays reachable");
+    assert_eq!(t.history.first(), 0);
+    // Spacing grows with age: the gaps near the head are shorter than those near the start.
+    let gaps: Vec<u64> = steps.windows(2).map(|w| w[1] - w[0]).collect();
+    let n = gaps.len();
+    assert!(n >= 6, "{steps:?}");
+    assert!(gaps[n - 1] < gaps[0] && gaps[n - 2] < gaps[1], "{steps:?}");
+}
