@@ -112,22 +112,22 @@ fn history(ui: &mut egui::Ui, t: &mut Testbed) {
             t.seek(head);
         }
         let mut jump = now;
-        let field = ui.add(egui::DragValue::new(&mut jump).range(first..=head).prefix("step "));
+        let field = ui.add(egui::DragValue::new(&mut jump).range(first..=head).prefix("#"));
         if field.changed() && jump != now {
             t.seek(jump);
         }
     });
     let mut at = now;
-    let width = ui.available_width();
-    ui.spacing_mut().slider_width = (width - 60.0).max(80.0);
-    let scrub = ui.add(egui::Slider::new(&mut at, first..=head.max(first + 1)).show_value(false));
-    if scrub.changed() && at != now {
+    let scrub = ui.scope(|ui| {
+        ui.spacing_mut().slider_width = (ui.available_width() * 0.8).max(80.0);
+        ui.add(egui::Slider::new(&mut at, first..=head.max(first + 1)).show_value(false).text("scrub"))
+    });
+    if scrub.inner.changed() && at != now {
         t.seek(at);
     }
     let h = &t.history;
     let mb = |b: usize| b as f32 / (1 << 20) as f32;
-    let text =
-        format!("step {now} of {head} · {} snapshots · {:.1} of {:.0} MB", h.snapshots(), mb(h.bytes()), mb(h.budget));
+    let text = format!("latest {head} · {} snapshots · {:.1} of {:.0} MB", h.snapshots(), mb(h.bytes()), mb(h.budget));
     let line = ui.label(RichText::new(text).small());
     line.on_hover_text(
         "Snapshots every few steps (spaced wider the older they are) plus re-simulation: the \
