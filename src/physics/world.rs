@@ -56,6 +56,7 @@ use std::time::Instant;
 
 mod collision;
 mod containment;
+mod convergence;
 mod integrate;
 mod islands;
 mod prepare;
@@ -177,6 +178,10 @@ pub struct World {
     watch: Vec<PairRecord>,
     /// Bodies frozen after their state became non-finite (`world/containment.rs`).
     containment: containment::Containment,
+    /// Record the change of the normal impulses per solve pass (`world/convergence.rs`).
+    pub record_convergence: bool,
+    convergence: Vec<f32>,
+    convergence_scratch: (Vec<f32>, Vec<f32>),
 }
 
 impl Default for World {
@@ -233,6 +238,9 @@ impl World {
             island_moving: Vec::new(),
             watch: Vec::new(),
             containment: Default::default(),
+            record_convergence: false,
+            convergence: Vec::new(),
+            convergence_scratch: Default::default(),
         }
     }
 
@@ -370,6 +378,7 @@ impl World {
     pub fn step(&mut self, dt: f32) {
         let start = Instant::now();
         self.profile = Profile::default();
+        self.convergence.clear();
         if !self.settings.sleeping {
             for b in &mut self.bodies {
                 b.asleep = false;
@@ -429,6 +438,9 @@ impl World {
                 self.timed(Stage::WarmStart, |w| w.methods.get(&w.settings).warm_start(&mut w.solver_bodies));
             }
             self.timed(Stage::SolveVelocities, |w| {
+                if w.record_convergence {
+                    return w.solve_recording(h);
+                }
                 let step = StepInfo { settings: &w.settings, h, gravity: w.gravity.into() };
                 w.methods.get(&w.settings).solve(&mut w.constraints, &mut w.solver_bodies, &step);
             });

@@ -373,6 +373,12 @@ impl Resolver for ScalarSolver {
         self.update_separations(bodies);
     }
 
+    fn normal_impulses(&self, out: &mut Vec<f32>) {
+        for c in &self.constraints {
+            out.extend(c.points[..c.count as usize].iter().map(|p| p.normal_impulse));
+        }
+    }
+
     fn relax(&mut self, bodies: &mut [SolverBody], step: &StepInfo) {
         let iterations = step.settings.iterations.max(1);
         let first = self.counter.relax(iterations);

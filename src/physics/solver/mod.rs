@@ -141,6 +141,11 @@ pub trait Resolver {
     ) {
     }
 
+    /// The accumulated normal impulse of every point the method holds, in a fixed order
+    /// (for the convergence plot: the change per pass). Iterative methods only; the default
+    /// (one-pass methods) gives none.
+    fn normal_impulses(&self, _out: &mut Vec<f32>) {}
+
     /// Writes the step's impulses into the contacts (for drawing, traces and warm
     /// starting); by default from the scalar constraints.
     fn store_impulses(&self, constraints: &[ContactConstraint], contacts: &mut [Box<Contact>]) {

@@ -366,6 +366,15 @@ impl Resolver for WideSolver {
         }
     }
 
+    fn normal_impulses(&self, out: &mut Vec<f32>) {
+        for b in &self.batches {
+            for p in &b.points {
+                out.extend(p.normal_impulse.to_array());
+            }
+        }
+        self.overflow.normal_impulses(out);
+    }
+
     /// The overflow's separations now; the batches' in the first relax pass, while each
     /// batch is in cache anyway ([`Pass::update`]).
     fn positions_moved(&mut self, bodies: &[SolverBody]) {

@@ -57,6 +57,9 @@ impl World {
             island_moving: Vec::new(),
             watch: self.watch.clone(),
             containment: self.containment.clone(),
+            record_convergence: self.record_convergence,
+            convergence: self.convergence.clone(),
+            convergence_scratch: Default::default(),
         }
     }
 
@@ -79,5 +82,6 @@ impl World {
             + size_of_val(self.start_poses.as_slice())
             + size_of_val(self.watch.as_slice())
             + self.containment.heap_bytes()
+            + size_of_val(self.convergence.as_slice())
     }
 }
