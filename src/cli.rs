@@ -73,6 +73,13 @@ pub struct Cli {
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub trace_every: u64,
 
+    /// Write the run's time series as CSV (headless; in the window: open the plots and write
+    /// them when the window closes): energies, momenta, penetration,
+    /// contact points, stage timings, solver convergence and the first `--select` body's
+    /// height, speed and spin, one row per step (the plots window's columns; docs/trace.md).
+    #[arg(long, value_name = "FILE.csv")]
+    pub plots: Option<PathBuf>,
+
     /// Render the view after the run to a PNG file (headless).
     #[arg(long, value_name = "FILE.png")]
     pub screenshot: Option<PathBuf>,
@@ -183,6 +190,14 @@ pub enum CliError {
     /// Scene problems.
     #[error(transparent)]
     Scene(#[from] SceneError),
+    /// Plots file problems.
+    #[error("cannot write plots {path}: {source}")]
+    Plots {
+        /// File.
+        path: PathBuf,
+        /// OS error.
+        source: std::io::Error,
+    },
     /// Trace file problems.
     #[error("cannot write trace {path}: {source}")]
     Trace {
@@ -386,7 +401,8 @@ impl std::fmt::Display for Summary {
 pub fn run_headless(cli: &Cli, scene: &mut LoadedScene) -> Result<Summary, CliError> {
     watch_selected(cli, scene)?;
     let (name, dt) = (scene.desc.name.clone(), scene.timestep());
-    run_world(cli, &mut scene.world, &name, dt, cli.trace.as_deref())
+    let follow = selected_pair(cli, scene)?.map(|p| p.0);
+    run_world(cli, &mut scene.world, &name, dt, (cli.trace.as_deref(), cli.plots.as_deref()), follow)
 }
 
 /// Both sides of an `--compare` run.
@@ -414,8 +430,16 @@ pub fn run_compare(
     let mut world_b = scene.world.clone();
     world_b.settings.mode = modes.1;
     let traces = cli.trace.as_deref().map(|p| (side_path(p, "a"), side_path(p, "b")));
-    let a = run_world(cli, &mut scene.world, &name, dt, traces.as_ref().map(|t| t.0.as_path()))?;
-    let b = run_world(cli, &mut world_b, &name, dt, traces.as_ref().map(|t| t.1.as_path()))?;
+    let plots = cli.plots.as_deref().map(|p| (side_path(p, "a"), side_path(p, "b")));
+    let follow = selected_pair(cli, scene)?.map(|p| p.0);
+    let files = |side: usize| {
+        let pick = |t: &(PathBuf, PathBuf)| if side == 0 { t.0.clone() } else { t.1.clone() };
+        (traces.as_ref().map(pick), plots.as_ref().map(pick))
+    };
+    let (ta, pa) = files(0);
+    let (tb, pb) = files(1);
+    let a = run_world(cli, &mut scene.world, &name, dt, (ta.as_deref(), pa.as_deref()), follow)?;
+    let b = run_world(cli, &mut world_b, &name, dt, (tb.as_deref(), pb.as_deref()), follow)?;
     Ok(CompareRun { a, b, world_b })
 }
 
@@ -451,7 +475,8 @@ fn run_world(
     world: &mut World,
     name: &str,
     dt: f32,
-    trace: Option<&std::path::Path>,
+    (trace, plots): (Option<&std::path::Path>, Option<&std::path::Path>),
+    follow: Option<usize>,
 ) -> Result<Summary, CliError> {
     let trace_err = |source| CliError::Trace { path: trace.map(PathBuf::from).unwrap_or_default(), source };
     let mut writer = match trace {
@@ -463,6 +488,8 @@ fn run_world(
         }
         None => None,
     };
+    let mut series = plots.map(|_| crate::trace::series::Series::default());
+    world.record_convergence |= series.is_some();
     let mut max_pen = 0.0f32;
     let start = Instant::now();
     let mut reported = world.non_finite().len();
@@ -474,6 +501,9 @@ fn run_world(
         }
         reported = world.non_finite().len();
         max_pen = max_pen.max(world.stats().max_penetration);
+        if let Some(s) = series.as_mut() {
+            s.record(world, follow);
+        }
         if let Some(w) = writer.as_mut() {
             if n % cli.trace_every == 0 {
                 w.write_step(&TraceStep::capture(world, n, true)).map_err(trace_err)?;
@@ -483,6 +513,11 @@ fn run_world(
     let elapsed = start.elapsed().as_secs_f64() * 1000.0;
     if let Some(w) = writer {
         w.finish().and_then(|mut f| f.flush()).map_err(trace_err)?;
+    }
+    if let (Some(path), Some(s)) = (plots, series) {
+        let plots_err = |source| CliError::Plots { path: path.to_path_buf(), source };
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(plots_err)?);
+        s.write_csv(&mut out).and_then(|()| out.flush()).map_err(plots_err)?;
     }
     let stats = world.stats();
     Ok(Summary {

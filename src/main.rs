@@ -62,8 +62,12 @@ fn run(args: &Cli) -> Result<(), CliError> {
     if let Some((_, b)) = compare {
         t.start_compare(b);
     }
-    let opts =
-        window::WindowOptions { quit_after: args.quit_after, screenshot: args.screenshot.clone(), play: args.play };
+    let opts = window::WindowOptions {
+        quit_after: args.quit_after,
+        screenshot: args.screenshot.clone(),
+        play: args.play,
+        plots: args.plots.clone(),
+    };
     window::run(t, opts).map_err(CliError::Render)
 }
 

@@ -9,6 +9,7 @@
 //! healthy run, absent in traces written before it).
 
 pub mod diff;
+pub mod series;
 
 use crate::physics::World;
 use serde::{Deserialize, Serialize};

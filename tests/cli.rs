@@ -34,6 +34,7 @@ fn help_documents_every_flag() {
         "--frames",
         "--every",
         "--scale",
+        "--plots",
     ] {
         assert!(text.contains(flag), "--help lacks {flag}");
     }
@@ -350,5 +351,45 @@ fn frames_write_an_animated_gif_or_numbered_pngs() {
     }
     assert!(!dir.join("seq_0003.png").exists());
     fails_with(&[&scene("single_box_drop.ron"), "--headless", "--frames", "3"], "--screenshot");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn plots_csv_has_a_row_per_step_and_free_fall_matches_the_closed_form() {
+    let dir = std::env::temp_dir().join(format!("contactlab-plots-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("drop.csv");
+    let out = contactlab()
+        .args(["--headless", "--steps", "60", "--select", "box,ground", "--plots"])
+        .arg(&csv)
+        .arg(scene("single_box_drop.ron"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no column {name}"));
+    let rows: Vec<Vec<String>> = lines.map(|l| l.split(',').map(String::from).collect()).collect();
+    assert_eq!(rows.len(), 60, "one row per step");
+    assert!(rows.iter().all(|r| r.len() == header.len()));
+    let num = |r: &Vec<String>, c: &str| r[col(c)].parse::<f64>().unwrap();
+    // Step 10 (t = 1/6 s): still falling freely (the box starts 2 m up, its lowest corner
+    // about 1.2 m up). Speed g·t, kinetic energy ½·m·(g·t)², total energy as at the start.
+    let r = &rows[9];
+    let t = num(r, "time_s");
+    assert!((t - 10.0 / 60.0).abs() < 1e-6);
+    let m = 1000.0; // unit cube, density 1000
+    let v = num(r, "body_speed_m_per_s");
+    let g = 9.81;
+    // Semi-implicit Euler: v = g·n·dt exactly after n steps.
+    assert!((v - g * t).abs() < 1e-3, "speed {v} vs {}", g * t);
+    assert!((num(r, "kinetic_J") - 0.5 * m * v * v).abs() < 0.5, "kinetic {}", num(r, "kinetic_J"));
+    // Position after N = 10 steps × 4 substeps of semi-implicit Euler: y₀ − g·t²·(1 + 1/N)/2.
+    let y = num(r, "body_height_m");
+    assert!((y - (2.0 - g * t * t * (1.0 + 1.0 / 40.0) / 2.0)).abs() < 1e-4, "height {y}");
+    assert_eq!(num(r, "contact_points"), 0.0);
+    // The iterative method records its convergence.
+    assert!(!rows[59][col("residual_first_Ns")].is_empty());
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -14,6 +14,7 @@ pub const ACTIONS: &[(&str, &str)] = &[
     ("F12", "screenshot to screenshots/ (\"with panel\" in the panel includes it)"),
     ("Esc", "clear the selection"),
     ("F1", "this help"),
+    ("P", "the plots: energy, momentum, penetration, contacts, stage timings, solver convergence"),
     ("Ctrl + / Ctrl − / Ctrl 0", "interface scale up / down / back to 100 %"),
     ("left click on a body", "select it; a second body makes a pair for the contact inspector"),
     ("left click on empty space", "clear the selection"),

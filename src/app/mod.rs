@@ -10,6 +10,7 @@ pub mod help;
 pub mod history;
 pub mod labels;
 pub mod picking;
+pub mod plots;
 pub mod testbed;
 pub mod ui;
 pub mod viewport;

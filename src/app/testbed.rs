@@ -102,6 +102,8 @@ pub struct Testbed {
     pub show_help: bool,
     /// Snapshots and logged drags for stepping back ([`super::history`]).
     pub history: History,
+    /// The plots window and its samples ([`super::plots`]).
+    pub plots: super::plots::Plots,
     /// The step whose edited state was last restored from the history (re-simulation
     /// passing an edited step restores it once).
     pub(super) restored_at: Option<u64>,
@@ -145,6 +147,7 @@ impl Testbed {
             compare: None,
             show_help: false,
             history: History::default(),
+            plots: Default::default(),
             restored_at: None,
         };
         t.apply_scene_view();
@@ -228,6 +231,7 @@ impl Testbed {
             drag_impulse(&mut self.scene.world, d, dt);
         }
         let reported = self.scene.world.non_finite().len();
+        self.scene.world.record_convergence = self.plots.open;
         self.scene.world.step(dt);
         for e in &self.scene.world.non_finite()[reported..] {
             log::warn!("{e}");
@@ -235,6 +239,7 @@ impl Testbed {
         self.max_penetration_run = self.max_penetration_run.max(self.scene.world.stats().max_penetration);
         self.step_b(drag);
         self.history.after_step(self.scene.world.step_count);
+        self.sample_step();
         self.history.cost_ms = (history_ms, self.scene.world.profile.total_ms);
         self.touch();
     }
@@ -273,6 +278,7 @@ impl Testbed {
     pub fn reset(&mut self) {
         let settings = self.scene.world.settings;
         self.history.clear();
+        self.plots.series.clear();
         self.scene = self.initial.clone();
         self.scene.world.settings = settings;
         self.restart_b();
@@ -292,6 +298,7 @@ impl Testbed {
                 self.initial = s.clone();
                 self.scene = s;
                 self.history.clear();
+                self.plots.series.clear();
                 self.restart_b();
                 self.path_input = path.display().to_string();
                 self.scene_path = Some(path);

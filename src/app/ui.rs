@@ -60,9 +60,14 @@ pub fn panel(ui: &mut egui::Ui, t: &mut Testbed) {
             }
             ui.checkbox(&mut t.screenshot_with_panel, "with panel");
         });
-        if ui.button("Keys and mouse (F1)").clicked() {
-            t.show_help = !t.show_help;
-        }
+        ui.horizontal(|ui| {
+            if ui.button("Keys and mouse (F1)").clicked() {
+                t.show_help = !t.show_help;
+            }
+            if ui.button("Plots (P)").clicked() {
+                t.plots.open = !t.plots.open;
+            }
+        });
         if !t.status.is_empty() {
             ui.label(RichText::new(&t.status).small());
         }

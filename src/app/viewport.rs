@@ -46,6 +46,7 @@ pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
     t.view_rect = central;
     view_input(ui, t, central, main);
     super::help::show(ui.ctx(), t);
+    super::plots::show(ui.ctx(), t);
     main
 }
 

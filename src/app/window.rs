@@ -33,6 +33,8 @@ pub struct WindowOptions {
     pub screenshot: Option<PathBuf>,
     /// Start playing.
     pub play: bool,
+    /// Open the plots window, and write its series here as CSV when the window closes.
+    pub plots: Option<PathBuf>,
 }
 
 struct Blit {
@@ -79,7 +81,11 @@ pub fn run(testbed: Testbed, opts: WindowOptions) -> Result<(), String> {
         error: None,
     };
     app.testbed.playing = app.opts.play;
+    app.testbed.plots.open |= app.opts.plots.is_some();
     event_loop.run_app(&mut app).map_err(|e| e.to_string())?;
+    if let Some(path) = &app.opts.plots {
+        app.testbed.export_plots(path).map_err(|e| format!("cannot write plots {}: {e}", path.display()))?;
+    }
     match app.error {
         Some(e) => Err(e),
         None => Ok(()),

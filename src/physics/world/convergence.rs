@@ -65,8 +65,13 @@ mod tests {
     fn recording_changes_nothing_and_the_first_substep_carries_the_columns_weight() {
         for simd in [true, false] {
             let n = 5;
-            let settings =
-                Settings { mode: SolverMode::Iterative, simd, iterations: 20, warm_starting: false, ..Default::default() };
+            let settings = Settings {
+                mode: SolverMode::Iterative,
+                simd,
+                iterations: 20,
+                warm_starting: false,
+                ..Default::default()
+            };
             let (mut plain, mut recorded) = (column(settings, n), column(settings, n));
             recorded.record_convergence = true;
             for _ in 0..3 {
