@@ -405,3 +405,63 @@ fn f1_shows_every_key_and_mouse_action() {
     h.run();
     assert!(h.state().show_help, "the panel's button opens it too");
 }
+
+#[test]
+fn saving_the_scene_file_reloads_it_keeping_the_camera_and_a_broken_save_keeps_the_scene() {
+    let dir = std::env::temp_dir().join(format!("contactlab-hot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("hot.ron");
+    let scene_text = |y: f32| {
+        format!(
+            r#"Scene(name: "hot", bodies: [
+                (name: "ground", shape: Box(half_extents: (5.0, 0.5, 5.0)), kind: Static, position: (0.0, -0.5, 0.0)),
+                (name: "ball", shape: Sphere(radius: 0.5), position: (0.0, {y}, 0.0)),
+            ])"#
+        )
+    };
+    std::fs::write(&path, scene_text(2.0)).unwrap();
+    let mut t = Testbed::new(scene::load(&path).unwrap(), Some(path.clone()));
+    t.set_hot_reload(true);
+    t.camera.target = glam::Vec3::new(1.0, 2.0, 3.0);
+    let wait = std::time::Duration::from_secs(10);
+
+    // A good save: the ball moves to the new height, the camera stays.
+    std::fs::write(&path, scene_text(4.0)).unwrap();
+    assert!(t.poll_hot_reload_within(wait), "the save was noticed");
+    let ball = t.scene.body_index("ball").unwrap();
+    assert_eq!(t.world().bodies()[ball].pose.pos.y, 4.0);
+    assert_eq!(t.camera.target, glam::Vec3::new(1.0, 2.0, 3.0));
+    assert!(t.load_error.is_none());
+
+    // A broken save: the error names line and column, the running scene stays.
+    t.step_once();
+    std::fs::write(&path, "Scene(name: \"hot\",\n  bodies: [ (name: \"ball\", shape: Sphere(radius: ) ],\n)").unwrap();
+    assert!(t.poll_hot_reload_within(wait));
+    let e = t.load_error.clone().expect("the error is kept for the panel");
+    assert!(e.contains("hot.ron:2:"), "line and column in {e}");
+    assert_eq!(t.world().step_count, 1, "the running scene keeps its state");
+    let mut h = harness(t);
+    h.run();
+    h.get_by_label_contains("Could not load");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_open_dialog_lists_scene_files_and_loads_the_one_chosen() {
+    let mut t = testbed("stack_10.ron");
+    t.open_dialog();
+    // egui_file's path fields carry no accessible names (the crate's, not ours).
+    let mut h = Harness::builder()
+        .with_size(egui::Vec2::new(900.0, 700.0))
+        .with_accessibility_check(false)
+        .build_ui_state(|ui, t: &mut Testbed| contactlab::app::files::show_dialog(ui.ctx(), t), t);
+    h.run();
+    h.get_by_label_contains("Open a scene");
+    // The scenes folder's files are listed; pick one and open it.
+    h.get_by_label_contains("box_on_box.ron").click();
+    h.run();
+    h.get_by_label("Open").click();
+    h.run();
+    assert_eq!(h.state().scene.desc.name, scene::load(&scene::scenes_dir().join("box_on_box.ron")).unwrap().desc.name);
+    assert!(h.state().file_dialog.is_none(), "the dialog closes");
+}

@@ -5,6 +5,7 @@
 
 pub mod body_panel;
 pub mod compare;
+pub mod files;
 pub mod headless;
 pub mod help;
 pub mod history;

@@ -104,6 +104,11 @@ pub struct Testbed {
     pub history: History,
     /// The plots window and its samples ([`super::plots`]).
     pub plots: super::plots::Plots,
+    /// Reload the scene file when it changes on disk ([`super::files`]).
+    pub hot_reload: bool,
+    pub(super) scene_watch: Option<super::files::SceneWatch>,
+    /// The "Open…" dialog, while open.
+    pub file_dialog: Option<egui_file::FileDialog>,
     /// The step whose edited state was last restored from the history (re-simulation
     /// passing an edited step restores it once).
     pub(super) restored_at: Option<u64>,
@@ -148,6 +153,9 @@ impl Testbed {
             show_help: false,
             history: History::default(),
             plots: Default::default(),
+            hot_reload: false,
+            scene_watch: None,
+            file_dialog: None,
             restored_at: None,
         };
         t.apply_scene_view();
@@ -303,6 +311,7 @@ impl Testbed {
                 self.path_input = path.display().to_string();
                 self.scene_path = Some(path);
                 self.load_error = None;
+                self.sync_scene_watch();
                 self.apply_scene_view();
                 self.touch();
                 Ok(())

@@ -221,6 +221,16 @@ fn scene_picker(ui: &mut egui::Ui, t: &mut Testbed) {
             let _ = t.reload();
         }
     });
+    ui.horizontal(|ui| {
+        if ui.button("Open…").on_hover_text("choose a .ron scene file").clicked() {
+            t.open_dialog();
+        }
+        let mut hot = t.hot_reload;
+        let tip = "reload the scene file when it is saved, keeping the camera";
+        if ui.checkbox(&mut hot, "reload on save").on_hover_text(tip).changed() {
+            t.set_hot_reload(hot);
+        }
+    });
     if let Some(e) = &t.load_error {
         ui.colored_label(Color32::from_rgb(200, 30, 30), format!("Could not load: {e}"));
         ui.label(RichText::new("The current scene keeps running.").small());

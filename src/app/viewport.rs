@@ -47,6 +47,8 @@ pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
     view_input(ui, t, central, main);
     super::help::show(ui.ctx(), t);
     super::plots::show(ui.ctx(), t);
+    super::files::show_dialog(ui.ctx(), t);
+    t.poll_hot_reload();
     main
 }
 

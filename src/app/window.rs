@@ -82,6 +82,7 @@ pub fn run(testbed: Testbed, opts: WindowOptions) -> Result<(), String> {
     };
     app.testbed.playing = app.opts.play;
     app.testbed.plots.open |= app.opts.plots.is_some();
+    app.testbed.set_hot_reload(true);
     event_loop.run_app(&mut app).map_err(|e| e.to_string())?;
     if let Some(path) = &app.opts.plots {
         app.testbed.export_plots(path).map_err(|e| format!("cannot write plots {}: {e}", path.display()))?;
