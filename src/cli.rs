@@ -73,6 +73,12 @@ pub struct Cli {
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub trace_every: u64,
 
+    /// Open a trace (from --trace) in the window and replay it: the recorded bodies, contacts
+    /// and impulses, with the step keys and the scrubber; no physics runs. The scene is the
+    /// SCENE argument, else the shipped scene the trace names.
+    #[arg(long, value_name = "FILE.jsonl", conflicts_with_all = ["headless", "compare"])]
+    pub replay: Option<PathBuf>,
+
     /// Write the run's time series as CSV (headless; in the window: open the plots and write
     /// them when the window closes): energies, momenta, penetration,
     /// contact points, stage timings, solver convergence and the first `--select` body's
@@ -198,6 +204,9 @@ pub enum CliError {
         /// OS error.
         source: std::io::Error,
     },
+    /// `--replay` could not open its trace.
+    #[error("--replay: {0}")]
+    Replay(String),
     /// Trace file problems.
     #[error("cannot write trace {path}: {source}")]
     Trace {
@@ -263,9 +272,11 @@ pub fn check_finite(world: &World) -> Result<(), CliError> {
     Err(CliError::NonFinite { count: events.len(), list })
 }
 
-/// The scene path to open: the argument, or the default scene.
+/// The scene path to open: the argument, else the shipped scene a `--replay` trace was
+/// recorded from, else the default scene.
 pub fn scene_path(cli: &Cli) -> PathBuf {
-    cli.scene.clone().unwrap_or_else(|| scene::scenes_dir().join(scene::DEFAULT_SCENE))
+    let replayed = || cli.replay.as_deref().and_then(|t| crate::app::replay::shipped_scene_of(t).ok());
+    cli.scene.clone().or_else(replayed).unwrap_or_else(|| scene::scenes_dir().join(scene::DEFAULT_SCENE))
 }
 
 /// Loads the scene and applies the overrides of the command line.

@@ -62,6 +62,9 @@ fn run(args: &Cli) -> Result<(), CliError> {
     if let Some((_, b)) = compare {
         t.start_compare(b);
     }
+    if let Some(trace) = &args.replay {
+        t.open_replay(trace).map_err(CliError::Replay)?;
+    }
     let opts = window::WindowOptions {
         quit_after: args.quit_after,
         screenshot: args.screenshot.clone(),

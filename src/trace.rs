@@ -9,6 +9,7 @@
 //! healthy run, absent in traces written before it).
 
 pub mod diff;
+pub mod read;
 pub mod series;
 
 use crate::physics::World;
@@ -75,6 +76,10 @@ pub struct TraceContact {
     pub feature: String,
     /// Points.
     pub points: Vec<TracePoint>,
+    /// The two unit tangents the friction impulses are along (an added field: absent in
+    /// traces written before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tangents: Option<[[f32; 3]; 2]>,
 }
 
 /// One point of a watched pair's manifold, with its feature ID.
@@ -173,6 +178,7 @@ impl TraceStep {
                     b: world.bodies()[c.b as usize].name.clone(),
                     normal: c.manifold.normal.to_array(),
                     feature: c.manifold.kind.as_str().to_string(),
+                    tangents: Some([c.tangents[0].to_array(), c.tangents[1].to_array()]),
                     points: c
                         .manifold
                         .points

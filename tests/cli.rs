@@ -393,3 +393,11 @@ fn plots_csv_has_a_row_per_step_and_free_fall_matches_the_closed_form() {
     assert!(!rows[59][col("residual_first_Ns")].is_empty());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn replay_of_a_missing_trace_is_a_clear_error() {
+    let out = contactlab().args(["--replay", "/nonexistent/run.jsonl"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--replay") && err.contains("/nonexistent/run.jsonl"), "{err}");
+}

@@ -284,6 +284,9 @@ impl super::testbed::Testbed {
     /// snapshot at or before it, unless going forward from the current step is shorter, and
     /// re-simulates the steps between. Ends any mouse drag.
     pub fn seek(&mut self, target: u64) {
+        if self.replay.is_some() {
+            return self.seek_replay(target);
+        }
         let target = target.clamp(self.history.first(), self.history.head());
         let current = self.scene.world.step_count;
         if target == current {
@@ -307,6 +310,9 @@ impl super::testbed::Testbed {
     /// One step back (key comma or Left arrow).
     pub fn step_back(&mut self) {
         self.playing = false;
+        if self.replay.is_some() {
+            return self.step_replay(-1);
+        }
         let current = self.scene.world.step_count;
         if current > self.history.first() {
             self.seek(current - 1);
@@ -320,6 +326,6 @@ impl super::testbed::Testbed {
 
     /// Whether the shown step is earlier than the latest one simulated.
     pub fn in_past(&self) -> bool {
-        self.scene.world.step_count < self.history.head()
+        self.replay.is_none() && self.scene.world.step_count < self.history.head()
     }
 }

@@ -107,6 +107,8 @@ pub struct Testbed {
     /// Reload the scene file when it changes on disk ([`super::files`]).
     pub hot_reload: bool,
     pub(super) scene_watch: Option<super::files::SceneWatch>,
+    /// The trace being replayed (`--replay`), if any: then no physics runs.
+    pub replay: Option<super::replay::Replay>,
     /// The "Open…" dialog, while open.
     pub file_dialog: Option<egui_file::FileDialog>,
     /// The step whose edited state was last restored from the history (re-simulation
@@ -156,6 +158,7 @@ impl Testbed {
             hot_reload: false,
             scene_watch: None,
             file_dialog: None,
+            replay: None,
             restored_at: None,
         };
         t.apply_scene_view();
@@ -222,6 +225,9 @@ impl Testbed {
     /// Exactly one world step (also while paused). At a past step this re-runs the recorded
     /// step (its drag replayed) unless the mouse drags now, which branches the history.
     pub fn step_once(&mut self) {
+        if self.replay.is_some() {
+            return self.step_replay(1);
+        }
         let t0 = Instant::now();
         let step = self.scene.world.step_count;
         if step < self.history.head() && self.restored_at != Some(step) {
@@ -296,6 +302,9 @@ impl Testbed {
         self.accumulator = 0.0;
         self.pair_cache = None;
         self.touch();
+        if self.replay.is_some() {
+            self.show_replay_frame(0);
+        }
     }
 
     /// Loads a scene file. On error the current scene keeps running and the error is kept
@@ -307,6 +316,7 @@ impl Testbed {
                 self.scene = s;
                 self.history.clear();
                 self.plots.series.clear();
+                self.replay = None;
                 self.restart_b();
                 self.path_input = path.display().to_string();
                 self.scene_path = Some(path);

@@ -100,7 +100,7 @@ fn simulation(ui: &mut egui::Ui, t: &mut Testbed) {
 
 /// The history: |< < > >|, the scrubber, jump to a step, memory against the budget.
 fn history(ui: &mut egui::Ui, t: &mut Testbed) {
-    let (first, head) = (t.history.first(), t.history.head());
+    let (first, head) = t.timeline();
     let now = t.world().step_count;
     ui.horizontal(|ui| {
         ui.label("history");
@@ -129,6 +129,19 @@ fn history(ui: &mut egui::Ui, t: &mut Testbed) {
     });
     if scrub.inner.changed() && at != now {
         t.seek(at);
+    }
+    if let Some(r) = &t.replay {
+        let text = format!(
+            "Replaying {} ({} recorded steps of '{}'): no physics runs.",
+            r.path.display(),
+            r.steps.len(),
+            r.header.scene
+        );
+        ui.label(RichText::new(text).small().color(egui::Color32::from_rgb(60, 120, 220)));
+        if ui.button("Stop replay").on_hover_text("run the scene again from its start").clicked() {
+            t.stop_replay();
+        }
+        return;
     }
     let h = &t.history;
     let mb = |b: usize| b as f32 / (1 << 20) as f32;

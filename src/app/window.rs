@@ -231,8 +231,8 @@ impl App {
             Key::Named(NamedKey::Space) => self.testbed.playing = !self.testbed.playing,
             Key::Named(NamedKey::ArrowRight) => self.testbed.step_forward(),
             Key::Named(NamedKey::ArrowLeft) => self.testbed.step_back(),
-            Key::Named(NamedKey::Home) => self.testbed.seek(self.testbed.history.first()),
-            Key::Named(NamedKey::End) => self.testbed.seek(self.testbed.history.head()),
+            Key::Named(NamedKey::Home) => self.testbed.seek(self.testbed.timeline().0),
+            Key::Named(NamedKey::End) => self.testbed.seek(self.testbed.timeline().1),
             Key::Named(NamedKey::F12) => {
                 self.testbed.screenshot = Some(ScreenshotRequest {
                     path: crate::render::screenshot::timestamped_path(),

@@ -60,6 +60,7 @@ mod convergence;
 mod integrate;
 mod islands;
 mod prepare;
+mod recorded;
 mod snapshot;
 mod stage;
 mod watch;

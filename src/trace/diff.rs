@@ -97,20 +97,20 @@ impl std::fmt::Display for Difference {
 }
 
 /// One trace being read.
-struct Reader {
+pub(crate) struct Reader {
     path: PathBuf,
     lines: std::io::Lines<std::io::BufReader<std::fs::File>>,
     line: usize,
 }
 
 impl Reader {
-    fn open(path: &Path) -> Result<Reader, DiffError> {
+    pub(crate) fn open(path: &Path) -> Result<Reader, DiffError> {
         let file = std::fs::File::open(path).map_err(|source| DiffError::Read { path: path.into(), source })?;
         Ok(Reader { path: path.into(), lines: std::io::BufReader::new(file).lines(), line: 0 })
     }
 
     /// The next line parsed as `T`, or None at the end.
-    fn next<T: serde::de::DeserializeOwned>(&mut self) -> Result<Option<T>, DiffError> {
+    pub(crate) fn next<T: serde::de::DeserializeOwned>(&mut self) -> Result<Option<T>, DiffError> {
         let Some(line) = self.lines.next() else { return Ok(None) };
         self.line += 1;
         let line = line.map_err(|source| DiffError::Read { path: self.path.clone(), source })?;

@@ -290,6 +290,13 @@ pub(super) struct PairKey {
     apart: Apart,
 }
 
+impl PairKey {
+    /// The key of a contact put in from outside (a recorded one): carried over, not apart.
+    pub(super) fn recorded(a: u32, b: u32) -> PairKey {
+        PairKey { a, b, persisted: true, ..Default::default() }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::physics::{Settings, World};
