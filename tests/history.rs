@@ -233,3 +233,32 @@ fn a_replayed_trace_shows_the_recorded_bodies_and_contacts_at_every_step() {
     assert!(other.replay.is_none());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn record_gif_takes_a_frame_every_k_steps_and_writes_them_all() {
+    let dir = std::env::temp_dir().join(format!("contactlab-gif-{}", std::process::id()));
+    let mut t = testbed("single_box_drop.ron");
+    t.recorder.dir = dir.clone();
+    t.recorder.every = 3;
+    t.start_gif();
+    let frame = |k: u8| image::RgbaImage::from_pixel(40, 30, image::Rgba([k, 100, 200, 255]));
+    let mut taken = 0;
+    for s in 0..12 {
+        if t.gif_frame_due() {
+            t.push_gif_frame(frame(s));
+            taken += 1;
+        }
+        t.step_once();
+    }
+    assert_eq!(taken, 4, "steps 0, 3, 6 and 9");
+    t.stop_gif();
+    t.poll_gif_within(true);
+    let saved = t.status.strip_prefix("saved ").unwrap_or_else(|| panic!("{}", t.status)).to_owned();
+    assert!(saved.ends_with(".gif"));
+    use image::AnimationDecoder;
+    let file = std::io::BufReader::new(std::fs::File::open(&saved).unwrap());
+    let frames = image::codecs::gif::GifDecoder::new(file).unwrap().into_frames().collect_frames().unwrap();
+    assert_eq!(frames.len(), 4);
+    assert!(frames.iter().all(|f| f.buffer().dimensions() == (40, 30)));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -12,6 +12,7 @@ pub mod history;
 pub mod labels;
 pub mod picking;
 pub mod plots;
+pub mod record;
 pub mod replay;
 pub mod testbed;
 pub mod ui;

@@ -109,6 +109,8 @@ pub struct Testbed {
     pub(super) scene_watch: Option<super::files::SceneWatch>,
     /// The trace being replayed (`--replay`), if any: then no physics runs.
     pub replay: Option<super::replay::Replay>,
+    /// "Record GIF" in the window ([`super::record`]).
+    pub recorder: super::record::Recorder,
     /// The "Open…" dialog, while open.
     pub file_dialog: Option<egui_file::FileDialog>,
     /// The step whose edited state was last restored from the history (re-simulation
@@ -158,6 +160,7 @@ impl Testbed {
             hot_reload: false,
             scene_watch: None,
             file_dialog: None,
+            recorder: Default::default(),
             replay: None,
             restored_at: None,
         };

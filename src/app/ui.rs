@@ -60,6 +60,21 @@ pub fn panel(ui: &mut egui::Ui, t: &mut Testbed) {
             }
             ui.checkbox(&mut t.screenshot_with_panel, "with panel");
         });
+        ui.horizontal(|ui| match &t.recorder.active {
+            None => {
+                let tip = "capture the view every few steps while the scene runs; Stop writes the GIF";
+                if ui.button("Record GIF").on_hover_text(tip).clicked() {
+                    t.start_gif();
+                }
+                ui.add(egui::DragValue::new(&mut t.recorder.every).range(1..=60).prefix("every ").suffix(" steps"));
+            }
+            Some(r) => {
+                let n = r.frames.len();
+                if ui.button(format!("Stop and save GIF ({n} frames)")).clicked() {
+                    t.stop_gif();
+                }
+            }
+        });
         ui.horizontal(|ui| {
             if ui.button("Keys and mouse (F1)").clicked() {
                 t.show_help = !t.show_help;

@@ -314,8 +314,9 @@ impl App {
         let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: [size.0, size.1], pixels_per_point: ppp };
         let user_buffers = g.egui_renderer.update_buffers(&g.device, &g.queue, &mut encoder, &jobs, &screen);
         let shot = self.testbed.screenshot.take();
-        if let Some(req) = &shot {
-            if req.with_panel {
+        let gif_frame = self.testbed.gif_frame_due();
+        if shot.as_ref().is_some_and(|r| r.with_panel) || gif_frame {
+            {
                 // Draw egui into the scene texture too, so the capture shows the panel.
                 let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                     label: Some("egui into screenshot"),
@@ -364,6 +365,23 @@ impl App {
             g.egui_renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
         }
         g.queue.submit(user_buffers.into_iter().chain(Some(encoder.finish())));
+        if gif_frame {
+            // The 3D view with its labels (egui was drawn into the scene texture above).
+            let r = self.main_rect;
+            match read_texture(
+                &g.device,
+                &g.queue,
+                g.renderer.scene_texture(),
+                (r.x as u32, r.y as u32, r.w as u32, r.h as u32),
+            ) {
+                Ok(img) => self.testbed.push_gif_frame(img),
+                Err(e) => {
+                    self.testbed.recorder.active = None;
+                    self.testbed.status = format!("GIF recording stopped: {e}");
+                }
+            }
+        }
+        self.testbed.poll_gif();
         if let Some(req) = shot {
             let r = self.main_rect;
             let rect =
