@@ -14,9 +14,27 @@
 //! The average alone under-bounces (each corner's m_eff counts the rotation it would cause,
 //! which the average then cancels). The seed's final form rescales: one factor s on the
 //! averaged normal effects so that the pair's mean normal closing velocity at those points
-//! comes out as `−e` times the incoming one, `s = (−(1 + e)·v̄_in − Δv̄_friction)/Δv̄_normal`.
+//! comes out as `−e` times the incoming one, `s = (−(1 + e)·v̄_in − Δv̄_friction)/Δv̄_normal`
+//! (here: `s = (v̄⁺ − v̄_in − Δv̄_friction)/Δv̄_normal` with the rebound v̄⁺ of the
+//! departures below).
 //! Restitution follows the other methods' threshold: e = 0 when the mean approach speed is
 //! under `Settings::restitution_threshold`.
+//!
+//! Two departures from the seed, both found by the fuzzer (docs/physics.md §8), both only
+//! lowering the rebound:
+//! - The rebound reflects the mean approach `v̄₀` the pair had *before* this step's gravity
+//!   and pays that gravity, `max(0, −e·v̄₀ + min(g_n·dt, 0))` with `g_n·dt` gravity's part of
+//!   the pair's relative normal velocity (the naive method's rule). The seed winds time
+//!   back to the moment of impact, so its bounce never contains the speed gravity adds
+//!   after it; here the step adds gravity, then resolves, then moves the bodies, and a
+//!   rebound of the speed after gravity, carried up a whole step unslowed, gained about
+//!   `2·m·g·|v|·dt` per bounce (seed 1000688: a 264 kg capsule, +80 J in its bounce step).
+//!   A flat drop now leaves at `e·v − g·dt` (tests/methods.rs).
+//! - Poisson's bound: the restitution part of the normal effect is at most e times the
+//!   compression part (the effect that, with the friction, stops the mean approach): when
+//!   friction adds `Δv̄_f > 0` to the closing velocity the rebound is lowered by `e·Δv̄_f`.
+//!   Newton's rule alone bounces the approach a spin gives the points while friction takes
+//!   the spin away (Kane's paradox).
 //!
 //! Friction: the seed had only a damping scalar ("at the moment, friction is implemented as
 //! simply a dampening scalar"). Chosen here, in the method's spirit: each point's Coulomb
@@ -43,7 +61,8 @@
 //! - Uneven contacts: the rescale targets the mean closing velocity; when one point
 //!   approaches fast and another not at all (an edge landing), the mean bounce is right
 //!   but the spin after it is only the average's. The seed notes too much energy when the
-//!   angular velocity is a large share of the closing velocity.
+//!   angular velocity is a large share of the closing velocity (Poisson's bound above
+//!   removes the part of it friction causes).
 
 use super::{
     effective_mass, naive::Naive, pair_mut, relative_velocity, ContactConstraint, PositionMoves, Resolver, Schedule,
@@ -67,8 +86,9 @@ impl Resolver for Averaged {
     }
 
     fn solve(&mut self, constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], step: &StepInfo) {
+        let gravity_dv = step.gravity * step.h;
         for c in constraints.iter_mut() {
-            solve_pair(c, bodies, step.settings);
+            solve_pair(c, bodies, step.settings, gravity_dv);
         }
     }
 
@@ -113,9 +133,15 @@ impl Effect {
 }
 
 /// Resolves one pair (module docs) and records each point's share of the impulse.
-pub fn solve_pair(c: &mut ContactConstraint, bodies: &mut [SolverBody], settings: &Settings) {
+/// `gravity_dv` is the velocity this step's gravity added to every moving body (`g·dt`),
+/// before the solve.
+pub fn solve_pair(c: &mut ContactConstraint, bodies: &mut [SolverBody], settings: &Settings, gravity_dv: Vec3A) {
     let (sa, sb) = (bodies[c.a as usize], bodies[c.b as usize]);
     let n = c.normal;
+    // Gravity's part of the pair's relative normal velocity (bodies of inverse mass 0 got
+    // none): negative when it pulls the two together.
+    let felt = |s: &SolverBody| if s.inv_mass > 0.0 { gravity_dv } else { Vec3A::ZERO };
+    let gravity_vn = (felt(&sb) - felt(&sa)).dot(n);
     let count = c.count as usize;
     // The points that take part, and their approach velocities, all from the same state.
     let mut hit = [false; 4];
@@ -156,7 +182,7 @@ pub fn solve_pair(c: &mut ContactConstraint, bodies: &mut [SolverBody], settings
             impulses[k] = (j, f);
         }
         let (normal, friction) = (normal.scaled(inv), friction.scaled(inv));
-        // The rescale: mean closing velocity after = −e × mean closing velocity before.
+        // The rescale: mean closing velocity after = the rebound (module docs).
         let (mut dn, mut df) = (0.0, 0.0);
         for k in (0..count).filter(|&k| hit[k]) {
             let p = &c.points[k];
@@ -164,10 +190,16 @@ pub fn solve_pair(c: &mut ContactConstraint, bodies: &mut [SolverBody], settings
             df += friction.closing(p.ra, p.rb, n);
         }
         let (dn, df) = (dn * inv, df * inv);
+        // Newton's −e·v̄₀ of the mean approach without this step's gravity, less e times
+        // what friction adds to the closing velocity (Poisson's bound: the restitution part
+        // of the normal effect at most e times the compression part, which with friction
+        // stops the approach), slowed by the step's gravity that pulls the pair together.
+        let approach = mean_in - gravity_vn;
+        let rebound = ((-e * approach).max(0.0) - e * df.max(0.0) + gravity_vn.min(0.0)).max(0.0);
         // At most the number of points: the impulses then add up to the sum of the point
         // impulses, each as if alone. (When the averaged rotations nearly cancel the
         // closing-velocity change, the factor would grow without bound.)
-        let s = if dn > 0.0 { ((-(1.0 + e) * mean_in - df) / dn).clamp(0.0, hits as f32) } else { 1.0 };
+        let s = if dn > 0.0 { ((rebound - mean_in - df) / dn).clamp(0.0, hits as f32) } else { 1.0 };
         let (a, b) = pair_mut(bodies, c.a, c.b);
         if sa.inv_mass > 0.0 {
             a.v += normal.va * s + friction.va;
