@@ -58,12 +58,14 @@ mod collision;
 mod containment;
 mod integrate;
 mod islands;
+mod joints;
 mod prepare;
 mod stage;
 mod watch;
 
 pub use containment::{NonFinite, Origin};
 pub use integrate::SMALL_TURN;
+pub use joints::{JointError, JointRecord, JointSet};
 pub use stage::{Profile, Stage};
 pub use watch::PairRecord;
 
@@ -176,6 +178,8 @@ pub struct World {
     watch: Vec<PairRecord>,
     /// Bodies frozen after their state became non-finite (`world/containment.rs`).
     containment: containment::Containment,
+    /// Joints (`world/joints.rs`).
+    joints: JointSet,
 }
 
 impl Default for World {
@@ -232,6 +236,7 @@ impl World {
             island_moving: Vec::new(),
             watch: Vec::new(),
             containment: Default::default(),
+            joints: JointSet::default(),
         }
     }
 
@@ -385,6 +390,7 @@ impl World {
                 w.finish_watch();
             }
         });
+        self.timed(Stage::StoreImpulses, |w| w.finish_joints(dt));
         self.timed(Stage::Sleep, |w| w.update_sleep(dt));
         self.profile.total_ms = start.elapsed().as_secs_f32() * 1000.0;
         self.step_count += 1;
@@ -402,6 +408,9 @@ impl World {
             self.timed(Stage::PositionCorrection, |w| w.correct_positions(true));
         }
         self.timed(Stage::SolveVelocities, |w| {
+            // Joints: sequential impulses in every method (`world/joints.rs`).
+            w.warm_start_joints();
+            w.solve_joints(true);
             let step = StepInfo { settings: &w.settings, h: dt, gravity: w.gravity.into() };
             w.methods.get(&w.settings).solve(&mut w.constraints, &mut w.solver_bodies, &step);
         });
@@ -409,6 +418,7 @@ impl World {
             w.integrate_positions(dt);
             w.finish_positions();
         });
+        self.accumulate_joint_impulses();
         if !positions_first {
             self.timed(Stage::PositionCorrection, |w| w.correct_positions(false));
         }
@@ -425,9 +435,13 @@ impl World {
         for _ in 0..substeps {
             self.timed(Stage::IntegrateForces, |w| w.integrate_forces_substep(h));
             if self.settings.warm_starting {
-                self.timed(Stage::WarmStart, |w| w.methods.get(&w.settings).warm_start(&mut w.solver_bodies));
+                self.timed(Stage::WarmStart, |w| {
+                    w.warm_start_joints();
+                    w.methods.get(&w.settings).warm_start(&mut w.solver_bodies)
+                });
             }
             self.timed(Stage::SolveVelocities, |w| {
+                w.solve_joints(true);
                 let step = StepInfo { settings: &w.settings, h, gravity: w.gravity.into() };
                 w.methods.get(&w.settings).solve(&mut w.constraints, &mut w.solver_bodies, &step);
             });
@@ -436,8 +450,10 @@ impl World {
                 w.methods.get(&w.settings).positions_moved(&w.solver_bodies);
             });
             self.timed(Stage::Relax, |w| {
+                w.solve_joints(false);
                 let step = StepInfo { settings: &w.settings, h, gravity: w.gravity.into() };
                 w.methods.get(&w.settings).relax(&mut w.solver_bodies, &step);
+                w.accumulate_joint_impulses();
             });
         }
         self.timed(Stage::Restitution, |w| {
