@@ -85,7 +85,7 @@ impl Testbed {
             c.world.set_watched(&pairs);
         }
         if let Some(d) = drag {
-            super::testbed::drag_impulse(&mut c.world, d, dt);
+            super::testbed::drag_mouse(&mut c.world, d);
         }
         let reported = c.world.non_finite().len();
         c.world.step(dt);
