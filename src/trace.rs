@@ -6,7 +6,8 @@
 //! contacts). Contacts of step n are the manifolds found during step n, with the impulses
 //! applied in it. Normals point from `a` to `b`. Each step also lists the bodies frozen so
 //! far because their state became non-finite (`non_finite`, an added field: empty in a
-//! healthy run, absent in traces written before it).
+//! healthy run, absent in traces written before it), and, in scenes with joints, every
+//! joint's impulses, position error and broken flag (`joints`, an added field).
 
 pub mod diff;
 pub mod read;
@@ -134,6 +135,29 @@ pub struct TraceStep {
     /// empty unless something went wrong, missing in older traces).
     #[serde(default)]
     pub non_finite: Vec<TraceNonFinite>,
+    /// Every joint (added field; absent when the scene has no joints).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joints: Vec<TraceJoint>,
+}
+
+/// One joint after a step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceJoint {
+    /// Joint name.
+    pub name: String,
+    /// Kind: `ball`, `distance`, `hinge`, `slider`, `weld`, `angle`, `wheel`, `pulley`, `mouse`.
+    pub kind: String,
+    /// Linear impulse the joint applied to body b during the step (N·s, world).
+    pub linear_impulse: [f32; 3],
+    /// Angular impulse applied to b during the step, without the moment of the linear one
+    /// (N·m·s, world).
+    pub angular_impulse: [f32; 3],
+    /// Linear position error after the step (m).
+    pub position_error: f32,
+    /// Angular position error after the step (rad).
+    pub angular_error: f32,
+    /// The joint has broken (no longer acts).
+    pub broken: bool,
 }
 
 /// A body frozen because its state became non-finite ([`crate::physics::NonFinite`]).
@@ -234,7 +258,19 @@ impl TraceStep {
                 fields: e.fields.clone(),
             })
             .collect();
-        TraceStep { step, time: world.time, bodies, contacts, watched, non_finite }
+        let joints = world
+            .joint_handles()
+            .map(|(_, j)| TraceJoint {
+                name: j.name.clone(),
+                kind: j.kind.name().to_string(),
+                linear_impulse: j.linear_impulse.to_array(),
+                angular_impulse: j.angular_impulse.to_array(),
+                position_error: j.position_error,
+                angular_error: j.angular_error,
+                broken: j.broken,
+            })
+            .collect();
+        TraceStep { step, time: world.time, bodies, contacts, watched, non_finite, joints }
     }
 }
 

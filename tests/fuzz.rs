@@ -236,6 +236,7 @@ fn volume(s: &ShapeDesc) -> f32 {
             color: None,
         }],
         generators: vec![],
+        joints: Vec::new(),
         materials: vec![],
     };
     match contactlab::scene::build(&d, "fuzz") {
@@ -347,6 +348,7 @@ fn scene(seed: u64) -> SceneDesc {
         view: Default::default(),
         bodies,
         generators: vec![],
+        joints: Vec::new(),
         materials: vec![],
     }
 }

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use contactlab::physics::{BodyDesc, Settings, Shape, SolverMode};
+use contactlab::physics::{BodyDesc, JointDesc, JointKind, Settings, Shape, SolverMode, WORLD};
 use glam::Vec3;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -63,6 +63,21 @@ fn settled_world_steps_without_allocating() {
             .unwrap();
         let hull = contactlab::physics::Hull::random(24, 0.5, 3).unwrap();
         w.add_body(BodyDesc::new("rock", Shape::Hull(std::sync::Arc::new(hull)), Vec3::new(0.0, 0.6, 3.0))).unwrap();
+        // A swinging chain of four balls on joints (ball, hinge, distance, weld) from the world.
+        let kinds = [
+            JointKind::Ball,
+            JointKind::Hinge { axis: Vec3::Z, limits: Some((-1.0, 1.0)), motor: None },
+            JointKind::Distance { anchor_b: Vec3::new(6.6, 3.0, 0.0), length: 0.3, min: None, max: None, spring: None },
+            JointKind::Weld { linear_hertz: 0.0, angular_hertz: 4.0, damping_ratio: 0.5 },
+        ];
+        let mut prev = WORLD;
+        for (k, kind) in kinds.into_iter().enumerate() {
+            let x = 6.0 + 0.3 * k as f32;
+            let d = BodyDesc::new(format!("link{k}"), Shape::Sphere { radius: 0.1 }, Vec3::new(x + 0.3, 3.0, 0.0));
+            let b = w.add_body(d).unwrap().index;
+            w.add_joint(JointDesc::new(format!("j{k}"), kind, prev, b, Vec3::new(x, 3.0, 0.0))).unwrap();
+            prev = b;
+        }
         if watch {
             // ground–bottom box, two boxes of the stack, ground–rock.
             w.set_watched(&[(0, 1), (1, 2), (0, 13)]);

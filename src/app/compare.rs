@@ -85,8 +85,9 @@ impl Testbed {
             let pairs: Vec<(u32, u32)> = a.watched().iter().map(|r| (r.a, r.b)).collect();
             c.world.set_watched(&pairs);
         }
-        if let Some(d) = drag {
-            super::testbed::drag_impulse(&mut c.world, d, dt);
+        match drag {
+            Some(d) => super::testbed::drag_mouse(&mut c.world, d),
+            None => super::testbed::release_mouse(&mut c.world),
         }
         let reported = c.world.non_finite().len();
         c.world.step(dt);

@@ -18,7 +18,7 @@ pub const ACTIONS: &[(&str, &str)] = &[
     ("Ctrl + / Ctrl − / Ctrl 0", "interface scale up / down / back to 100 %"),
     ("left click on a body", "select it; a second body makes a pair for the contact inspector"),
     ("left click on empty space", "clear the selection"),
-    ("left drag on a body", "pull it on a spring (while paused: move it directly)"),
+    ("left drag on a body", "pull it with a mouse joint, a soft spring (while paused: move it directly)"),
     ("left drag on empty space", "orbit the camera"),
     ("right or middle drag", "pan"),
     ("mouse wheel", "zoom towards the cursor"),

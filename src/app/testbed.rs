@@ -6,7 +6,7 @@
 use super::compare::{split, Comparison};
 use super::history::History;
 use super::picking;
-use crate::physics::{SolverMode, World};
+use crate::physics::{JointKind, SolverMode, World};
 use crate::render::draw::Rect;
 use crate::render::views::{clip_stage_count, FrameInput};
 use crate::scene::{self, LoadedScene};
@@ -244,8 +244,11 @@ impl Testbed {
         let drag = self.drag.or_else(|| self.history.drag_at(step));
         let history_ms = t0.elapsed().as_secs_f32() * 1000.0;
         let dt = self.timestep();
-        if let Some(d) = drag {
-            drag_impulse(&mut self.scene.world, d, dt);
+        // The mouse joint follows the drag, logged or live; without one it is gone (so
+        // re-simulation releases it at the same step as the live run did).
+        match drag {
+            Some(d) => drag_mouse(&mut self.scene.world, d),
+            None => release_mouse(&mut self.scene.world),
         }
         let reported = self.scene.world.non_finite().len();
         self.scene.world.record_convergence = self.plots.open;
@@ -467,6 +470,9 @@ impl Testbed {
     /// Releases the mouse.
     pub fn end_drag(&mut self) {
         self.drag = None;
+        for w in std::iter::once(&mut self.scene.world).chain(self.compare.as_mut().map(|c| &mut c.world)) {
+            release_mouse(w);
+        }
     }
 
     /// Picks a body under the ray.
@@ -527,28 +533,34 @@ impl Testbed {
     }
 }
 
-/// Mouse spring: before a step, an impulse at the grab point drives its velocity towards
-/// `(target − p)·k` (k = 8/s: the gap closes with a 1/8 s time constant), through the
-/// point's effective mass `1 / (1/m + (r×n)·I⁻¹(r×n))`, and cancels gravity on the held
-/// body so it does not sag under the cursor.
-pub(super) fn drag_impulse(world: &mut World, drag: Drag, dt: f32) {
-    const GAIN: f32 = 8.0;
-    let g = world.gravity;
-    let h = world.handle(drag.body);
-    let Some(b) = world.body_mut(h) else { return };
-    let p = b.pose.transform_point(drag.local);
-    let dv = (drag.target - p) * GAIN - b.point_velocity(p);
-    let n = dv.normalize_or_zero();
-    if n != Vec3::ZERO {
-        let rn = (p - b.pose.pos).cross(n);
-        let k = b.inv_mass + rn.dot(b.inv_inertia_world() * rn);
-        if k > 0.0 {
-            b.apply_impulse(n * (dv.length() / k), p);
+/// Largest force of the drag's mouse joint per kilogram of the held body (N/kg): about
+/// 100 g, so the cursor lifts anything the scene holds (Box2D's samples use 1000 × mass).
+pub const DRAG_FORCE_PER_KG: f32 = 1000.0;
+
+/// The drag as a mouse joint (`physics::joint::mouse`: a soft 5 Hz spring from the grab
+/// point to the cursor's target, its force limited to [`DRAG_FORCE_PER_KG`] × the body's
+/// mass): moves the target of the held body's mouse joint, creating the joint on the first
+/// step of a drag.
+pub(super) fn drag_mouse(world: &mut World, drag: Drag) {
+    let held = world
+        .joint_handles()
+        .find(|(_, j)| matches!(j.kind, JointKind::Mouse { .. }) && j.b == drag.body as u32)
+        .map(|(h, _)| h);
+    match held {
+        Some(h) => world.move_mouse(h, drag.target),
+        None => {
+            world.grab(drag.body, drag.local, drag.target, DRAG_FORCE_PER_KG);
         }
     }
-    b.velocity -= g * dt;
-    // Damp the spin a little so a held body does not swing forever.
-    b.angular_velocity *= 0.98;
+}
+
+/// Removes the drag's mouse joints (the mouse was released).
+pub(super) fn release_mouse(world: &mut World) {
+    let held: Vec<_> =
+        world.joint_handles().filter(|(_, j)| matches!(j.kind, JointKind::Mouse { .. })).map(|(h, _)| h).collect();
+    for h in held {
+        world.remove_joint(h);
+    }
 }
 
 /// The camera a scene starts with: its own if it sets one, else [`auto_camera`].

@@ -7,7 +7,7 @@
 //! began in the view and egui saw no drag. The window and the UI tests run this same code.
 //!
 //! Mouse on the view: left-click selects bodies (two make a pair, empty space clears);
-//! left-drag on a dynamic body drags it with a spring (or moves it directly while paused);
+//! left-drag on a dynamic body drags it with a mouse joint (or moves it directly while paused);
 //! left-drag elsewhere orbits; right or middle drag pans; the wheel zooms towards the cursor;
 //! dragging inside an inset rotates the inset views. In an A/B comparison each half of the
 //! view is a view of its own through the same camera: a click in either half selects in both.

@@ -134,6 +134,8 @@ pub const CYCLONE_ITERATIONS: (u32, u32) = (1, 100);
 pub const CYCLONE_POSITION_EPSILON: Limit = Limit::new(0.0, 0.1, "m");
 /// Cyclone: velocity change left alone.
 pub const CYCLONE_VELOCITY_EPSILON: Limit = Limit::new(0.0, 1.0, "m/s");
+/// Joints: stiffness of rigid rows' position feedback.
+pub const JOINT_HERTZ: Limit = Limit::new(0.0, 1000.0, "Hz");
 /// Cyclone: angular share of a move, as a fraction of the lever arm.
 pub const CYCLONE_ANGULAR_LIMIT: Limit = Limit::new(0.0, 1.0, "");
 
@@ -160,13 +162,15 @@ impl Settings {
             cyclone_position_epsilon: CYCLONE_POSITION_EPSILON.clamp(self.cyclone_position_epsilon),
             cyclone_velocity_epsilon: CYCLONE_VELOCITY_EPSILON.clamp(self.cyclone_velocity_epsilon),
             cyclone_angular_limit: CYCLONE_ANGULAR_LIMIT.clamp(self.cyclone_angular_limit),
+            joint_hertz: JOINT_HERTZ.clamp(self.joint_hertz),
+            joint_damping_ratio: DAMPING_RATIO.clamp(self.joint_damping_ratio),
             ..self
         }
     }
 }
 
 /// Each float setting with its name and range, for checks and docs.
-pub fn settings_fields(s: &Settings) -> [(&'static str, f32, Limit); 14] {
+pub fn settings_fields(s: &Settings) -> [(&'static str, f32, Limit); 16] {
     [
         ("contact_hertz", s.contact_hertz, CONTACT_HERTZ),
         ("damping_ratio", s.damping_ratio, DAMPING_RATIO),
@@ -182,6 +186,8 @@ pub fn settings_fields(s: &Settings) -> [(&'static str, f32, Limit); 14] {
         ("cyclone_position_epsilon", s.cyclone_position_epsilon, CYCLONE_POSITION_EPSILON),
         ("cyclone_velocity_epsilon", s.cyclone_velocity_epsilon, CYCLONE_VELOCITY_EPSILON),
         ("cyclone_angular_limit", s.cyclone_angular_limit, CYCLONE_ANGULAR_LIMIT),
+        ("joint_hertz", s.joint_hertz, JOINT_HERTZ),
+        ("joint_damping_ratio", s.joint_damping_ratio, DAMPING_RATIO),
     ]
 }
 

@@ -59,6 +59,7 @@ mod containment;
 mod convergence;
 mod integrate;
 mod islands;
+mod joints;
 mod prepare;
 mod recorded;
 mod snapshot;
@@ -67,6 +68,7 @@ mod watch;
 
 pub use containment::{NonFinite, Origin};
 pub use integrate::SMALL_TURN;
+pub use joints::{JointError, JointRecord, JointSet};
 pub use stage::{Profile, Stage};
 pub use watch::PairRecord;
 
@@ -183,6 +185,8 @@ pub struct World {
     pub record_convergence: bool,
     convergence: Vec<f32>,
     convergence_scratch: (Vec<f32>, Vec<f32>),
+    /// Joints (`world/joints.rs`).
+    joints: JointSet,
 }
 
 impl Default for World {
@@ -242,6 +246,7 @@ impl World {
             record_convergence: false,
             convergence: Vec::new(),
             convergence_scratch: Default::default(),
+            joints: JointSet::default(),
         }
     }
 
@@ -396,6 +401,7 @@ impl World {
                 w.finish_watch();
             }
         });
+        self.timed(Stage::StoreImpulses, |w| w.finish_joints(dt));
         self.timed(Stage::Sleep, |w| w.update_sleep(dt));
         self.profile.total_ms = start.elapsed().as_secs_f32() * 1000.0;
         self.step_count += 1;
@@ -413,6 +419,9 @@ impl World {
             self.timed(Stage::PositionCorrection, |w| w.correct_positions(true));
         }
         self.timed(Stage::SolveVelocities, |w| {
+            // Joints: sequential impulses in every method (`world/joints.rs`).
+            w.warm_start_joints();
+            w.solve_joints(true);
             let step = StepInfo { settings: &w.settings, h: dt, gravity: w.gravity.into() };
             w.methods.get(&w.settings).solve(&mut w.constraints, &mut w.solver_bodies, &step);
         });
@@ -420,6 +429,7 @@ impl World {
             w.integrate_positions(dt);
             w.finish_positions();
         });
+        self.accumulate_joint_impulses();
         if !positions_first {
             self.timed(Stage::PositionCorrection, |w| w.correct_positions(false));
         }
@@ -436,9 +446,13 @@ impl World {
         for _ in 0..substeps {
             self.timed(Stage::IntegrateForces, |w| w.integrate_forces_substep(h));
             if self.settings.warm_starting {
-                self.timed(Stage::WarmStart, |w| w.methods.get(&w.settings).warm_start(&mut w.solver_bodies));
+                self.timed(Stage::WarmStart, |w| {
+                    w.warm_start_joints();
+                    w.methods.get(&w.settings).warm_start(&mut w.solver_bodies)
+                });
             }
             self.timed(Stage::SolveVelocities, |w| {
+                w.solve_joints(true);
                 if w.record_convergence {
                     return w.solve_recording(h);
                 }
@@ -450,8 +464,10 @@ impl World {
                 w.methods.get(&w.settings).positions_moved(&w.solver_bodies);
             });
             self.timed(Stage::Relax, |w| {
+                w.solve_joints(false);
                 let step = StepInfo { settings: &w.settings, h, gravity: w.gravity.into() };
                 w.methods.get(&w.settings).relax(&mut w.solver_bodies, &step);
+                w.accumulate_joint_impulses();
             });
         }
         self.timed(Stage::Restitution, |w| {

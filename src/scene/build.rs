@@ -9,6 +9,7 @@
 
 use super::format::*;
 use super::{generators, SceneError};
+use crate::physics::joint::{JointDesc, JointKind, Motor, Spring, WORLD};
 use crate::physics::limits::{self, Limit};
 use crate::physics::{BodyDesc, BodyKind, Hull, Shape, World};
 use glam::{Quat, Vec3};
@@ -491,6 +492,11 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
             restitution: m.restitution,
         });
     }
+    for jd in &desc.joints {
+        let j = joint(&c, jd, &world, &desc.joints)?;
+        let ctx = format!("joint '{}'", jd.name);
+        world.add_joint(j).map_err(|e| c.err(&ctx, "kind", e.to_string()))?;
+    }
     if let Some((a, b)) = &desc.view.selected {
         for n in [a, b] {
             if !names.contains(n) {
@@ -499,4 +505,192 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
         }
     }
     Ok(LoadedScene { desc: desc.clone(), world, colors })
+}
+
+/// Checks one joint of a file and turns it into the physics' description: every message
+/// names the joint and the field.
+fn joint(c: &Check, jd: &JointDescFile, world: &World, all: &[JointDescFile]) -> Result<JointDesc, SceneError> {
+    if jd.name.is_empty() {
+        return Err(c.err("a joint", "name", "must not be empty"));
+    }
+    let ctx = format!("joint '{}'", jd.name);
+    let ctx = ctx.as_str();
+    if all.iter().filter(|o| o.name == jd.name).count() > 1 {
+        return Err(c.err(ctx, "name", "is used by another joint; joint names must be unique"));
+    }
+    let find = |field: &str, n: &str| -> Result<u32, SceneError> {
+        if n == WORLD_NAME {
+            return Ok(WORLD);
+        }
+        world.bodies().iter().position(|b| b.name == n).map(|i| i as u32).ok_or_else(|| {
+            c.err(ctx, field, format!("no body is named '{n}' (write \"{WORLD_NAME}\" for the fixed world)"))
+        })
+    };
+    let (a, b) = (find("a", &jd.a)?, find("b", &jd.b)?);
+    if a == b {
+        let what = if a == WORLD { "both ends are the world" } else { "a joint of a body to itself" };
+        return Err(c.err(ctx, "b", format!("{what}: a joint needs two different bodies, or a body and the world")));
+    }
+    let moving = |i: u32| i != WORLD && world.bodies()[i as usize].is_dynamic();
+    if !moving(a) && !moving(b) {
+        return Err(c.err(ctx, "b", "joins two bodies that never move (static or the world): one must be dynamic"));
+    }
+    c.limit3(ctx, "anchor", jd.anchor, limits::POSITION)?;
+    for (f, v) in [("break_force", jd.break_force), ("break_torque", jd.break_torque)] {
+        if let Some(v) = v {
+            c.positive(ctx, f, v)?;
+        }
+    }
+    let axis = |field: &str, v: V3| -> Result<Vec3, SceneError> {
+        c.finite(ctx, field, &[v.0, v.1, v.2])?;
+        let a = v3(v);
+        if a.length() < 1e-6 {
+            return Err(c.err(ctx, field, "must not be zero (it gives the joint's direction)"));
+        }
+        Ok(a.normalize())
+    };
+    let range = |field: &str, r: Option<(f32, f32)>, lo: f32, hi: f32, unit: &str| -> Result<(), SceneError> {
+        if let Some((l, h)) = r {
+            c.finite(ctx, field, &[l, h])?;
+            if l > h {
+                return Err(c.err(
+                    ctx,
+                    field,
+                    format!("limits out of order: the lower ({l}) must be ≤ the upper ({h})"),
+                ));
+            }
+            if l < lo || h > hi {
+                return Err(c.err(ctx, field, format!("must lie within {lo} – {hi} {unit}, got ({l}, {h})")));
+            }
+        }
+        Ok(())
+    };
+    let spring = |field: &str, hertz: f32, ratio: f32| -> Result<Spring, SceneError> {
+        c.non_negative(ctx, field, hertz)?;
+        c.limit(ctx, field, hertz, limits::JOINT_HERTZ)?;
+        c.non_negative(ctx, field, ratio)?;
+        c.limit(ctx, field, ratio, limits::DAMPING_RATIO)?;
+        Ok(Spring { hertz, damping_ratio: ratio })
+    };
+    let torque_motor = |m: Option<TorqueMotorDesc>| -> Result<Option<Motor>, SceneError> {
+        m.map(|m| {
+            c.finite(ctx, "motor.speed", &[m.speed])?;
+            c.non_negative(ctx, "motor.max_torque", m.max_torque)?;
+            Ok(Motor { speed: m.speed.to_radians(), max: m.max_torque })
+        })
+        .transpose()
+    };
+    let point = |field: &str, p: V3| -> Result<Vec3, SceneError> {
+        c.limit3(ctx, field, p, limits::POSITION)?;
+        Ok(v3(p))
+    };
+    let deg = |r: Option<(f32, f32)>| r.map(|(l, h)| (l.to_radians(), h.to_radians()));
+    let anchor = v3(jd.anchor);
+    let kind = match &jd.kind {
+        JointKindDesc::Ball => JointKind::Ball,
+        JointKindDesc::Distance { anchor_b, length, min, max, spring: s } => {
+            let anchor_b = point("anchor_b", *anchor_b)?;
+            let length = match length {
+                Some(l) => {
+                    c.positive(ctx, "length", *l)?;
+                    *l
+                }
+                None => (anchor_b - anchor).length(),
+            };
+            for (f, v) in [("min", min), ("max", max)] {
+                if let Some(v) = v {
+                    c.non_negative(ctx, f, *v)?;
+                }
+            }
+            if let (Some(l), Some(h)) = (min, max) {
+                if l > h {
+                    return Err(c.err(ctx, "min", format!("limits out of order: min ({l}) must be ≤ max ({h})")));
+                }
+            }
+            if s.is_none() && min.is_none() && max.is_none() && length < 1e-3 {
+                return Err(c.err(ctx, "length", "a rigid distance needs a length ≥ 1 mm (use a Ball joint)"));
+            }
+            let s = s.map(|(h, r)| spring("spring", h, r)).transpose()?;
+            JointKind::Distance { anchor_b, length, min: *min, max: *max, spring: s }
+        }
+        JointKindDesc::Hinge { axis: ax, limits: l, motor } => {
+            let axis = axis("axis", *ax)?;
+            range("limits", *l, -180.0, 180.0, "degrees")?;
+            JointKind::Hinge { axis, limits: deg(*l), motor: torque_motor(*motor)? }
+        }
+        JointKindDesc::Slider { axis: ax, limits: l, motor } => {
+            let axis = axis("axis", *ax)?;
+            range("limits", *l, -1e4, 1e4, "m")?;
+            let motor = motor
+                .map(|m| {
+                    c.finite(ctx, "motor.speed", &[m.speed])?;
+                    c.non_negative(ctx, "motor.max_force", m.max_force)?;
+                    Ok(Motor { speed: m.speed, max: m.max_force })
+                })
+                .transpose()?;
+            JointKind::Slider { axis, limits: *l, motor }
+        }
+        JointKindDesc::Weld { linear_hertz, angular_hertz, damping_ratio } => {
+            spring("linear_hertz", *linear_hertz, *damping_ratio)?;
+            spring("angular_hertz", *angular_hertz, *damping_ratio)?;
+            JointKind::Weld {
+                linear_hertz: *linear_hertz,
+                angular_hertz: *angular_hertz,
+                damping_ratio: *damping_ratio,
+            }
+        }
+        JointKindDesc::Angle { axis: ax, cone, twist } => {
+            let axis = axis("axis", *ax)?;
+            if let Some(cn) = cone {
+                c.finite(ctx, "cone", &[*cn])?;
+                if !(*cn > 0.0 && *cn <= 180.0) {
+                    return Err(c.err(ctx, "cone", format!("must be in (0, 180] degrees, got {cn}")));
+                }
+            }
+            range("twist", *twist, -180.0, 180.0, "degrees")?;
+            JointKind::Angle { axis, cone: cone.map(f32::to_radians), twist: deg(*twist) }
+        }
+        JointKindDesc::Wheel { axis: ax, spin_axis, hertz, damping_ratio, limits: l, motor } => {
+            let axis = axis("axis", *ax)?;
+            let spin_axis = self::axis_named(c, ctx, "spin_axis", *spin_axis)?;
+            range("limits", *l, -1e4, 1e4, "m")?;
+            let spring = spring("hertz", *hertz, *damping_ratio)?;
+            JointKind::Wheel { axis, spin_axis, spring, limits: *l, motor: torque_motor(*motor)? }
+        }
+        JointKindDesc::Pulley { ground_a, ground_b, anchor_b, ratio } => {
+            let (ga, gb, pb) =
+                (point("ground_a", *ground_a)?, point("ground_b", *ground_b)?, point("anchor_b", *anchor_b)?);
+            c.positive(ctx, "ratio", *ratio)?;
+            if !(0.01..=100.0).contains(ratio) {
+                return Err(c.err(ctx, "ratio", format!("must be between 0.01 and 100, got {ratio}")));
+            }
+            if (anchor - ga).length() < 1e-3 {
+                return Err(c.err(ctx, "ground_a", "must be at least 1 mm from the anchor"));
+            }
+            if (pb - gb).length() < 1e-3 {
+                return Err(c.err(ctx, "ground_b", "must be at least 1 mm from anchor_b"));
+            }
+            JointKind::Pulley { ground_a: ga, ground_b: gb, anchor_b: pb, ratio: *ratio }
+        }
+    };
+    Ok(JointDesc {
+        name: jd.name.clone(),
+        kind,
+        a,
+        b,
+        anchor,
+        break_force: jd.break_force,
+        break_torque: jd.break_torque,
+        collide: jd.collide,
+    })
+}
+
+/// A non-zero finite axis, normalised.
+fn axis_named(c: &Check, ctx: &str, field: &str, v: V3) -> Result<Vec3, SceneError> {
+    c.finite(ctx, field, &[v.0, v.1, v.2])?;
+    let a = v3(v);
+    if a.length() < 1e-6 {
+        return Err(c.err(ctx, field, "must not be zero (it gives the joint's direction)"));
+    }
+    Ok(a.normalize())
 }

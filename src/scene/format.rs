@@ -55,6 +55,9 @@ pub struct SceneDesc {
     /// Per-pair friction/restitution overrides.
     #[serde(default)]
     pub materials: Vec<PairMaterialDesc>,
+    /// Joints between bodies, or between a body and the world (`"world"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joints: Vec<JointDescFile>,
 }
 
 /// How `SolverMode` is written in files (`Naive`, `Iterative`, `Cyclone`, `Averaged`): serde's remote derive of
@@ -98,6 +101,8 @@ pub struct SettingsDef {
     cyclone_position_epsilon: f32,
     cyclone_velocity_epsilon: f32,
     cyclone_angular_limit: f32,
+    joint_hertz: f32,
+    joint_damping_ratio: f32,
 }
 
 /// Reads `camera: (…)` as `Some(…)`: files keep writing the camera without `Some`.
@@ -402,4 +407,173 @@ pub struct PairMaterialDesc {
     pub friction: f32,
     /// Restitution for the pair.
     pub restitution: f32,
+}
+
+fn world_name() -> String {
+    WORLD_NAME.to_string()
+}
+
+/// The name that stands for the fixed world in a joint's `a` or `b`.
+pub const WORLD_NAME: &str = "world";
+
+/// A joint in a file (docs/scenes.md, "Joints"): `(name: "door_hinge", kind: Hinge(…),
+/// a: "frame", b: "door", anchor: (x, y, z))`. `b` may be left out or written `"world"` for
+/// a joint to the fixed world. Anchor and axes are in world space at the scene's start.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JointDescFile {
+    /// Unique joint name.
+    pub name: String,
+    /// What the joint constrains.
+    pub kind: JointKindDesc,
+    /// Body A's name, or `"world"`.
+    pub a: String,
+    /// Body B's name, or `"world"` (the default).
+    #[serde(default = "world_name")]
+    pub b: String,
+    /// Anchor point (world, m): on A, and on B unless the kind names B's own.
+    pub anchor: V3,
+    /// Breaks above this force (N).
+    #[serde(default)]
+    pub break_force: Option<f32>,
+    /// Breaks above this torque (N·m).
+    #[serde(default)]
+    pub break_torque: Option<f32>,
+    /// Let the two bodies collide (default false).
+    #[serde(default)]
+    pub collide: bool,
+}
+
+/// A hinge or wheel motor: `(speed: deg/s, max_torque: N·m)`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TorqueMotorDesc {
+    /// Target speed (degrees per second).
+    pub speed: f32,
+    /// Largest torque (N·m).
+    pub max_torque: f32,
+}
+
+/// A slider motor: `(speed: m/s, max_force: N)`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForceMotorDesc {
+    /// Target speed (m/s).
+    pub speed: f32,
+    /// Largest force (N).
+    pub max_force: f32,
+}
+
+fn default_ratio() -> f32 {
+    1.0
+}
+fn default_damping() -> f32 {
+    1.0
+}
+fn default_wheel_hertz() -> f32 {
+    4.0
+}
+fn default_wheel_damping() -> f32 {
+    0.7
+}
+
+/// Joint kinds in files; angles in degrees.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum JointKindDesc {
+    /// Point to point.
+    Ball,
+    /// Distance between `anchor` (on A) and `anchor_b` (on B).
+    Distance {
+        /// B's anchor (world).
+        anchor_b: V3,
+        /// Rest length (m); the anchors' distance at the start by default.
+        #[serde(default)]
+        length: Option<f32>,
+        /// Shortest length (m).
+        #[serde(default)]
+        min: Option<f32>,
+        /// Longest length (m); a rope is `max` alone.
+        #[serde(default)]
+        max: Option<f32>,
+        /// A spring `(hertz, damping_ratio)` towards the rest length.
+        #[serde(default)]
+        spring: Option<(f32, f32)>,
+    },
+    /// Revolute joint about `axis`.
+    Hinge {
+        /// Axis (world).
+        axis: V3,
+        /// `(lower, upper)` angles in degrees, 0 at the start.
+        #[serde(default)]
+        limits: Option<(f32, f32)>,
+        /// Motor.
+        #[serde(default)]
+        motor: Option<TorqueMotorDesc>,
+    },
+    /// Prismatic joint along `axis`.
+    Slider {
+        /// Axis (world).
+        axis: V3,
+        /// `(lower, upper)` translations in m, 0 at the start.
+        #[serde(default)]
+        limits: Option<(f32, f32)>,
+        /// Motor.
+        #[serde(default)]
+        motor: Option<ForceMotorDesc>,
+    },
+    /// Fixed joint; soft where a hertz is > 0.
+    Weld {
+        /// Linear spring (Hz); 0 rigid.
+        #[serde(default)]
+        linear_hertz: f32,
+        /// Angular spring (Hz); 0 rigid.
+        #[serde(default)]
+        angular_hertz: f32,
+        /// Damping ratio of the springs.
+        #[serde(default = "default_damping")]
+        damping_ratio: f32,
+    },
+    /// Rotation limits only: cone about `axis` and twist about it (degrees).
+    Angle {
+        /// Axis (world).
+        axis: V3,
+        /// Largest swing (degrees).
+        #[serde(default)]
+        cone: Option<f32>,
+        /// Twist range (degrees).
+        #[serde(default)]
+        twist: Option<(f32, f32)>,
+    },
+    /// Wheel: suspension along `axis`, free spin about `spin_axis`.
+    Wheel {
+        /// Suspension axis (world).
+        axis: V3,
+        /// Axle (world).
+        spin_axis: V3,
+        /// Suspension frequency (Hz).
+        #[serde(default = "default_wheel_hertz")]
+        hertz: f32,
+        /// Suspension damping ratio.
+        #[serde(default = "default_wheel_damping")]
+        damping_ratio: f32,
+        /// Suspension travel limits (m).
+        #[serde(default)]
+        limits: Option<(f32, f32)>,
+        /// Motor about the axle.
+        #[serde(default)]
+        motor: Option<TorqueMotorDesc>,
+    },
+    /// Rope over two fixed pulleys.
+    Pulley {
+        /// A's pulley (world).
+        ground_a: V3,
+        /// B's pulley (world).
+        ground_b: V3,
+        /// B's anchor (world).
+        anchor_b: V3,
+        /// Ratio.
+        #[serde(default = "default_ratio")]
+        ratio: f32,
+    },
 }

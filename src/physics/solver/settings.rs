@@ -129,6 +129,11 @@ pub struct Settings {
     /// Cyclone: the angular share of a penetration move is at most this fraction of the lever
     /// arm's length in the contact plane; the rest moves linearly (Millington's `angularLimit`).
     pub cyclone_angular_limit: f32,
+    /// Joints: stiffness of the position feedback of rigid joint rows (Hz), capped at half
+    /// the substep rate (Box2D v3 uses twice the contact hertz).
+    pub joint_hertz: f32,
+    /// Joints: damping ratio of that feedback.
+    pub joint_damping_ratio: f32,
 }
 
 impl Default for Settings {
@@ -156,6 +161,8 @@ impl Default for Settings {
             cyclone_position_epsilon: 0.01,
             cyclone_velocity_epsilon: 0.01,
             cyclone_angular_limit: 0.2,
+            joint_hertz: 120.0,
+            joint_damping_ratio: 2.0,
         }
     }
 }

@@ -94,6 +94,11 @@ impl World {
         let aabbs = &self.aabbs;
         self.pairs.clear();
         self.pairs.extend(self.broad.pairs.iter().filter(|&&(a, b)| aabbs[a as usize].overlaps(&aabbs[b as usize])));
+        // Jointed pairs that may not collide (a joint's default) are dropped here.
+        if !self.joints.no_collide.is_empty() {
+            let joints = &self.joints;
+            self.pairs.retain(|&(a, b)| !joints.excludes(a, b));
+        }
     }
 
     pub(super) fn narrow_phase(&mut self, dt: f32) {

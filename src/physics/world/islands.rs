@@ -2,6 +2,9 @@
 //! contact pairs, static bodies excluded) sleep together once every awake member has rested
 //! under the thresholds for `Settings::sleep_time`, and wake together when one moves.
 //!
+//! Jointed dynamic bodies join one island too (`world/joints.rs`), so a chain sleeps and
+//! wakes as one; a joint to the world or to a static body joins nothing.
+//!
 //! Limits: islands are rebuilt every step from the contacts (no persistent island graph);
 //! a body touching only static bodies is an island of its own.
 
@@ -10,7 +13,7 @@ use glam::Vec3;
 
 impl World {
     /// The root of `i` in the union–find forest, halving paths on the way.
-    fn find(parent: &mut [u32], mut i: u32) -> u32 {
+    pub(super) fn find(parent: &mut [u32], mut i: u32) -> u32 {
         while parent[i as usize] != i {
             let p = parent[i as usize];
             parent[i as usize] = parent[p as usize];
@@ -51,6 +54,7 @@ impl World {
                 }
             }
         }
+        self.union_joints();
         // An island stays awake while any awake member has not rested long enough.
         self.island_moving.clear();
         self.island_moving.resize(n, false);

@@ -135,6 +135,7 @@ impl World {
             self.solver_bodies[c.a as usize].touching = true;
             self.solver_bodies[c.b as usize].touching = true;
         }
+        self.prepare_joints(h);
         self.methods.get(&self.settings).prepare(&mut self.constraints, &mut self.solver_bodies, &self.settings);
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! What a snapshot keeps: bodies, poses and velocities, sleep timers, the persistent contacts
 //! (SAT caches, manifolds, accumulated impulses for warm starting, recycling anchors), the
-//! broad phase's grid and kept pairs, the enlarged boxes, the watched-pair records, the
+//! broad phase's grid and kept pairs, the joints (with their warm-start impulses), the enlarged boxes, the watched-pair records, the
 //! containment record and the settings. What it drops: buffers every step refills before
 //! reading them (the solver's constraints and bodies, the methods' batches, the narrow
 //! phase's scratch, the pool of ended contacts). So stepping a restored snapshot gives
@@ -60,6 +60,7 @@ impl World {
             record_convergence: self.record_convergence,
             convergence: self.convergence.clone(),
             convergence_scratch: Default::default(),
+            joints: self.joints.clone(),
         }
     }
 
@@ -83,5 +84,6 @@ impl World {
             + size_of_val(self.watch.as_slice())
             + self.containment.heap_bytes()
             + size_of_val(self.convergence.as_slice())
+            + self.joints.heap_bytes()
     }
 }

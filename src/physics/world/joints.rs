@@ -1,0 +1,471 @@
+//! The world's joints ([`crate::physics::joint`]): adding and removing them, the mouse
+//! joint the window's drag uses, the joint stages of the step, breaking, and plain debug
+//! records ([`JointRecord`]).
+//!
+//! In the step: `prepare_joints` after the contacts' constraints (lever arms and
+//! orientations at the step's start, warm impulses kept or cleared); then in each substep
+//! one pass over the joints before the contacts' passes in each of warm start, solve
+//! (`iterations` biased passes) and relax (`iterations` passes without bias); after the
+//! substeps the impulses are summed per step, and `finish_joints` measures each joint's
+//! error on the new poses and breaks the joints whose force or torque exceeded their
+//! threshold. A world without joints skips all of it at the cost of one test per stage.
+//!
+//! The one-pass methods (naive, Cyclone, averaged) get the same sequential impulses for
+//! their joints: one warm start and `iterations` biased passes over the step (the joint
+//! softness tuned for the whole step) before the method's own velocity pass.
+
+use super::World;
+use crate::physics::joint::{self, Joint, JointDesc, JointHandle, JointKind, Pass, Spring, WORLD};
+use crate::physics::math::Iso;
+use crate::physics::solver::Softness;
+use glam::{Vec3, Vec3A};
+
+/// The joints of a world and the pairs they keep from colliding.
+#[derive(Clone, Debug, Default)]
+pub struct JointSet {
+    /// Slots (removed joints stay as dead slots until reused).
+    pub(super) joints: Vec<Joint>,
+    generations: Vec<u32>,
+    free: Vec<u32>,
+    /// Body pairs (lower index first, sorted) joined by an unbroken joint that does not let
+    /// them collide.
+    pub(super) no_collide: Vec<(u32, u32)>,
+    /// Slots solved this step (alive, unbroken, some body awake).
+    active: Vec<u32>,
+    /// Softness of rigid joint rows for this step's (sub)step.
+    soft: Softness,
+    h: f32,
+}
+
+impl JointSet {
+    /// Heap bytes of a copy (for the history's budget).
+    pub(super) fn heap_bytes(&self) -> usize {
+        use std::mem::size_of_val as sz;
+        sz(self.joints.as_slice())
+            + sz(self.generations.as_slice())
+            + sz(self.free.as_slice())
+            + sz(self.no_collide.as_slice())
+            + sz(self.active.as_slice())
+    }
+
+    /// Whether there are no joints at all.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.joints.is_empty()
+    }
+
+    fn rebuild_no_collide(&mut self) {
+        self.no_collide.clear();
+        for j in &self.joints {
+            if j.is_alive() && !j.broken && !j.collide && j.a != WORLD && j.b != WORLD {
+                self.no_collide.push((j.a.min(j.b), j.a.max(j.b)));
+            }
+        }
+        self.no_collide.sort_unstable();
+        self.no_collide.dedup();
+    }
+
+    /// Whether the pair `(a, b)` (a < b) is kept from colliding by a joint.
+    #[inline]
+    pub fn excludes(&self, a: u32, b: u32) -> bool {
+        self.no_collide.binary_search(&(a, b)).is_ok()
+    }
+}
+
+/// Why a joint could not be added.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum JointError {
+    /// A body index that does not exist.
+    #[error("joint '{0}': no body with index {1}")]
+    NoBody(String, u32),
+    /// Both ends the same body, or both the world.
+    #[error("joint '{0}': a joint needs two different bodies (or a body and the world)")]
+    SameBody(String),
+    /// A zero or non-finite axis.
+    #[error("joint '{0}': its axis must be a non-zero finite vector")]
+    BadAxis(String),
+}
+
+/// A joint as plain data for drawing and inspection (no references into the world).
+#[derive(Clone, Debug, PartialEq)]
+pub struct JointRecord {
+    /// Handle.
+    pub handle: JointHandle,
+    /// Name.
+    pub name: String,
+    /// Kind name (`ball`, `hinge`, …).
+    pub kind: &'static str,
+    /// The kind and its parameters.
+    pub params: JointKind,
+    /// Body A (or [`WORLD`]).
+    pub a: u32,
+    /// Body B (or [`WORLD`]).
+    pub b: u32,
+    /// A's anchor (world).
+    pub anchor_a: Vec3,
+    /// B's anchor (world).
+    pub anchor_b: Vec3,
+    /// The joint axis as fixed in A (world; zero for kinds without one).
+    pub axis: Vec3,
+    /// Limits (rad or m) where the kind has them.
+    pub limits: Option<(f32, f32)>,
+    /// Hinge angle / twist (rad), slider or wheel translation (m), distance length (m).
+    pub position: f32,
+    /// Each row: name, Jacobian (A linear, A angular, B linear, B angular), C, impulse.
+    pub rows: Vec<joint::RowRecord>,
+    /// Effective-mass matrix of all rows, `J·M⁻¹·Jᵀ` (row-major, rows × rows).
+    pub k: Vec<f32>,
+    /// Which limit is active: −1 lower, +1 upper, 0 none.
+    pub limit_state: i8,
+    /// Linear impulse on B over the last step (N·s).
+    pub linear_impulse: Vec3,
+    /// Angular impulse on B over the last step (N·m·s).
+    pub angular_impulse: Vec3,
+    /// Linear position error (m).
+    pub position_error: f32,
+    /// Angular position error (rad).
+    pub angular_error: f32,
+    /// Broken.
+    pub broken: bool,
+}
+
+impl World {
+    fn pose_of(&self, i: u32) -> Iso {
+        if i == WORLD {
+            Iso::IDENTITY
+        } else {
+            self.bodies[i as usize].pose
+        }
+    }
+
+    /// Adds a joint between bodies `desc.a` and `desc.b` (either may be [`WORLD`]), at their
+    /// current poses. Wakes both bodies.
+    pub fn add_joint(&mut self, desc: JointDesc) -> Result<JointHandle, JointError> {
+        for i in [desc.a, desc.b] {
+            if i != WORLD && i as usize >= self.bodies.len() {
+                return Err(JointError::NoBody(desc.name.clone(), i));
+            }
+        }
+        if desc.a == desc.b {
+            return Err(JointError::SameBody(desc.name.clone()));
+        }
+        let axes: &[Vec3] = match &desc.kind {
+            JointKind::Hinge { axis, .. } | JointKind::Slider { axis, .. } | JointKind::Angle { axis, .. } => {
+                &[*axis][..]
+            }
+            JointKind::Wheel { axis, spin_axis, .. } => &[*axis, *spin_axis][..],
+            _ => &[],
+        };
+        if axes.iter().any(|a| !a.is_finite() || a.length() < 1e-6) {
+            return Err(JointError::BadAxis(desc.name.clone()));
+        }
+        let j = Joint::new(&desc, &self.pose_of(desc.a), &self.pose_of(desc.b));
+        for i in [desc.a, desc.b] {
+            if i != WORLD {
+                self.wake(i as usize);
+            }
+        }
+        let set = &mut self.joints;
+        let handle = if let Some(slot) = set.free.pop() {
+            set.joints[slot as usize] = j;
+            JointHandle { index: slot, generation: set.generations[slot as usize] }
+        } else {
+            set.joints.push(j);
+            set.generations.push(0);
+            JointHandle { index: set.joints.len() as u32 - 1, generation: 0 }
+        };
+        set.rebuild_no_collide();
+        self.broad_dirty = true;
+        Ok(handle)
+    }
+
+    /// Removes a joint (a stale handle does nothing); wakes its bodies.
+    pub fn remove_joint(&mut self, h: JointHandle) {
+        let Some(j) = self.joint(h) else { return };
+        let (a, b) = (j.a, j.b);
+        let set = &mut self.joints;
+        set.joints[h.index as usize].alive = false;
+        set.generations[h.index as usize] += 1;
+        set.free.push(h.index);
+        set.rebuild_no_collide();
+        for i in [a, b] {
+            if i != WORLD {
+                self.wake(i as usize);
+            }
+        }
+        self.broad_dirty = true;
+    }
+
+    /// A joint by handle (None if stale or removed).
+    pub fn joint(&self, h: JointHandle) -> Option<&Joint> {
+        let set = &self.joints;
+        (set.generations.get(h.index as usize) == Some(&h.generation) && set.joints[h.index as usize].is_alive())
+            .then(|| &set.joints[h.index as usize])
+    }
+
+    /// Every joint slot (dead ones included: check [`Joint::is_alive`]), by handle index.
+    pub fn joints(&self) -> &[Joint] {
+        &self.joints.joints
+    }
+
+    /// The joints in use, with their handles.
+    pub fn joint_handles(&self) -> impl Iterator<Item = (JointHandle, &Joint)> {
+        let set = &self.joints;
+        set.joints
+            .iter()
+            .enumerate()
+            .filter(|(_, j)| j.is_alive())
+            .map(|(i, j)| (JointHandle { index: i as u32, generation: set.generations[i] }, j))
+    }
+
+    /// Grabs body `body` at its local point `local` (relative to the body's centre of mass,
+    /// body axes) with a mouse joint pulling it towards `target`: a soft spring of 5 Hz,
+    /// damping ratio 0.7, whose force is at most `force_per_kg` × the body's mass (Box2D's
+    /// samples use 1000 × mass). Returns the joint; move it with [`World::move_mouse`],
+    /// release it with [`World::remove_joint`].
+    pub fn grab(&mut self, body: usize, local: Vec3, target: Vec3, force_per_kg: f32) -> Option<JointHandle> {
+        let b = self.bodies.get(body)?;
+        if !b.is_dynamic() {
+            return None;
+        }
+        let anchor = b.pose.transform_point(local);
+        let kind = JointKind::Mouse {
+            target,
+            spring: Spring { hertz: 5.0, damping_ratio: 0.7 },
+            max_force: force_per_kg * b.mass(),
+        };
+        let mut desc = JointDesc::new("mouse", kind, WORLD, body as u32, anchor);
+        desc.collide = true;
+        self.add_joint(desc).ok()
+    }
+
+    /// Moves a mouse joint's target (wakes its body).
+    pub fn move_mouse(&mut self, h: JointHandle, target: Vec3) {
+        if self.joint(h).is_none() {
+            return;
+        }
+        let j = &mut self.joints.joints[h.index as usize];
+        if let JointKind::Mouse { target: t, .. } = &mut j.kind {
+            *t = target;
+            j.local.anchor_a = target.into();
+            let b = j.b;
+            self.wake(b as usize);
+        }
+    }
+
+    /// Plain records of every joint in use (allocates; for drawing and the inspector).
+    pub fn joint_records(&self) -> Vec<JointRecord> {
+        self.joint_handles().map(|(h, j)| self.joint_record(h, j)).collect()
+    }
+
+    fn joint_record(&self, handle: JointHandle, j: &Joint) -> JointRecord {
+        let f = j.frame_at(&self.pose_of(j.a), &self.pose_of(j.b));
+        let rows = j.rows(&f);
+        let (sa, sb) = (self.record_body(j.a), self.record_body(j.b));
+        let n = rows.len;
+        let mut k = vec![0.0; n * n];
+        for (i, ri) in rows.as_slice().iter().enumerate() {
+            for (c, rc) in rows.as_slice().iter().enumerate() {
+                k[i * n + c] = ri.jac.k(&rc.jac, &sa, &sb);
+            }
+        }
+        let (axis, limits, position) = match j.kind {
+            JointKind::Hinge { limits, .. } => {
+                let (_, theta) = joint::hinge::angle(j, &f);
+                (j.local.axis_a, limits, theta)
+            }
+            JointKind::Slider { limits, .. } | JointKind::Wheel { limits, .. } => {
+                let (_, s) = joint::slider::axial(j, &f);
+                (j.local.axis_a, limits, s)
+            }
+            JointKind::Angle { twist, .. } => (j.local.axis_a, twist, joint::angle::twist(j, &f).1),
+            JointKind::Distance { min, max, .. } => {
+                (Vec3A::ZERO, min.zip(max).or(min.map(|m| (m, f32::INFINITY))).or(max.map(|m| (0.0, m))), f.d.length())
+            }
+            _ => (Vec3A::ZERO, None, 0.0),
+        };
+        let limit_state = rows
+            .as_slice()
+            .iter()
+            .filter(|r| matches!(r.role, joint::Role::LinearLimit | joint::Role::AngularLimit) && r.c <= 0.0)
+            .map(|r| if r.name.contains("lower") || r.name.contains("min") { -1 } else { 1 })
+            .next()
+            .unwrap_or(0);
+        JointRecord {
+            handle,
+            name: j.name.clone(),
+            kind: j.kind.name(),
+            params: j.kind,
+            a: j.a,
+            b: j.b,
+            anchor_a: f.pa.into(),
+            anchor_b: f.pb.into(),
+            axis: (f.qa * axis).into(),
+            limits,
+            position,
+            rows: rows.as_slice().to_vec(),
+            k,
+            limit_state,
+            linear_impulse: j.linear_impulse,
+            angular_impulse: j.angular_impulse,
+            position_error: j.position_error,
+            angular_error: j.angular_error,
+            broken: j.broken,
+        }
+    }
+
+    /// A solver body with the body's mass data now (records, tests).
+    fn record_body(&self, i: u32) -> crate::physics::solver::SolverBody {
+        if i == WORLD {
+            return joint::STATIC;
+        }
+        let b = &self.bodies[i as usize];
+        crate::physics::solver::SolverBody {
+            v: b.velocity.into(),
+            w: b.angular_velocity.into(),
+            inv_mass: b.inv_mass,
+            inv_i: b.inv_inertia_world().into(),
+            ..joint::STATIC
+        }
+    }
+
+    /// The `Prepare` stage's joint part: which joints are solved this step, their lever
+    /// arms and orientations at the step's start, their warm impulses; bodies with a joint
+    /// are marked as constrained (`touching`) for the integration.
+    pub(super) fn prepare_joints(&mut self, h: f32) {
+        if self.joints.is_empty() {
+            return;
+        }
+        let s = &self.settings;
+        let hertz = s.joint_hertz.min(0.5 / h);
+        self.joints.soft = Softness::new(hertz, s.joint_damping_ratio, h);
+        self.joints.h = h;
+        let warm = s.warm_starting;
+        self.joints.active.clear();
+        let inv_mass = |i: u32, sb: &[crate::physics::solver::SolverBody]| {
+            if i == WORLD {
+                0.0
+            } else {
+                sb[i as usize].inv_mass
+            }
+        };
+        for k in 0..self.joints.joints.len() {
+            let j = &self.joints.joints[k];
+            if !j.is_alive() || j.broken {
+                continue;
+            }
+            let (a, b) = (j.a, j.b);
+            let moving = inv_mass(a, &self.solver_bodies) > 0.0 || inv_mass(b, &self.solver_bodies) > 0.0;
+            let (pa, pb) = (self.pose_of(a), self.pose_of(b));
+            let j = &mut self.joints.joints[k];
+            j.linear_impulse = Vec3::ZERO;
+            j.angular_impulse = Vec3::ZERO;
+            if !moving {
+                continue;
+            }
+            if !warm {
+                j.impulses = Default::default();
+            }
+            j.prepare(&pa, &pb, h);
+            self.joints.active.push(k as u32);
+            for i in [a, b] {
+                if i != WORLD {
+                    self.solver_bodies[i as usize].touching = true;
+                }
+            }
+        }
+    }
+
+    /// Re-applies the joints' accumulated impulses.
+    pub(super) fn warm_start_joints(&mut self) {
+        if self.joints.active.is_empty() || !self.settings.warm_starting {
+            return;
+        }
+        let set = &mut self.joints;
+        for &k in &set.active {
+            let j = &set.joints[k as usize];
+            let (mut a, mut b) = (joint::load(&self.solver_bodies, j.a), joint::load(&self.solver_bodies, j.b));
+            j.warm_start(&mut a, &mut b);
+            joint::store(&mut self.solver_bodies, j.a, &a);
+            joint::store(&mut self.solver_bodies, j.b, &b);
+        }
+    }
+
+    /// `iterations` passes over the joints, biased (`use_bias`) or relaxing.
+    pub(super) fn solve_joints(&mut self, use_bias: bool) {
+        if self.joints.active.is_empty() {
+            return;
+        }
+        let set = &mut self.joints;
+        let pass = Pass { h: set.h, inv_h: 1.0 / set.h, use_bias, soft: set.soft };
+        for _ in 0..self.settings.iterations.max(1) {
+            for &k in &set.active {
+                let j = &mut set.joints[k as usize];
+                let (mut a, mut b) = (joint::load(&self.solver_bodies, j.a), joint::load(&self.solver_bodies, j.b));
+                j.solve(&mut a, &mut b, &pass);
+                joint::store(&mut self.solver_bodies, j.a, &a);
+                joint::store(&mut self.solver_bodies, j.b, &b);
+            }
+        }
+    }
+
+    /// Adds the substep's impulses to the joints' per-step totals.
+    pub(super) fn accumulate_joint_impulses(&mut self) {
+        if self.joints.active.is_empty() {
+            return;
+        }
+        let set = &mut self.joints;
+        for &k in &set.active {
+            let j = &mut set.joints[k as usize];
+            let (a, b) = (joint::load(&self.solver_bodies, j.a), joint::load(&self.solver_bodies, j.b));
+            let (lin, ang) = j.reaction(&j.frame(&a, &b));
+            j.linear_impulse += Vec3::from(lin);
+            j.angular_impulse += Vec3::from(ang);
+        }
+    }
+
+    /// After the step: each solved joint's error on the new poses; joints whose force or
+    /// torque over the step exceeded their threshold break (and their bodies collide again).
+    pub(super) fn finish_joints(&mut self, dt: f32) {
+        if self.joints.active.is_empty() {
+            return;
+        }
+        let mut broke = false;
+        for idx in 0..self.joints.active.len() {
+            let k = self.joints.active[idx] as usize;
+            let (a, b) = (self.joints.joints[k].a, self.joints.joints[k].b);
+            let (pa, pb) = (self.pose_of(a), self.pose_of(b));
+            let j = &mut self.joints.joints[k];
+            let (lin, ang) = j.errors(&j.frame_at(&pa, &pb));
+            j.position_error = lin;
+            j.angular_error = ang;
+            let over = |limit: Option<f32>, impulse: Vec3| limit.is_some_and(|l| impulse.length() > l * dt);
+            if over(j.break_force, j.linear_impulse) || over(j.break_torque, j.angular_impulse) {
+                j.broken = true;
+                j.impulses = Default::default();
+                broke = true;
+            }
+        }
+        if broke {
+            self.joints.rebuild_no_collide();
+            self.broad_dirty = true;
+        }
+    }
+
+    /// Joins the islands of jointed dynamic bodies (`world/islands.rs`).
+    pub(super) fn union_joints(&mut self) {
+        for j in &self.joints.joints {
+            if !j.is_alive() || j.broken || j.a == WORLD || j.b == WORLD {
+                continue;
+            }
+            if self.bodies[j.a as usize].is_dynamic() && self.bodies[j.b as usize].is_dynamic() {
+                let ra = Self::find(&mut self.island_parent, j.a);
+                let rb = Self::find(&mut self.island_parent, j.b);
+                if ra != rb {
+                    let (lo, hi) = (ra.min(rb), ra.max(rb));
+                    self.island_parent[hi as usize] = lo;
+                }
+            }
+        }
+    }
+}

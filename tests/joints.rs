@@ -1,0 +1,492 @@
+//! Joints against closed forms: a pendulum's period, a loaded hinge, a motor, limits, a long
+//! chain with a heavy end, a pulley, Newton's cradle, breaking, islands; and bad joint
+//! descriptions in scene files. Each test prints its measured value beside its bound.
+
+mod common;
+use common::*;
+use contactlab::physics::joint::{Motor, Spring};
+use contactlab::physics::{BodyDesc, JointDesc, JointKind, Settings, Shape, World, WORLD};
+use contactlab::scene;
+use glam::{Quat, Vec3};
+
+const DT: f32 = 1.0 / 60.0;
+const G: f32 = 9.81;
+
+fn settings() -> Settings {
+    Settings { sleeping: false, ..Default::default() }
+}
+
+fn sphere(w: &mut World, name: &str, r: f32, p: Vec3, mass: f32) -> u32 {
+    let mut d = BodyDesc::new(name, Shape::Sphere { radius: r }, p);
+    d.mass = Some(mass);
+    w.add_body(d).unwrap().index
+}
+
+fn joint(w: &mut World, name: &str, kind: JointKind, a: u32, b: u32, anchor: Vec3) {
+    w.add_joint(JointDesc::new(name, kind, a, b, anchor)).unwrap();
+}
+
+fn hinge_angle(w: &World, name: &str) -> f32 {
+    w.joint_records().into_iter().find(|r| r.name == name).unwrap().position
+}
+
+/// Times of the upward zero crossings of `x(t)`, linearly interpolated.
+fn crossings(xs: &[f32]) -> Vec<f32> {
+    let mut out = Vec::new();
+    for k in 1..xs.len() {
+        if xs[k - 1] < 0.0 && xs[k] >= 0.0 {
+            let f = xs[k - 1] / (xs[k - 1] - xs[k]);
+            out.push((k as f32 - 1.0 + f) * DT);
+        }
+    }
+    out
+}
+
+#[test]
+fn pendulum_period_matches_two_pi_root_l_over_g() {
+    for (label, length) in [("ball", 1.0f32), ("ball", 2.0)] {
+        let mut w = world(settings());
+        let a = 5f32.to_radians();
+        let p = Vec3::new(length * a.sin(), 3.0 - length * a.cos(), 0.0);
+        let bob = sphere(&mut w, "bob", 0.02, p, 1.0);
+        joint(&mut w, "pivot", JointKind::Ball, WORLD, bob, Vec3::new(0.0, 3.0, 0.0));
+        let mut xs = Vec::new();
+        for _ in 0..(10.0 / DT) as usize {
+            w.step(DT);
+            xs.push(w.bodies()[bob as usize].pose.pos.x);
+        }
+        let c = crossings(&xs);
+        let period = (c[c.len() - 1] - c[0]) / (c.len() - 1) as f32;
+        let expected = 2.0 * std::f32::consts::PI * (length / G).sqrt();
+        let err = (period / expected - 1.0).abs();
+        println!("pendulum ({label}) L = {length} m: period {period:.4} s, 2π√(L/g) = {expected:.4} s, error {:.3} % (bound 1 %)", err * 100.0);
+        assert!(err < 0.01);
+    }
+}
+
+#[test]
+fn loaded_hinge_keeps_its_anchors_within_a_millimetre() {
+    let mut w = world(settings());
+    let frame = w.add_body(BodyDesc::new("frame", cube(0.05), Vec3::new(0.0, 1.0, 0.0)).fixed()).unwrap().index;
+    // A 1 m wide, 20 kg door hinged on its left edge about Y: gravity loads the hinge across
+    // its axis (the swing rows and the point block carry it).
+    let mut d = BodyDesc::new("door", Shape::cuboid(Vec3::new(0.5, 1.0, 0.05)).unwrap(), Vec3::new(0.55, 1.0, 0.0));
+    d.mass = Some(20.0);
+    let door = w.add_body(d).unwrap().index;
+    let kind = JointKind::Hinge { axis: Vec3::Y, limits: None, motor: None };
+    joint(&mut w, "hinge", kind, frame, door, Vec3::new(0.05, 1.0, 0.0));
+    let mut worst = 0.0f32;
+    for _ in 0..(10.0 / DT) as usize {
+        w.step(DT);
+        worst = worst.max(w.joint_records()[0].position_error);
+    }
+    let r = &w.joint_records()[0];
+    let sep = (r.anchor_a - r.anchor_b).length();
+    println!(
+        "loaded hinge: anchor separation after 10 s {:.4} mm (worst {:.4} mm; bound 1 mm), swing error {:.5}°",
+        sep * 1e3,
+        worst * 1e3,
+        r.angular_error.to_degrees()
+    );
+    assert!(sep < 1e-3);
+}
+
+#[test]
+fn hinge_motor_reaches_its_target_speed() {
+    let mut w = world(settings());
+    let mut d = BodyDesc::new("wheel", Shape::cuboid(Vec3::new(0.5, 0.5, 0.1)).unwrap(), Vec3::new(0.0, 2.0, 0.0));
+    d.mass = Some(5.0);
+    let wheel = w.add_body(d).unwrap().index;
+    let speed = 3.0;
+    let kind = JointKind::Hinge { axis: Vec3::Z, limits: None, motor: Some(Motor { speed, max: 50.0 }) };
+    joint(&mut w, "axle", kind, WORLD, wheel, Vec3::new(0.0, 2.0, 0.0));
+    for _ in 0..120 {
+        w.step(DT);
+    }
+    let got = w.bodies()[wheel as usize].angular_velocity.z;
+    let err = (got / speed - 1.0).abs();
+    println!("motor: ω = {got:.4} rad/s for a target of {speed} rad/s, error {:.3} % (bound 2 %)", err * 100.0);
+    assert!(err < 0.02);
+}
+
+#[test]
+fn hinge_limits_hold_within_half_a_degree() {
+    // A bar thrown against its limits without gravity, then resting on one with gravity.
+    for (gravity, spin) in [(Vec3::ZERO, 6.0f32), (Vec3::new(0.0, -G, 0.0), -3.0)] {
+        let mut w = World::new(gravity, settings());
+        let mut d = BodyDesc::new("bar", Shape::cuboid(Vec3::new(0.5, 0.05, 0.05)).unwrap(), Vec3::new(0.5, 2.0, 0.0));
+        d.angular_velocity = Vec3::new(0.0, 0.0, spin);
+        d.velocity = Vec3::new(0.0, spin * 0.5, 0.0);
+        let bar = w.add_body(d).unwrap().index;
+        let (lo, hi) = (-20f32.to_radians(), 30f32.to_radians());
+        let kind = JointKind::Hinge { axis: Vec3::Z, limits: Some((lo, hi)), motor: None };
+        joint(&mut w, "hinge", kind, WORLD, bar, Vec3::new(0.0, 2.0, 0.0));
+        let mut worst = 0.0f32;
+        for _ in 0..300 {
+            w.step(DT);
+            let a = hinge_angle(&w, "hinge");
+            worst = worst.max(a - hi).max(lo - a);
+        }
+        println!("limits (gravity {:?}): exceeded by at most {:.4}° (bound 0.5°)", gravity.y, worst.to_degrees());
+        assert!(worst.to_degrees() < 0.5);
+    }
+}
+
+/// A chain of `n` capsule links of length `len` hanging from the world, a sphere 10× a
+/// link's mass at its end. Returns the world and the heavy body's index.
+fn chain(n: usize, len: f32) -> (World, u32) {
+    // Eight substeps allow a joint hertz of 240 (at most half the substep rate): the chain
+    // scene's settings (scenes/chain_50.ron).
+    let mut w = world(Settings { substeps: 8, joint_hertz: 240.0, ..settings() });
+    let top = Vec3::new(0.0, 12.0, 0.0);
+    let mut prev = WORLD;
+    let link_mass = 0.5;
+    for i in 0..n {
+        let c = top - Vec3::new(0.0, (i as f32 + 0.5) * len, 0.0);
+        let mut d =
+            BodyDesc::new(format!("link{i}"), Shape::Capsule { radius: 0.04, half_height: len * 0.5 - 0.04 }, c);
+        d.mass = Some(link_mass);
+        let b = w.add_body(d).unwrap().index;
+        joint(&mut w, &format!("j{i}"), JointKind::Ball, prev, b, c + Vec3::new(0.0, len * 0.5, 0.0));
+        prev = b;
+    }
+    let end = top - Vec3::new(0.0, n as f32 * len, 0.0);
+    let heavy = sphere(&mut w, "weight", 0.15, end - Vec3::new(0.0, 0.15, 0.0), 10.0 * link_mass);
+    joint(&mut w, "end", JointKind::Ball, prev, heavy, end);
+    (w, heavy)
+}
+
+#[test]
+fn fifty_link_chain_with_a_heavy_end_stretches_less_than_one_percent() {
+    let (n, len) = (50, 0.2);
+    let (mut w, heavy) = chain(n, len);
+    // Swing it: a sideways kick to the weight.
+    w.body_mut(w.handle(heavy as usize)).unwrap().velocity = Vec3::new(2.0, 0.0, 0.0);
+    let total = n as f32 * len;
+    let mut worst = 0.0f32;
+    for _ in 0..(10.0 / DT) as usize {
+        w.step(DT);
+        let stretch: f32 = w.joints().iter().map(|j| j.position_error).sum();
+        worst = worst.max(stretch);
+    }
+    println!(
+        "50-link chain, end 10× a link: total stretch (sum of joint gaps) at most {:.3} mm = {:.4} % of {total} m (bound 1 %)",
+        worst * 1e3,
+        worst / total * 100.0
+    );
+    assert!(worst / total < 0.01);
+}
+
+#[test]
+fn pulley_keeps_its_rope_length_within_a_millimetre() {
+    let mut w = world(settings());
+    let (ga, gb, ratio) = (Vec3::new(-1.0, 9.0, 0.0), Vec3::new(1.0, 9.0, 0.0), 2.0);
+    // Balanced (mA = ratio·mB… here mA/mB = 1/ratio), set moving and swinging.
+    let mut d = BodyDesc::new("a", cube(0.2), Vec3::new(-1.0, 4.8, 0.0));
+    d.mass = Some(1.0);
+    d.velocity = Vec3::new(0.3, -0.3, 0.0);
+    let a = w.add_body(d).unwrap().index;
+    let mut d = BodyDesc::new("b", cube(0.2), Vec3::new(1.0, 4.8, 0.0));
+    d.mass = Some(2.0);
+    let b = w.add_body(d).unwrap().index;
+    let kind = JointKind::Pulley { ground_a: ga, ground_b: gb, anchor_b: Vec3::new(1.0, 5.0, 0.0), ratio };
+    joint(&mut w, "rope", kind, a, b, Vec3::new(-1.0, 5.0, 0.0));
+    let length = |w: &World| {
+        let r = &w.joint_records()[0];
+        (r.anchor_a - ga).length() + ratio * (r.anchor_b - gb).length()
+    };
+    let l0 = length(&w);
+    let (mut worst, start_a) = (0.0f32, w.bodies()[a as usize].pose.pos);
+    for _ in 0..(10.0 / DT) as usize {
+        w.step(DT);
+        worst = worst.max((length(&w) - l0).abs());
+    }
+    let moved = (w.bodies()[a as usize].pose.pos - start_a).length();
+    println!("pulley: L₁ + ratio·L₂ drifted at most {:.4} mm (bound 1 mm); A moved {moved:.2} m", worst * 1e3);
+    assert!(worst < 1e-3 && moved > 1.0);
+}
+
+#[test]
+fn newtons_cradle_sends_one_ball_out_for_one_ball_in() {
+    let mut w = world(Settings { restitution_threshold: 0.1, ..settings() });
+    let (r, gap, n, v) = (0.1f32, 0.02f32, 5usize, 1.0f32);
+    let mut balls = Vec::new();
+    for i in 0..n {
+        let x = i as f32 * (2.0 * r + gap);
+        let mut d = BodyDesc::new(format!("ball{i}"), Shape::Sphere { radius: r }, Vec3::new(x, 1.0, 0.0));
+        d.mass = Some(1.0);
+        d.friction = 0.0;
+        d.restitution = 1.0;
+        if i == 0 {
+            d.velocity = Vec3::new(v, 0.0, 0.0);
+        }
+        let b = w.add_body(d).unwrap().index;
+        let kind = JointKind::Hinge { axis: Vec3::Z, limits: None, motor: None };
+        joint(&mut w, &format!("string{i}"), kind, WORLD, b, Vec3::new(x, 2.0, 0.0));
+        balls.push(b);
+    }
+    // Each collision is one step (the gaps are wider than a ball moves in a step, so the
+    // speculative contacts never chain three balls); the last ball leaves after n − 1.
+    let mut vx = Vec::new();
+    for step in 0..30 {
+        w.step(DT);
+        vx = balls.iter().map(|&b| w.bodies()[b as usize].velocity.length()).collect();
+        if vx[n - 1] > 0.5 * v {
+            println!("the last ball left in step {step}");
+            break;
+        }
+    }
+    let others = vx[..n - 1].iter().cloned().fold(0.0f32, f32::max);
+    println!(
+        "Newton's cradle: speeds as the last ball leaves {vx:?} for {v} m/s in: last ball {:.2} % of it (bound ≥ 95 %), others at most {:.2} % (bound 5 %)",
+        vx[n - 1] / v * 100.0,
+        others / v * 100.0
+    );
+    assert!(vx[n - 1] >= 0.95 * v);
+    assert!(vx[..n - 1].iter().all(|&s| s <= 0.05 * v));
+}
+
+#[test]
+fn breakable_joint_breaks_at_its_threshold() {
+    // A 1 kg ball hanging at rest pulls with m·g = 9.81 N.
+    for (threshold, breaks) in [(9.3f32, true), (10.3, false)] {
+        let mut w = world(settings());
+        let bob = sphere(&mut w, "bob", 0.1, Vec3::new(0.0, 1.0, 0.0), 1.0);
+        let mut d = JointDesc::new("rope", JointKind::Ball, WORLD, bob, Vec3::new(0.0, 2.0, 0.0));
+        d.kind =
+            JointKind::Distance { anchor_b: Vec3::new(0.0, 1.0, 0.0), length: 1.0, min: None, max: None, spring: None };
+        d.break_force = Some(threshold);
+        w.add_joint(d).unwrap();
+        let mut broke_at = None;
+        for step in 0..120 {
+            w.step(DT);
+            if broke_at.is_none() && w.joints()[0].broken {
+                broke_at = Some(step);
+            }
+        }
+        let force = w.joints()[0].linear_impulse.length() / DT;
+        println!(
+            "breakable: threshold {threshold} N (weight {G} N): broke at step {broke_at:?}, last force {force:.3} N"
+        );
+        assert_eq!(broke_at.is_some(), breaks);
+        if breaks {
+            assert!(w.bodies()[bob as usize].pose.pos.y < 0.0, "the ball falls once the joint broke");
+        }
+    }
+}
+
+#[test]
+fn a_jointed_chain_sleeps_and_wakes_as_one() {
+    let mut w = world(Settings::default());
+    ground(&mut w);
+    let mut prev = None;
+    let mut ids = Vec::new();
+    for i in 0..6 {
+        let b =
+            w.add_body(BodyDesc::new(format!("l{i}"), cube(0.1), Vec3::new(i as f32 * 0.25, 0.1, 0.0))).unwrap().index;
+        if let Some(p) = prev {
+            joint(&mut w, &format!("j{i}"), JointKind::Ball, p, b, Vec3::new(i as f32 * 0.25 - 0.125, 0.1, 0.0));
+        }
+        prev = Some(b);
+        ids.push(b);
+    }
+    for _ in 0..240 {
+        w.step(DT);
+    }
+    assert!(ids.iter().all(|&i| w.bodies()[i as usize].asleep), "the chain fell asleep");
+    w.wake(ids[5] as usize);
+    w.step(DT);
+    let awake = ids.iter().filter(|&&i| !w.bodies()[i as usize].asleep).count();
+    assert_eq!(awake, ids.len(), "waking one link wakes the chain");
+}
+
+#[test]
+fn jointed_runs_are_bit_identical() {
+    let run = || {
+        let (mut w, heavy) = chain(10, 0.2);
+        w.body_mut(w.handle(heavy as usize)).unwrap().velocity = Vec3::new(1.0, 0.0, 0.5);
+        for _ in 0..200 {
+            w.step(DT);
+        }
+        w.bodies().iter().map(|b| (b.pose.pos.to_array(), b.pose.rot.to_array())).collect::<Vec<_>>()
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn every_kind_runs_in_every_method_without_blowing_up() {
+    use contactlab::physics::SolverMode;
+    for mode in SolverMode::ALL {
+        let mut w = world(Settings { mode, ..settings() });
+        ground(&mut w);
+        let axis = Vec3::new(0.0, 0.0, 1.0);
+        let kinds = [
+            JointKind::Ball,
+            JointKind::Hinge { axis, limits: Some((-0.5, 0.5)), motor: Some(Motor { speed: 1.0, max: 5.0 }) },
+            JointKind::Slider { axis: Vec3::X, limits: Some((-0.3, 0.3)), motor: None },
+            JointKind::Weld { linear_hertz: 0.0, angular_hertz: 5.0, damping_ratio: 0.7 },
+            // Angular only: paired with a ball joint below.
+            JointKind::Angle { axis: Vec3::Y, cone: Some(0.5), twist: Some((-0.3, 0.3)) },
+            JointKind::Wheel {
+                axis: Vec3::Y,
+                spin_axis: Vec3::Z,
+                spring: Spring { hertz: 4.0, damping_ratio: 0.7 },
+                limits: None,
+                motor: None,
+            },
+        ];
+        for (k, kind) in kinds.into_iter().enumerate() {
+            let x = k as f32 * 2.0;
+            let b = w.add_body(BodyDesc::new(format!("b{k}"), cube(0.2), Vec3::new(x, 3.0, 0.0))).unwrap().index;
+            w.add_joint(JointDesc::new(format!("j{k}"), kind, WORLD, b, Vec3::new(x, 3.3, 0.0))).unwrap();
+            if let JointKind::Angle { .. } = kind {
+                w.add_joint(JointDesc::new("angle ball", JointKind::Ball, WORLD, b, Vec3::new(x, 3.3, 0.0))).unwrap();
+            }
+        }
+        for _ in 0..240 {
+            w.step(DT);
+        }
+        for (b, j) in w.bodies().iter().skip(1).zip(w.joints().iter().filter(|j| j.name != "angle ball")) {
+            assert!(b.pose.pos.is_finite() && b.pose.pos.y > 1.5, "{mode:?}: {} fell to {:?}", j.name, b.pose.pos);
+            assert!(j.position_error < 0.05, "{mode:?}: {} error {}", j.name, j.position_error);
+        }
+    }
+}
+
+#[test]
+fn mouse_joint_pulls_a_body_to_the_cursor() {
+    let mut w = world(settings());
+    ground(&mut w);
+    let b = w.add_body(BodyDesc::new("box", cube(0.25), Vec3::new(0.0, 0.25, 0.0))).unwrap().index as usize;
+    let target = Vec3::new(0.0, 2.0, 0.0);
+    let h = w.grab(b, Vec3::new(0.0, 0.25, 0.0), target, 1000.0).unwrap();
+    for _ in 0..180 {
+        w.step(DT);
+    }
+    let p = w.bodies()[b].pose.transform_point(Vec3::new(0.0, 0.25, 0.0));
+    assert!((p - target).length() < 0.05, "grab point at {p}");
+    w.move_mouse(h, Vec3::new(1.0, 2.0, 0.0));
+    for _ in 0..180 {
+        w.step(DT);
+    }
+    let p = w.bodies()[b].pose.transform_point(Vec3::new(0.0, 0.25, 0.0));
+    assert!((p - Vec3::new(1.0, 2.0, 0.0)).length() < 0.05, "grab point at {p}");
+    w.remove_joint(h);
+    assert!(w.joint(h).is_none());
+    for _ in 0..120 {
+        w.step(DT);
+    }
+    assert!(w.bodies()[b].pose.pos.y < 0.5, "released, the box falls");
+}
+
+fn err(text: &str) -> String {
+    match scene::load_str(text, "<text>") {
+        Ok(_) => panic!("should fail:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+const BODIES: &str = r#"bodies: [
+        (name: "frame", shape: Box(half_extents: (0.1, 1.0, 0.1)), kind: Static),
+        (name: "door", shape: Box(half_extents: (0.5, 1.0, 0.05)), position: (0.6, 0.0, 0.0)),
+    ],"#;
+
+fn with_joint(j: &str) -> String {
+    format!("Scene(name: \"j\", {BODIES} joints: [{j}])")
+}
+
+#[test]
+fn the_issue_example_loads_as_written() {
+    let text = with_joint(
+        r#"(name: "door_hinge", kind: Hinge(axis: (0.0, 1.0, 0.0), limits: Some((-90.0, 0.0)), motor: None), a: "frame", b: "door", anchor: (0.1, 0.0, 0.0))"#,
+    );
+    let s = scene::load_str(&text, "<text>").unwrap();
+    assert_eq!(s.world.joints().len(), 1);
+    let world = with_joint(r#"(name: "hook", kind: Ball, a: "door", anchor: (0.6, 1.0, 0.0))"#);
+    let s = scene::load_str(&world, "<text>").unwrap();
+    assert_eq!(s.world.joints()[0].b, WORLD, "b left out: the world");
+}
+
+#[test]
+fn bad_joint_descriptions_name_the_joint_and_the_field() {
+    let cases = [
+        (
+            r#"(name: "h", kind: Ball, a: "frame", b: "nobody", anchor: (0.0, 0.0, 0.0))"#,
+            "joint 'h', field 'b': no body is named 'nobody'",
+        ),
+        (
+            r#"(name: "h", kind: Hinge(axis: (0.0, 0.0, 0.0)), a: "frame", b: "door", anchor: (0.0, 0.0, 0.0))"#,
+            "joint 'h', field 'axis': must not be zero",
+        ),
+        (
+            r#"(name: "h", kind: Hinge(axis: (0.0, 1.0, 0.0), limits: Some((10.0, -10.0))), a: "frame", b: "door", anchor: (0.0, 0.0, 0.0))"#,
+            "joint 'h', field 'limits': limits out of order",
+        ),
+        (
+            r#"(name: "h", kind: Ball, a: "door", b: "door", anchor: (0.0, 0.0, 0.0))"#,
+            "joint 'h', field 'b': a joint of a body to itself",
+        ),
+        (
+            r#"(name: "h", kind: Ball, a: "frame", b: "world", anchor: (0.0, 0.0, 0.0))"#,
+            "joint 'h', field 'b': joins two bodies that never move",
+        ),
+        (
+            r#"(name: "h", kind: Slider(axis: (1.0, 0.0, 0.0), limits: Some((1.0, 0.0))), a: "frame", b: "door", anchor: (0.0, 0.0, 0.0))"#,
+            "joint 'h', field 'limits'",
+        ),
+        (
+            r#"(name: "h", kind: Distance(anchor_b: (1.0, 0.0, 0.0), min: Some(2.0), max: Some(1.0)), a: "frame", b: "door", anchor: (0.0, 0.0, 0.0))"#,
+            "joint 'h', field 'min'",
+        ),
+        (
+            r#"(name: "h", kind: Ball, a: "frame", b: "door", anchor: (0.0, 0.0, 0.0), break_force: Some(-1.0))"#,
+            "joint 'h', field 'break_force'",
+        ),
+        (
+            r#"(name: "h", kind: Hinge(axis: (0.0, 1.0, 0.0), limits: Some((-200.0, 0.0))), a: "frame", b: "door", anchor: (0.0, 0.0, 0.0))"#,
+            "joint 'h', field 'limits'",
+        ),
+    ];
+    for (j, needle) in cases {
+        let e = err(&with_joint(j));
+        assert!(e.contains(needle), "{e}\n  lacks: {needle}");
+    }
+    let two = with_joint(
+        r#"(name: "h", kind: Ball, a: "frame", b: "door", anchor: (0.0, 0.0, 0.0)), (name: "h", kind: Ball, a: "frame", b: "door", anchor: (0.0, 0.0, 0.0))"#,
+    );
+    assert!(err(&two).contains("joint 'h', field 'name'"));
+    let unknown = with_joint(r#"(name: "h", kind: Spring, a: "frame", b: "door", anchor: (0.0, 0.0, 0.0))"#);
+    assert!(err(&unknown).contains("Hinge"), "unknown kinds list the valid ones: {}", err(&unknown));
+}
+
+#[test]
+fn bad_joint_in_a_scene_file_exits_non_zero_on_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("contactlab-joint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad_joint.ron");
+    std::fs::write(
+        &bad,
+        with_joint(r#"(name: "door_hinge", kind: Hinge(axis: (0.0, 0.0, 0.0)), a: "frame", b: "door", anchor: (0.0, 0.0, 0.0))"#),
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_contactlab"))
+        .args([bad.to_str().unwrap(), "--headless", "--steps", "1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("joint 'door_hinge', field 'axis'"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn rotated_bodies_keep_hinge_angle_zero_at_the_start() {
+    let mut w = world(settings());
+    let mut d = BodyDesc::new("b", cube(0.2), Vec3::new(0.5, 2.0, 0.0));
+    d.rotation = Quat::from_rotation_y(0.7);
+    let b = w.add_body(d).unwrap().index;
+    let kind = JointKind::Hinge { axis: Vec3::new(1.0, 1.0, 0.0), limits: None, motor: None };
+    joint(&mut w, "h", kind, WORLD, b, Vec3::new(0.0, 2.0, 0.0));
+    assert!(hinge_angle(&w, "h").abs() < 1e-5);
+}
