@@ -467,3 +467,24 @@ fn the_open_dialog_lists_scene_files_and_loads_the_one_chosen() {
     assert_eq!(h.state().scene.desc.name, scene::load(&scene::scenes_dir().join("box_on_box.ron")).unwrap().desc.name);
     assert!(h.state().file_dialog.is_none(), "the dialog closes");
 }
+
+#[test]
+fn clicking_a_joint_anchor_selects_it_and_the_inspector_shows_its_rows_and_k() {
+    let mut h = window_harness(testbed("door.ron"));
+    h.run();
+    let anchor = h.state().world().joint_records()[0].anchor_a;
+    let p = contactlab::app::viewport::project(h.state(), central_rect(&h), anchor);
+    click_at(&mut h, p + egui::vec2(3.0, 2.0));
+    let h_sel = h.state().selected_joint.expect("the click near the anchor selects the joint");
+    assert_eq!(h_sel, h.state().world().joint_records()[0].handle);
+    h.run();
+    h.get_by_label_contains("joint 'door_hinge' (hinge)");
+    h.get_by_label_contains("Jacobian rows");
+    h.get_by_label_contains("effective mass matrix K");
+    // The hinge's rows: three point rows and two swing rows at least.
+    let rows = h.state().world().joint_records()[0].rows.len();
+    assert!(rows >= 5, "{rows} rows");
+    h.get_by_label("Deselect joint").click();
+    h.run();
+    assert!(h.state().selected_joint.is_none());
+}

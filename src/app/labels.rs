@@ -25,9 +25,10 @@ pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) {
     let rects = split(main, t.compare.is_some());
     let sides = std::iter::once((t.world(), t.pair_debug_cached(), t.max_penetration_run, "A"))
         .chain(t.compare.as_ref().map(|c| (&c.world, t.pair_debug_b_cached(), c.max_penetration_run, "B")));
-    for ((w, pair, max_pen, side), rect) in sides.zip(&rects) {
+    for (k, ((w, pair, max_pen, side), rect)) in sides.zip(&rects).enumerate() {
         let side = (rects.len() > 1).then_some((side, max_pen));
         paint_side(ui, t, w, pair, side, *rect);
+        paint_joints(ui, t, w, &t.joint_cache[k.min(1)], *rect);
     }
     if let [_, b] = rects.as_slice() {
         let ppp = ui.ctx().pixels_per_point();
@@ -36,6 +37,49 @@ pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) {
             [Pos2::new(x, b.y / ppp), Pos2::new(x, (b.y + b.h) / ppp)],
             egui::Stroke::new(2.0, Color32::from_rgb(90, 95, 110)),
         );
+    }
+}
+
+/// Each joint's force in newtons at its arrow's tip, and the selected joint's name and state
+/// at its anchor.
+fn paint_joints(ui: &mut egui::Ui, t: &Testbed, w: &World, joints: &[crate::physics::world::JointRecord], main: Rect) {
+    if joints.is_empty() {
+        return;
+    }
+    let ppp = ui.ctx().pixels_per_point();
+    let vp = t.camera.view_proj(main.w / main.h.max(1.0));
+    let at = |q: glam::Vec3| {
+        let c = vp * q.extend(1.0);
+        (c.w > 0.0).then(|| {
+            let (x, y) = (c.x / c.w, c.y / c.w);
+            Pos2::new((main.x + (x * 0.5 + 0.5) * main.w) / ppp + 6.0, (main.y + (0.5 - y * 0.5) * main.h) / ppp - 6.0)
+        })
+    };
+    let dt = t.timestep();
+    let force = c32(crate::render::joints::FORCE);
+    let dark = Color32::from_rgb(35, 38, 48);
+    // Many joints (a chain, a grid): label only the selected one's force.
+    let all = joints.len() <= 12;
+    for r in joints {
+        let selected = t.selected_joint == Some(r.handle);
+        if let (true, Some(tip)) = (all || selected, crate::render::joints::force_tip(w, r, dt)) {
+            let newtons = crate::render::joints::force(r, dt).1.length();
+            if let Some(p) = at(tip) {
+                ui.painter().text(p, Align2::LEFT_BOTTOM, format!("{newtons:.1} N"), FontId::proportional(13.0), force);
+            }
+        }
+        if selected {
+            let state = match r.limit_state {
+                -1 => "  · at lower limit",
+                1 => "  · at upper limit",
+                _ => "",
+            };
+            let text =
+                if r.broken { format!("{} (broken)", r.name) } else { format!("{} ({}){state}", r.name, r.kind) };
+            if let Some(p) = at(r.anchor_a) {
+                ui.painter().text(p, Align2::LEFT_TOP, text, FontId::proportional(14.0), dark);
+            }
+        }
     }
 }
 

@@ -9,6 +9,7 @@ pub mod files;
 pub mod headless;
 pub mod help;
 pub mod history;
+pub mod joint_panel;
 pub mod labels;
 pub mod picking;
 pub mod plots;

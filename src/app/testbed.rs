@@ -109,6 +109,10 @@ pub struct Testbed {
     pub(super) scene_watch: Option<super::files::SceneWatch>,
     /// The trace being replayed (`--replay`), if any: then no physics runs.
     pub replay: Option<super::replay::Replay>,
+    /// The selected joint (clicked near its anchor), shown in the joint inspector.
+    pub selected_joint: Option<crate::physics::JointHandle>,
+    /// The joints of each side as drawn this frame (refreshed by `frame_inputs`).
+    pub(super) joint_cache: [Vec<crate::physics::world::JointRecord>; 2],
     /// "Record GIF" in the window ([`super::record`]).
     pub recorder: super::record::Recorder,
     /// The "Open…" dialog, while open.
@@ -161,6 +165,8 @@ impl Testbed {
             scene_watch: None,
             file_dialog: None,
             recorder: Default::default(),
+            selected_joint: None,
+            joint_cache: Default::default(),
             replay: None,
             restored_at: None,
         };
@@ -505,14 +511,19 @@ impl Testbed {
     ) -> Vec<FrameInput<'a>> {
         self.pair_debug();
         self.pair_debug_b();
+        self.joint_cache[0] = self.scene.world.joint_records();
+        self.joint_cache[1] = self.compare.as_ref().map(|c| c.world.joint_records()).unwrap_or_default();
         let this: &'a Testbed = self;
         let rects = split(main_rect, this.compare.is_some());
         let pair_a = this.pair_cache.as_ref().filter(|c| Some((c.1, c.2)) == this.selected_pair()).map(|c| &c.3);
         let sides = std::iter::once((&this.scene.world, pair_a))
             .chain(this.compare.as_ref().map(|c| (&c.world, this.pair_debug_b_cached())));
+        let dt = this.timestep();
         sides
             .zip(rects)
-            .map(|((world, pair), rect)| {
+            .zip(&this.joint_cache)
+            .map(|(((world, pair), rect), joints)| {
+                let selected_joint = this.selected_joint.and_then(|h| joints.iter().position(|r| r.handle == h));
                 let drag = this.drag.map(|d| (world.bodies()[d.body].pose.transform_point(d.local), d.target));
                 FrameInput {
                     world,
@@ -527,6 +538,9 @@ impl Testbed {
                     size,
                     main_rect: rect,
                     outlines,
+                    joints,
+                    selected_joint,
+                    dt,
                 }
             })
             .collect()

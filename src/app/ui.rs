@@ -477,6 +477,12 @@ fn pairs(ui: &mut egui::Ui, t: &mut Testbed) {
 }
 
 fn inspector(ui: &mut egui::Ui, t: &mut Testbed) {
+    if let Some(h) = t.selected_joint {
+        match t.world().joint_records().into_iter().find(|r| r.handle == h) {
+            Some(r) => return super::joint_panel::joint_inspector(ui, t, &r),
+            None => t.selected_joint = None,
+        }
+    }
     if t.selected.len() < 2 {
         ui.label("Click a body, then another, to inspect their contact (or pick a touching pair).");
         if let Some(&i) = t.selected.first() {

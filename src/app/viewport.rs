@@ -100,9 +100,23 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
     if r.clicked_by(PointerButton::Primary) {
         if let Some(p) = r.interact_pointer_pos() {
             if !over_inset(t, main, p, ppp) {
-                let (o, d) = ray(t, side_rect(t, rect, p), p);
-                let hit = t.pick(o, d).map(|(i, _)| i);
-                t.click_body(hit);
+                let side = side_rect(t, rect, p);
+                // A click within 10 points of a joint's anchor selects the joint.
+                let near_joint = t
+                    .world()
+                    .joint_records()
+                    .iter()
+                    .map(|j| (j.handle, project(t, side, j.anchor_a).distance(p)))
+                    .filter(|(_, d)| *d < 10.0)
+                    .min_by(|a, b| a.1.total_cmp(&b.1));
+                if let Some((h, _)) = near_joint {
+                    t.selected_joint = Some(h);
+                } else {
+                    let (o, d) = ray(t, side, p);
+                    let hit = t.pick(o, d).map(|(i, _)| i);
+                    t.click_body(hit);
+                    t.selected_joint = None;
+                }
             }
         }
     }

@@ -8,6 +8,7 @@
 //! grid), translucent fills and on-top overlay lines and points (`shaders/lines.wgsl`).
 
 pub mod draw;
+pub mod joints;
 pub mod mesh;
 pub mod screenshot;
 pub mod views;

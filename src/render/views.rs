@@ -34,6 +34,12 @@ pub struct FrameInput<'a> {
     pub main_rect: Rect,
     /// Outline segments of each body in body space (from the mesh cache).
     pub outlines: &'a [Vec<(Vec3, Vec3)>],
+    /// The world's joints as plain records (drawn always).
+    pub joints: &'a [crate::physics::world::JointRecord],
+    /// Index into `joints` of the selected joint.
+    pub selected_joint: Option<usize>,
+    /// The step length (s), for joint forces.
+    pub dt: f32,
 }
 
 const OUTLINE: [f32; 3] = [0.08, 0.08, 0.1];
@@ -215,6 +221,9 @@ fn main_view(f: &FrameInput) -> ViewDraw {
                 contact_dot(&mut v.lines, v.eye, p.position, depth_color(p.depth), 11.0);
             }
         }
+    }
+    if !f.joints.is_empty() {
+        super::joints::draw(&mut v.overlay, w, f.joints, f.selected_joint, f.dt, arrow);
     }
     if let (Some(pair), true) = (f.pair, f.overlays.clip) {
         clip_overlay(&mut v, pair, f.clip_stage);

@@ -1,0 +1,147 @@
+//! Joints in the main view, from the world's plain [`JointRecord`]s: each body's line to its
+//! anchor, the two anchors (joined in red when the joint is stretched), the axis of hinges,
+//! sliders, wheels and angle joints, hinge limits as an arc about the axis with a tick at the
+//! current angle, slider and wheel travel as a bar along the axis with a marker at the
+//! current translation, a cone circle for angle joints, and the force on body B as an arrow
+//! (the impulse over the step divided by the step; its label in newtons is drawn by the
+//! window's labels). The selected joint is drawn thicker.
+//!
+//! Limits: the hinge arc is measured from the current direction of B's centre about the axis
+//! (the record holds the angle, not its zero direction), so the arc turns with B and the
+//! tick stays in the arc while the limit holds.
+
+use super::draw::Segment;
+use crate::physics::joint::WORLD;
+use crate::physics::world::JointRecord;
+use crate::physics::{JointKind, World};
+use glam::{Quat, Vec3};
+
+/// Anchor colour on A and on B, and the stretched-joint colour.
+const ANCHOR_A: [f32; 3] = [0.9, 0.45, 0.05];
+const ANCHOR_B: [f32; 3] = [0.1, 0.45, 0.9];
+const STRETCH: [f32; 3] = [0.9, 0.05, 0.05];
+const LINK: [f32; 3] = [0.25, 0.25, 0.3];
+const AXIS: [f32; 3] = [0.1, 0.6, 0.25];
+const LIMIT: [f32; 3] = [0.55, 0.2, 0.7];
+/// Joint force arrows.
+pub const FORCE: [f32; 3] = [0.85, 0.1, 0.45];
+
+/// Length (m) the force arrow of joint `r` gets per newton: B's weight draws 0.5 m (the
+/// world's side: A's), so the arrows read alike across scenes.
+pub fn force_scale(world: &World, r: &JointRecord) -> f32 {
+    let body = if r.b != WORLD { r.b } else { r.a };
+    let m = world.bodies().get(body as usize).map_or(1.0, |b| b.mass());
+    let weight = m * world.gravity.length().max(1.0);
+    0.5 / weight.max(1e-6)
+}
+
+/// Where the force arrow starts and the force (N) over the last step of length `dt`: on B
+/// at B's anchor, or on A at A's when B is the world.
+pub fn force(r: &JointRecord, dt: f32) -> (Vec3, Vec3) {
+    let f = r.linear_impulse / dt.max(1e-6);
+    if r.b == WORLD {
+        (r.anchor_a, -f)
+    } else {
+        (r.anchor_b, f)
+    }
+}
+
+/// The tip of joint `r`'s force arrow, if it is drawn.
+pub fn force_tip(world: &World, r: &JointRecord, dt: f32) -> Option<Vec3> {
+    let (at, f) = force(r, dt);
+    let len = (f.length() * force_scale(world, r)).min(3.0);
+    (len > 0.02 && !r.broken).then(|| at + f.normalize() * len)
+}
+
+/// Draws every joint of `records`; `selected` is drawn thicker. `size`: a length (m) that
+/// suits the scene for axes and arcs.
+pub fn draw(
+    out: &mut Vec<Segment>,
+    world: &World,
+    records: &[JointRecord],
+    selected: Option<usize>,
+    dt: f32,
+    arrow: impl Fn(&mut Vec<Segment>, Vec3, Vec3, [f32; 3], f32),
+) {
+    for (k, r) in records.iter().enumerate() {
+        let w = if selected == Some(k) { 2.0 } else { 1.0 };
+        let centre = |i: u32| (i != WORLD).then(|| world.bodies().get(i as usize).map(|b| b.pose.pos)).flatten();
+        let (pa, pb) = (r.anchor_a, r.anchor_b);
+        // Scale for axes and arcs: a third of the distance between the bodies' centres, 0.15–0.8 m.
+        let reach = match (centre(r.a), centre(r.b)) {
+            (Some(a), Some(b)) => (a - b).length() / 3.0,
+            (Some(a), None) => (a - pa).length() / 3.0,
+            (None, Some(b)) => (b - pb).length() / 3.0,
+            (None, None) => 0.3,
+        }
+        .clamp(0.15, 0.8);
+        if r.broken {
+            out.push(Segment::point(pa, STRETCH, 9.0 * w));
+            continue;
+        }
+        if let Some(c) = centre(r.a) {
+            out.push(Segment::line(c, pa, LINK, 1.5 * w));
+        }
+        if let Some(c) = centre(r.b) {
+            out.push(Segment::line(c, pb, LINK, 1.5 * w));
+        }
+        let gap = (pb - pa).length();
+        if matches!(r.params, JointKind::Distance { .. } | JointKind::Pulley { .. }) {
+            out.push(Segment::line(pa, pb, LINK, 2.0 * w));
+        } else if gap > 1e-3 {
+            out.push(Segment::line(pa, pb, STRETCH, 2.5 * w));
+        }
+        out.push(Segment::point(pa, [0.05, 0.05, 0.07], 12.0 * w));
+        out.push(Segment::point(pa, ANCHOR_A, 8.0 * w));
+        out.push(Segment::point(pb, ANCHOR_B, 6.0 * w));
+        let axis = r.axis.normalize_or_zero();
+        if axis != Vec3::ZERO {
+            arrow(out, pa, pa + axis * reach * 2.5, AXIS, 2.0 * w);
+        }
+        match (&r.params, r.limits) {
+            (JointKind::Hinge { .. }, Some((lo, hi))) if axis != Vec3::ZERO => {
+                // Zero direction: B's centre about the axis, turned back by the angle.
+                let to_b = centre(r.b).map_or(Vec3::ZERO, |c| c - pa);
+                let mut u = (to_b - axis * to_b.dot(axis)).normalize_or_zero();
+                if u == Vec3::ZERO {
+                    u = axis.any_orthonormal_vector();
+                }
+                let at = |angle: f32| pa + Quat::from_axis_angle(axis, angle - r.position) * u * reach * 2.0;
+                let n = 24;
+                for s in 0..n {
+                    let (t0, t1) = (s as f32 / n as f32, (s + 1) as f32 / n as f32);
+                    out.push(Segment::line(at(lo + (hi - lo) * t0), at(lo + (hi - lo) * t1), LIMIT, 2.0 * w));
+                }
+                for end in [lo, hi] {
+                    out.push(Segment::line(pa, at(end), LIMIT, 1.0 * w));
+                }
+                out.push(Segment::line(pa, at(r.position), AXIS, 2.5 * w));
+            }
+            (JointKind::Slider { .. } | JointKind::Wheel { .. }, Some((lo, hi))) if axis != Vec3::ZERO => {
+                let (p0, p1) = (pa + axis * lo, pa + axis * hi);
+                out.push(Segment::line(p0, p1, LIMIT, 3.0 * w));
+                out.push(Segment::point(p0, LIMIT, 8.0 * w));
+                out.push(Segment::point(p1, LIMIT, 8.0 * w));
+                out.push(Segment::point(pa + axis * r.position, AXIS, 10.0 * w));
+            }
+            (JointKind::Angle { cone: Some(cone), .. }, _) if axis != Vec3::ZERO => {
+                let (u, v) = axis.any_orthonormal_pair();
+                let radius = reach * cone.min(1.5).tan();
+                let ring = |t: f32| pa + axis * reach + (u * t.cos() + v * t.sin()) * radius;
+                let n = 32;
+                for s in 0..n {
+                    let (t0, t1) = (s as f32, (s + 1) as f32);
+                    let step = std::f32::consts::TAU / n as f32;
+                    out.push(Segment::line(ring(t0 * step), ring(t1 * step), LIMIT, 1.5 * w));
+                }
+                for s in 0..4 {
+                    out.push(Segment::line(pa, ring(s as f32 * std::f32::consts::FRAC_PI_2), LIMIT, 1.0 * w));
+                }
+            }
+            _ => {}
+        }
+        if let Some(tip) = force_tip(world, r, dt) {
+            arrow(out, force(r, dt).0, tip, FORCE, 2.5 * w);
+        }
+    }
+}
