@@ -86,6 +86,15 @@ pub struct Cli {
     #[arg(long, value_name = "FILE.csv")]
     pub plots: Option<PathBuf>,
 
+    /// Colour theme of the view and screenshots: light or dark.
+    #[arg(long, value_enum, default_value_t = crate::view::Theme::Light)]
+    pub theme: crate::view::Theme,
+
+    /// Screenshot with a transparent background (PNG alpha 0 where nothing is drawn; no
+    /// ground grid).
+    #[arg(long)]
+    pub transparent: bool,
+
     /// Render the view after the run to a PNG file (headless).
     #[arg(long, value_name = "FILE.png")]
     pub screenshot: Option<PathBuf>,
@@ -290,6 +299,7 @@ pub fn load_scene(cli: &Cli) -> Result<LoadedScene, CliError> {
 pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, CliError> {
     let pair = selected_pair(cli, &scene)?;
     let mut t = crate::app::Testbed::new(scene, Some(scene_path(cli)));
+    t.look = crate::view::Look { theme: cli.theme, transparent: cli.transparent };
     if !cli.overlay.is_empty() {
         t.overlays = Default::default();
         for o in &cli.overlay {

@@ -265,3 +265,32 @@ fn a_scaled_screenshot_is_the_same_picture_at_twice_the_size() {
     let other = block_diff(&one, &moved);
     assert!(same < 0.3 * other, "2× averaged down differs by {same:.1} in its worst block; a 5 cm move by {other:.1}");
 }
+
+#[test]
+fn dark_theme_and_transparent_background_change_only_the_background() {
+    let mut off = Offscreen::new(SIZE).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
+    let mut t = testbed("box_on_box.ron");
+    t.overlays = Overlays::default();
+    t.selected.clear();
+    let light = render(&mut off, &mut t);
+    t.look.theme = contactlab::view::Theme::Dark;
+    let dark = render(&mut off, &mut t);
+    let c = t.look.clear();
+    let bg = srgb([c[0], c[1], c[2]]);
+    let top = dark.get_pixel(SIZE.0 / 2, 4);
+    assert!(dist(top, bg) <= 6, "dark background pixel {top:?} vs {bg:?}");
+    assert!(top.0[0] < 60 && top.0[3] == 255, "{top:?}");
+    // The bodies are drawn alike: the box's centre pixel is the same colour in both themes.
+    let i = t.scene.body_index("box").unwrap();
+    let (x, y) = project(&t, t.world().bodies()[i].pose.pos);
+    assert!(dist(light.get_pixel(x, y), dark.get_pixel(x, y).0[..3].try_into().unwrap()) <= 6);
+
+    t.look.transparent = true;
+    let clear = render(&mut off, &mut t);
+    assert_eq!(clear.get_pixel(SIZE.0 / 2, 4).0[3], 0, "nothing drawn there: alpha 0");
+    assert_eq!(clear.get_pixel(x, y).0[3], 255, "the box stays opaque");
+    // The sky is see-through: a fair part of the picture has alpha 0, the opaque view none.
+    let see_through = clear.pixels().filter(|p| p.0[3] == 0).count();
+    assert!(see_through > (SIZE.0 * SIZE.1 / 5) as usize, "{see_through} transparent pixels");
+    assert_eq!(dark.pixels().filter(|p| p.0[3] == 0).count(), 0);
+}

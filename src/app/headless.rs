@@ -76,6 +76,7 @@ impl Offscreen {
         };
         let mut encoder =
             self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen frame") });
+        self.renderer.clear = testbed.look.clear();
         self.renderer.render(&mut encoder, &views);
         // Labels (scene, step, inset titles and legends) drawn by egui into the same texture.
         let points = egui::vec2(size.0 as f32, size.1 as f32) / scale as f32;

@@ -57,7 +57,8 @@ fn paint_joints(ui: &mut egui::Ui, t: &Testbed, w: &World, joints: &[crate::phys
     };
     let dt = t.timestep();
     let force = c32(crate::render::joints::FORCE);
-    let dark = Color32::from_rgb(35, 38, 48);
+    let [r, g, b] = t.look.text();
+    let dark = Color32::from_rgb(r, g, b);
     // Many joints (a chain, a grid): label only the selected one's force.
     let all = joints.len() <= 12;
     for r in joints {
@@ -98,7 +99,8 @@ fn paint_side(
     let u = ppp;
     let p = |x: f32, y: f32| Pos2::new(x / ppp, y / ppp);
     let painter = ui.painter();
-    let dark = Color32::from_rgb(35, 38, 48);
+    let [r, g, b] = t.look.text();
+    let dark = Color32::from_rgb(r, g, b);
     let method = w.settings.mode.name();
     let title = match side {
         Some((s, _)) => format!("{s}: {method}   ·   {}   ·   step {}", t.scene.desc.name, w.step_count),

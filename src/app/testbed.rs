@@ -113,6 +113,8 @@ pub struct Testbed {
     pub selected_joint: Option<crate::physics::JointHandle>,
     /// The joints of each side as drawn this frame (refreshed by `frame_inputs`).
     pub(super) joint_cache: [Vec<crate::physics::world::JointRecord>; 2],
+    /// Theme and background of the view and screenshots.
+    pub look: crate::view::Look,
     /// "Record GIF" in the window ([`super::record`]).
     pub recorder: super::record::Recorder,
     /// The "Open…" dialog, while open.
@@ -165,6 +167,7 @@ impl Testbed {
             scene_watch: None,
             file_dialog: None,
             recorder: Default::default(),
+            look: Default::default(),
             selected_joint: None,
             joint_cache: Default::default(),
             replay: None,
@@ -541,6 +544,7 @@ impl Testbed {
                     joints,
                     selected_joint,
                     dt,
+                    look: this.look,
                 }
             })
             .collect()

@@ -60,6 +60,13 @@ pub fn panel(ui: &mut egui::Ui, t: &mut Testbed) {
             }
             ui.checkbox(&mut t.screenshot_with_panel, "with panel");
         });
+        ui.horizontal(|ui| {
+            ui.label("theme");
+            ui.radio_value(&mut t.look.theme, crate::view::Theme::Light, "light");
+            ui.radio_value(&mut t.look.theme, crate::view::Theme::Dark, "dark");
+            ui.checkbox(&mut t.look.transparent, "transparent background")
+                .on_hover_text("screenshots and GIF frames get alpha 0 where nothing is drawn (no ground grid)");
+        });
         ui.horizontal(|ui| match &t.recorder.active {
             None => {
                 let tip = "capture the view every few steps while the scene runs; Stop writes the GIF";

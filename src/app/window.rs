@@ -271,6 +271,10 @@ impl App {
         // egui: the panel on the left; the rest of the window is the 3D view.
         let raw = g.egui_state.take_egui_input(&g.window);
         let ctx = g.egui_state.egui_ctx().clone();
+        let dark = self.testbed.look.theme == crate::view::Theme::Dark;
+        if ctx.global_style().visuals.dark_mode != dark {
+            ctx.set_visuals(if dark { egui::Visuals::dark() } else { egui::Visuals::light() });
+        }
         let testbed = &mut self.testbed;
         let mut main = self.main_rect;
         let full = ctx.run_ui(raw, |ui| {
@@ -310,6 +314,7 @@ impl App {
             inputs.iter().flat_map(build_views).collect::<Vec<_>>()
         };
         let mut encoder = g.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+        g.renderer.clear = self.testbed.look.clear();
         g.renderer.render(&mut encoder, &views);
         let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: [size.0, size.1], pixels_per_point: ppp };
         let user_buffers = g.egui_renderer.update_buffers(&g.device, &g.queue, &mut encoder, &jobs, &screen);

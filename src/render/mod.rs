@@ -133,6 +133,8 @@ pub struct Renderer {
     /// Physical pixels per logical pixel of line widths and point sizes (1; 2 or 3 for
     /// screenshots made for slides, so lines keep their look at the higher resolution).
     pub pixel_scale: f32,
+    /// Clear colour of the main view (linear RGBA; `view::Look::clear`).
+    pub clear: [f32; 4],
     instances: DynBuffer,
     segments: DynBuffer,
     fills: DynBuffer,
@@ -297,6 +299,7 @@ impl Renderer {
             format,
             size,
             pixel_scale: 1.0,
+            clear: [colors::BACKGROUND[0], colors::BACKGROUND[1], colors::BACKGROUND[2], 1.0],
             targets: Self::targets(device, format, size),
             mesh_pipeline,
             line_pipeline,
@@ -532,7 +535,7 @@ impl Renderer {
         self.dyn_vertices.write(&self.device, &self.queue, bytemuck::cast_slice(&dyn_vertices));
         self.dyn_indices.write(&self.device, &self.queue, bytemuck::cast_slice(&dyn_indices));
 
-        let bg = colors::BACKGROUND;
+        let bg = self.clear;
         for (vi, (v, r)) in views.iter().zip(&ranges).enumerate() {
             let first = vi == 0;
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -547,7 +550,7 @@ impl Renderer {
                                 r: bg[0] as f64,
                                 g: bg[1] as f64,
                                 b: bg[2] as f64,
-                                a: 1.0,
+                                a: bg[3] as f64,
                             })
                         } else {
                             wgpu::LoadOp::Load

@@ -40,11 +40,11 @@ pub struct FrameInput<'a> {
     pub selected_joint: Option<usize>,
     /// The step length (s), for joint forces.
     pub dt: f32,
+    /// Theme and background.
+    pub look: crate::view::Look,
 }
 
 const OUTLINE: [f32; 3] = [0.08, 0.08, 0.1];
-const GRID_MINOR: [f32; 3] = [0.62, 0.65, 0.7];
-const GRID_MAJOR: [f32; 3] = [0.45, 0.48, 0.54];
 
 fn arrow(out: &mut Vec<Segment>, from: Vec3, to: Vec3, color: [f32; 3], width: f32) {
     out.push(Segment::line(from, to, color, width));
@@ -106,12 +106,14 @@ pub fn build_views(f: &FrameInput) -> Vec<ViewDraw> {
     if let Some(pair) = f.pair {
         let (gr, mr) = inset_rects(f.main_rect);
         if f.overlays.gauss {
-            if let Some(v) = gauss_view(pair, gr, f.inset_rotation) {
+            if let Some(mut v) = gauss_view(pair, gr, f.inset_rotation) {
+                v.background = Some(f.look.inset());
                 views.push(v);
             }
         }
         if f.overlays.minkowski {
-            if let Some(v) = minkowski_view(pair, mr, f.inset_rotation, f.overlays.minkowski_see_through) {
+            if let Some(mut v) = minkowski_view(pair, mr, f.inset_rotation, f.overlays.minkowski_see_through) {
+                v.background = Some(f.look.inset());
                 views.push(v);
             }
         }
@@ -134,9 +136,10 @@ fn main_view(f: &FrameInput) -> ViewDraw {
         overlay: Vec::new(),
     };
     // Ground grid (y = 0, lifted a hair above the ground's top face).
-    for i in -20..=20 {
+    for i in (-20..=20).filter(|_| f.look.grid().is_some()) {
         let x = i as f32;
-        let (c, wd) = if i % 5 == 0 { (GRID_MAJOR, 1.6) } else { (GRID_MINOR, 1.0) };
+        let (minor, major) = f.look.grid().unwrap_or_default();
+        let (c, wd) = if i % 5 == 0 { (major, 1.6) } else { (minor, 1.0) };
         v.lines.push(Segment::line(Vec3::new(x, 0.002, -20.0), Vec3::new(x, 0.002, 20.0), c, wd).with_alpha(0.8));
         v.lines.push(Segment::line(Vec3::new(-20.0, 0.002, x), Vec3::new(20.0, 0.002, x), c, wd).with_alpha(0.8));
     }

@@ -113,6 +113,64 @@ pub mod colors {
     pub const SELECTED: [f32; 3] = [1.0, 0.85, 0.2];
 }
 
+/// Colour theme of the view (and of screenshots): `--theme` and the panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Theme {
+    /// Light grey-blue background, dark text (slides on white).
+    #[default]
+    Light,
+    /// Near-black background, light text (slides on dark, projectors).
+    Dark,
+}
+
+/// How the view looks: theme and background.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Look {
+    /// Colour theme.
+    pub theme: Theme,
+    /// Transparent background in screenshots (no ground grid; PNG alpha 0 where nothing is
+    /// drawn).
+    pub transparent: bool,
+}
+
+impl Look {
+    /// Clear colour of the main view (linear RGBA).
+    pub fn clear(&self) -> [f32; 4] {
+        let c = match self.theme {
+            Theme::Light => colors::BACKGROUND,
+            Theme::Dark => [0.016, 0.018, 0.024],
+        };
+        [c[0], c[1], c[2], if self.transparent { 0.0 } else { 1.0 }]
+    }
+
+    /// Ground grid colours (minor, major; linear), or None when the background is transparent.
+    pub fn grid(&self) -> Option<([f32; 3], [f32; 3])> {
+        if self.transparent {
+            return None;
+        }
+        Some(match self.theme {
+            Theme::Light => ([0.62, 0.65, 0.7], [0.45, 0.48, 0.54]),
+            Theme::Dark => ([0.045, 0.05, 0.062], [0.1, 0.11, 0.135]),
+        })
+    }
+
+    /// Background of the inset views (linear RGBA).
+    pub fn inset(&self) -> [f32; 4] {
+        match self.theme {
+            Theme::Light => [0.97, 0.975, 0.985, 1.0],
+            Theme::Dark => [0.03, 0.034, 0.044, 1.0],
+        }
+    }
+
+    /// Text colour of the labels over the view (sRGB).
+    pub fn text(&self) -> [u8; 3] {
+        match self.theme {
+            Theme::Light => [35, 38, 48],
+            Theme::Dark => [228, 231, 238],
+        }
+    }
+}
+
 /// Contact-point colour for a depth (m): yellow when shallow, red at 2 cm, cyan if apart.
 pub fn depth_color(depth: f32) -> [f32; 3] {
     if depth < 0.0 {
