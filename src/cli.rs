@@ -95,6 +95,11 @@ pub struct Cli {
     #[arg(long)]
     pub transparent: bool,
 
+    /// Teaching labels on the selected pair: the reference and incident faces, the clip
+    /// planes and the face numbers of the Gauss-map points.
+    #[arg(long)]
+    pub labels: bool,
+
     /// Render the view after the run to a PNG file (headless).
     #[arg(long, value_name = "FILE.png")]
     pub screenshot: Option<PathBuf>,
@@ -299,7 +304,7 @@ pub fn load_scene(cli: &Cli) -> Result<LoadedScene, CliError> {
 pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, CliError> {
     let pair = selected_pair(cli, &scene)?;
     let mut t = crate::app::Testbed::new(scene, Some(scene_path(cli)));
-    t.look = crate::view::Look { theme: cli.theme, transparent: cli.transparent };
+    t.look = crate::view::Look { theme: cli.theme, transparent: cli.transparent, labels: cli.labels };
     if !cli.overlay.is_empty() {
         t.overlays = Default::default();
         for o in &cli.overlay {

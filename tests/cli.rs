@@ -35,6 +35,10 @@ fn help_documents_every_flag() {
         "--every",
         "--scale",
         "--plots",
+        "--replay",
+        "--theme",
+        "--transparent",
+        "--labels",
     ] {
         assert!(text.contains(flag), "--help lacks {flag}");
     }

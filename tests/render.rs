@@ -294,3 +294,21 @@ fn dark_theme_and_transparent_background_change_only_the_background() {
     assert!(see_through > (SIZE.0 * SIZE.1 / 5) as usize, "{see_through} transparent pixels");
     assert_eq!(dark.pixels().filter(|p| p.0[3] == 0).count(), 0);
 }
+
+#[test]
+fn teaching_labels_name_the_faces_in_the_picture() {
+    let mut off = Offscreen::new(SIZE).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
+    let mut t = testbed("twisted_boxes.ron");
+    let (a, b) = (t.scene.body_index("lower").unwrap(), t.scene.body_index("upper").unwrap());
+    t.select_pair(a, b);
+    t.overlays = Overlays::default();
+    t.overlays.clip = true;
+    t.step_once();
+    let plain = render(&mut off, &mut t);
+    t.look.labels = true;
+    let labelled = render(&mut off, &mut t);
+    // The reference face's plate is drawn in the reference colour: many more pixels of it.
+    let reference = srgb(colors::REFERENCE);
+    let (before, after) = (count_near(&plain, None, reference, 40), count_near(&labelled, None, reference, 40));
+    assert!(after > before + 200, "reference-colour pixels {before} → {after}");
+}

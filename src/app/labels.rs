@@ -84,6 +84,66 @@ fn paint_joints(ui: &mut egui::Ui, t: &Testbed, w: &World, joints: &[crate::phys
     }
 }
 
+/// Teaching labels (`Look::labels`): the reference and incident faces and the clip planes
+/// (one per reference edge, numbered in clipping order) in the main view, and each Gauss-map
+/// point's face number (A0, A1, …, B0, …) on the front of the sphere in the inset.
+fn teaching_labels(ui: &egui::Ui, t: &Testbed, pd: &PairDebug, main: Rect, text: Color32) {
+    let ppp = ui.ctx().pixels_per_point();
+    let project = |vp: glam::Mat4, r: Rect, q: glam::Vec3| {
+        let c = vp * q.extend(1.0);
+        (c.w > 0.0).then(|| {
+            let (x, y) = (c.x / c.w, c.y / c.w);
+            Pos2::new((r.x + (x * 0.5 + 0.5) * r.w) / ppp, (r.y + (0.5 - y * 0.5) * r.h) / ppp)
+        })
+    };
+    let painter = ui.painter();
+    let font = FontId::proportional(13.0);
+    let vp = t.camera.view_proj(main.w / main.h.max(1.0));
+    if let Some(clip) = &pd.clip {
+        let centroid = |poly: &[glam::Vec3]| poly.iter().copied().sum::<glam::Vec3>() / poly.len().max(1) as f32;
+        let owner = if clip.reference_on_b { "B" } else { "A" };
+        // In a face contact the two faces overlap: the reference face's name goes above its
+        // centre, the incident face's below, each on a plate in the face's colour.
+        let faces = [
+            (&clip.reference_polygon, format!("reference face (on {owner})"), colors::REFERENCE, -1.0),
+            (&clip.incident_polygon, "incident face".to_string(), colors::INCIDENT, 1.0),
+        ];
+        for (poly, name, c, side) in faces {
+            if let Some(p) = project(vp, main, centroid(poly)) {
+                let galley = painter.layout_no_wrap(name, font.clone(), Color32::WHITE);
+                let size = galley.size() + egui::vec2(10.0, 4.0);
+                let min = Pos2::new(p.x - size.x * 0.5, if side < 0.0 { p.y - size.y - 3.0 } else { p.y + 3.0 });
+                let plate = egui::Rect::from_min_size(min, size);
+                painter.rect_filled(plate, 4.0, c32(c).gamma_multiply(0.9));
+                painter.galley(min + egui::vec2(5.0, 2.0), galley, Color32::WHITE);
+            }
+        }
+        let n = clip.reference_polygon.len();
+        for k in 0..n {
+            let mid = (clip.reference_polygon[k] + clip.reference_polygon[(k + 1) % n]) * 0.5;
+            if let Some(p) = project(vp, main, mid) {
+                painter.text(p, Align2::CENTER_BOTTOM, format!("plane {}", k + 1), FontId::proportional(12.0), text);
+            }
+        }
+    }
+    if let (true, Some(ga), Some(gb)) = (t.overlays.gauss, &pd.gauss_a, &pd.gauss_b) {
+        let (g, _) = inset_rects(main);
+        let cam = crate::render::views::gauss_camera(g, t.inset_rotation);
+        let vp = cam.view_proj(g.w / g.h.max(1.0));
+        let eye = cam.eye().normalize_or_zero();
+        for (map, side) in [(ga, "A"), (gb, "B")] {
+            for (i, n) in map.normals.iter().enumerate() {
+                if n.dot(eye) < 0.1 {
+                    continue;
+                }
+                if let Some(p) = project(vp, g, *n * 1.08) {
+                    painter.text(p, Align2::CENTER_CENTER, format!("{side}{i}"), FontId::proportional(11.0), text);
+                }
+            }
+        }
+    }
+}
+
 /// The labels of one view: `world` with its selected pair's records `pd`; `side` names the
 /// side of a comparison (and its deepest penetration so far), whose stats then show too.
 fn paint_side(
@@ -151,6 +211,9 @@ fn paint_side(
             };
             painter.text(at, Align2::LEFT_BOTTOM, text, FontId::proportional(13.0), dark);
         }
+    }
+    if let (Some(pd), true) = (pd, t.look.labels) {
+        teaching_labels(ui, t, pd, main, dark);
     }
     let (g, m) = inset_rects(main);
     let font = FontId::proportional(14.0);

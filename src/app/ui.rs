@@ -64,6 +64,8 @@ pub fn panel(ui: &mut egui::Ui, t: &mut Testbed) {
             ui.label("theme");
             ui.radio_value(&mut t.look.theme, crate::view::Theme::Light, "light");
             ui.radio_value(&mut t.look.theme, crate::view::Theme::Dark, "dark");
+            ui.checkbox(&mut t.look.labels, "teaching labels")
+                .on_hover_text("name the reference and incident faces, the clip planes and the Gauss-map points");
             ui.checkbox(&mut t.look.transparent, "transparent background")
                 .on_hover_text("screenshots and GIF frames get alpha 0 where nothing is drawn (no ground grid)");
         });

@@ -330,6 +330,11 @@ fn inset_base(rect: Rect, centre: Vec3, radius: f32, rotation: Quat) -> (ViewDra
     (v, cam)
 }
 
+/// The camera of the Gauss-map inset at `rect` (for labels drawn over it).
+pub fn gauss_camera(rect: Rect, rotation: Quat) -> Camera {
+    inset_base(rect, Vec3::ZERO, 1.0, rotation).1
+}
+
 fn gauss_view(pair: &PairDebug, rect: Rect, rotation: Quat) -> Option<ViewDraw> {
     let (ga, gb) = (pair.gauss_a.as_ref()?, pair.gauss_b.as_ref()?);
     let sat = pair.sat.as_ref()?;

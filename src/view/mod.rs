@@ -131,6 +131,9 @@ pub struct Look {
     /// Transparent background in screenshots (no ground grid; PNG alpha 0 where nothing is
     /// drawn).
     pub transparent: bool,
+    /// Teaching labels on the selected pair: the reference and incident faces, the clip
+    /// planes, and the face numbers of the Gauss-map points.
+    pub labels: bool,
 }
 
 impl Look {
