@@ -62,6 +62,7 @@ fn run(args: &Cli) -> Result<(), CliError> {
     if let Some((_, b)) = compare {
         t.start_compare(b);
     }
+    t.screenshot_scale = args.scale;
     if let Some(trace) = &args.replay {
         t.open_replay(trace).map_err(CliError::Replay)?;
     }

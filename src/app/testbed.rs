@@ -85,6 +85,8 @@ pub struct Testbed {
     pub screenshot: Option<ScreenshotRequest>,
     /// Screenshots include the panel.
     pub screenshot_with_panel: bool,
+    /// Pixel scale of view screenshots (1×, 2× or 3× for slides; the panel is captured at 1×).
+    pub screenshot_scale: u32,
     /// Status line (e.g. where a screenshot went).
     pub status: String,
     /// Deepest penetration of any contact point over all steps since the scene was loaded
@@ -153,6 +155,7 @@ impl Testbed {
             frame_ms: 0.0,
             screenshot: None,
             screenshot_with_panel: false,
+            screenshot_scale: 1,
             status: String::new(),
             pair_cache: None,
             edits: 0,

@@ -59,6 +59,11 @@ pub fn panel(ui: &mut egui::Ui, t: &mut Testbed) {
                 });
             }
             ui.checkbox(&mut t.screenshot_with_panel, "with panel");
+            ui.add_enabled_ui(!t.screenshot_with_panel, |ui| {
+                for s in [1, 2, 3] {
+                    ui.radio_value(&mut t.screenshot_scale, s, format!("{s}×"));
+                }
+            });
         });
         ui.horizontal(|ui| {
             ui.label("theme");

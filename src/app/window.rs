@@ -257,12 +257,14 @@ impl App {
         self.last = now;
         self.testbed.frame_ms = dt * 1000.0;
         self.testbed.advance(dt);
+        // `--screenshot` in the window: the whole window, or the view alone at `--scale N`.
+        let with_panel = self.testbed.screenshot_scale <= 1;
         if let (Some(n), Some(path)) = (self.opts.quit_after, self.opts.screenshot.clone()) {
             if self.frames + 1 == n {
-                self.testbed.screenshot = Some(ScreenshotRequest { path, with_panel: true });
+                self.testbed.screenshot = Some(ScreenshotRequest { path, with_panel });
             }
         } else if let (None, Some(path)) = (self.opts.quit_after, self.opts.screenshot.take()) {
-            self.testbed.screenshot = Some(ScreenshotRequest { path, with_panel: true });
+            self.testbed.screenshot = Some(ScreenshotRequest { path, with_panel });
         }
         let Some(g) = self.gfx.as_mut() else { return };
         if g.config.width == 0 || g.config.height == 0 {
@@ -320,7 +322,9 @@ impl App {
         let user_buffers = g.egui_renderer.update_buffers(&g.device, &g.queue, &mut encoder, &jobs, &screen);
         let shot = self.testbed.screenshot.take();
         let gif_frame = self.testbed.gif_frame_due();
-        if shot.as_ref().is_some_and(|r| r.with_panel) || gif_frame {
+        // Screenshots and GIF frames carry the labels (and the panel when asked): egui is drawn
+        // into the scene texture too.
+        if shot.is_some() || gif_frame {
             {
                 // Draw egui into the scene texture too, so the capture shows the panel.
                 let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -389,10 +393,17 @@ impl App {
         self.testbed.poll_gif();
         if let Some(req) = shot {
             let r = self.main_rect;
+            let scale = self.testbed.screenshot_scale.clamp(1, 4);
             let rect =
                 if req.with_panel { (0, 0, size.0, size.1) } else { (r.x as u32, r.y as u32, r.w as u32, r.h as u32) };
-            let result = read_texture(&g.device, &g.queue, g.renderer.scene_texture(), rect)
-                .and_then(|img| save_png(&img, &req.path));
+            let result = if scale > 1 && !req.with_panel {
+                // The view alone at N× its pixels, rendered offscreen (lines and labels N× as wide).
+                super::headless::screenshot(&mut self.testbed, (rect.2, rect.3), scale, &req.path)
+            } else {
+                read_texture(&g.device, &g.queue, g.renderer.scene_texture(), rect)
+                    .and_then(|img| save_png(&img, &req.path))
+                    .map_err(|e| e.to_string())
+            };
             self.testbed.status = match result {
                 Ok(()) => format!("saved {}", req.path.display()),
                 Err(e) => {
