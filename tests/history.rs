@@ -111,7 +111,13 @@ fn a_recorded_drag_is_replayed_when_re_simulating() {
             if s == 40 {
                 let i = top(t);
                 let p = t.world().bodies()[i].pose.pos;
-                t.drag = Some(Drag { body: i, local: Vec3::ZERO, target: p + Vec3::new(2.0, 1.0, 0.0), depth: 10.0 });
+                t.drag = Some(Drag {
+                    body: i,
+                    local: Vec3::ZERO,
+                    target: p + Vec3::new(2.0, 1.0, 0.0),
+                    depth: 10.0,
+                    turn: Vec3::ZERO,
+                });
             }
             if s == 90 {
                 t.end_drag();
@@ -261,4 +267,42 @@ fn record_gif_takes_a_frame_every_k_steps_and_writes_them_all() {
     assert_eq!(frames.len(), 4);
     assert!(frames.iter().all(|f| f.buffer().dimensions() == (40, 30)));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn ctrl_drag_turns_the_held_body_and_replays_exactly() {
+    let mut t = testbed("single_box_drop.ron");
+    let i = t.scene.body_index("box").unwrap();
+    let p = t.world().bodies()[i].pose.pos;
+    // Paused: the body turns at once, 0.01 rad per pixel, about the view's up axis.
+    t.begin_drag(i, p);
+    let before = t.world().bodies()[i].pose.rot;
+    t.turn_drag(100.0, 0.0);
+    let after = t.world().bodies()[i].pose.rot;
+    let angle = (after * before.inverse()).to_axis_angle().1;
+    assert!((angle - 1.0).abs() < 1e-4, "turned {angle} rad");
+    t.end_drag();
+
+    // Running: the drag holds the body's spin; re-simulating replays it bit for bit.
+    t.playing = true;
+    t.begin_drag(i, t.world().bodies()[i].pose.pos);
+    t.turn_drag(40.0, 0.0);
+    let want_spin = t.drag.unwrap().turn;
+    assert!((want_spin.length() - 10.0).abs() < 1e-3, "{want_spin}");
+    let mut prints = vec![];
+    let start = t.world().bodies()[i].pose.rot;
+    for _ in 0..30 {
+        t.step_once();
+        prints.push(fingerprint(t.world()));
+    }
+    t.end_drag();
+    // 10 rad/s for 30 steps of 1/60 s: 5 rad about the view's up axis (a quaternion's angle
+    // wraps at 2π: 5 rad reads as 2π − 5 about the opposite axis).
+    let (axis, angle) = (t.world().bodies()[i].pose.rot * start.inverse()).to_axis_angle();
+    let turned = if axis.dot(want_spin) >= 0.0 { angle } else { std::f32::consts::TAU - angle };
+    assert!((turned - 5.0).abs() < 0.05, "turned {turned} rad about {axis}");
+    let end = t.world().step_count;
+    t.seek(end - 20);
+    t.seek(end);
+    assert_eq!(fingerprint(t.world()), prints[29]);
 }

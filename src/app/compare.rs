@@ -86,7 +86,10 @@ impl Testbed {
             c.world.set_watched(&pairs);
         }
         match drag {
-            Some(d) => super::testbed::drag_mouse(&mut c.world, d),
+            Some(d) => {
+                super::testbed::drag_mouse(&mut c.world, d);
+                super::testbed::hold_turn(&mut c.world, d, dt);
+            }
             None => super::testbed::release_mouse(&mut c.world),
         }
         let reported = c.world.non_finite().len();

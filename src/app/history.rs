@@ -276,7 +276,7 @@ impl History {
 
 /// Two logged drags are the same input.
 fn same_drag(a: &Drag, b: &Drag) -> bool {
-    a.body == b.body && a.local == b.local && a.target == b.target
+    a.body == b.body && a.local == b.local && a.target == b.target && a.turn == b.turn
 }
 
 impl super::testbed::Testbed {

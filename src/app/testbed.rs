@@ -37,6 +37,9 @@ pub struct Drag {
     pub target: Vec3,
     /// Distance of the drag plane from the camera.
     pub depth: f32,
+    /// Rate the held body is turned at (rad/s, world axes) while Ctrl is held, before each
+    /// step (zero: free to turn).
+    pub turn: Vec3,
 }
 
 /// What to capture for a screenshot.
@@ -259,7 +262,10 @@ impl Testbed {
         // The mouse joint follows the drag, logged or live; without one it is gone (so
         // re-simulation releases it at the same step as the live run did).
         match drag {
-            Some(d) => drag_mouse(&mut self.scene.world, d),
+            Some(d) => {
+                drag_mouse(&mut self.scene.world, d);
+                hold_turn(&mut self.scene.world, d, dt);
+            }
             None => release_mouse(&mut self.scene.world),
         }
         let reported = self.scene.world.non_finite().len();
@@ -447,7 +453,7 @@ impl Testbed {
         }
         let pose = self.scene.world.bodies()[i].pose;
         let depth = (p - self.camera.eye()).dot((self.camera.target - self.camera.eye()).normalize());
-        self.drag = Some(Drag { body: i, local: pose.inv_transform_point(p), target: p, depth });
+        self.drag = Some(Drag { body: i, local: pose.inv_transform_point(p), target: p, depth, turn: Vec3::ZERO });
         self.scene.world.wake(i);
     }
 
@@ -477,6 +483,32 @@ impl Testbed {
                 self.edited();
             }
         }
+    }
+
+    /// Ctrl-drag: turns the held body as the mouse moves `dx`, `dy` pixels — about the
+    /// camera's up axis for horizontal motion, about its right axis for vertical. While
+    /// paused the body turns at once (an edit); while running the motion sets the spin the
+    /// body is held at (0.25 rad/s per pixel per frame), logged with the drag.
+    pub fn turn_drag(&mut self, dx: f32, dy: f32) {
+        let Some(drag) = self.drag.as_mut() else { return };
+        let fwd = (self.camera.target - self.camera.eye()).normalize_or_zero();
+        let right = fwd.cross(Vec3::Y).normalize_or_zero();
+        let up = right.cross(fwd);
+        let rate = up * dx + right * dy;
+        if self.playing {
+            drag.turn = rate * 0.25;
+            return;
+        }
+        let turn = Quat::from_scaled_axis(rate * 0.01);
+        let body = drag.body;
+        for w in std::iter::once(&mut self.scene.world).chain(self.compare.as_mut().map(|c| &mut c.world)) {
+            let h = w.handle(body);
+            if let Some(b) = w.body_mut(h) {
+                b.pose.rot = (turn * b.pose.rot).normalize();
+                b.angular_velocity = Vec3::ZERO;
+            }
+        }
+        self.edited();
     }
 
     /// Releases the mouse.
@@ -571,6 +603,19 @@ pub(super) fn drag_mouse(world: &mut World, drag: Drag) {
         Some(h) => world.move_mouse(h, drag.target),
         None => {
             world.grab(drag.body, drag.local, drag.target, DRAG_FORCE_PER_KG);
+        }
+    }
+}
+
+/// Ctrl-drag while running: turns the dragged body by the drag's `turn` over the step `dt`
+/// (a kinematic turn, so contacts and the mouse joint cannot slow it) and holds its spin at
+/// zero, so it stops when the mouse does.
+pub(super) fn hold_turn(world: &mut World, drag: Drag, dt: f32) {
+    if drag.turn != Vec3::ZERO {
+        let h = world.handle(drag.body);
+        if let Some(b) = world.body_mut(h) {
+            b.pose.rot = (Quat::from_scaled_axis(drag.turn * dt) * b.pose.rot).normalize();
+            b.angular_velocity = Vec3::ZERO;
         }
     }
 }

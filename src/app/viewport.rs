@@ -146,6 +146,7 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
                     * glam::Quat::from_axis_angle(Vec3::X, -delta.y * 0.01);
                 t.inset_rotation = (q * t.inset_rotation).normalize();
             }
+            Some(Gesture::Body) if ui.input(|i| i.modifiers.ctrl) => t.turn_drag(delta.x, delta.y),
             Some(Gesture::Body) => {
                 if let Some(p) = r.interact_pointer_pos() {
                     let (o, d) = ray(t, side_rect(t, rect, p), p);
