@@ -59,11 +59,13 @@ fn paint_joints(ui: &mut egui::Ui, t: &Testbed, w: &World, joints: &[crate::phys
     let force = c32(crate::render::joints::FORCE);
     let [r, g, b] = t.look.text();
     let dark = Color32::from_rgb(r, g, b);
-    // Many joints (a chain, a grid): label only the selected one's force.
+    // Many joints (a chain, a grid): label only the selected one's force and the drag's.
     let all = joints.len() <= 12;
     for r in joints {
         let selected = t.selected_joint == Some(r.handle);
-        if let (true, Some(tip)) = (all || selected, crate::render::joints::force_tip(w, r, dt)) {
+        // The mouse joint's force (a drag) is always labelled.
+        let label = all || selected || r.kind == "mouse";
+        if let (true, Some(tip)) = (label, crate::render::joints::force_tip(w, r, dt)) {
             let newtons = crate::render::joints::force(r, dt).1.length();
             if let Some(p) = at(tip) {
                 ui.painter().text(p, Align2::LEFT_BOTTOM, format!("{newtons:.1} N"), FontId::proportional(13.0), force);
