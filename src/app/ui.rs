@@ -69,6 +69,8 @@ pub fn panel(ui: &mut egui::Ui, t: &mut Testbed) {
             ui.label("theme");
             ui.radio_value(&mut t.look.theme, crate::view::Theme::Light, "light");
             ui.radio_value(&mut t.look.theme, crate::view::Theme::Dark, "dark");
+        });
+        ui.horizontal(|ui| {
             ui.checkbox(&mut t.look.labels, "teaching labels")
                 .on_hover_text("name the reference and incident faces, the clip planes and the Gauss-map points");
             ui.checkbox(&mut t.look.transparent, "transparent background")
@@ -153,7 +155,8 @@ fn history(ui: &mut egui::Ui, t: &mut Testbed) {
     });
     let mut at = now;
     let scrub = ui.scope(|ui| {
-        ui.spacing_mut().slider_width = (ui.available_width() * 0.8).max(80.0);
+        // Leave room for the label: a wider slider would widen the panel frame after frame.
+        ui.spacing_mut().slider_width = (ui.available_width() - 64.0).max(80.0);
         ui.add(egui::Slider::new(&mut at, first..=head.max(first + 1)).show_value(false).text("scrub"))
     });
     if scrub.inner.changed() && at != now {

@@ -25,6 +25,9 @@ const AXIS: [f32; 3] = [0.1, 0.6, 0.25];
 const LIMIT: [f32; 3] = [0.55, 0.2, 0.7];
 /// Joint force arrows.
 pub const FORCE: [f32; 3] = [0.85, 0.1, 0.45];
+/// Longest force arrow (m): a light body hanging under a heavy one would otherwise get an
+/// arrow across the scene (the label gives the number).
+const MAX_ARROW: f32 = 0.75;
 
 /// Length (m) the force arrow of joint `r` gets per newton: B's weight draws 0.5 m (the
 /// world's side: A's), so the arrows read alike across scenes.
@@ -49,7 +52,7 @@ pub fn force(r: &JointRecord, dt: f32) -> (Vec3, Vec3) {
 /// The tip of joint `r`'s force arrow, if it is drawn.
 pub fn force_tip(world: &World, r: &JointRecord, dt: f32) -> Option<Vec3> {
     let (at, f) = force(r, dt);
-    let len = (f.length() * force_scale(world, r)).min(3.0);
+    let len = (f.length() * force_scale(world, r)).min(MAX_ARROW);
     (len > 0.02 && !r.broken).then(|| at + f.normalize() * len)
 }
 
@@ -126,8 +129,10 @@ pub fn draw(
             }
             (JointKind::Angle { cone: Some(cone), .. }, _) if axis != Vec3::ZERO => {
                 let (u, v) = axis.any_orthonormal_pair();
-                let radius = reach * cone.min(1.5).tan();
-                let ring = |t: f32| pa + axis * reach + (u * t.cos() + v * t.sin()) * radius;
+                // The cone's rim on the sphere of radius `reach`: bounded for any cone angle.
+                let cone = cone.clamp(0.0, std::f32::consts::PI);
+                let (radius, along) = (reach * cone.sin(), reach * cone.cos());
+                let ring = |t: f32| pa + axis * along + (u * t.cos() + v * t.sin()) * radius;
                 let n = 32;
                 for s in 0..n {
                     let (t0, t1) = (s as f32, (s + 1) as f32);
