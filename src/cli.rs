@@ -455,15 +455,13 @@ pub fn run_compare(
     scene.world.settings.mode = modes.0;
     let mut world_b = scene.world.clone();
     world_b.settings.mode = modes.1;
-    let traces = cli.trace.as_deref().map(|p| (side_path(p, "a"), side_path(p, "b")));
-    let plots = cli.plots.as_deref().map(|p| (side_path(p, "a"), side_path(p, "b")));
     let follow = selected_pair(cli, scene)?.map(|p| p.0);
-    let files = |side: usize| {
-        let pick = |t: &(PathBuf, PathBuf)| if side == 0 { t.0.clone() } else { t.1.clone() };
-        (traces.as_ref().map(pick), plots.as_ref().map(pick))
+    // Each side's trace and plots: FILE.a.ext and FILE.b.ext.
+    let files = |side: &str| {
+        let of = |f: &Option<PathBuf>| f.as_deref().map(|p| side_path(p, side));
+        (of(&cli.trace), of(&cli.plots))
     };
-    let (ta, pa) = files(0);
-    let (tb, pb) = files(1);
+    let ((ta, pa), (tb, pb)) = (files("a"), files("b"));
     let a = run_world(cli, &mut scene.world, &name, dt, (ta.as_deref(), pa.as_deref()), follow)?;
     let b = run_world(cli, &mut world_b, &name, dt, (tb.as_deref(), pb.as_deref()), follow)?;
     Ok(CompareRun { a, b, world_b })

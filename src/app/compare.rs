@@ -85,13 +85,7 @@ impl Testbed {
             let pairs: Vec<(u32, u32)> = a.watched().iter().map(|r| (r.a, r.b)).collect();
             c.world.set_watched(&pairs);
         }
-        match drag {
-            Some(d) => {
-                super::testbed::drag_mouse(&mut c.world, d);
-                super::testbed::hold_turn(&mut c.world, d, dt);
-            }
-            None => super::testbed::release_mouse(&mut c.world),
-        }
+        super::testbed::apply_drag(&mut c.world, drag, dt);
         let reported = c.world.non_finite().len();
         c.world.step(dt);
         for e in &c.world.non_finite()[reported..] {

@@ -157,7 +157,7 @@ impl History {
             }
         }
         let due = self.snaps.is_empty() || self.dirty || step % self.interval.max(1) == 0;
-        if due && (self.dirty || !self.snaps.iter().rev().any(|s| s.step == step)) {
+        if due && (self.dirty || self.find(step).is_err()) {
             self.store(a, b, step);
         }
     }
@@ -198,16 +198,21 @@ impl History {
     /// it for an earlier step): snapshots it unless one is stored and it was not edited.
     pub fn keep_current(&mut self, a: &World, b: Option<&World>) {
         let step = a.step_count;
-        if self.dirty || !self.snaps.iter().any(|s| s.step == step) {
+        if self.dirty || self.find(step).is_err() {
             self.store(a, b, step);
         }
+    }
+
+    /// The snapshot at `step` (the snapshots are sorted by step), or where it would go.
+    fn find(&self, step: u64) -> Result<usize, usize> {
+        self.snaps.binary_search_by_key(&step, |s| s.step)
     }
 
     fn store(&mut self, a: &World, b: Option<&World>, step: u64) {
         let edit = std::mem::take(&mut self.dirty);
         let bytes = a.snapshot_bytes() + b.map_or(0, |w| w.snapshot_bytes());
         let snap = Snap { step, a: a.snapshot(), b: b.map(|w| w.snapshot()), bytes, edit };
-        match self.snaps.binary_search_by_key(&step, |s| s.step) {
+        match self.find(step) {
             Ok(i) => {
                 self.bytes -= self.snaps[i].bytes;
                 self.snaps[i] = snap;
@@ -257,7 +262,7 @@ impl History {
     /// The edited state at `step`, if the state there was edited (re-simulation passing
     /// `step` continues from it).
     pub fn edit_at(&self, step: u64) -> Option<(World, Option<World>)> {
-        let i = self.snaps.binary_search_by_key(&step, |s| s.step).ok()?;
+        let i = self.find(step).ok()?;
         let s = &self.snaps[i];
         s.edit.then(|| (s.a.snapshot(), s.b.as_ref().map(World::snapshot)))
     }

@@ -40,6 +40,16 @@ pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) {
     }
 }
 
+/// Where world point `q` appears in the view `r` (physical pixels) under `view_proj`, in egui
+/// points; None behind the camera.
+fn screen(view_proj: glam::Mat4, r: Rect, ppp: f32, q: glam::Vec3) -> Option<Pos2> {
+    let c = view_proj * q.extend(1.0);
+    (c.w > 0.0).then(|| {
+        let (x, y) = (c.x / c.w, c.y / c.w);
+        Pos2::new((r.x + (x * 0.5 + 0.5) * r.w) / ppp, (r.y + (0.5 - y * 0.5) * r.h) / ppp)
+    })
+}
+
 /// Each joint's force in newtons at its arrow's tip, and the selected joint's name and state
 /// at its anchor.
 fn paint_joints(ui: &mut egui::Ui, t: &Testbed, w: &World, joints: &[crate::physics::world::JointRecord], main: Rect) {
@@ -48,13 +58,7 @@ fn paint_joints(ui: &mut egui::Ui, t: &Testbed, w: &World, joints: &[crate::phys
     }
     let ppp = ui.ctx().pixels_per_point();
     let vp = t.camera.view_proj(main.w / main.h.max(1.0));
-    let at = |q: glam::Vec3| {
-        let c = vp * q.extend(1.0);
-        (c.w > 0.0).then(|| {
-            let (x, y) = (c.x / c.w, c.y / c.w);
-            Pos2::new((main.x + (x * 0.5 + 0.5) * main.w) / ppp + 6.0, (main.y + (0.5 - y * 0.5) * main.h) / ppp - 6.0)
-        })
-    };
+    let at = |q: glam::Vec3| screen(vp, main, ppp, q).map(|p| p + egui::vec2(6.0, -6.0));
     let dt = t.timestep();
     let force = c32(crate::render::joints::FORCE);
     let [r, g, b] = t.look.text();
@@ -91,13 +95,7 @@ fn paint_joints(ui: &mut egui::Ui, t: &Testbed, w: &World, joints: &[crate::phys
 /// point's face number (A0, A1, …, B0, …) on the front of the sphere in the inset.
 fn teaching_labels(ui: &egui::Ui, t: &Testbed, pd: &PairDebug, main: Rect, text: Color32) {
     let ppp = ui.ctx().pixels_per_point();
-    let project = |vp: glam::Mat4, r: Rect, q: glam::Vec3| {
-        let c = vp * q.extend(1.0);
-        (c.w > 0.0).then(|| {
-            let (x, y) = (c.x / c.w, c.y / c.w);
-            Pos2::new((r.x + (x * 0.5 + 0.5) * r.w) / ppp, (r.y + (0.5 - y * 0.5) * r.h) / ppp)
-        })
-    };
+    let project = |vp: glam::Mat4, r: Rect, q: glam::Vec3| screen(vp, r, ppp, q);
     let painter = ui.painter();
     let font = FontId::proportional(13.0);
     let vp = t.camera.view_proj(main.w / main.h.max(1.0));
@@ -201,12 +199,8 @@ fn paint_side(
         }
         let vp = t.camera.view_proj(main.w / main.h.max(1.0));
         for (k, pt) in pd.manifold.points.iter().enumerate() {
-            let c = vp * pt.position.extend(1.0);
-            if c.w <= 0.0 {
-                continue;
-            }
-            let (x, y) = (c.x / c.w, c.y / c.w);
-            let at = p(main.x + (x * 0.5 + 0.5) * main.w + 9.0 * u, main.y + (0.5 - y * 0.5) * main.h - 9.0 * u);
+            // 9 points right of and above the point (u = ppp: 9·u pixels are 9 points).
+            let Some(at) = screen(vp, main, ppp, pt.position).map(|s| s + egui::vec2(9.0, -9.0)) else { continue };
             let text = match pd.impulses.get(k) {
                 Some((ln, _)) if pd.record.is_some() => format!("{k}: {ln:.2} N·s"),
                 _ => format!("{k}"),

@@ -145,13 +145,14 @@ impl Testbed {
         }
     }
 
-    /// In a replay: moves `by` recorded frames (stops playing at either end).
+    /// In a replay: moves `by` recorded frames; playing stops on the last frame, or where it
+    /// cannot move.
     pub(super) fn step_replay(&mut self, by: isize) {
         let Some(r) = &self.replay else { return };
         let last = r.steps.len() - 1;
         let next = (r.index as isize + by).clamp(0, last as isize) as usize;
-        if next == r.index || next == last || next == 0 {
-            self.playing &= next != r.index && next != last;
+        if next == r.index || next == last {
+            self.playing = false;
         }
         self.show_replay_frame(next);
     }

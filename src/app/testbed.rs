@@ -259,15 +259,7 @@ impl Testbed {
         let drag = self.drag.or_else(|| self.history.drag_at(step));
         let history_ms = t0.elapsed().as_secs_f32() * 1000.0;
         let dt = self.timestep();
-        // The mouse joint follows the drag, logged or live; without one it is gone (so
-        // re-simulation releases it at the same step as the live run did).
-        match drag {
-            Some(d) => {
-                drag_mouse(&mut self.scene.world, d);
-                hold_turn(&mut self.scene.world, d, dt);
-            }
-            None => release_mouse(&mut self.scene.world),
-        }
+        apply_drag(&mut self.scene.world, drag, dt);
         let reported = self.scene.world.non_finite().len();
         self.scene.world.record_convergence = self.plots.open;
         self.scene.world.step(dt);
@@ -590,11 +582,24 @@ impl Testbed {
 /// 100 g, so the cursor lifts anything the scene holds (Box2D's samples use 1000 × mass).
 pub const DRAG_FORCE_PER_KG: f32 = 1000.0;
 
+/// A step's drag input, logged or live, on `world` (both sides of a comparison): the mouse
+/// joint follows the drag and Ctrl turns the body; without a drag the mouse joint is gone,
+/// so re-simulation releases it at the same step as the live run did.
+pub(super) fn apply_drag(world: &mut World, drag: Option<Drag>, dt: f32) {
+    match drag {
+        Some(d) => {
+            drag_mouse(world, d);
+            hold_turn(world, d, dt);
+        }
+        None => release_mouse(world),
+    }
+}
+
 /// The drag as a mouse joint (`physics::joint::mouse`: a soft 5 Hz spring from the grab
 /// point to the cursor's target, its force limited to [`DRAG_FORCE_PER_KG`] × the body's
 /// mass): moves the target of the held body's mouse joint, creating the joint on the first
 /// step of a drag.
-pub(super) fn drag_mouse(world: &mut World, drag: Drag) {
+fn drag_mouse(world: &mut World, drag: Drag) {
     let held = world
         .joint_handles()
         .find(|(_, j)| matches!(j.kind, JointKind::Mouse { .. }) && j.b == drag.body as u32)
@@ -610,7 +615,7 @@ pub(super) fn drag_mouse(world: &mut World, drag: Drag) {
 /// Ctrl-drag while running: turns the dragged body by the drag's `turn` over the step `dt`
 /// (a kinematic turn, so contacts and the mouse joint cannot slow it) and holds its spin at
 /// zero, so it stops when the mouse does.
-pub(super) fn hold_turn(world: &mut World, drag: Drag, dt: f32) {
+fn hold_turn(world: &mut World, drag: Drag, dt: f32) {
     if drag.turn != Vec3::ZERO {
         let h = world.handle(drag.body);
         if let Some(b) = world.body_mut(h) {

@@ -22,6 +22,15 @@ impl World {
         i
     }
 
+    /// Joins the sets of `a` and `b`; the lower root becomes the root, so the forest does
+    /// not depend on the order pairs come in beyond their own order (determinism).
+    pub(super) fn union(parent: &mut [u32], a: u32, b: u32) {
+        let (ra, rb) = (Self::find(parent, a), Self::find(parent, b));
+        if ra != rb {
+            parent[ra.max(rb) as usize] = ra.min(rb);
+        }
+    }
+
     /// Accumulates rest time per body and puts islands to sleep or wakes them.
     pub(super) fn update_sleep(&mut self, dt: f32) {
         let s = self.settings;
@@ -46,12 +55,7 @@ impl World {
                 continue;
             }
             if self.bodies[c.a as usize].is_dynamic() && self.bodies[c.b as usize].is_dynamic() {
-                let ra = Self::find(&mut self.island_parent, c.a);
-                let rb = Self::find(&mut self.island_parent, c.b);
-                if ra != rb {
-                    let (lo, hi) = (ra.min(rb), ra.max(rb));
-                    self.island_parent[hi as usize] = lo;
-                }
+                Self::union(&mut self.island_parent, c.a, c.b);
             }
         }
         self.union_joints();

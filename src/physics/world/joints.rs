@@ -459,12 +459,7 @@ impl World {
                 continue;
             }
             if self.bodies[j.a as usize].is_dynamic() && self.bodies[j.b as usize].is_dynamic() {
-                let ra = Self::find(&mut self.island_parent, j.a);
-                let rb = Self::find(&mut self.island_parent, j.b);
-                if ra != rb {
-                    let (lo, hi) = (ra.min(rb), ra.max(rb));
-                    self.island_parent[hi as usize] = lo;
-                }
+                Self::union(&mut self.island_parent, j.a, j.b);
             }
         }
     }
