@@ -68,7 +68,7 @@ mod watch;
 
 pub use containment::{NonFinite, Origin};
 pub use integrate::SMALL_TURN;
-pub use joints::{JointError, JointRecord, JointSet};
+pub use joints::{joint_hertz_cap, JointError, JointRecord, JointSet};
 pub use stage::{Profile, Stage};
 pub use watch::PairRecord;
 

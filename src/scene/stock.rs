@@ -4,14 +4,16 @@
 //! - [`pyramid`]: `layers` rows of unit cubes, 5 cm apart, on a static ground box.
 //! - [`box_pile`]: `n` cubes (0.8 m) in a grid of about ten layers, falling into a walled pit.
 //! - [`hull_pile`]: `n` random 32-point hulls (radius 0.45 m) falling into a walled pit.
+//! - [`joint_grid`]: an `n × n` net of spheres joined to their neighbours by ball joints,
+//!   hanging from its fixed top row (Box3D's joint-grid benchmark, with gravity).
 //!
 //! - [`hull20`] and [`place_at_separation`]: the shapes and poses of the narrow-phase
 //!   benchmarks (20-vertex hulls; B placed where the SAT separation has a given value).
 //!
-//! Every body is either a box or a hull, so any engine with boxes and convex hulls can
-//! mirror these worlds exactly.
+//! Every body is a box, a hull or a sphere and every joint a ball joint, so any engine with
+//! those can mirror these worlds exactly.
 
-use crate::physics::{BodyDesc, Hull, Iso, Settings, Shape, World};
+use crate::physics::{BodyDesc, Hull, Iso, JointDesc, JointKind, Settings, Shape, World};
 use glam::{Quat, Vec3};
 use std::sync::Arc;
 
@@ -89,6 +91,41 @@ pub fn hull_pile(n: usize, settings: Settings) -> World {
         let p = grid_point(i, side);
         w.add_body(BodyDesc::new(format!("h{i}"), Shape::Hull(h), p).with_rotation(Quat::from_rotation_x(i as f32)))
             .expect("hull");
+    }
+    w
+}
+
+/// Spheres (radius 0.4 m, 1 m apart) on an `n × n` grid in the vertical x–y plane, each
+/// joined by a ball joint to its right and lower neighbour at the midpoint between them
+/// (`(2n−1)·(n−1)` joints: none between two static bodies); the top row is static, so the net hangs under gravity and every
+/// column carries the weight below it. No ground: the only constraints are the joints.
+/// Bodies are added row by row from the top (`grid{row}_{col}`).
+pub fn joint_grid(n: usize, settings: Settings) -> World {
+    let mut w = World::new(GRAVITY, settings);
+    let ball = Shape::Sphere { radius: 0.4 };
+    let at = |row: usize, col: usize| Vec3::new(col as f32 - (n - 1) as f32 * 0.5, 1.0 + (n - 1 - row) as f32, 0.0);
+    for row in 0..n {
+        for col in 0..n {
+            let d = BodyDesc::new(format!("grid{row}_{col}"), ball.clone(), at(row, col));
+            w.add_body(if row == 0 { d.fixed() } else { d }).expect("sphere");
+        }
+    }
+    let index = |row: usize, col: usize| (row * n + col) as u32;
+    for row in 0..n {
+        for col in 0..n {
+            let mut join = |r: usize, c: usize| {
+                let anchor = (at(row, col) + at(r, c)) * 0.5;
+                let name = format!("j{row}_{col}-{r}_{c}");
+                w.add_joint(JointDesc::new(name, JointKind::Ball, index(row, col), index(r, c), anchor))
+                    .expect("joint");
+            };
+            if col + 1 < n && row > 0 {
+                join(row, col + 1);
+            }
+            if row + 1 < n {
+                join(row + 1, col);
+            }
+        }
     }
     w
 }

@@ -14,9 +14,11 @@
 //! would let each engine run a different number of steps of an evolving pile). The table is
 //! printed and written to `target/peers-table.md`.
 
-use contactlab::scene::stock::{box_pile, hull_pile, pyramid};
+use contactlab::scene::stock::{box_pile, hull_pile, joint_grid, pyramid};
 use contactlab_peers::narrow::{engines, pairs, wobble};
-use contactlab_peers::{contactlab_settings, max_penetration, Box3d, Contactlab, ContactlabDefault, Engine, Rapier};
+use contactlab_peers::{
+    contactlab_settings, joint_error, max_penetration, Box3d, Contactlab, ContactlabDefault, Engine, Rapier,
+};
 use criterion::{black_box, Criterion};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -35,6 +37,8 @@ struct WorldRow {
     ms: f64,
     max_penetration: f32,
     drift: Option<f32>,
+    /// Largest and mean anchor separation of the ball joints at the end (m).
+    joint_error: Option<(f32, f32)>,
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -119,6 +123,7 @@ fn run_world(scene: &str, template: &contactlab::physics::World, steps: usize, t
             ms,
             max_penetration: max_penetration(template, &poses),
             drift: top.zip(start_pose).map(|(i, p0)| (poses[i].pos - p0).length()),
+            joint_error: joint_error(template, &poses),
         };
         eprintln!(
             "{scene:>16} {:>11}: {:8.3} ms/step, max penetration {:.4} m{}",
@@ -126,6 +131,10 @@ fn run_world(scene: &str, template: &contactlab::physics::World, steps: usize, t
             row.ms,
             row.max_penetration,
             row.drift.map(|d| format!(", top-box drift {d:.4} m")).unwrap_or_default()
+                + &row
+                    .joint_error
+                    .map(|(m, a)| format!(", joint error max {m:.5} m mean {a:.5} m"))
+                    .unwrap_or_default()
         );
         rows.push(row);
     }
@@ -149,6 +158,7 @@ fn worlds(filter: &str, quick: bool) -> Vec<WorldRow> {
     for n in [1000usize, 2000, 5000, 10000] {
         scene(&format!("box-pile-{}k", n / 1000), &|| box_pile(n, s), 180, false);
     }
+    scene("joint-grid-100", &|| joint_grid(100, s), 300, false);
     rows
 }
 
@@ -231,6 +241,28 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
                 pen(def),
                 drift(def)
             );
+        }
+        // Joint scenes: how far apart each engine lets the joined anchors drift.
+        let jointed: Vec<&str> =
+            scenes.iter().copied().filter(|s| world.iter().any(|r| r.scene == *s && r.joint_error.is_some())).collect();
+        if !jointed.is_empty() {
+            out += "\nJoint error at the end (ball-joint anchor separation, by the same measure for every engine; mm, max / mean):\n\n";
+            out += "| scene | contactlab | rapier3d | box3d-rust | contactlab 4×3 |\n|---|---|---|---|---|\n";
+            for s in jointed {
+                let err = |e: &str| {
+                    cell(
+                        find(s, e).and_then(|r| r.joint_error).map(|(m, a)| format!("{:.2} / {:.3}", m * 1e3, a * 1e3)),
+                    )
+                };
+                let _ = writeln!(
+                    out,
+                    "| {s} | {} | {} | {} | {} |",
+                    err("contactlab"),
+                    err("rapier3d"),
+                    err("box3d-rust"),
+                    err("contactlab 4×3")
+                );
+            }
         }
         // Growth of the step time with body count (box piles): exponent of t ∝ n^k.
         let piles: Vec<&WorldRow> = world.iter().filter(|r| r.scene.starts_with("box-pile-")).collect();

@@ -6,15 +6,20 @@
 //! and restitution, same gravity and time step, sleeping off, single thread, four substeps
 //! (rapier: `num_solver_iterations = 4`; box3d: `sub_step_count = 4`; contactlab: 4 substeps
 //! × 1 iteration). Quality is then judged with one yardstick for every engine:
-//! [`max_penetration`] runs contactlab's exact SAT on the poses an engine produced.
+//! [`max_penetration`] runs contactlab's exact SAT on the poses an engine produced, and
+//! [`joint_error`] measures every ball joint's anchor separation on those poses.
 //!
 //! Limits: each engine keeps its own contact softness and speculative distance (they are not
-//! the same parameters in the three designs); the table notes them.
+//! the same parameters in the three designs); the table notes them. Joints: ball joints only
+//! (rapier's spherical joint, box3d's spherical joint); contactlab's joints are as soft as
+//! box3d's (60 Hz, damping ratio 2: box3d caps its joint stiffness at a quarter of the
+//! substep rate), rapier's are rigid (its default joint spring, 10⁶ Hz); joined bodies never
+//! collide with each other.
 
 pub mod narrow;
 
 use contactlab::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
-use contactlab::physics::{Iso, Settings, Shape, World};
+use contactlab::physics::{Iso, JointKind, Settings, Shape, World, WORLD};
 use glam::{Quat, Vec3};
 
 /// Time step of every world run (s).
@@ -22,11 +27,21 @@ pub const DT: f32 = 1.0 / 60.0;
 /// Substeps (or solver iterations, for rapier) in every engine.
 pub const SUBSTEPS: usize = 4;
 
-/// contactlab's settings for the comparison: sleeping off, 4 substeps × 1 iteration, and
+/// contactlab's settings for the comparison: sleeping off, 4 substeps × 1 iteration,
 /// contact stiffness 30 Hz — Box3D's `contact_hertz` and rapier's contact natural frequency
-/// (contactlab's own default is 60 Hz, which with a single iteration lets a pyramid creep).
+/// (contactlab's own default is 60 Hz, which with a single iteration lets a pyramid creep) —
+/// and joint stiffness 60 Hz, Box3D's `constraint_hertz` (contactlab's own default, 120 Hz,
+/// half the substep rate, needs its three iterations: with one, a 100 × 100 joint grid
+/// oscillates and tears).
 pub fn contactlab_settings() -> Settings {
-    Settings { sleeping: false, substeps: SUBSTEPS as u32, iterations: 1, contact_hertz: 30.0, ..Default::default() }
+    Settings {
+        sleeping: false,
+        substeps: SUBSTEPS as u32,
+        iterations: 1,
+        contact_hertz: 30.0,
+        joint_hertz: 60.0,
+        ..Default::default()
+    }
 }
 
 /// A world some engine can step and report poses from.
@@ -65,6 +80,7 @@ impl ContactlabDefault {
         let d = Settings::default();
         w.settings.iterations = d.iterations;
         w.settings.contact_hertz = d.contact_hertz;
+        w.settings.joint_hertz = d.joint_hertz;
         Self(w)
     }
 }
@@ -126,6 +142,13 @@ impl Rapier {
             );
             handles.push(h);
         }
+        for (a, b, la, lb) in ball_joints(src) {
+            let joint = rapier3d::prelude::SphericalJointBuilder::new()
+                .local_anchor1(rv(la))
+                .local_anchor2(rv(lb))
+                .contacts_enabled(false);
+            world.impulse_joints.insert(handles[a], handles[b], joint, true);
+        }
         Self { world, handles }
     }
 }
@@ -165,7 +188,7 @@ pub fn box3d_hull(shape: &Shape) -> box3d_rust::hull::HullData {
             let pts: Vec<_> = h.vertices().iter().map(|v| bv(*v)).collect();
             box3d_rust::hull::create_hull(&pts, box3d_rust::constants::MAX_HULL_VERTICES).expect("box3d hull")
         }
-        _ => panic!("the peer comparison mirrors boxes and hulls only"),
+        _ => panic!("box3d_hull takes boxes and hulls"),
     }
 }
 
@@ -179,7 +202,8 @@ impl Box3d {
     /// Mirror `src` body by body.
     pub fn mirror(src: &World) -> Self {
         use box3d_rust::body::create_body;
-        use box3d_rust::shape::create_hull_shape;
+        use box3d_rust::geometry::{Capsule, Sphere};
+        use box3d_rust::shape::{create_capsule_shape, create_hull_shape, create_sphere_shape};
         use box3d_rust::types::{default_body_def, default_shape_def, default_world_def, BodyType};
         let mut def = default_world_def();
         def.gravity = bv(src.gravity);
@@ -199,8 +223,29 @@ impl Box3d {
             sd.density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
             sd.base_material.friction = b.friction;
             sd.base_material.restitution = b.restitution;
-            create_hull_shape(&mut world, id, &sd, &box3d_hull(&b.shape));
+            match &b.shape {
+                Shape::Sphere { radius } => {
+                    create_sphere_shape(&mut world, id, &sd, &Sphere { center: bv(Vec3::ZERO), radius: *radius });
+                }
+                Shape::Capsule { radius, half_height } => {
+                    let (c1, c2) = (bv(Vec3::Y * -*half_height), bv(Vec3::Y * *half_height));
+                    create_capsule_shape(&mut world, id, &sd, &Capsule { center1: c1, center2: c2, radius: *radius });
+                }
+                shape => {
+                    create_hull_shape(&mut world, id, &sd, &box3d_hull(shape));
+                }
+            }
             ids.push(id);
+        }
+        for (a, b, la, lb) in ball_joints(src) {
+            use box3d_rust::joint::create_spherical_joint;
+            let mut jd = box3d_rust::types::default_spherical_joint_def();
+            jd.base.body_id_a = ids[a];
+            jd.base.body_id_b = ids[b];
+            jd.base.local_frame_a.p = bv(la);
+            jd.base.local_frame_b.p = bv(lb);
+            jd.base.collide_connected = false;
+            create_spherical_joint(&mut world, &jd);
         }
         Self { world, ids }
     }
@@ -222,6 +267,37 @@ impl Engine for Box3d {
             })
             .collect()
     }
+}
+
+/// The ball joints of `src` as (body A, body B, A's anchor, B's anchor), the anchors in each
+/// body's own frame about its centre of mass (every stock body has its centre of mass at
+/// its origin). Any other kind of joint, or a joint to the world, is not mirrored: panics.
+pub fn ball_joints(src: &World) -> Vec<(usize, usize, Vec3, Vec3)> {
+    src.joints()
+        .iter()
+        .filter(|j| j.is_alive())
+        .map(|j| {
+            assert!(matches!(j.kind, JointKind::Ball), "the peer comparison mirrors ball joints only");
+            assert!(j.a != WORLD && j.b != WORLD, "the peer comparison mirrors joints between bodies only");
+            (j.a as usize, j.b as usize, Vec3::from(j.local.anchor_a), Vec3::from(j.local.anchor_b))
+        })
+        .collect()
+}
+
+/// Anchor separation of every ball joint of `template` with its bodies at `poses`: (largest,
+/// mean) in metres; `None` when the world has no joints. The same yardstick for every engine.
+pub fn joint_error(template: &World, poses: &[Iso]) -> Option<(f32, f32)> {
+    let joints = ball_joints(template);
+    if joints.is_empty() {
+        return None;
+    }
+    let (mut worst, mut sum) = (0.0f32, 0.0f64);
+    for &(a, b, la, lb) in &joints {
+        let gap = (poses[a].transform_point(la) - poses[b].transform_point(lb)).length();
+        worst = worst.max(gap);
+        sum += gap as f64;
+    }
+    Some((worst, (sum / joints.len() as f64) as f32))
 }
 
 /// Deepest penetration (m) between any two bodies of `template` placed at `poses`, by

@@ -584,6 +584,12 @@ impl Joint {
     /// One pass over the joint's rows.
     #[inline]
     pub fn solve(&mut self, a: &mut SolverBody, b: &mut SolverBody, pass: &Pass) {
+        if let JointKind::Ball = self.kind {
+            // Its own frame, so that the orientations it never reads are not computed (the
+            // frame is inlined): the commonest joint, solved every pass.
+            let f = self.frame(a, b);
+            return ball::solve(self, &f, a, b, pass);
+        }
         let f = self.frame(a, b);
         match self.kind {
             JointKind::Ball => ball::solve(self, &f, a, b, pass),
@@ -601,8 +607,8 @@ impl Joint {
     /// Re-applies the accumulated impulses (`V += M⁻¹·Σ Jᵢᵀλᵢ` over the rows).
     #[inline]
     pub fn warm_start(&self, a: &mut SolverBody, b: &mut SolverBody) {
-        let f = self.frame(a, b);
         if let JointKind::Ball = self.kind {
+            let f = self.frame(a, b);
             let p = self.impulses.point;
             a.v -= p * a.inv_mass;
             a.w -= a.inv_i * f.ra.cross(p);
@@ -610,6 +616,7 @@ impl Joint {
             b.w += b.inv_i * f.rb.cross(p);
             return;
         }
+        let f = self.frame(a, b);
         for r in self.rows(&f).as_slice() {
             if r.impulse != 0.0 {
                 r.jac.apply(a, b, r.impulse);
@@ -619,7 +626,21 @@ impl Joint {
 
     /// The impulse the accumulated row impulses apply to B: linear, and angular without the
     /// moment of the linear one about B's anchor.
-    pub fn reaction(&self, f: &Frame) -> (Vec3A, Vec3A) {
+    ///
+    /// The ball joint's rows are the world axes with B's angular part `rB×eᵢ`, so its
+    /// reaction is the point impulse itself with no angular part: read directly, without
+    /// building the rows (a joint grid calls this for every joint every substep; the test
+    /// `ball_fast_paths_equal_rows` checks it against the rows).
+    /// `frame` is called only for the kinds that need it.
+    pub fn reaction(&self, frame: impl FnOnce() -> Frame) -> (Vec3A, Vec3A) {
+        if let JointKind::Ball = self.kind {
+            return (self.impulses.point, Vec3A::ZERO);
+        }
+        self.reaction_from_rows(&frame())
+    }
+
+    /// [`Joint::reaction`] summed over the rows, for every kind.
+    pub fn reaction_from_rows(&self, f: &Frame) -> (Vec3A, Vec3A) {
         let (mut lin, mut ang) = (Vec3A::ZERO, Vec3A::ZERO);
         for r in self.rows(f).as_slice() {
             lin += r.jac.lb * r.impulse;
@@ -630,7 +651,18 @@ impl Joint {
 
     /// Linear (m) and angular (rad) position error at frame `f`: the root sum of squares of
     /// the equality rows, plus how far each limit is exceeded.
+    ///
+    /// The ball joint's three rows are the components of `d = pB − pA`: its error is |d|
+    /// (read directly; `ball_fast_paths_equal_rows` checks it against the rows).
     pub fn errors(&self, f: &Frame) -> (f32, f32) {
+        if let JointKind::Ball = self.kind {
+            return (f.d.length(), 0.0);
+        }
+        self.errors_from_rows(f)
+    }
+
+    /// [`Joint::errors`] from the rows, for every kind.
+    pub fn errors_from_rows(&self, f: &Frame) -> (f32, f32) {
         let (mut lin, mut ang) = (0.0f32, 0.0f32);
         for r in self.rows(f).as_slice() {
             match r.role {
@@ -664,6 +696,18 @@ pub fn load(bodies: &[SolverBody], i: u32) -> SolverBody {
     } else {
         bodies[i as usize]
     }
+}
+
+/// Both solver bodies of a joint, borrowed in place, when both can move (then
+/// [`load`]/[`store`] would copy them out and back unchanged in meaning; this skips the two
+/// 128-byte copies per joint and pass). `None` for the world, a static or sleeping body.
+#[inline]
+pub fn both_moving(bodies: &mut [SolverBody], a: u32, b: u32) -> Option<[&mut SolverBody; 2]> {
+    if a == WORLD || b == WORLD {
+        return None;
+    }
+    let [x, y] = bodies.get_disjoint_mut([a as usize, b as usize]).ok()?;
+    (x.inv_mass > 0.0 && y.inv_mass > 0.0).then_some([x, y])
 }
 
 /// Writes back a joint body's velocities if it can move.

@@ -219,7 +219,7 @@ pub fn solve_block<const N: usize>(
 pub fn solve_point(f: &Frame, c: Vec3A, fb: Feedback, acc: &mut Vec3A, a: &mut SolverBody, b: &mut SolverBody) {
     let k = point_k(f, a, b);
     let dv = (b.v + b.w.cross(f.rb)) - (a.v + a.w.cross(f.ra));
-    let x = inverse_or_zero(&k) * (dv + c * fb.rate);
+    let x = solve3_or_zero(&k, dv + c * fb.rate);
     let d = -fb.mass_scale * x - fb.impulse_scale * *acc;
     *acc += d;
     a.v -= d * a.inv_mass;
@@ -231,8 +231,40 @@ pub fn solve_point(f: &Frame, c: Vec3A, fb: Feedback, acc: &mut Vec3A, a: &mut S
 /// The ball joint's K (see [`solve_point`]).
 #[inline]
 pub fn point_k(f: &Frame, a: &SolverBody, b: &SolverBody) -> Mat3A {
-    let (sa, sb) = (skew(f.ra), skew(f.rb));
-    Mat3A::from_diagonal(glam::Vec3::splat(a.inv_mass + b.inv_mass)) - sa * a.inv_i * sa - sb * b.inv_i * sb
+    Mat3A::from_diagonal(glam::Vec3::splat(a.inv_mass + b.inv_mass)) + lever_term(f.ra, a) + lever_term(f.rb, b)
+}
+
+/// One body's share of the ball joint's K, `−[r]ₓ·I⁻¹·[r]ₓ`. For a body whose inverse
+/// inertia is `s·1` (spheres, cubes: [`SolverBody::isotropic`], taken exactly in `prepare`)
+/// it is `s·(|r|²·1 − r·rᵀ)`, since `[r]ₓ² = r·rᵀ − |r|²·1` — the same matrix for a fraction
+/// of the products; otherwise column j is `−r × (I⁻¹·(r × eⱼ))`, which is `−[r]ₓ·I⁻¹·[r]ₓ`
+/// applied to eⱼ (the test `point_k_matches_the_skew_products` checks both against the
+/// skew products).
+#[inline]
+pub fn lever_term(r: Vec3A, body: &SolverBody) -> Mat3A {
+    if body.isotropic {
+        let s = body.inv_i.x_axis.x;
+        let r2 = r.length_squared();
+        Mat3A::from_cols((Vec3A::X * r2 - r * r.x) * s, (Vec3A::Y * r2 - r * r.y) * s, (Vec3A::Z * r2 - r * r.z) * s)
+    } else {
+        let col = |e: Vec3A| -r.cross(body.inv_i * r.cross(e));
+        Mat3A::from_cols(col(Vec3A::X), col(Vec3A::Y), col(Vec3A::Z))
+    }
+}
+
+/// `K⁻¹·y` by Cramer's rule (the rows of `K⁻¹` are the cross products of K's columns over
+/// the determinant), or zero when K is singular (both ends fixed): the same as
+/// `inverse_or_zero(k) * y` without forming the inverse.
+#[inline]
+pub fn solve3_or_zero(k: &Mat3A, y: Vec3A) -> Vec3A {
+    let (c0, c1, c2) = (k.x_axis, k.y_axis, k.z_axis);
+    let (r0, r1, r2) = (c1.cross(c2), c2.cross(c0), c0.cross(c1));
+    let det = c0.dot(r0);
+    if det.abs() > 1e-20 && det.is_finite() {
+        Vec3A::new(r0.dot(y), r1.dot(y), r2.dot(y)) / det
+    } else {
+        Vec3A::ZERO
+    }
 }
 
 /// `[r]ₓ`, the matrix of `v ↦ r × v`.
@@ -352,6 +384,44 @@ mod tests {
             let r: f32 = (0..3).map(|j| k[i][j] * x[j]).sum();
             assert!((r - [1.0, 2.0, 3.0][i]).abs() < 1e-5);
         }
+    }
+
+    /// The ball joint's K from [`lever_term`] (isotropic shortcut and column form) equals
+    /// `(1/mA + 1/mB)·1 − [rA]ₓ·IA⁻¹·[rA]ₓ − [rB]ₓ·IB⁻¹·[rB]ₓ` by skew products, and
+    /// [`solve3_or_zero`] equals multiplying by the inverse.
+    #[test]
+    fn point_k_matches_the_skew_products() {
+        let iso = SolverBody {
+            inv_mass: 0.5,
+            inv_i: Mat3A::from_diagonal(glam::Vec3::splat(2.5)),
+            isotropic: true,
+            ..super::super::STATIC
+        };
+        let q = Quat::from_rotation_x(0.4) * Quat::from_rotation_z(-0.7);
+        let m = glam::Mat3::from_quat(q);
+        let local = glam::Mat3::from_diagonal(glam::Vec3::new(1.0, 3.0, 7.0));
+        let aniso = SolverBody {
+            inv_mass: 0.25,
+            inv_i: Mat3A::from(m * local * m.transpose()),
+            isotropic: false,
+            ..super::super::STATIC
+        };
+        let f = Frame { ra: Vec3A::new(0.3, -0.5, 0.2), rb: Vec3A::new(-0.1, 0.4, 0.6), ..Default::default() };
+        for (a, b) in [(&iso, &aniso), (&aniso, &iso), (&iso, &iso), (&aniso, &aniso)] {
+            let (sa, sb) = (skew(f.ra), skew(f.rb));
+            let want = Mat3A::from_diagonal(glam::Vec3::splat(a.inv_mass + b.inv_mass))
+                - sa * a.inv_i * sa
+                - sb * b.inv_i * sb;
+            let k = point_k(&f, a, b);
+            for (c, w) in [(k.x_axis, want.x_axis), (k.y_axis, want.y_axis), (k.z_axis, want.z_axis)] {
+                assert!((c - w).length() < 1e-5, "{k:?} vs {want:?}");
+            }
+            let y = Vec3A::new(0.7, -1.3, 2.1);
+            let (x, x_inv) = (solve3_or_zero(&k, y), inverse_or_zero(&k) * y);
+            assert!((x - x_inv).length() < 1e-5 * x_inv.length(), "{x} vs {x_inv}");
+            assert!((k * x - y).length() < 1e-4, "K·x = {} for y = {y}", k * x);
+        }
+        assert_eq!(solve3_or_zero(&Mat3A::ZERO, Vec3A::ONE), Vec3A::ZERO);
     }
 
     #[test]

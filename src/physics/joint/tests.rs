@@ -11,7 +11,7 @@ use crate::physics::solver::SolverBody;
 use glam::{Mat3A, Quat, Vec3};
 
 fn body(m: f32, i: Vec3) -> SolverBody {
-    SolverBody { inv_mass: 1.0 / m, inv_i: Mat3A::from_diagonal(Vec3::ONE / i), ..STATIC }
+    SolverBody { inv_mass: 1.0 / m, inv_i: Mat3A::from_diagonal(Vec3::ONE / i), isotropic: false, ..STATIC }
 }
 
 /// Poses moved by `eps` times the velocities.
@@ -146,4 +146,27 @@ fn ball_k_is_the_block_of_its_three_rows() {
             assert!((k.col(c)[i] - g).abs() < 1e-5, "K[{i}][{c}] = {} vs {g}", k.col(c)[i]);
         }
     }
+}
+
+/// The ball joint's direct reaction and error (no rows built) equal the sums over its rows.
+#[test]
+fn ball_fast_paths_equal_rows() {
+    let created =
+        (Iso::new(Vec3::new(0.0, 2.0, 0.0), Quat::IDENTITY), Iso::new(Vec3::new(0.6, 1.2, 0.1), Quat::IDENTITY));
+    let desc = JointDesc::new("ball", JointKind::Ball, 0, 1, Vec3::new(0.3, 1.6, 0.05));
+    let mut j = Joint::new(&desc, &created.0, &created.1);
+    j.impulses.point = Vec3A::new(0.7, -2.5, 0.4);
+    let now = (
+        Iso::new(Vec3::new(0.05, 2.02, -0.01), Quat::from_rotation_z(0.3)),
+        Iso::new(Vec3::new(0.7, 1.1, 0.2), Quat::from_rotation_x(-0.4) * Quat::from_rotation_y(0.2)),
+    );
+    let f = j.frame_at(&now.0, &now.1);
+    let ((lin, ang), (lin_rows, ang_rows)) = (j.reaction(|| f), j.reaction_from_rows(&f));
+    assert!(
+        (lin - lin_rows).length() < 1e-6 && (ang - ang_rows).length() < 1e-5,
+        "{lin} {ang} vs {lin_rows} {ang_rows}"
+    );
+    let ((e, ea), (e_rows, ea_rows)) = (j.errors(&f), j.errors_from_rows(&f));
+    assert!(e > 0.1, "the poses separate the anchors: {e}");
+    assert!((e - e_rows).abs() < 1e-6 && ea == 0.0 && ea_rows == 0.0, "{e} {ea} vs {e_rows} {ea_rows}");
 }

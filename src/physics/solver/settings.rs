@@ -130,7 +130,9 @@ pub struct Settings {
     /// arm's length in the contact plane; the rest moves linearly (Millington's `angularLimit`).
     pub cyclone_angular_limit: f32,
     /// Joints: stiffness of the position feedback of rigid joint rows (Hz), capped at half
-    /// the substep rate (Box2D v3 uses twice the contact hertz).
+    /// the substep rate, or a quarter with a single iteration
+    /// ([`crate::physics::world::joint_hertz_cap`]; Box2D v3 uses twice the contact hertz,
+    /// Box3D caps at a quarter).
     pub joint_hertz: f32,
     /// Joints: damping ratio of that feedback.
     pub joint_damping_ratio: f32,

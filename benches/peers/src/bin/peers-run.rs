@@ -12,14 +12,14 @@
 //! (N thousand boxes), stack-N (a column of N unit cubes on the ground).
 //! Engines: contactlab, rapier3d, box3d-rust.
 
-use contactlab::scene::stock::{box_pile, hull_pile, pyramid};
-use contactlab_peers::{contactlab_settings, max_penetration, Box3d, Contactlab, Engine, Rapier};
+use contactlab::scene::stock::{box_pile, hull_pile, joint_grid, pyramid};
+use contactlab_peers::{contactlab_settings, joint_error, max_penetration, Box3d, Contactlab, Engine, Rapier};
 use std::process::ExitCode;
 use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N; ENGINE: contactlab | rapier3d | box3d-rust)";
+    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N); ENGINE: contactlab | rapier3d | box3d-rust)";
     if let [mode, label, engine, n] = args.as_slice() {
         if mode == "narrow" {
             return narrow(label, engine, n);
@@ -45,6 +45,13 @@ fn main() -> ExitCode {
             }
         },
         "hull-pile-640" => hull_pile(640, s),
+        other if other.starts_with("joint-grid-") => match other["joint-grid-".len()..].parse::<usize>() {
+            Ok(n) if n > 1 => joint_grid(n, s),
+            _ => {
+                eprintln!("unknown scene '{other}'\n{usage}");
+                return ExitCode::FAILURE;
+            }
+        },
         other if other.starts_with("stack-") => match other["stack-".len()..].parse::<usize>() {
             Ok(n) if n > 0 => {
                 let mut w = pyramid(1, s);
@@ -75,7 +82,7 @@ fn main() -> ExitCode {
     if engine == "contactlab" {
         // Also print where the time goes, stage by stage (the world's own profile).
         let mut w = world.clone();
-        let mut stages = [0.0f64; 12];
+        let mut stages = vec![0.0f64; contactlab::physics::Stage::ALL.len()];
         let t = Instant::now();
         for _ in 0..steps {
             w.step(contactlab_peers::DT);
@@ -96,10 +103,11 @@ fn main() -> ExitCode {
         let delta = w.bodies()[last].pose.pos - world.bodies()[last].pose.pos;
         let drift = delta.length();
         eprintln!("  last body displacement {delta:?}");
-        println!(
-            "  max penetration {:.4} m, last body moved {drift:.4} m",
-            max_penetration(&world, &Contactlab(w).poses())
-        );
+        let poses = Contactlab(w).poses();
+        println!("  max penetration {:.4} m, last body moved {drift:.4} m", max_penetration(&world, &poses));
+        if let Some((max, mean)) = joint_error(&world, &poses) {
+            println!("  joint error max {max:.5} m, mean {mean:.5} m");
+        }
         return ExitCode::SUCCESS;
     }
     let mut e: Box<dyn Engine> = match engine.as_str() {
@@ -125,6 +133,9 @@ fn main() -> ExitCode {
         max_penetration(&world, &poses),
         (poses[last].pos - start).length()
     );
+    if let Some((max, mean)) = joint_error(&world, &poses) {
+        println!("  joint error max {max:.5} m, mean {mean:.5} m");
+    }
     ExitCode::SUCCESS
 }
 
