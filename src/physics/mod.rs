@@ -35,6 +35,7 @@
 
 pub mod body;
 pub mod broadphase;
+pub mod character;
 pub mod collide;
 pub mod contact;
 pub mod debug;
@@ -42,6 +43,7 @@ pub mod hull;
 pub mod joint;
 pub mod limits;
 pub mod math;
+pub mod mesh;
 pub mod shape;
 pub mod solver;
 pub mod world;
