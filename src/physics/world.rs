@@ -54,6 +54,7 @@ use glam::{Mat3, Vec3};
 use std::sync::Arc;
 use std::time::Instant;
 
+mod characters;
 mod collision;
 mod containment;
 mod convergence;
@@ -66,6 +67,7 @@ mod snapshot;
 mod stage;
 mod watch;
 
+pub use characters::{CharacterDesc, CharacterError, Push, WorldCharacter};
 pub use containment::{NonFinite, Origin};
 pub use integrate::SMALL_TURN;
 pub use joints::{joint_hertz_cap, JointError, JointRecord, JointSet};
@@ -187,6 +189,10 @@ pub struct World {
     convergence_scratch: (Vec<f32>, Vec<f32>),
     /// Joints (`world/joints.rs`).
     joints: JointSet,
+    /// Collide-and-slide characters (`world/characters.rs`).
+    characters: Vec<WorldCharacter>,
+    /// Static triangle meshes (the characters collide with them).
+    meshes: Vec<std::sync::Arc<crate::physics::mesh::TriMesh>>,
 }
 
 impl Default for World {
@@ -247,6 +253,8 @@ impl World {
             convergence: Vec::new(),
             convergence_scratch: Default::default(),
             joints: JointSet::default(),
+            characters: Vec::new(),
+            meshes: Vec::new(),
         }
     }
 
@@ -403,6 +411,7 @@ impl World {
         });
         self.timed(Stage::StoreImpulses, |w| w.finish_joints(dt));
         self.timed(Stage::Sleep, |w| w.update_sleep(dt));
+        self.timed(Stage::Characters, |w| w.move_characters(dt));
         self.profile.total_ms = start.elapsed().as_secs_f32() * 1000.0;
         self.step_count += 1;
         self.time += dt as f64;

@@ -85,6 +85,8 @@ pub struct SlideHit {
     pub feature: Feature,
     /// The triangle's corners.
     pub triangle: [Vec3; 3],
+    /// The body the triangle belongs to, or [`NO_BODY`].
+    pub owner: u32,
     /// A point of the sliding plane (the touch point pulled back along the motion).
     pub plane_point: Vec3,
     /// The sliding plane's unit normal.
@@ -110,23 +112,36 @@ pub struct SlideStep {
     pub new_motion: Vec3,
 }
 
+/// The owner of a triangle that belongs to no body (a mesh given directly).
+pub const NO_BODY: u32 = u32::MAX;
+
+/// A triangle of a soup in world space, counter-clockwise about the side the character may
+/// be on, and the body it belongs to ([`NO_BODY`] for none).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SoupTri {
+    /// Corners (world).
+    pub corners: [Vec3; 3],
+    /// Body index, or [`NO_BODY`].
+    pub owner: u32,
+}
+
 /// Anything the character can collide with: the triangles near a box, in world space.
 pub trait TriangleSoup {
-    /// Appends to `out` the triangles (corners, counter-clockwise about the side the
-    /// character may be on) whose boxes overlap `b`; `scratch` is for the source's own use.
-    fn triangles_in(&self, b: &Aabb, scratch: &mut Vec<u32>, out: &mut Vec<[Vec3; 3]>);
+    /// Appends to `out` the triangles whose boxes overlap `b`; `scratch` is for the source's
+    /// own use.
+    fn triangles_in(&self, b: &Aabb, scratch: &mut Vec<u32>, out: &mut Vec<SoupTri>);
 }
 
 impl TriangleSoup for TriMesh {
-    fn triangles_in(&self, b: &Aabb, scratch: &mut Vec<u32>, out: &mut Vec<[Vec3; 3]>) {
+    fn triangles_in(&self, b: &Aabb, scratch: &mut Vec<u32>, out: &mut Vec<SoupTri>) {
         scratch.clear();
         self.query_aabb(b, scratch);
-        out.extend(scratch.iter().map(|&i| self.triangle(i)));
+        out.extend(scratch.iter().map(|&i| SoupTri { corners: self.triangle(i), owner: NO_BODY }));
     }
 }
 
 impl<T: TriangleSoup> TriangleSoup for [T] {
-    fn triangles_in(&self, b: &Aabb, scratch: &mut Vec<u32>, out: &mut Vec<[Vec3; 3]>) {
+    fn triangles_in(&self, b: &Aabb, scratch: &mut Vec<u32>, out: &mut Vec<SoupTri>) {
         for s in self {
             s.triangles_in(b, scratch, out);
         }
@@ -138,7 +153,7 @@ impl<T: TriangleSoup> TriangleSoup for [T] {
 struct ETri {
     corners: [Vec3; 3],
     normal: Vec3,
-    world: [Vec3; 3],
+    world: SoupTri,
 }
 
 /// The ellipsoid character (module docs).
@@ -152,9 +167,11 @@ pub struct Character {
     pub settings: CharacterSettings,
     /// Whether the last move's gravity pass ended on walkable ground.
     pub on_ground: bool,
+    /// Where the last move's walking pass ended (the gravity pass starts there).
+    pub walked_to: Vec3,
     /// The last move's recursion, both passes.
     pub steps: Vec<SlideStep>,
-    world_tris: Vec<[Vec3; 3]>,
+    world_tris: Vec<SoupTri>,
     tris: Vec<ETri>,
     scratch: Vec<u32>,
 }
@@ -167,6 +184,7 @@ impl Character {
             radii,
             settings: CharacterSettings::default(),
             on_ground: false,
+            walked_to: position,
             steps: Vec::new(),
             world_tris: Vec::new(),
             tris: Vec::new(),
@@ -181,12 +199,14 @@ impl Character {
         self.steps.clear();
         self.on_ground = false;
         for (pass, motion) in [(Pass::Velocity, velocity), (Pass::Gravity, gravity)] {
-            if motion == Vec3::ZERO {
-                continue;
+            if motion != Vec3::ZERO {
+                self.gather(soup, motion);
+                let end = self.collide_with_world(pass, self.position / self.radii, motion / self.radii, 0);
+                self.position = end * self.radii;
             }
-            self.gather(soup, motion);
-            let end = self.collide_with_world(pass, self.position / self.radii, motion / self.radii, 0);
-            self.position = end * self.radii;
+            if pass == Pass::Velocity {
+                self.walked_to = self.position;
+            }
         }
     }
 
@@ -200,7 +220,7 @@ impl Character {
         soup.triangles_in(&b, &mut self.scratch, &mut self.world_tris);
         self.tris.clear();
         for w in &self.world_tris {
-            let corners = w.map(|p| p / self.radii);
+            let corners = w.corners.map(|p| p / self.radii);
             let n = (corners[1] - corners[0]).cross(corners[2] - corners[0]);
             if n.length_squared() > 0.0 {
                 self.tris.push(ETri { corners, normal: n.normalize(), world: *w });
@@ -269,7 +289,8 @@ impl Character {
             t: hit.t,
             point: hit.point * r,
             feature: hit.feature,
-            triangle: self.tris[k].world,
+            triangle: self.tris[k].world.corners,
+            owner: self.tris[k].world.owner,
             plane_point: touch * r,
             plane_normal: world_normal,
         });

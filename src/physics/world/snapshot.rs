@@ -61,6 +61,8 @@ impl World {
             convergence: self.convergence.clone(),
             convergence_scratch: Default::default(),
             joints: self.joints.clone(),
+            characters: self.characters.clone(),
+            meshes: self.meshes.clone(),
         }
     }
 

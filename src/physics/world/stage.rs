@@ -27,11 +27,13 @@ pub enum Stage {
     StoreImpulses,
     /// Islands, sleeping and waking.
     Sleep,
+    /// Collide-and-slide characters walk and fall (`world/characters.rs`).
+    Characters,
 }
 
 impl Stage {
     /// All stages in order.
-    pub const ALL: [Stage; 12] = [
+    pub const ALL: [Stage; 13] = [
         Stage::IntegrateForces,
         Stage::BroadPhase,
         Stage::NarrowPhase,
@@ -44,6 +46,7 @@ impl Stage {
         Stage::Restitution,
         Stage::StoreImpulses,
         Stage::Sleep,
+        Stage::Characters,
     ];
 
     /// Display name.
@@ -61,6 +64,7 @@ impl Stage {
             Stage::Restitution => "restitution",
             Stage::StoreImpulses => "store impulses",
             Stage::Sleep => "sleep",
+            Stage::Characters => "characters",
         }
     }
 }
@@ -69,7 +73,7 @@ impl Stage {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Profile {
     /// Per stage (summed over substeps), indexed like [`Stage::ALL`].
-    pub stage_ms: [f32; 12],
+    pub stage_ms: [f32; 13],
     /// Whole step.
     pub total_ms: f32,
 }
