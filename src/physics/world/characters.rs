@@ -211,6 +211,17 @@ impl World {
 }
 
 impl WorldCharacter {
+    /// Heap bytes of a copy (the history's budget): the record, path, pushes and name, not
+    /// the character's scratch of its last query's triangles (a few kilobytes).
+    pub(super) fn heap_bytes(&self) -> usize {
+        use std::mem::size_of_val as sz;
+        size_of::<WorldCharacter>()
+            + self.name.len()
+            + sz(self.path.as_slice())
+            + sz(self.pushes.as_slice())
+            + sz(self.body.steps.as_slice())
+    }
+
     /// Sets `walk` from the scripted path, if any (module docs).
     fn steer(&mut self, dt: f32) {
         if self.path.is_empty() {

@@ -87,5 +87,7 @@ impl World {
             + self.containment.heap_bytes()
             + size_of_val(self.convergence.as_slice())
             + self.joints.heap_bytes()
+            + self.characters.iter().map(|c| c.heap_bytes()).sum::<usize>()
+            + size_of_val(self.meshes.as_slice())
     }
 }
