@@ -125,3 +125,26 @@ fn bad_characters_are_refused() {
     assert!(e.to_string().contains("finite"), "{e}");
     assert!(w.characters().is_empty());
 }
+
+/// A scene file's characters: loaded with their paths; bad values name the character and
+/// the field.
+#[test]
+fn scene_files_carry_characters() {
+    let ok = r#"Scene(name: "c", bodies: [(name: "g", shape: Box(half_extents: (10.0, 0.5, 10.0)), kind: Static, position: (0.0, -0.5, 0.0))],
+        characters: [(name: "walker", position: (0.0, 1.0, 0.0), path: [(3.0, 0.0, 0.0)], speed: 2.0)])"#;
+    let mut s = contactlab::scene::load_str(ok, "<ok>").unwrap();
+    assert_eq!(s.world.characters().len(), 1);
+    assert_eq!(s.world.characters()[0].body.radii, Vec3::new(0.3, 0.9, 0.3));
+    for _ in 0..120 {
+        s.world.step(DT);
+    }
+    let p = s.world.characters()[0].body.position;
+    assert!((p.x - 3.0).abs() < 2.0 * 2.0 * DT && p.y > 0.9 - 1e-3, "{p}");
+    let bad =
+        r#"Scene(name: "c", characters: [(name: "walker", radii: (0.001, 0.9, 0.3), position: (0.0, 1.0, 0.0))])"#;
+    let e = contactlab::scene::load_str(bad, "<bad>").unwrap_err().to_string();
+    assert!(e.contains("character 'walker'") && e.contains("'radii'"), "{e}");
+    let dup = r#"Scene(name: "c", characters: [(name: "a", position: (0.0, 1.0, 0.0)), (name: "a", position: (2.0, 1.0, 0.0))])"#;
+    let e = contactlab::scene::load_str(dup, "<dup>").unwrap_err().to_string();
+    assert!(e.contains("unique"), "{e}");
+}

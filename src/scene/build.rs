@@ -11,6 +11,7 @@ use super::format::*;
 use super::{generators, SceneError};
 use crate::physics::joint::{JointDesc, JointKind, Motor, Spring, WORLD};
 use crate::physics::limits::{self, Limit};
+use crate::physics::world::{CharacterDesc, CharacterError};
 use crate::physics::{BodyDesc, BodyKind, Hull, Shape, World};
 use glam::{Quat, Vec3};
 use std::collections::HashSet;
@@ -496,6 +497,34 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
         let j = joint(&c, jd, &world, &desc.joints)?;
         let ctx = format!("joint '{}'", jd.name);
         world.add_joint(j).map_err(|e| c.err(&ctx, "kind", e.to_string()))?;
+    }
+    for cd in &desc.characters {
+        let ctx = format!("character '{}'", cd.name);
+        if cd.name.is_empty() {
+            return Err(c.err("a character", "name", "must not be empty"));
+        }
+        if desc.characters.iter().filter(|o| o.name == cd.name).count() > 1 {
+            return Err(c.err(&ctx, "name", "is used by another character; character names must be unique"));
+        }
+        let v = |t: V3| Vec3::new(t.0, t.1, t.2);
+        let d = CharacterDesc {
+            name: cd.name.clone(),
+            radii: v(cd.radii),
+            position: v(cd.position),
+            path: cd.path.iter().map(|&p| v(p)).collect(),
+            speed: cd.speed,
+            looping: cd.looping,
+            mass: cd.mass,
+            max_push_force: cd.max_push_force,
+        };
+        world.add_character(d).map_err(|e| {
+            let field = match &e {
+                CharacterError::Radii(..) => "radii",
+                CharacterError::NotFinite(..) => "position",
+                CharacterError::OutOfRange(_, what, ..) => what,
+            };
+            c.err(&ctx, field, e.to_string())
+        })?;
     }
     if let Some((a, b)) = &desc.view.selected {
         for n in [a, b] {

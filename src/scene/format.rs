@@ -58,6 +58,50 @@ pub struct SceneDesc {
     /// Joints between bodies, or between a body and the world (`"world"`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub joints: Vec<JointDescFile>,
+    /// Collide-and-slide characters (Fauerby's ellipsoids, `physics::character`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub characters: Vec<CharacterDescFile>,
+}
+
+fn default_radii() -> V3 {
+    (0.3, 0.9, 0.3)
+}
+
+fn default_character_mass() -> f32 {
+    80.0
+}
+
+fn default_push_force() -> f32 {
+    2000.0
+}
+
+/// A character in a scene file:
+/// `(name: "walker", radii: (0.3, 0.9, 0.3), position: (0.0, 1.0, 0.0), path: [(4.0, 0.0, 0.0)], speed: 2.0)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterDescFile {
+    /// Unique name.
+    pub name: String,
+    /// Ellipsoid semi-axes (m), 0.01 – 10 each.
+    #[serde(default = "default_radii")]
+    pub radii: V3,
+    /// Centre at the start (m).
+    pub position: V3,
+    /// Waypoints walked to in turn (heights ignored: it walks horizontally and falls).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub path: Vec<V3>,
+    /// Walking speed along the path (m/s), 0 – 50.
+    #[serde(default)]
+    pub speed: f32,
+    /// Start the path again after its last waypoint.
+    #[serde(default)]
+    pub looping: bool,
+    /// Mass for pushing bodies (kg), 0.1 – 10⁵.
+    #[serde(default = "default_character_mass")]
+    pub mass: f32,
+    /// Largest pushing force (N), 0 – 10⁶.
+    #[serde(default = "default_push_force")]
+    pub max_push_force: f32,
 }
 
 /// How `SolverMode` is written in files (`Naive`, `Iterative`, `Cyclone`, `Averaged`): serde's remote derive of
