@@ -237,6 +237,7 @@ fn volume(s: &ShapeDesc) -> f32 {
         }],
         generators: vec![],
         joints: Vec::new(),
+        characters: Vec::new(),
         materials: vec![],
     };
     match contactlab::scene::build(&d, "fuzz") {
@@ -349,6 +350,7 @@ fn scene(seed: u64) -> SceneDesc {
         bodies,
         generators: vec![],
         joints: Vec::new(),
+        characters: Vec::new(),
         materials: vec![],
     }
 }
