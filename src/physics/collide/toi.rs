@@ -300,7 +300,8 @@ pub fn time_of_impact_bisection(
         distance: f32::INFINITY,
         ..Default::default()
     };
-    let Some((enter, exit)) = sphere_window(a, b, cfg.target, cfg.t_max) else {
+    // Spheres padded by twice the target: at the window's start the shapes are clear of it.
+    let Some((enter, exit)) = sphere_window(a, b, 2.0 * cfg.target, cfg.t_max) else {
         return none;
     };
     let speed = a.sweep.speed_bound(a.radius) + b.sweep.speed_bound(b.radius);
@@ -368,6 +369,32 @@ pub fn time_of_impact_bisection(
         }
     }
     Toi { state: ToiState::Hit, t: lo, t_upper: hi, distance: d_lo.distance, normal: d_lo.normal, iterations }
+}
+
+/// The time past an impact at which the gap will have closed to `−depth` (the bodies just
+/// in contact, `depth` into each other), extrapolated from the gap's rate of closing between
+/// the search's last two times (the bisection's bracket ends): `t + (gap + depth) / rate`,
+/// at most 1. Methods that act only on touching points (the one-pass methods) are handed
+/// their colliding bodies at this time rather than a few millimetres apart. Without a
+/// measured closing rate it is the impact time itself.
+pub fn contact_time(toi: &Toi, log: &[ToiIteration], depth: f32) -> f32 {
+    let at = |t: f32| log.iter().rev().find(|i| i.t == t).map(|i| i.distance);
+    let pair = if toi.t_upper > toi.t {
+        at(toi.t).zip(at(toi.t_upper)).map(|(d0, d1)| (toi.t, d0, toi.t_upper, d1))
+    } else {
+        match log {
+            [.., p, q] if q.t > p.t => Some((p.t, p.distance, q.t, q.distance)),
+            _ => None,
+        }
+    };
+    let Some((t0, d0, t1, d1)) = pair else {
+        return toi.t;
+    };
+    let rate = (d0 - d1) / (t1 - t0);
+    if !(rate > 0.0) {
+        return toi.t;
+    }
+    (toi.t + (toi.distance.max(0.0) + depth) / rate).min(1.0)
 }
 
 #[cfg(test)]

@@ -23,6 +23,9 @@ pub enum Stage {
     PositionCorrection,
     /// Bounce pass.
     Restitution,
+    /// Continuous collision: fast bodies moved back to their time of impact, or (the seed's
+    /// mode) the search for each earliest collision that cuts the step.
+    Continuous,
     /// Impulses back to contacts.
     StoreImpulses,
     /// Islands, sleeping and waking.
@@ -31,7 +34,7 @@ pub enum Stage {
 
 impl Stage {
     /// All stages in order.
-    pub const ALL: [Stage; 12] = [
+    pub const ALL: [Stage; 13] = [
         Stage::IntegrateForces,
         Stage::BroadPhase,
         Stage::NarrowPhase,
@@ -42,6 +45,7 @@ impl Stage {
         Stage::Relax,
         Stage::PositionCorrection,
         Stage::Restitution,
+        Stage::Continuous,
         Stage::StoreImpulses,
         Stage::Sleep,
     ];
@@ -59,6 +63,7 @@ impl Stage {
             Stage::Relax => "relax",
             Stage::PositionCorrection => "position correction",
             Stage::Restitution => "restitution",
+            Stage::Continuous => "continuous",
             Stage::StoreImpulses => "store impulses",
             Stage::Sleep => "sleep",
         }
@@ -69,7 +74,7 @@ impl Stage {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Profile {
     /// Per stage (summed over substeps), indexed like [`Stage::ALL`].
-    pub stage_ms: [f32; 12],
+    pub stage_ms: [f32; Stage::ALL.len()],
     /// Whole step.
     pub total_ms: f32,
 }
