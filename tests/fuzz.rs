@@ -204,6 +204,7 @@ fn body(name: String, shape: ShapeDesc, position: V3, density: f32, rng: &mut Rn
         friction: rng.range(0.0, 1.0),
         restitution: if rng.below(3) == 0 { rng.range(0.0, 1.0) } else { 0.0 },
         color: None,
+        bullet: false,
     }
 }
 
@@ -234,6 +235,7 @@ fn volume(s: &ShapeDesc) -> f32 {
             friction: 0.5,
             restitution: 0.0,
             color: None,
+            bullet: false,
         }],
         generators: vec![],
         joints: Vec::new(),
@@ -262,6 +264,7 @@ fn scene(seed: u64) -> SceneDesc {
         friction: 0.6,
         restitution: 0.0,
         color: None,
+        bullet: false,
     };
     let mut bodies = vec![ground];
     // Target masses within a factor of 1000 (the limit) of a reference mass.

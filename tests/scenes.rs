@@ -135,7 +135,7 @@ fn values_outside_the_documented_ranges_are_refused_with_value_and_range() {
             "between 0.0005 and 1000 m",
         ),
         ("(name: \"far\", shape: Sphere(radius: 1.0), position: (0.0, 2e4, 0.0))", "far", "position", "between -10000 and 10000 m"),
-        ("(name: \"fast\", shape: Sphere(radius: 1.0), velocity: (300.0, 0.0, 0.0))", "fast", "velocity", "between 0 and 100 m/s"),
+        ("(name: \"fast\", shape: Sphere(radius: 1.0), velocity: (3000.0, 0.0, 0.0))", "fast", "velocity", "between 0 and 1000 m/s"),
         ("(name: \"spun\", shape: Sphere(radius: 1.0), angular_velocity: (0.0, 0.0, 500.0))", "spun", "angular_velocity", "between 0 and 100 rad/s"),
         ("(name: \"grip\", shape: Sphere(radius: 1.0), friction: 50.0)", "grip", "friction", "between 0 and 10"),
         ("(name: \"lead\", shape: Sphere(radius: 0.01), mass: Some(1e6))", "lead", "mass", "between 1 and 100000 kg/m³"),

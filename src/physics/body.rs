@@ -62,6 +62,9 @@ pub struct BodyDesc {
     pub friction: f32,
     /// Coefficient of restitution in [0, 1].
     pub restitution: f32,
+    /// A bullet: continuous collision against dynamic bodies too, not only static ones
+    /// (Box2D's `isBullet`; [`crate::physics::ContinuousMode::Fast`]).
+    pub bullet: bool,
 }
 
 impl BodyDesc {
@@ -79,7 +82,14 @@ impl BodyDesc {
             mass: None,
             friction: 0.5,
             restitution: 0.0,
+            bullet: false,
         }
+    }
+
+    /// Builder: make a bullet (continuous collision against dynamic bodies too).
+    pub fn as_bullet(mut self) -> Self {
+        self.bullet = true;
+        self
     }
 
     /// Builder: make static.
@@ -139,6 +149,8 @@ pub struct Body {
     pub sleep_time: f32,
     /// Not integrated while asleep.
     pub asleep: bool,
+    /// A bullet: swept against dynamic bodies too by the fast continuous step.
+    pub bullet: bool,
 }
 
 impl Body {

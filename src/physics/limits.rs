@@ -14,9 +14,10 @@
 //! - **Density** 1–100,000 kg/m³ and **mass** 10⁻⁶–10⁹ kg, and the heaviest dynamic body
 //!   at most [`MAX_MASS_RATIO`] times the lightest: the solver passes impulses between
 //!   touching bodies and converges ever more slowly as their mass ratio grows.
-//! - **Speeds** up to 100 m/s and **spins** up to 100 rad/s: the speculative contacts reach
-//!   [`crate::physics::world::MAX_SPECULATIVE`] per step (120 m/s at 60 Hz); faster bodies
-//!   tunnel (no continuous collision detection).
+//! - **Speeds** up to 1,000 m/s and **spins** up to 100 rad/s: the speculative contacts
+//!   reach [`crate::physics::world::MAX_SPECULATIVE`] per step (120 m/s at 60 Hz); faster
+//!   bodies are kept from tunnelling by continuous collision detection
+//!   ([`crate::physics::ContinuousMode`], on by default), and tunnel with it off.
 //! - **Timestep** 0.1 ms – 0.1 s; **gravity** up to 100 m/s² per component.
 //!
 //! Limits: the mass ratio is checked over all dynamic bodies of a scene (any two may touch),
@@ -89,7 +90,7 @@ pub const MAX_MASS_RATIO: f32 = 1000.0;
 /// Each coordinate of a position (a body's, a generator's base, a hull point's offset).
 pub const POSITION: Limit = Limit::new(-1e4, 1e4, "m");
 /// Length of a body's velocity.
-pub const SPEED: Limit = Limit::new(0.0, 100.0, "m/s");
+pub const SPEED: Limit = Limit::new(0.0, 1000.0, "m/s");
 /// Length of a body's angular velocity.
 pub const SPIN: Limit = Limit::new(0.0, 100.0, "rad/s");
 /// Each component of gravity.
@@ -136,6 +137,8 @@ pub const CYCLONE_POSITION_EPSILON: Limit = Limit::new(0.0, 0.1, "m");
 pub const CYCLONE_VELOCITY_EPSILON: Limit = Limit::new(0.0, 1.0, "m/s");
 /// Joints: stiffness of rigid rows' position feedback.
 pub const JOINT_HERTZ: Limit = Limit::new(0.0, 1000.0, "Hz");
+/// Earliest-collision mode: sub-events per step.
+pub const MAX_SUB_EVENTS: (u32, u32) = (1, 10_000);
 /// Cyclone: angular share of a move, as a fraction of the lever arm.
 pub const CYCLONE_ANGULAR_LIMIT: Limit = Limit::new(0.0, 1.0, "");
 
@@ -164,6 +167,7 @@ impl Settings {
             cyclone_angular_limit: CYCLONE_ANGULAR_LIMIT.clamp(self.cyclone_angular_limit),
             joint_hertz: JOINT_HERTZ.clamp(self.joint_hertz),
             joint_damping_ratio: DAMPING_RATIO.clamp(self.joint_damping_ratio),
+            max_sub_events: u(self.max_sub_events, MAX_SUB_EVENTS),
             ..self
         }
     }

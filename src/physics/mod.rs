@@ -30,7 +30,9 @@
 //!   frame with the other's pose relative to it.
 //!
 //! ## Known limits
-//! - No continuous collision detection yet: very fast thin bodies can tunnel.
+//! - Continuous collision detection ([`ContinuousMode`]) keeps fast bodies from tunnelling
+//!   through static ones (and bullets through anything) but costs them the rest of their
+//!   step; a fast non-bullet body can still pass through a thin *dynamic* body.
 //! - Hulls are convex; concave objects need several bodies (no compounds yet).
 
 pub mod body;
@@ -54,5 +56,5 @@ pub use hull::{Hull, HullError};
 pub use joint::{JointDesc, JointHandle, JointKind, WORLD};
 pub use math::{Aabb, Iso};
 pub use shape::{MassProperties, Shape};
-pub use solver::{Settings, SolverMode};
-pub use world::{Contact, NonFinite, Profile, Stage, Stats, World};
+pub use solver::{ContinuousMode, Settings, SolverMode};
+pub use world::{Contact, ContinuousRecord, NonFinite, Profile, Stage, Stats, SubEvent, ToiEvent, ToiQuery, World};

@@ -115,6 +115,18 @@ impl Shape {
         }
     }
 
+    /// The shape's minimum extent (Box2D's `minExtent`): the radius of a ball inside it —
+    /// a sphere's or capsule's radius, a box's smallest half extent, a hull's inscribed
+    /// radius about its vertex centroid. Continuous collision sweeps a body that moves
+    /// farther than half of this in a step.
+    pub fn min_extent(&self) -> f32 {
+        match self {
+            Shape::Sphere { radius } | Shape::Capsule { radius, .. } => *radius,
+            Shape::Box { half_extents, .. } => half_extents.min_element(),
+            Shape::Hull(hull) => hull.inner_radius(),
+        }
+    }
+
     /// A radius bounding the shape about its origin.
     pub fn bounding_radius(&self) -> f32 {
         match self {

@@ -35,8 +35,14 @@
 //! scene and settings give bit-identical states on the same build. Once a scene has
 //! settled, a step allocates nothing: every buffer is kept and reused.
 //!
-//! Limits: no continuous collision detection — speculative contacts reach at most
-//! [`MAX_SPECULATIVE`] per step, so a faster body can tunnel through a thin one; a recycled
+//! Continuous collision (`Settings::ccd`): in the fast mode (default) a `Continuous` stage
+//! after the method's schedule moves bodies that moved far for their size back to their
+//! time of impact against static bodies (bullets: any body; `world/continuous.rs`); in the
+//! earliest-collision mode the step is cut at each earliest collision and the schedule runs
+//! once per cut (`world/earliest.rs`). What it did is [`World::continuous`].
+//!
+//! Limits: speculative contacts reach at most [`MAX_SPECULATIVE`] per step, so with
+//! continuous collision off a faster body can tunnel through a thin one; a recycled
 //! manifold gains no new points until its pair has moved the recycling distance; the step
 //! is single-threaded (the iterative solver runs four manifolds per SIMD batch, see
 //! [`crate::physics::solver::wide`], but on one thread).
@@ -49,15 +55,20 @@ use crate::physics::collide::{CollideConfig, Scratch};
 pub use crate::physics::contact::{Apart, Contact, PointImpulse, Recycle};
 use crate::physics::math::{Aabb, Iso};
 use crate::physics::shape::Shape;
-use crate::physics::solver::{ContactConstraint, Methods, PositionMoves, Schedule, Settings, SolverBody, StepInfo};
+use crate::physics::solver::{
+    ContactConstraint, ContinuousMode, Methods, PositionMoves, Schedule, Settings, SolverBody, StepInfo,
+};
 use glam::{Mat3, Vec3};
 use std::sync::Arc;
 use std::time::Instant;
 
 mod characters;
+mod ccd_record;
 mod collision;
 mod containment;
+mod continuous;
 mod convergence;
+mod earliest;
 mod integrate;
 mod islands;
 mod joints;
@@ -68,7 +79,10 @@ mod stage;
 mod watch;
 
 pub use characters::{CharacterDesc, CharacterError, Push, WorldCharacter};
+pub use ccd_record::{ContinuousRecord, SubEvent, ToiEvent, ToiMethod, ToiQuery};
 pub use containment::{NonFinite, Origin};
+pub use continuous::CCD_EXTENT_FRACTION;
+pub use earliest::MIN_CUT;
 pub use integrate::SMALL_TURN;
 pub use joints::{joint_hertz_cap, JointError, JointRecord, JointSet};
 pub use stage::{Profile, Stage};
@@ -79,7 +93,8 @@ pub use watch::PairRecord;
 /// filter each step.
 pub const FAT_MARGIN: f32 = 0.1;
 
-/// Largest speculative reach (m): beyond this a very fast body may still tunnel (no CCD yet).
+/// Largest speculative reach (m): beyond this a very fast body is caught by continuous
+/// collision ([`ContinuousMode`]), or tunnels with it off.
 pub const MAX_SPECULATIVE: f32 = 2.0;
 
 /// How many contacts ahead the narrow phase and `prepare` prefetch the boxed contacts.
@@ -193,6 +208,10 @@ pub struct World {
     characters: Vec<WorldCharacter>,
     /// Static triangle meshes (the characters collide with them).
     meshes: Vec<std::sync::Arc<crate::physics::mesh::TriMesh>>,
+    /// What continuous collision did in the last step ([`World::continuous`]).
+    continuous: ContinuousRecord,
+    continuous_scratch: continuous::ContinuousScratch,
+    earliest_scratch: earliest::EarliestScratch,
 }
 
 impl Default for World {
@@ -255,6 +274,9 @@ impl World {
             joints: JointSet::default(),
             characters: Vec::new(),
             meshes: Vec::new(),
+            continuous: ContinuousRecord::default(),
+            continuous_scratch: Default::default(),
+            earliest_scratch: Default::default(),
         }
     }
 
@@ -295,6 +317,7 @@ impl World {
             com_offset: com,
             sleep_time: 0.0,
             asleep: false,
+            bullet: desc.bullet,
         };
         self.bodies.push(body);
         self.generations.push(0);
@@ -399,10 +422,42 @@ impl World {
             }
         }
         self.contain_before_step();
+        self.continuous.begin(self.step_count + 1, self.settings.ccd);
+        if self.settings.ccd == ContinuousMode::EarliestCollision {
+            self.step_earliest(dt);
+        } else {
+            self.advance(dt);
+            if self.settings.ccd == ContinuousMode::Fast {
+                self.timed(Stage::Continuous, |w| w.solve_continuous(0.0, 1.0));
+            }
+            self.store_step_impulses(dt);
+        }
+        self.timed(Stage::Sleep, |w| w.update_sleep(dt));
+        self.timed(Stage::Characters, |w| w.move_characters(dt));
+        self.profile.total_ms = start.elapsed().as_secs_f32() * 1000.0;
+        self.step_count += 1;
+        self.time += dt as f64;
+        self.contain_after_step();
+    }
+
+    /// What continuous collision did in the last step: bodies moved back to their time of
+    /// impact, every time-of-impact query with its iterations, and (earliest-collision mode)
+    /// the cuts of the step with their pairs ([`ContinuousRecord`]).
+    pub fn continuous(&self) -> &ContinuousRecord {
+        &self.continuous
+    }
+
+    /// The method's schedule over `dt`: detection, solve and integration.
+    fn advance(&mut self, dt: f32) {
         match self.methods.get(&self.settings).schedule() {
             Schedule::Once { positions_first } => self.step_once(dt, positions_first),
             Schedule::SoftStep => self.step_soft(dt),
         }
+    }
+
+    /// Impulses back to the contacts (and the watched pairs' records), joints' errors and
+    /// breaking, after a step (or a cut of one) of `dt`.
+    fn store_step_impulses(&mut self, dt: f32) {
         self.timed(Stage::StoreImpulses, |w| {
             w.methods.get(&w.settings).store_impulses(&w.constraints, &mut w.contacts);
             if !w.watch.is_empty() {
@@ -410,12 +465,6 @@ impl World {
             }
         });
         self.timed(Stage::StoreImpulses, |w| w.finish_joints(dt));
-        self.timed(Stage::Sleep, |w| w.update_sleep(dt));
-        self.timed(Stage::Characters, |w| w.move_characters(dt));
-        self.profile.total_ms = start.elapsed().as_secs_f32() * 1000.0;
-        self.step_count += 1;
-        self.time += dt as f64;
-        self.contain_after_step();
     }
 
     /// A one-pass method's step ([`Schedule::Once`]).

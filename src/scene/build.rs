@@ -341,6 +341,14 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
     if s.iterations > 1000 || s.substeps > 1000 {
         return Err(c.err("solver", "iterations", "iterations and substeps must be at most 1000"));
     }
+    let (lo, hi) = limits::MAX_SUB_EVENTS;
+    if !(lo..=hi).contains(&s.max_sub_events) {
+        return Err(c.err(
+            "solver",
+            "max_sub_events",
+            format!("must be between {lo} and {hi}, got {}", s.max_sub_events),
+        ));
+    }
     let (lo, hi) = limits::CYCLONE_ITERATIONS;
     for (f, v) in [
         ("cyclone_position_iterations", s.cyclone_position_iterations),
@@ -456,6 +464,7 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
             mass: b.mass,
             friction: b.friction,
             restitution: b.restitution,
+            bullet: b.bullet,
         };
         world.add_body(d).map_err(|e| c.err(&ctx, "mass", e.to_string()))?;
         colors.push(color);

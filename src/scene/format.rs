@@ -2,7 +2,7 @@
 //! in docs/scenes.md; every struct here rejects unknown fields so a typo is an error that
 //! lists the valid names, not a silently ignored setting.
 
-use crate::physics::{Settings, SolverMode};
+use crate::physics::{ContinuousMode, Settings, SolverMode};
 use serde::{Deserialize, Serialize};
 
 /// A 3-vector written `(x, y, z)`.
@@ -115,6 +115,15 @@ enum SolverModeDef {
     Averaged,
 }
 
+/// How `ContinuousMode` is written in files (`Off`, `Fast`, `EarliestCollision`).
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "ContinuousMode")]
+enum ContinuousModeDef {
+    Off,
+    Fast,
+    EarliestCollision,
+}
+
 /// How [`Settings`] is written in files, field for field (serde's remote derive: the
 /// physics type itself is what a scene holds, and the physics module stays free of serde).
 /// Every field is optional and takes its default; the fields are documented on
@@ -147,6 +156,9 @@ pub struct SettingsDef {
     cyclone_angular_limit: f32,
     joint_hertz: f32,
     joint_damping_ratio: f32,
+    #[serde(with = "ContinuousModeDef")]
+    ccd: ContinuousMode,
+    max_sub_events: u32,
 }
 
 /// Reads `camera: (…)` as `Some(…)`: files keep writing the camera without `Some`.
@@ -323,6 +335,9 @@ pub struct BodyDescFile {
     /// Display colour (linear RGB, 0–1); a palette colour if absent.
     #[serde(default)]
     pub color: Option<V3>,
+    /// A bullet: continuous collision against dynamic bodies too (default false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bullet: bool,
 }
 
 /// Material shared by generated bodies.

@@ -19,6 +19,7 @@ fn body(name: String, shape: ShapeDesc, position: V3, m: &GenMaterial) -> BodyDe
         friction: m.friction,
         restitution: m.restitution,
         color: m.color,
+        bullet: false,
     }
 }
 

@@ -52,7 +52,7 @@ pub struct Sample {
     /// Contact points.
     pub contact_points: u32,
     /// Time per stage (ms), indexed like [`Stage::ALL`].
-    pub stage_ms: [f32; crate::physics::Stage::ALL.len()],
+    pub stage_ms: [f32; Stage::ALL.len()],
     /// Σ|Δλₙ| of the first and of the last solve pass (N·s), when recorded.
     pub residual: Option<(f32, f32)>,
     /// The followed body.

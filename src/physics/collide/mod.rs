@@ -22,15 +22,19 @@
 //!    ([`clip`]), keep points by depth, reduce to four. Edge contact: one point between the
 //!    closest points of the two edges.
 //!
-//! Other pairs (spheres, capsules) live in [`round`]. Debug records of all intermediate
+//! Other pairs (spheres, capsules) live in [`round`]. Distances between any two shapes
+//! (GJK, [`distance`]) and times of impact of moving bodies ([`toi`]) serve continuous
+//! collision detection. Debug records of all intermediate
 //! results are produced on request by [`crate::physics::debug`], never in the hot path.
 
 pub mod clip;
+pub mod distance;
 pub mod hull_hull;
 pub mod record;
 pub mod round;
 pub mod sat;
 pub mod sat_box;
+pub mod toi;
 
 use crate::physics::math::Iso;
 use crate::physics::shape::Shape;

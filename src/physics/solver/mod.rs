@@ -43,7 +43,7 @@ mod settings;
 pub mod wide;
 
 pub use constraint::*;
-pub use settings::{Settings, SolverMode};
+pub use settings::{ContinuousMode, Settings, SolverMode};
 
 use crate::physics::contact::Contact;
 use glam::{Vec3, Vec3A};

@@ -66,6 +66,66 @@ impl SolverMode {
     }
 }
 
+/// How the world keeps fast bodies from passing through others (continuous collision
+/// detection, docs/physics.md "Continuous collision"): one enum for the physics, the scene
+/// format (`solver: (ccd: Fast)`), the command line and the panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ContinuousMode {
+    /// None: speculative contacts only (a body faster than their reach can tunnel).
+    Off,
+    /// Box2D v3's continuous step: after the step, a body that moved farther than half its
+    /// minimum extent is swept against the static bodies (and, if it is a bullet, the
+    /// dynamic ones) and moved back to its first time of impact ([`crate::physics::world`]).
+    #[default]
+    Fast,
+    /// The seed's method (Homer's simulator): the step is cut at every earliest collision
+    /// found by sweeping the bounding spheres of all pairs and bisecting on the real
+    /// geometry; the world is wound to it, the colliding pairs are resolved together, and
+    /// the rest of the step continues. Slow by nature; at most `max_sub_events` cuts a step.
+    EarliestCollision,
+}
+
+impl ContinuousMode {
+    /// Every mode, in the order the panel lists them.
+    pub const ALL: [ContinuousMode; 3] = [ContinuousMode::Off, ContinuousMode::Fast, ContinuousMode::EarliestCollision];
+
+    /// Display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ContinuousMode::Off => "Off",
+            ContinuousMode::Fast => "Fast",
+            ContinuousMode::EarliestCollision => "Earliest collision",
+        }
+    }
+
+    /// Lower-case name, as written on the command line and in traces.
+    pub fn key(self) -> &'static str {
+        match self {
+            ContinuousMode::Off => "off",
+            ContinuousMode::Fast => "fast",
+            ContinuousMode::EarliestCollision => "earliest",
+        }
+    }
+
+    /// The mode of a lower-case [`Self::key`], if any.
+    pub fn from_key(key: &str) -> Option<ContinuousMode> {
+        ContinuousMode::ALL.into_iter().find(|m| m.key() == key)
+    }
+
+    /// One line on what the mode does (hover text, `--help`).
+    pub fn summary(self) -> &'static str {
+        match self {
+            ContinuousMode::Off => "speculative contacts only: a body faster than their reach can tunnel",
+            ContinuousMode::Fast => {
+                "Box2D v3: fast bodies are moved back to their time of impact against static bodies (bullets: all)"
+            }
+            ContinuousMode::EarliestCollision => {
+                "the seed's method: the step is cut at each earliest collision, found by bisection on the real geometry"
+            }
+        }
+    }
+}
+
 /// Every solver parameter, in one place: scene files and the UI both set this.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
@@ -136,6 +196,11 @@ pub struct Settings {
     pub joint_hertz: f32,
     /// Joints: damping ratio of that feedback.
     pub joint_damping_ratio: f32,
+    /// Continuous collision detection ([`ContinuousMode`]; default `Fast`).
+    pub ccd: ContinuousMode,
+    /// Earliest-collision mode: most cuts (sub-events) per step; the rest of a step that
+    /// reaches it runs uncut and the step's record says so.
+    pub max_sub_events: u32,
 }
 
 impl Default for Settings {
@@ -165,6 +230,8 @@ impl Default for Settings {
             cyclone_angular_limit: 0.2,
             joint_hertz: 120.0,
             joint_damping_ratio: 2.0,
+            ccd: ContinuousMode::Fast,
+            max_sub_events: 32,
         }
     }
 }

@@ -6,7 +6,7 @@
 //! broad phase's grid and kept pairs, the joints (with their warm-start impulses), the enlarged boxes, the watched-pair records, the
 //! containment record and the settings. What it drops: buffers every step refills before
 //! reading them (the solver's constraints and bodies, the methods' batches, the narrow
-//! phase's scratch, the pool of ended contacts). So stepping a restored snapshot gives
+//! phase's scratch, the pool of ended contacts, the continuous-collision record and scratch). So stepping a restored snapshot gives
 //! bit-identical results to stepping the world it was taken from (`tests/history.rs` checks
 //! it in every resolution method); it only allocates those buffers again on its first steps.
 //!
@@ -63,6 +63,9 @@ impl World {
             joints: self.joints.clone(),
             characters: self.characters.clone(),
             meshes: self.meshes.clone(),
+            continuous: Default::default(),
+            continuous_scratch: Default::default(),
+            earliest_scratch: Default::default(),
         }
     }
 

@@ -23,6 +23,9 @@ pub enum Stage {
     PositionCorrection,
     /// Bounce pass.
     Restitution,
+    /// Continuous collision: fast bodies moved back to their time of impact, or (the seed's
+    /// mode) the search for each earliest collision that cuts the step.
+    Continuous,
     /// Impulses back to contacts.
     StoreImpulses,
     /// Islands, sleeping and waking.
@@ -33,7 +36,7 @@ pub enum Stage {
 
 impl Stage {
     /// All stages in order.
-    pub const ALL: [Stage; 13] = [
+    pub const ALL: [Stage; 14] = [
         Stage::IntegrateForces,
         Stage::BroadPhase,
         Stage::NarrowPhase,
@@ -44,6 +47,7 @@ impl Stage {
         Stage::Relax,
         Stage::PositionCorrection,
         Stage::Restitution,
+        Stage::Continuous,
         Stage::StoreImpulses,
         Stage::Sleep,
         Stage::Characters,
@@ -62,6 +66,7 @@ impl Stage {
             Stage::Relax => "relax",
             Stage::PositionCorrection => "position correction",
             Stage::Restitution => "restitution",
+            Stage::Continuous => "continuous",
             Stage::StoreImpulses => "store impulses",
             Stage::Sleep => "sleep",
             Stage::Characters => "characters",
@@ -73,7 +78,7 @@ impl Stage {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Profile {
     /// Per stage (summed over substeps), indexed like [`Stage::ALL`].
-    pub stage_ms: [f32; 13],
+    pub stage_ms: [f32; Stage::ALL.len()],
     /// Whole step.
     pub total_ms: f32,
 }

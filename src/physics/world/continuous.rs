@@ -1,0 +1,242 @@
+//! The `Continuous` stage in its fast form ([`ContinuousMode::Fast`], Box2D v3's
+//! `b2SolveContinuous`): after the step's positions are final, a body that moved farther
+//! than [`CCD_EXTENT_FRACTION`] of its minimum extent is swept from its pose at the step's
+//! start to its pose now and tested against the static bodies its swept bounds touch (a
+//! *bullet* also against the dynamic bodies, at their end-of-step poses, except other
+//! bullets; bullets go after the other fast bodies, so they see those at their final
+//! poses). The earliest time of impact found by conservative advancement
+//! ([`crate::physics::collide::toi`]) moves the body back to its pose at that time; its
+//! velocity is kept, as Box2D does, so the next step's speculative contact meets the
+//! surface a few millimetres away and the solver resolves the collision there.
+//!
+//! A body already within the target gap of a static body at the step's start (resting on
+//! it, sliding along it) would get a time of impact of 0 and never move: then, as in
+//! Box2D, a small ball about its centre of mass (radius `min(4·slop, ½·min extent)`) is
+//! swept instead, which only meets the static body if the body really passes into it. If
+//! instead the step drove it into that body along their contact normal by more than
+//! [`CCD_EXTENT_FRACTION`] of its extent (a one-pass method stopped only the corner that
+//! touched), it is held at its start pose for this step.
+//!
+//! A body that ended the step just in contact with the body it hit, on the side it came
+//! from, was met by the solver (a landing) and is left where it is
+//! ([`World::ended_in_contact`]). The one-pass methods act only on touching points, so for
+//! them a body is moved to the time it is just in contact (a target gap deep,
+//! [`crate::physics::collide::toi::contact_time`]) rather than a few millimetres short.
+//!
+//! Cost: one cheap test per awake body (its motion against its size); scenes without fast
+//! bodies pay that alone, with no allocation.
+//!
+//! Limits: the body loses the rest of its step's motion (time is not given back); a fast
+//! body that is not a bullet can pass through a thin *dynamic* body; the sweep interpolates
+//! between the step's end poses (straight, at a constant turn), not the path the substeps
+//! took; bodies in joints are swept like any other and a move back may stretch the joint
+//! for a step.
+
+use super::ccd_record::{ContinuousRecord, ToiEvent, ToiMethod, ToiQuery};
+use super::World;
+use crate::physics::collide::distance::Proxy;
+use crate::physics::collide::toi::{contact_time, time_of_impact, Mover, Sweep, Toi, ToiConfig, ToiState};
+use crate::physics::collide::{collide, CollideConfig, Manifold, SatCache};
+use crate::physics::math::{Aabb, Iso};
+use crate::physics::solver::Schedule;
+use glam::Vec3;
+
+/// A body is swept when it moved (centre plus turn × bounding radius) farther than this
+/// fraction of its minimum extent in the step (Box2D v3's `saftetyFactor`).
+pub const CCD_EXTENT_FRACTION: f32 = 0.5;
+
+/// Scratch of the continuous stage, kept between steps.
+#[derive(Clone, Debug, Default)]
+pub(super) struct ContinuousScratch {
+    /// This step's fast bodies that are not bullets, then the bullets.
+    fast: Vec<u32>,
+    bullets: Vec<u32>,
+}
+
+/// How far a body moved over the step: its centre plus its turn times its bounding radius
+/// (an upper bound of any point's displacement). `exact` false takes the cheap bound
+/// `π·|sin(θ/2)| ≥ θ` for the turn θ.
+#[inline]
+fn motion(p0: &Iso, p1: &Iso, radius: f32, exact: bool) -> f32 {
+    let dq = p1.rot * p0.rot.conjugate();
+    let s = dq.xyz().length().min(1.0);
+    let angle = if exact { 2.0 * s.atan2(dq.w.abs()) } else { std::f32::consts::PI * s };
+    p1.pos.distance(p0.pos) + angle * radius
+}
+
+impl World {
+    /// The fast continuous stage (module docs) over a step, or over a cut of it that began
+    /// at `offset` and lasted `scale` (both fractions of the step: the events' times).
+    pub(super) fn solve_continuous(&mut self, offset: f32, scale: f32) {
+        let mut scratch = std::mem::take(&mut self.continuous_scratch);
+        scratch.fast.clear();
+        scratch.bullets.clear();
+        let any_frozen = self.containment.any();
+        for (i, (b, p0)) in self.bodies.iter().zip(&self.start_poses).enumerate() {
+            if !b.is_dynamic() || b.asleep || (any_frozen && self.containment.is_frozen(i as u32)) {
+                continue;
+            }
+            let (r, threshold) = (b.shape.bounding_radius(), CCD_EXTENT_FRACTION * b.shape.min_extent());
+            // The cheap bound first; the exact angle only for bodies near the threshold.
+            if motion(p0, &b.pose, r, false) <= threshold || motion(p0, &b.pose, r, true) <= threshold {
+                continue;
+            }
+            if b.bullet {
+                scratch.bullets.push(i as u32);
+            } else {
+                scratch.fast.push(i as u32);
+            }
+        }
+        self.continuous.candidates += (scratch.fast.len() + scratch.bullets.len()) as u32;
+        for &i in &scratch.fast {
+            self.sweep_body(i as usize, false, offset, scale);
+        }
+        for &i in &scratch.bullets {
+            self.sweep_body(i as usize, true, offset, scale);
+        }
+        self.continuous_scratch = scratch;
+    }
+
+    /// Sweeps body `i` from its pose at the step's start to its pose now against the bodies
+    /// it may hit; moves it back to the earliest time of impact found.
+    fn sweep_body(&mut self, i: usize, bullet: bool, offset: f32, scale: f32) {
+        let (p0, p1) = (self.start_poses[i], self.bodies[i].pose);
+        let body = &self.bodies[i];
+        let radius = body.shape.bounding_radius();
+        let extent = body.shape.min_extent();
+        let slop = self.settings.slop;
+        let sweep = Sweep::between(&p0, &p1);
+        let pad = Vec3::splat(radius + 0.5 * slop);
+        let swept = Aabb::new(p0.pos.min(p1.pos) - pad, p0.pos.max(p1.pos) + pad);
+        let mover = Mover { proxy: Proxy::of(&body.shape), sweep, radius };
+        // Box2D's probe for a body touching at the start: a small ball about the centre.
+        let probe_radius = (4.0 * slop).min(0.5 * extent);
+        let probe = Mover { proxy: Proxy::point(Vec3::ZERO, probe_radius), sweep, radius: probe_radius };
+        let any_frozen = self.containment.any();
+        // (time, other, query index, target gap)
+        let mut best: Option<(f32, u32, u32, f32)> = None;
+        for (j, o) in self.bodies.iter().enumerate() {
+            if j == i || (any_frozen && self.containment.is_frozen(j as u32)) {
+                continue;
+            }
+            if o.is_dynamic() && (!bullet || o.bullet) {
+                continue;
+            }
+            let bounds = match (o.is_dynamic(), self.aabbs.get(j)) {
+                // Static bodies do not move: the broad phase's box of this step holds.
+                (false, Some(b)) => *b,
+                _ => o.shape.aabb(&o.pose),
+            };
+            if !swept.overlaps(&bounds) || self.joints.excludes(i.min(j) as u32, i.max(j) as u32) {
+                continue;
+            }
+            let other =
+                Mover { proxy: Proxy::of(&o.shape), sweep: Sweep::fixed(&o.pose), radius: o.shape.bounding_radius() };
+            let t_max = best.map_or(1.0, |b| b.0);
+            let cfg = ToiConfig { t_max, ..ToiConfig::new(slop, extent, o.shape.min_extent()) };
+            let rec = &mut self.continuous;
+            let (mut toi, mut q) = record_toi(rec, i as u32, j as u32, &other, &mover, &cfg, false);
+            if toi.state == ToiState::Initial {
+                // Touching at the start. Driven into the other body by more than half its
+                // extent (a method that left it approaching): it stays where it was.
+                let ccfg = CollideConfig { margin: self.settings.margin, slop };
+                let mut m = Manifold::default();
+                collide(
+                    &o.shape,
+                    &o.pose,
+                    &body.shape,
+                    &p0,
+                    &ccfg,
+                    &mut SatCache::default(),
+                    &mut self.scratch,
+                    &mut m,
+                );
+                if !m.points.is_empty() && -m.normal.dot(sweep.dc) > CCD_EXTENT_FRACTION * extent {
+                    best = Some((0.0, j as u32, q, cfg.target));
+                    break;
+                }
+                // Otherwise (resting, sliding): Box2D's probe.
+                let cfg = ToiConfig { t_max, ..ToiConfig::new(slop, probe_radius, o.shape.min_extent()) };
+                (toi, q) = record_toi(rec, i as u32, j as u32, &other, &probe, &cfg, true);
+            }
+            let hit = matches!(toi.state, ToiState::Hit | ToiState::MaxIterations);
+            if hit && toi.t > 0.0 && toi.t < t_max {
+                best = Some((toi.t, j as u32, q, cfg.target));
+            }
+        }
+        let Some((t, other, query, target)) = best else {
+            return;
+        };
+        if self.ended_in_contact(i, other as usize, query) {
+            return;
+        }
+        // The one-pass methods act on touching points only: they get the body just in
+        // contact (a target's depth in); the soft step's speculative contacts take it a few
+        // millimetres apart, as Box2D leaves it.
+        let t = match self.methods.get(&self.settings).schedule() {
+            _ if t == 0.0 => 0.0,
+            Schedule::SoftStep => t,
+            Schedule::Once { .. } => {
+                let q = &self.continuous.queries[query as usize];
+                contact_time(&q.result, self.continuous.iterations_of(q), target)
+            }
+        };
+        {
+            let impact = if t == 0.0 { p0 } else { sweep.at(t) };
+            self.bodies[i].pose = impact;
+            self.continuous.events.push(ToiEvent {
+                body: i as u32,
+                other,
+                fraction: offset + t * scale,
+                start: p0,
+                impact,
+                end: p1,
+                swept,
+                bullet,
+                query,
+            });
+        }
+    }
+
+    /// Whether body `i` ended the step just in contact with `other` on the side it came
+    /// from — less than half the thinner one's minimum extent deep, with a normal within
+    /// 60° of the one at its time of impact: then the solver has met the collision (a
+    /// landing), nothing passed through, and the body stays where the step left it.
+    fn ended_in_contact(&mut self, i: usize, other: usize, query: u32) -> bool {
+        let (b, o) = (&self.bodies[i], &self.bodies[other]);
+        let toi_normal = self.continuous.queries[query as usize].result.normal;
+        let cfg = CollideConfig { margin: self.settings.margin, slop: self.settings.slop };
+        let mut m = Manifold::default();
+        collide(&o.shape, &o.pose, &b.shape, &b.pose, &cfg, &mut SatCache::default(), &mut self.scratch, &mut m);
+        let limit = 0.5 * b.shape.min_extent().min(o.shape.min_extent());
+        !m.points.is_empty() && m.max_depth() <= limit && m.normal.dot(toi_normal) > 0.5
+    }
+}
+
+/// Runs one conservative-advancement query of `body` (mover `b`) against `other` (mover
+/// `a`, so the normal points from the other body to the swept one) and records it in `rec`;
+/// returns the result and the query's index.
+#[allow(clippy::too_many_arguments)]
+fn record_toi(
+    rec: &mut ContinuousRecord,
+    body: u32,
+    other: u32,
+    a: &Mover,
+    b: &Mover,
+    cfg: &ToiConfig,
+    probe: bool,
+) -> (Toi, u32) {
+    let start = rec.iterations.len() as u32;
+    let toi = time_of_impact(a, b, cfg, Some(&mut rec.iterations));
+    let end = rec.iterations.len() as u32;
+    rec.queries.push(ToiQuery {
+        body,
+        other,
+        method: ToiMethod::Advancement,
+        probe,
+        round: 0,
+        result: toi,
+        iterations: start..end,
+    });
+    (toi, rec.queries.len() as u32 - 1)
+}
