@@ -7,7 +7,10 @@
 //! applied in it. Normals point from `a` to `b`. Each step also lists the bodies frozen so
 //! far because their state became non-finite (`non_finite`, an added field: empty in a
 //! healthy run, absent in traces written before it), and, in scenes with joints, every
-//! joint's impulses, position error and broken flag (`joints`, an added field).
+//! joint's impulses, position error and broken flag (`joints`, an added field); the bodies
+//! that had a time of impact (`toi`), the earliest-collision cuts (`sub_events`) and whether
+//! their cap was reached (`sub_event_cap_hit`), added fields absent when empty; the header
+//! names the continuous-collision mode (`ccd`, added).
 
 pub mod diff;
 pub mod read;
@@ -32,6 +35,10 @@ pub struct TraceHeader {
     /// …); an added field, absent in traces written before it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub method: String,
+    /// Continuous collision mode at the start of the run (`ContinuousMode::key`: "off",
+    /// "fast", "earliest"); an added field, absent in traces written before it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ccd: String,
 }
 
 /// One body's state.
@@ -138,6 +145,44 @@ pub struct TraceStep {
     /// Every joint (added field; absent when the scene has no joints).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub joints: Vec<TraceJoint>,
+    /// Bodies that had a time of impact in this step (added field; absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub toi: Vec<TraceToi>,
+    /// Earliest-collision mode: the cuts of this step (added field; absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sub_events: Vec<TraceSubEvent>,
+    /// Earliest-collision mode: the step reached `max_sub_events` with a collision still
+    /// ahead (added field; absent when false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sub_event_cap_hit: bool,
+}
+
+/// A body that had a time of impact during the step (continuous collision).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceToi {
+    /// The body.
+    pub body: String,
+    /// The body it hit.
+    pub other: String,
+    /// Time of impact as a fraction of the step.
+    pub fraction: f32,
+    /// Centre of mass at the step's start (m).
+    pub start: [f32; 3],
+    /// Centre of mass at the time of impact (m).
+    pub impact: [f32; 3],
+    /// Fast mode: where the centre would have ended the step; earliest mode: where it did.
+    pub end: [f32; 3],
+    /// Distance queries the time-of-impact search made.
+    pub iterations: u32,
+}
+
+/// One cut of an earliest-collision step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceSubEvent {
+    /// Seconds after the step's start.
+    pub time: f32,
+    /// The pairs that collided then, by body names.
+    pub pairs: Vec<[String; 2]>,
 }
 
 /// One joint after a step.
@@ -270,7 +315,48 @@ impl TraceStep {
                 broken: j.broken,
             })
             .collect();
-        TraceStep { step, time: world.time, bodies, contacts, watched, non_finite, joints }
+        let rec = world.continuous();
+        let capture_ccd = with_contacts && rec.step == step;
+        let toi = if capture_ccd {
+            rec.events
+                .iter()
+                .map(|e| TraceToi {
+                    body: name(e.body),
+                    other: name(e.other),
+                    fraction: e.fraction,
+                    start: e.start.pos.to_array(),
+                    impact: e.impact.pos.to_array(),
+                    end: e.end.pos.to_array(),
+                    iterations: rec.queries[e.query as usize].result.iterations,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let sub_events = if capture_ccd {
+            rec.sub_events
+                .iter()
+                .map(|e| TraceSubEvent {
+                    time: e.time,
+                    pairs: rec.pairs_of(e).iter().map(|&(a, b)| [name(a), name(b)]).collect(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let sub_event_cap_hit = capture_ccd && rec.cap_hit;
+        TraceStep {
+            step,
+            time: world.time,
+            bodies,
+            contacts,
+            watched,
+            non_finite,
+            joints,
+            toi,
+            sub_events,
+            sub_event_cap_hit,
+        }
     }
 }
 
@@ -288,6 +374,7 @@ impl<W: Write> TraceWriter<W> {
             timestep,
             bodies: world.bodies().iter().map(|b| b.name.clone()).collect(),
             method: world.settings.mode.key().to_string(),
+            ccd: world.settings.ccd.key().to_string(),
         };
         serde_json::to_writer(&mut out, &header)?;
         out.write_all(b"\n")?;

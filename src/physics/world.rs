@@ -428,7 +428,7 @@ impl World {
         } else {
             self.advance(dt);
             if self.settings.ccd == ContinuousMode::Fast {
-                self.timed(Stage::Continuous, |w| w.solve_continuous(0.0, 1.0));
+                self.timed(Stage::Continuous, |w| w.solve_continuous(dt, 0.0, 1.0));
             }
             self.store_step_impulses(dt);
         }

@@ -499,7 +499,10 @@ mod tests {
         let d = shape_distance(&a, &Iso::IDENTITY, &b, &Iso::from_translation(c));
         assert!((d.distance - 14f32.sqrt()).abs() < 1e-5, "{}", d.distance);
         // Edge to edge: b turned 45° about z above a's top edge at x = 0.5.
-        let xb = Iso::new(Vec3::new(0.5, 1.0 + 0.5 + 0.25 * 2f32.sqrt(), 0.0), Quat::from_rotation_z(0.785_398_2));
+        let xb = Iso::new(
+            Vec3::new(0.5, 1.0 + 0.5 + 0.25 * 2f32.sqrt(), 0.0),
+            Quat::from_rotation_z(std::f32::consts::FRAC_PI_4),
+        );
         let d = shape_distance(&a, &Iso::IDENTITY, &b, &xb);
         assert!((d.distance - 0.5).abs() < 1e-5, "{}", d.distance);
         // Overlapping boxes: the cores overlap.

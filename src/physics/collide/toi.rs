@@ -185,6 +185,8 @@ pub struct Toi {
     pub distance: f32,
     /// Unit normal from A to B at `t` (zero when unknown).
     pub normal: Vec3,
+    /// Closest point on A's surface at `t` (world).
+    pub point: Vec3,
     /// Distance queries made.
     pub iterations: u32,
     /// Bisection: the first test time found within the target (the bracket's upper end);
@@ -227,7 +229,7 @@ pub fn time_of_impact(a: &Mover, b: &Mover, cfg: &ToiConfig, mut log_to: Option<
     for k in 0..MAX_ITERATIONS {
         let d = distance(&a.proxy, &a.sweep.at(t), &b.proxy, &b.sweep.at(t));
         log(&mut log_to, t, d.distance);
-        out = Toi { t, distance: d.distance, normal: d.normal, iterations: k + 1, t_upper: t, ..out };
+        out = Toi { t, distance: d.distance, normal: d.normal, point: d.point_a, iterations: k + 1, t_upper: t, ..out };
         if d.distance <= cfg.target + cfg.tolerance {
             out.state = if k == 0 { ToiState::Initial } else { ToiState::Hit };
             return out;
@@ -314,7 +316,15 @@ pub fn time_of_impact_bisection(
     log(&mut log_to, lo, d_lo.distance);
     if d_lo.distance <= cfg.target {
         let state = if lo == 0.0 { ToiState::Initial } else { ToiState::Hit };
-        return Toi { state, t: lo, t_upper: lo, distance: d_lo.distance, normal: d_lo.normal, iterations };
+        return Toi {
+            state,
+            t: lo,
+            t_upper: lo,
+            distance: d_lo.distance,
+            normal: d_lo.normal,
+            point: d_lo.point_a,
+            iterations,
+        };
     }
     let mut hi;
     loop {
@@ -325,6 +335,7 @@ pub fn time_of_impact_bisection(
                 t_upper: lo,
                 distance: d_lo.distance,
                 normal: d_lo.normal,
+                point: d_lo.point_a,
                 iterations,
             };
         }
@@ -368,7 +379,15 @@ pub fn time_of_impact_bisection(
             d_lo = d;
         }
     }
-    Toi { state: ToiState::Hit, t: lo, t_upper: hi, distance: d_lo.distance, normal: d_lo.normal, iterations }
+    Toi {
+        state: ToiState::Hit,
+        t: lo,
+        t_upper: hi,
+        distance: d_lo.distance,
+        normal: d_lo.normal,
+        point: d_lo.point_a,
+        iterations,
+    }
 }
 
 /// The time past an impact at which the gap will have closed to `−depth` (the bodies just
@@ -391,7 +410,7 @@ pub fn contact_time(toi: &Toi, log: &[ToiIteration], depth: f32) -> f32 {
         return toi.t;
     };
     let rate = (d0 - d1) / (t1 - t0);
-    if !(rate > 0.0) {
+    if rate.is_nan() || rate <= 0.0 {
         return toi.t;
     }
     (toi.t + (toi.distance.max(0.0) + depth) / rate).min(1.0)

@@ -7,20 +7,27 @@
 //! poses). The earliest time of impact found by conservative advancement
 //! ([`crate::physics::collide::toi`]) moves the body back to its pose at that time; its
 //! velocity is kept, as Box2D does, so the next step's speculative contact meets the
-//! surface a few millimetres away and the solver resolves the collision there.
+//! surface a few millimetres away and the solver resolves the collision there — less the
+//! velocity gravity added over the time it was put back by (else a falling body moved back
+//! up gains that height as energy; Box2D keeps it), and with its spin turned back with it
+//! (so its kinetic energy stays).
+//!
+//! Only a body that *passed* is moved: its centre ended the step beyond the plane in which
+//! it met the other body (the plane through the closest point on the other body, normal to
+//! the closest-point direction at the impact). A body that ended on its own side of that
+//! plane — a landing, a bounce, a slide — was met by the solver and stays where the step
+//! left it, so ordinary contact is never disturbed.
 //!
 //! A body already within the target gap of a static body at the step's start (resting on
 //! it, sliding along it) would get a time of impact of 0 and never move: then, as in
 //! Box2D, a small ball about its centre of mass (radius `min(4·slop, ½·min extent)`) is
 //! swept instead, which only meets the static body if the body really passes into it. If
-//! instead the step drove it into that body along their contact normal by more than
-//! [`CCD_EXTENT_FRACTION`] of its extent (a one-pass method stopped only the corner that
-//! touched), it is held at its start pose for this step.
+//! instead the step carried its centre past their contact plane (a one-pass method stopped
+//! only the corner that touched), it is held at its start pose for this step, its approach
+//! along the contact normal removed (an inelastic stop; Box2D never holds a body).
 //!
-//! A body that ended the step just in contact with the body it hit, on the side it came
-//! from, was met by the solver (a landing) and is left where it is
-//! ([`World::ended_in_contact`]). The one-pass methods act only on touching points, so for
-//! them a body is moved to the time it is just in contact (a target gap deep,
+//! The one-pass methods act only on touching points, so for them a body is moved to the
+//! time it is just in contact (a target gap deep,
 //! [`crate::physics::collide::toi::contact_time`]) rather than a few millimetres short.
 //!
 //! Cost: one cheap test per awake body (its motion against its size); scenes without fast
@@ -67,7 +74,7 @@ fn motion(p0: &Iso, p1: &Iso, radius: f32, exact: bool) -> f32 {
 impl World {
     /// The fast continuous stage (module docs) over a step, or over a cut of it that began
     /// at `offset` and lasted `scale` (both fractions of the step: the events' times).
-    pub(super) fn solve_continuous(&mut self, offset: f32, scale: f32) {
+    pub(super) fn solve_continuous(&mut self, dt: f32, offset: f32, scale: f32) {
         let mut scratch = std::mem::take(&mut self.continuous_scratch);
         scratch.fast.clear();
         scratch.bullets.clear();
@@ -89,17 +96,17 @@ impl World {
         }
         self.continuous.candidates += (scratch.fast.len() + scratch.bullets.len()) as u32;
         for &i in &scratch.fast {
-            self.sweep_body(i as usize, false, offset, scale);
+            self.sweep_body(i as usize, false, dt, offset, scale);
         }
         for &i in &scratch.bullets {
-            self.sweep_body(i as usize, true, offset, scale);
+            self.sweep_body(i as usize, true, dt, offset, scale);
         }
         self.continuous_scratch = scratch;
     }
 
     /// Sweeps body `i` from its pose at the step's start to its pose now against the bodies
     /// it may hit; moves it back to the earliest time of impact found.
-    fn sweep_body(&mut self, i: usize, bullet: bool, offset: f32, scale: f32) {
+    fn sweep_body(&mut self, i: usize, bullet: bool, dt: f32, offset: f32, scale: f32) {
         let (p0, p1) = (self.start_poses[i], self.bodies[i].pose);
         let body = &self.bodies[i];
         let radius = body.shape.bounding_radius();
@@ -113,8 +120,8 @@ impl World {
         let probe_radius = (4.0 * slop).min(0.5 * extent);
         let probe = Mover { proxy: Proxy::point(Vec3::ZERO, probe_radius), sweep, radius: probe_radius };
         let any_frozen = self.containment.any();
-        // (time, other, query index, target gap)
-        let mut best: Option<(f32, u32, u32, f32)> = None;
+        // (time, other, query index, target gap, normal from the other body)
+        let mut best: Option<(f32, u32, u32, f32, Vec3)> = None;
         for (j, o) in self.bodies.iter().enumerate() {
             if j == i || (any_frozen && self.containment.is_frozen(j as u32)) {
                 continue;
@@ -137,8 +144,9 @@ impl World {
             let rec = &mut self.continuous;
             let (mut toi, mut q) = record_toi(rec, i as u32, j as u32, &other, &mover, &cfg, false);
             if toi.state == ToiState::Initial {
-                // Touching at the start. Driven into the other body by more than half its
-                // extent (a method that left it approaching): it stays where it was.
+                // Touching at the start. If the step carried its centre past the contact
+                // plane (a method that let it on into the other body), it stays where it
+                // was; otherwise (resting, sliding) Box2D's probe.
                 let ccfg = CollideConfig { margin: self.settings.margin, slop };
                 let mut m = Manifold::default();
                 collide(
@@ -151,24 +159,34 @@ impl World {
                     &mut self.scratch,
                     &mut m,
                 );
-                if !m.points.is_empty() && -m.normal.dot(sweep.dc) > CCD_EXTENT_FRACTION * extent {
-                    best = Some((0.0, j as u32, q, cfg.target));
-                    break;
+                if let Some(c) = m.points.first() {
+                    if m.normal.dot(p1.pos - c.position) < 0.0 {
+                        best = Some((0.0, j as u32, q, cfg.target, m.normal));
+                        break;
+                    }
                 }
-                // Otherwise (resting, sliding): Box2D's probe.
                 let cfg = ToiConfig { t_max, ..ToiConfig::new(slop, probe_radius, o.shape.min_extent()) };
                 (toi, q) = record_toi(rec, i as u32, j as u32, &other, &probe, &cfg, true);
             }
             let hit = matches!(toi.state, ToiState::Hit | ToiState::MaxIterations);
-            if hit && toi.t > 0.0 && toi.t < t_max {
-                best = Some((toi.t, j as u32, q, cfg.target));
+            // Only a body whose centre ended past the plane it met the other body in has
+            // passed into or through it; one that ended on its side of that plane (a
+            // landing, a bounce) was met by the solver and stays where the step left it.
+            if hit && toi.t > 0.0 && toi.t < t_max && toi.normal.dot(p1.pos - toi.point) < 0.0 {
+                best = Some((toi.t, j as u32, q, cfg.target, toi.normal));
             }
         }
-        let Some((t, other, query, target)) = best else {
+        let Some((t, other, query, target, normal)) = best else {
             return;
         };
-        if self.ended_in_contact(i, other as usize, query) {
-            return;
+        if t == 0.0 {
+            // Held at its start pose: without its approach along the normal (an inelastic
+            // stop), or the next step would drive it in again with gravity's velocity added.
+            let b = &mut self.bodies[i];
+            let vn = b.velocity.dot(normal);
+            if vn < 0.0 {
+                b.velocity -= normal * vn;
+            }
         }
         // The one-pass methods act on touching points only: they get the body just in
         // contact (a target's depth in); the soft step's speculative contacts take it a few
@@ -183,7 +201,17 @@ impl World {
         };
         {
             let impact = if t == 0.0 { p0 } else { sweep.at(t) };
-            self.bodies[i].pose = impact;
+            // The spin turns back with the body (world ω rotated by the same turn), so its
+            // kinetic energy stays: a needle's ω held fixed in world axes while the body
+            // turns under it can carry orders of magnitude more (docs/physics.md, fuzzing).
+            let b = &mut self.bodies[i];
+            let back = impact.rot * b.pose.rot.conjugate();
+            b.angular_velocity = back * b.angular_velocity;
+            b.pose = impact;
+            // Put back in time by (1 − t)·dt, it gives back the velocity gravity added over
+            // that time: else a falling body moved back up would keep its speed and gain
+            // the height as energy (m·g·Δh).
+            b.velocity -= self.gravity * ((1.0 - t) * dt);
             self.continuous.events.push(ToiEvent {
                 body: i as u32,
                 other,
@@ -196,20 +224,6 @@ impl World {
                 query,
             });
         }
-    }
-
-    /// Whether body `i` ended the step just in contact with `other` on the side it came
-    /// from — less than half the thinner one's minimum extent deep, with a normal within
-    /// 60° of the one at its time of impact: then the solver has met the collision (a
-    /// landing), nothing passed through, and the body stays where the step left it.
-    fn ended_in_contact(&mut self, i: usize, other: usize, query: u32) -> bool {
-        let (b, o) = (&self.bodies[i], &self.bodies[other]);
-        let toi_normal = self.continuous.queries[query as usize].result.normal;
-        let cfg = CollideConfig { margin: self.settings.margin, slop: self.settings.slop };
-        let mut m = Manifold::default();
-        collide(&o.shape, &o.pose, &b.shape, &b.pose, &cfg, &mut SatCache::default(), &mut self.scratch, &mut m);
-        let limit = 0.5 * b.shape.min_extent().min(o.shape.min_extent());
-        !m.points.is_empty() && m.max_depth() <= limit && m.normal.dot(toi_normal) > 0.5
     }
 }
 

@@ -93,7 +93,7 @@ impl World {
             self.advance(h);
             // Bodies already in contact were the method's; the fast sweep catches any the
             // method let through during the cut.
-            self.timed(Stage::Continuous, |w| w.solve_continuous(done / dt, h / dt));
+            self.timed(Stage::Continuous, |w| w.solve_continuous(h, done / dt, h / dt));
             self.store_step_impulses(h);
             done += h;
             if cut.is_some() {
@@ -135,7 +135,7 @@ impl World {
             }
             for b in a + 1..n {
                 let bb = &self.bodies[b];
-                if !moving_a && !(bb.is_dynamic() && !bb.asleep) {
+                if !moving_a && (!bb.is_dynamic() || bb.asleep) {
                     continue;
                 }
                 if (any_frozen && self.containment.is_frozen(b as u32)) || self.joints.excludes(a as u32, b as u32) {
