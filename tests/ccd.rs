@@ -334,3 +334,30 @@ fn scenes_without_fast_bodies_are_bit_identical_with_ccd_on_and_off() {
         }
     }
 }
+
+/// A trace of the bullet scene carries the impact (`toi`) and the header's mode, and reads
+/// back; a trace line written before these fields (none of them) still reads.
+#[test]
+fn traces_carry_the_impacts_and_old_lines_still_read() {
+    use contactlab::trace::TraceWriter;
+    let mut s = contactlab::scene::load(std::path::Path::new("scenes/bullet_wall.ron")).unwrap();
+    let path = std::env::temp_dir().join(format!("ccd_trace_{}.jsonl", std::process::id()));
+    let mut out =
+        TraceWriter::new(std::fs::File::create(&path).unwrap(), &s.desc.name, s.timestep(), &s.world).unwrap();
+    let mut impacts = 0;
+    for step in 1..=30 {
+        s.world.step(s.timestep());
+        let line = TraceStep::capture(&s.world, step, true);
+        impacts += line.toi.len();
+        out.write_step(&line).unwrap();
+    }
+    drop(out);
+    assert!(impacts >= 2, "both shots hit the wall: {impacts}");
+    let (header, steps) = contactlab::trace::read::read_trace(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    assert_eq!(header.ccd, "fast");
+    assert_eq!(steps.iter().map(|s| s.toi.len()).sum::<usize>(), impacts);
+    let old = r#"{"step": 1, "time": 0.016, "bodies": [], "contacts": []}"#;
+    let step: TraceStep = serde_json::from_str(old).unwrap();
+    assert!(step.toi.is_empty() && step.sub_events.is_empty() && !step.sub_event_cap_hit);
+}
