@@ -62,8 +62,8 @@ use glam::{Mat3, Vec3};
 use std::sync::Arc;
 use std::time::Instant;
 
-mod characters;
 mod ccd_record;
+mod characters;
 mod collision;
 mod containment;
 mod continuous;
@@ -78,8 +78,8 @@ mod snapshot;
 mod stage;
 mod watch;
 
-pub use characters::{CharacterDesc, CharacterError, Push, WorldCharacter};
 pub use ccd_record::{ContinuousRecord, SubEvent, ToiEvent, ToiMethod, ToiQuery};
+pub use characters::{CharacterDesc, CharacterError, Push, WorldCharacter};
 pub use containment::{NonFinite, Origin};
 pub use continuous::CCD_EXTENT_FRACTION;
 pub use earliest::MIN_CUT;
