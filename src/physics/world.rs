@@ -19,10 +19,10 @@
 //!   `world/prepare.rs`; then the method's own: effective masses, colouring, SIMD batches)
 //!   → for each substep: `IntegrateForces` (gravity) → `WarmStart` → `SolveVelocities` →
 //!   `IntegratePositions` (`world/integrate.rs`) → `Relax` — then `Restitution` →
-//!   `StoreImpulses` → `Sleep` (islands, `world/islands.rs`).
+//!   `Continuous` → `StoreImpulses` → `Sleep` (islands, `world/islands.rs`).
 //! - **One pass** (naive): `IntegrateForces` → `BroadPhase` → `NarrowPhase` → `Prepare` →
-//!   `SolveVelocities` → `IntegratePositions` → `PositionCorrection` → `StoreImpulses` →
-//!   `Sleep`; a method that projects penetrations first runs `PositionCorrection` right
+//!   `SolveVelocities` → `IntegratePositions` → `PositionCorrection` → `Continuous` →
+//!   `StoreImpulses` → `Sleep`; a method that projects penetrations first runs `PositionCorrection` right
 //!   after `Prepare` instead.
 //!
 //! Free bodies conserve |L| (see [`crate::physics::body`]).
