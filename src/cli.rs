@@ -1,6 +1,6 @@
 //! The command line (clap) and the headless runner.
 
-use crate::physics::{SolverMode, World};
+use crate::physics::{ContinuousMode, SolverMode, World};
 use crate::scene::{self, LoadedScene, SceneError};
 use crate::trace::{TraceStep, TraceWriter};
 use clap::builder::TypedValueParser;
@@ -59,6 +59,13 @@ pub struct Cli {
     /// Override the scene's velocity iterations (per substep, iterative method).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub iterations: Option<u32>,
+
+    /// Override the scene's continuous collision: `off` (speculative contacts only), `fast`
+    /// (Box2D v3's continuous step: fast bodies put back at their time of impact; the
+    /// default) or `earliest` (the seed's earliest-collision mode: the step is cut at every
+    /// earliest collision; slow by nature).
+    #[arg(long, value_name = "MODE", value_parser = ccd_parser())]
+    pub ccd: Option<ContinuousMode>,
 
     /// Iterative method: run the scalar sequential-impulse solver on every manifold (the
     /// textbook path, `solver/iterative.rs`) instead of the SIMD batches.
@@ -172,6 +179,18 @@ fn method_parser() -> impl TypedValueParser<Value = SolverMode> {
     let values = SolverMode::ALL.map(|m| clap::builder::PossibleValue::new(m.key()).help(m.summary()));
     clap::builder::PossibleValuesParser::new(values)
         .map(|s| SolverMode::from_key(&s).expect("only the possible values get through"))
+}
+
+/// Parses a continuous-collision mode by its lower-case name ([`ContinuousMode::key`]).
+fn ccd_parser() -> impl TypedValueParser<Value = ContinuousMode> {
+    let help = |m: ContinuousMode| match m {
+        ContinuousMode::Off => "speculative contacts only (fast bodies can tunnel)",
+        ContinuousMode::Fast => "Box2D v3's continuous step: fast bodies put back at their time of impact",
+        ContinuousMode::EarliestCollision => "the step cut at every earliest collision (Homer's simulator; slow)",
+    };
+    let values = ContinuousMode::ALL.map(|m| clap::builder::PossibleValue::new(m.key()).help(help(m)));
+    clap::builder::PossibleValuesParser::new(values)
+        .map(|s| ContinuousMode::from_key(&s).expect("only the possible values get through"))
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -362,6 +381,9 @@ pub fn apply_overrides(cli: &Cli, world: &mut World) {
     }
     if cli.scalar {
         world.settings.simd = false;
+    }
+    if let Some(m) = cli.ccd {
+        world.settings.ccd = m;
     }
 }
 

@@ -39,6 +39,7 @@ fn help_documents_every_flag() {
         "--theme",
         "--transparent",
         "--labels",
+        "--ccd",
     ] {
         assert!(text.contains(flag), "--help lacks {flag}");
     }

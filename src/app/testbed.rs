@@ -127,6 +127,8 @@ pub struct Testbed {
     /// The step whose edited state was last restored from the history (re-simulation
     /// passing an edited step restores it once).
     pub(super) restored_at: Option<u64>,
+    /// The last step with a time of impact, whose ghosts are drawn for a moment after it.
+    pub(super) toi_hold: super::ccd_panel::ToiHold,
 }
 
 impl Testbed {
@@ -178,6 +180,7 @@ impl Testbed {
             joint_cache: Default::default(),
             replay: None,
             restored_at: None,
+            toi_hold: Default::default(),
         };
         t.apply_scene_view();
         t
@@ -263,6 +266,7 @@ impl Testbed {
         let reported = self.scene.world.non_finite().len();
         self.scene.world.record_convergence = self.plots.open;
         self.scene.world.step(dt);
+        self.toi_hold.after_step(&self.scene.world);
         for e in &self.scene.world.non_finite()[reported..] {
             log::warn!("{e}");
         }
@@ -552,7 +556,8 @@ impl Testbed {
         sides
             .zip(rects)
             .zip(&this.joint_cache)
-            .map(|(((world, pair), rect), joints)| {
+            .enumerate()
+            .map(|(side, (((world, pair), rect), joints))| {
                 let selected_joint = this.selected_joint.and_then(|h| joints.iter().position(|r| r.handle == h));
                 let drag = this.drag.map(|d| (world.bodies()[d.body].pose.transform_point(d.local), d.target));
                 FrameInput {
@@ -572,6 +577,12 @@ impl Testbed {
                     selected_joint,
                     dt,
                     look: this.look,
+                    // Side B draws its own last step only.
+                    toi: if side == 0 {
+                        this.toi_hold.shown(world)
+                    } else {
+                        Some((world.continuous(), 1.0)).filter(|(r, _)| r.step == world.step_count)
+                    },
                 }
             })
             .collect()

@@ -46,6 +46,13 @@ pub fn panel(ui: &mut egui::Ui, t: &mut Testbed) {
         ui.separator();
         egui::CollapsingHeader::new("Scene").default_open(true).show(ui, |ui| scene_picker(ui, t));
         egui::CollapsingHeader::new("Resolution method").default_open(true).show(ui, |ui| method(ui, t));
+        // Open on scenes made to show it (bullets, or the earliest-collision mode).
+        let w = t.world();
+        let ccd_scene = w.settings.ccd == crate::physics::ContinuousMode::EarliestCollision
+            || w.bodies().iter().any(|b| b.bullet);
+        egui::CollapsingHeader::new("Continuous collision")
+            .default_open(ccd_scene)
+            .show(ui, |ui| super::ccd_panel::section(ui, t));
         egui::CollapsingHeader::new("Overlays").default_open(false).show(ui, |ui| overlays(ui, t));
         egui::CollapsingHeader::new("Stats").default_open(false).show(ui, |ui| stats(ui, t));
         egui::CollapsingHeader::new("Touching pairs").default_open(false).show(ui, |ui| pairs(ui, t));
@@ -642,6 +649,7 @@ fn inspector(ui: &mut egui::Ui, t: &mut Testbed) {
             ui.end_row();
         }
     });
+    super::ccd_panel::pair_toi(ui, t, p.a, p.b);
     // A recomputation at the current poses that differs from what the step used: both are
     // shown, with the reason.
     if p.record.is_some() && p.fresh_differs(0.2 * t.world().settings.slop) {

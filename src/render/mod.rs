@@ -11,6 +11,7 @@ pub mod draw;
 pub mod joints;
 pub mod mesh;
 pub mod screenshot;
+pub mod toi;
 pub mod views;
 
 use crate::physics::World;

@@ -42,6 +42,9 @@ pub struct FrameInput<'a> {
     pub dt: f32,
     /// Theme and background.
     pub look: crate::view::Look,
+    /// Continuous collision to draw (the last step's record, or a recent step's kept by
+    /// the window) and its opacity, 0–1 (fading after the step it describes).
+    pub toi: Option<(&'a crate::physics::ContinuousRecord, f32)>,
 }
 
 const OUTLINE: [f32; 3] = [0.08, 0.08, 0.1];
@@ -75,16 +78,21 @@ fn contact_dot(out: &mut Vec<Segment>, eye: Vec3, p: Vec3, color: [f32; 3], diam
 }
 
 fn body_model(world: &World, i: usize) -> Mat4 {
-    let b = &world.bodies()[i];
-    let m = Mat4::from_rotation_translation(b.pose.rot, b.pose.pos);
-    match mesh_key(&b.shape) {
+    model_at(world, i, &world.bodies()[i].pose)
+}
+
+/// Model matrix of body `i`'s mesh at centre-of-mass pose `pose` (the mesh cache holds
+/// shapes about their centre of mass, as `Body::pose` is).
+pub(super) fn model_at(world: &World, i: usize, pose: &crate::physics::Iso) -> Mat4 {
+    let m = Mat4::from_rotation_translation(pose.rot, pose.pos);
+    match mesh_key(&world.bodies()[i].shape) {
         MeshKey::UnitCube(h) => m * Mat4::from_scale(h),
         MeshKey::UnitSphere(r) => m * Mat4::from_scale(Vec3::splat(r)),
         MeshKey::Own => m,
     }
 }
 
-fn mesh_ref(shape: &Shape, i: usize) -> MeshRef {
+pub(super) fn mesh_ref(shape: &Shape, i: usize) -> MeshRef {
     match mesh_key(shape) {
         MeshKey::UnitCube(_) => MeshRef::UnitCube,
         MeshKey::UnitSphere(_) => MeshRef::UnitSphere,
@@ -145,6 +153,11 @@ fn main_view(f: &FrameInput) -> ViewDraw {
     }
     for (i, b) in w.bodies().iter().enumerate() {
         let mut color = f.colors.get(i).copied().unwrap_or([0.7, 0.7, 0.7]);
+        if let Some((rec, fade)) = f.toi.filter(|_| f.overlays.toi) {
+            if super::toi::hit_bodies(rec).any(|k| k == i) {
+                color = super::toi::tint(color, fade);
+            }
+        }
         if b.asleep {
             // Sleeping bodies are dimmed: 35 % of the way towards a mid grey.
             color = [0.65 * color[0] + 0.16, 0.65 * color[1] + 0.16, 0.65 * color[2] + 0.17];
@@ -225,6 +238,16 @@ fn main_view(f: &FrameInput) -> ViewDraw {
             }
         }
     }
+    if let Some((rec, fade)) = f.toi.filter(|_| f.overlays.toi || f.overlays.swept_bounds) {
+        if f.overlays.toi {
+            super::toi::draw(&mut v, w, rec, f.outlines, fade);
+        }
+        if f.overlays.swept_bounds {
+            for e in &rec.events {
+                box_outline(&mut v.overlay, &e.swept, super::toi::SWEPT, 1.6);
+            }
+        }
+    }
     if !f.joints.is_empty() {
         super::joints::draw(&mut v.overlay, w, f.joints, f.selected_joint, f.dt, arrow);
     }
@@ -240,7 +263,7 @@ fn main_view(f: &FrameInput) -> ViewDraw {
 }
 
 /// The twelve edges of an axis-aligned box.
-fn box_outline(out: &mut Vec<Segment>, bb: &crate::physics::Aabb, color: [f32; 3], width: f32) {
+pub(super) fn box_outline(out: &mut Vec<Segment>, bb: &crate::physics::Aabb, color: [f32; 3], width: f32) {
     let (lo, hi) = (bb.min, bb.max);
     let corner = |k: usize| {
         Vec3::new(

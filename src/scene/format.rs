@@ -209,6 +209,12 @@ pub enum Overlay {
     Wireframe,
     /// Body axes.
     Axes,
+    /// Continuous collision: each body that had a time of impact in the step, tinted, with
+    /// ghosts of its shape at the step's start, at the impact and where the step would have
+    /// ended (Box2D's "Time of Impact" sample).
+    Toi,
+    /// Continuous collision: the bounds of those bodies' sweeps.
+    SweptBounds,
 }
 
 /// Initial view state.

@@ -34,6 +34,11 @@ pub struct Overlays {
     pub wireframe: bool,
     /// Body axes.
     pub axes: bool,
+    /// Continuous collision: ghosts at t0, the time of impact and t1 of each body that had
+    /// a time of impact, which is tinted.
+    pub toi: bool,
+    /// Continuous collision: the swept bounds of those bodies.
+    pub swept_bounds: bool,
     /// Minkowski inset: show the hidden (back) edges through the faces. Off = opaque.
     pub minkowski_see_through: bool,
 }
@@ -57,11 +62,13 @@ impl Overlays {
             Overlay::Minkowski => &mut self.minkowski,
             Overlay::Wireframe => &mut self.wireframe,
             Overlay::Axes => &mut self.axes,
+            Overlay::Toi => &mut self.toi,
+            Overlay::SweptBounds => &mut self.swept_bounds,
         }
     }
 
     /// All overlays with display names, for the panel.
-    pub const ALL: [(Overlay, &'static str); 10] = [
+    pub const ALL: [(Overlay, &'static str); 12] = [
         (Overlay::Contacts, "contact points (colour = depth)"),
         (Overlay::Normals, "contact normals"),
         (Overlay::Impulses, "impulses (normal, friction)"),
@@ -72,6 +79,8 @@ impl Overlays {
         (Overlay::Minkowski, "Minkowski difference (selected pair)"),
         (Overlay::Wireframe, "wireframe"),
         (Overlay::Axes, "body axes"),
+        (Overlay::Toi, "time of impact: ghosts at t0, impact, t1"),
+        (Overlay::SweptBounds, "time of impact: swept bounds"),
     ];
 }
 

@@ -14,10 +14,10 @@
 //! would let each engine run a different number of steps of an evolving pile). The table is
 //! printed and written to `target/peers-table.md`.
 
-use contactlab::scene::stock::{box_pile, hull_pile, joint_grid, pyramid};
+use contactlab::scene::stock::{barrage, box_pile, hull_pile, joint_grid, pyramid};
 use contactlab_peers::narrow::{engines, pairs, wobble};
 use contactlab_peers::{
-    contactlab_settings, joint_error, max_penetration, Box3d, Contactlab, ContactlabDefault, Engine, Rapier,
+    contactlab_settings, escaped, joint_error, max_penetration, Box3d, Contactlab, ContactlabDefault, Engine, Rapier,
 };
 use criterion::{black_box, Criterion};
 use std::fmt::Write as _;
@@ -39,6 +39,8 @@ struct WorldRow {
     drift: Option<f32>,
     /// Largest and mean anchor separation of the ball joints at the end (m).
     joint_error: Option<(f32, f32)>,
+    /// The barrage: bodies outside the room at the end.
+    escaped: Option<usize>,
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -124,6 +126,7 @@ fn run_world(scene: &str, template: &contactlab::physics::World, steps: usize, t
             max_penetration: max_penetration(template, &poses),
             drift: top.zip(start_pose).map(|(i, p0)| (poses[i].pos - p0).length()),
             joint_error: joint_error(template, &poses),
+            escaped: scene.starts_with("barrage-").then(|| escaped(template, &poses)),
         };
         eprintln!(
             "{scene:>16} {:>11}: {:8.3} ms/step, max penetration {:.4} m{}",
@@ -135,6 +138,7 @@ fn run_world(scene: &str, template: &contactlab::physics::World, steps: usize, t
                     .joint_error
                     .map(|(m, a)| format!(", joint error max {m:.5} m mean {a:.5} m"))
                     .unwrap_or_default()
+                + &row.escaped.map(|n| format!(", {n} bodies outside the room")).unwrap_or_default()
         );
         rows.push(row);
     }
@@ -159,6 +163,7 @@ fn worlds(filter: &str, quick: bool) -> Vec<WorldRow> {
         scene(&format!("box-pile-{}k", n / 1000), &|| box_pile(n, s), 180, false);
     }
     scene("joint-grid-100", &|| joint_grid(100, s), 300, false);
+    scene("barrage-200", &|| barrage(200, s), 120, false);
     rows
 }
 
@@ -262,6 +267,16 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
                     err("box3d-rust"),
                     err("contactlab 4×3")
                 );
+            }
+        }
+        // Continuous collision: bodies that ended outside the barrage's room.
+        let barrages: Vec<&str> = scenes.iter().copied().filter(|s| s.starts_with("barrage-")).collect();
+        if !barrages.is_empty() {
+            out += "\nContinuous collision on in every engine (contactlab fast mode, rapier3d CCD, box3d-rust bullets): dynamic bodies outside the room at the end (tunnelled):\n\n";
+            out += "| scene | contactlab | rapier3d | box3d-rust | contactlab 4×3 |\n|---|---:|---:|---:|---:|\n";
+            for s in barrages {
+                let n = |e: &str| cell(find(s, e).and_then(|r| r.escaped).map(|n| n.to_string()));
+                let _ = writeln!(out, "| {s} | {} | {} | {} | {} |", n("contactlab"), n("rapier3d"), n("box3d-rust"), n("contactlab 4×3"));
             }
         }
         // Growth of the step time with body count (box piles): exponent of t ∝ n^k.

@@ -122,9 +122,9 @@ impl Rapier {
                 rapier3d::math::Rotation::from_xyzw(q.x, q.y, q.z, q.w),
             );
             let rb = if b.is_dynamic() { RigidBodyBuilder::dynamic() } else { RigidBodyBuilder::fixed() };
-            let h = world
-                .bodies
-                .insert(rb.pose(pose).linvel(rv(b.velocity)).angvel(rv(b.angular_velocity)).can_sleep(false));
+            // Bullets get rapier's (hard) continuous collision.
+            let rb = rb.pose(pose).linvel(rv(b.velocity)).angvel(rv(b.angular_velocity)).can_sleep(false);
+            let h = world.bodies.insert(rb.ccd_enabled(b.bullet));
             let density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
             let col = match &b.shape {
                 Shape::Box { half_extents: e, .. } => ColliderBuilder::cuboid(e.x, e.y, e.z),
@@ -218,6 +218,8 @@ impl Box3d {
             bd.linear_velocity = bv(b.velocity);
             bd.angular_velocity = bv(b.angular_velocity);
             bd.enable_sleep = false;
+            // box3d sweeps every fast body against static ones; bullets against all.
+            bd.is_bullet = b.bullet;
             let id = create_body(&mut world, &bd);
             let mut sd = default_shape_def();
             sd.density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
@@ -298,6 +300,14 @@ pub fn joint_error(template: &World, poses: &[Iso]) -> Option<(f32, f32)> {
         sum += gap as f64;
     }
     Some((worst, (sum / joints.len() as f64) as f32))
+}
+
+/// Dynamic bodies of `template` whose centre is at `poses` outside the room of
+/// [`contactlab::scene::stock::barrage`] (into or through a wall): continuous collision's
+/// yardstick, the same for every engine.
+pub fn escaped(template: &World, poses: &[Iso]) -> usize {
+    use contactlab::scene::stock::inside_barrage_room;
+    template.bodies().iter().zip(poses).filter(|(b, x)| b.is_dynamic() && !inside_barrage_room(x.pos)).count()
 }
 
 /// Deepest penetration (m) between any two bodies of `template` placed at `poses`, by

@@ -12,14 +12,14 @@
 //! (N thousand boxes), stack-N (a column of N unit cubes on the ground).
 //! Engines: contactlab, rapier3d, box3d-rust.
 
-use contactlab::scene::stock::{box_pile, hull_pile, joint_grid, pyramid};
+use contactlab::scene::stock::{barrage, box_pile, hull_pile, joint_grid, pyramid};
 use contactlab_peers::{contactlab_settings, joint_error, max_penetration, Box3d, Contactlab, Engine, Rapier};
 use std::process::ExitCode;
 use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N); ENGINE: contactlab | rapier3d | box3d-rust)";
+    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots); ENGINE: contactlab | rapier3d | box3d-rust)";
     if let [mode, label, engine, n] = args.as_slice() {
         if mode == "narrow" {
             return narrow(label, engine, n);
@@ -47,6 +47,13 @@ fn main() -> ExitCode {
         "hull-pile-640" => hull_pile(640, s),
         other if other.starts_with("joint-grid-") => match other["joint-grid-".len()..].parse::<usize>() {
             Ok(n) if n > 1 => joint_grid(n, s),
+            _ => {
+                eprintln!("unknown scene '{other}'\n{usage}");
+                return ExitCode::FAILURE;
+            }
+        },
+        other if other.starts_with("barrage-") => match other["barrage-".len()..].parse::<usize>() {
+            Ok(n) => barrage(n, s),
             _ => {
                 eprintln!("unknown scene '{other}'\n{usage}");
                 return ExitCode::FAILURE;
@@ -108,6 +115,9 @@ fn main() -> ExitCode {
         if let Some((max, mean)) = joint_error(&world, &poses) {
             println!("  joint error max {max:.5} m, mean {mean:.5} m");
         }
+        if scene.starts_with("barrage-") {
+            println!("  {} bodies outside the room", contactlab_peers::escaped(&world, &poses));
+        }
         return ExitCode::SUCCESS;
     }
     let mut e: Box<dyn Engine> = match engine.as_str() {
@@ -135,6 +145,9 @@ fn main() -> ExitCode {
     );
     if let Some((max, mean)) = joint_error(&world, &poses) {
         println!("  joint error max {max:.5} m, mean {mean:.5} m");
+    }
+    if scene.starts_with("barrage-") {
+        println!("  {} bodies outside the room", contactlab_peers::escaped(&world, &poses));
     }
     ExitCode::SUCCESS
 }
