@@ -73,7 +73,30 @@ pub fn ray_body(o: Vec3, d: Vec3, b: &Body) -> Option<f32> {
             }
             Some(t0)
         }
+        Shape::Mesh(mesh) => {
+            // Every triangle (Möller–Trumbore, both sides): a click is rare, a mesh of
+            // 20,000 triangles costs well under a millisecond.
+            let (lo, ld) = (x.inv_transform_point(o), x.inv_transform_vector(d));
+            (0..mesh.len() as u32).filter_map(|i| ray_triangle(lo, ld, mesh.triangle(i))).min_by(f32::total_cmp)
+        }
     }
+}
+
+/// Ray `o + t·d` (t ≥ 0) against a triangle, either side (Möller–Trumbore).
+fn ray_triangle(o: Vec3, d: Vec3, [a, b, c]: [Vec3; 3]) -> Option<f32> {
+    let (e1, e2) = (b - a, c - a);
+    let p = d.cross(e2);
+    let det = e1.dot(p);
+    if det.abs() < 1e-12 {
+        return None;
+    }
+    let inv = 1.0 / det;
+    let s = o - a;
+    let u = s.dot(p) * inv;
+    let q = s.cross(e1);
+    let v = d.dot(q) * inv;
+    let t = e2.dot(q) * inv;
+    (u >= 0.0 && v >= 0.0 && u + v <= 1.0 && t >= 0.0).then_some(t)
 }
 
 /// The nearest body hit by the ray, with the hit distance.

@@ -2,7 +2,8 @@
 //!
 //! A shape is described in its body's frame. Hull-based shapes (boxes, cylinders, general
 //! hulls) share one collision path; spheres and capsules have their own closed forms.
-//! Capsules are aligned with the local Y axis.
+//! Capsules are aligned with the local Y axis. Triangle meshes (`Shape::Mesh`) belong to
+//! static bodies only: they have no volume and no mass.
 //!
 //! Mass properties (Baraff 1997 for the definitions):
 //! - hull: exact, by splitting the hull into tetrahedra from an interior point and summing
@@ -14,6 +15,7 @@
 
 use crate::physics::hull::Hull;
 use crate::physics::math::{Aabb, Iso};
+use crate::physics::mesh::TriMesh;
 use glam::{DMat3, DVec3, Mat3, Vec3};
 use std::f32::consts::PI;
 use std::sync::Arc;
@@ -42,6 +44,9 @@ pub enum Shape {
     },
     /// General convex hull.
     Hull(Arc<Hull>),
+    /// A static triangle mesh (a triangle soup with its bounding volume hierarchy), in the
+    /// body's frame. Static bodies only: it has no volume, so no mass.
+    Mesh(Arc<TriMesh>),
 }
 
 /// Mass, centre of mass and inertia about the centre of mass (body axes).
@@ -93,6 +98,9 @@ impl Shape {
                 MassProperties { mass: m, center: Vec3::ZERO, inertia: Mat3::from_diagonal(d) }
             }
             Shape::Hull(h) => hull_mass(h, density),
+            // No volume: a mesh body is static (the loader and `World::add_body` refuse a
+            // dynamic one).
+            Shape::Mesh(_) => MassProperties { mass: 0.0, center: Vec3::ZERO, inertia: Mat3::ZERO },
         }
     }
 
@@ -104,8 +112,8 @@ impl Shape {
                 let a = x.transform_vector(Vec3::new(0.0, *half_height, 0.0)).abs() + Vec3::splat(*radius);
                 Aabb::new(x.pos - a, x.pos + a)
             }
-            Shape::Box { hull, .. } | Shape::Hull(hull) => {
-                let local = hull.local_aabb();
+            Shape::Box { .. } | Shape::Hull(_) | Shape::Mesh(_) => {
+                let local = self.local_aabb();
                 let c = x.transform_point(local.center());
                 let half = 0.5 * (local.max - local.min);
                 let m = Mat3::from_quat(x.rot);
@@ -124,6 +132,25 @@ impl Shape {
             Shape::Sphere { radius } | Shape::Capsule { radius, .. } => *radius,
             Shape::Box { half_extents, .. } => half_extents.min_element(),
             Shape::Hull(hull) => hull.inner_radius(),
+            // Static: never swept.
+            Shape::Mesh(_) => f32::INFINITY,
+        }
+    }
+
+    /// Bounds in the shape's own frame.
+    pub fn local_aabb(&self) -> Aabb {
+        match self {
+            Shape::Box { hull, .. } | Shape::Hull(hull) => hull.local_aabb(),
+            Shape::Mesh(mesh) => mesh.aabb(),
+            _ => self.aabb(&Iso::IDENTITY),
+        }
+    }
+
+    /// The triangle mesh of a mesh shape.
+    pub fn mesh(&self) -> Option<&TriMesh> {
+        match self {
+            Shape::Mesh(m) => Some(m),
+            _ => None,
         }
     }
 
@@ -133,6 +160,10 @@ impl Shape {
             Shape::Sphere { radius } => *radius,
             Shape::Capsule { radius, half_height } => radius + half_height,
             Shape::Box { hull, .. } | Shape::Hull(hull) => hull.radius(),
+            Shape::Mesh(mesh) => {
+                let b = mesh.aabb();
+                b.min.abs().max(b.max.abs()).length()
+            }
         }
     }
 }

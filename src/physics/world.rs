@@ -229,6 +229,9 @@ pub enum BodyError {
     /// Mass or inertia not representable in f32 (a shape too small or too light).
     #[error("body '{0}': its mass or inertia is not a positive finite f32 (the shape is too small or too light)")]
     BadInertia(String),
+    /// A triangle mesh on a body that is not static.
+    #[error("body '{0}': a triangle mesh has no volume, so it can only be static (kind: Static)")]
+    DynamicMesh(String),
 }
 
 impl World {
@@ -282,6 +285,9 @@ impl World {
 
     /// Adds a body; hull shapes are re-centred so the centre of mass is the body origin.
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle, BodyError> {
+        if desc.shape.mesh().is_some() && desc.kind == BodyKind::Dynamic {
+            return Err(BodyError::DynamicMesh(desc.name));
+        }
         let density = match desc.mass {
             Some(m) if m > 0.0 && m.is_finite() => m / desc.shape.volume(),
             Some(_) => return Err(BodyError::BadMass(desc.name)),

@@ -141,5 +141,54 @@ pub fn own_mesh(shape: &Shape) -> MeshData {
         Shape::Capsule { radius, half_height } => capsule_mesh(*radius, *half_height, 32),
         Shape::Hull(h) | Shape::Box { hull: h, .. } => hull_mesh(h),
         Shape::Sphere { .. } => sphere_mesh(32, 20),
+        Shape::Mesh(mesh) => tri_mesh(mesh),
     }
+}
+
+/// Crease angle above which a shared edge of a triangle mesh is drawn as an outline (cos of
+/// 20°): the edges of a flat triangulated floor are not drawn, a step's edge is.
+const CREASE_COS: f32 = 0.94;
+
+/// A triangle mesh drawn flat-shaded (three vertices per triangle, its face normal), with
+/// its feature edges as the outline: boundary edges and edges whose two triangles meet at
+/// more than 20°. [`wire_edges`] gives every edge (the wireframe overlay).
+pub fn tri_mesh(mesh: &crate::physics::mesh::TriMesh) -> MeshData {
+    let mut m = MeshData::default();
+    for (i, tri) in mesh.triangles().iter().enumerate() {
+        let n = mesh.normal(i as u32).to_array();
+        let base = m.vertices.len() as u32;
+        for &v in tri {
+            m.vertices.push(Vertex { position: mesh.vertices()[v as usize].to_array(), normal: n });
+        }
+        m.indices.extend([base, base + 1, base + 2]);
+    }
+    // Edge → (first triangle, shared by a second one with a crease?).
+    let mut edges: std::collections::HashMap<(u32, u32), (u32, Option<u32>)> = Default::default();
+    for (i, tri) in mesh.triangles().iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (tri[k], tri[(k + 1) % 3]);
+            edges.entry((a.min(b), a.max(b))).and_modify(|e| e.1 = Some(i as u32)).or_insert((i as u32, None));
+        }
+    }
+    let mut keys: Vec<_> = edges.into_iter().collect();
+    keys.sort_unstable_by_key(|(k, _)| *k);
+    for ((a, b), (t0, t1)) in keys {
+        let crease = t1.is_none_or(|t1| mesh.normal(t0).dot(mesh.normal(t1)) < CREASE_COS);
+        if crease {
+            m.edges.push((mesh.vertices()[a as usize], mesh.vertices()[b as usize]));
+        }
+    }
+    m
+}
+
+/// Every edge of a triangle mesh once (the wireframe overlay), in the mesh's frame.
+pub fn wire_edges(mesh: &crate::physics::mesh::TriMesh) -> Vec<(Vec3, Vec3)> {
+    let mut seen: Vec<(u32, u32)> = mesh
+        .triangles()
+        .iter()
+        .flat_map(|t| (0..3).map(move |k| (t[k].min(t[(k + 1) % 3]), t[k].max(t[(k + 1) % 3]))))
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.into_iter().map(|(a, b)| (mesh.vertices()[a as usize], mesh.vertices()[b as usize])).collect()
 }

@@ -424,6 +424,7 @@ impl Renderer {
                 crate::physics::Shape::Hull(h) | crate::physics::Shape::Box { hull: h, .. } => {
                     std::sync::Arc::as_ptr(h) as usize
                 }
+                crate::physics::Shape::Mesh(m) => std::sync::Arc::as_ptr(m) as usize,
                 crate::physics::Shape::Sphere { radius } => radius.to_bits() as usize,
                 crate::physics::Shape::Capsule { radius, half_height } => {
                     (radius.to_bits() as usize) ^ ((half_height.to_bits() as usize) << 1)

@@ -77,6 +77,9 @@ impl<'a> Proxy<'a> {
                 radius: *radius,
             },
             Shape::Box { hull, .. } | Shape::Hull(hull) => Proxy { core: Core::Hull(hull), radius: 0.0 },
+            // A mesh is not convex: its triangles are queried one by one. As a whole it
+            // stands for a point at its origin (callers skip mesh bodies).
+            Shape::Mesh(_) => Proxy::point(Vec3::ZERO, 0.0),
         }
     }
 

@@ -129,7 +129,7 @@ impl World {
             if j == i || (any_frozen && self.containment.is_frozen(j as u32)) {
                 continue;
             }
-            if o.is_dynamic() && (!bullet || o.bullet) {
+            if (o.is_dynamic() && (!bullet || o.bullet)) || o.shape.mesh().is_some() {
                 continue;
             }
             let bounds = match (o.is_dynamic(), self.aabbs.get(j)) {

@@ -141,6 +141,9 @@ impl World {
                 if (any_frozen && self.containment.is_frozen(b as u32)) || self.joints.excludes(a as u32, b as u32) {
                     continue;
                 }
+                if ba.shape.mesh().is_some() || bb.shape.mesh().is_some() {
+                    continue;
+                }
                 let ma =
                     Mover { proxy: Proxy::of(&ba.shape), sweep: scratch.sweeps[a], radius: ba.shape.bounding_radius() };
                 let mb =
