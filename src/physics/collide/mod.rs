@@ -214,6 +214,9 @@ pub fn collide_recorded(
         }
     }
     match (a, b) {
+        // A mesh is not convex: no single manifold. (Until the mesh narrow phase lands,
+        // nothing touches a mesh.)
+        (Shape::Mesh(_), _) | (_, Shape::Mesh(_)) => {}
         (Shape::Sphere { radius: ra }, Shape::Sphere { radius: rb }) => {
             round::sphere_sphere(xa.pos, *ra, xb.pos, *rb, cfg, out)
         }
