@@ -39,8 +39,7 @@ impl ToiHold {
             return Some((world.continuous(), 1.0));
         }
         let age = now.checked_sub(self.rec.step)?;
-        (!self.rec.events.is_empty() && age < HOLD_STEPS)
-            .then(|| (&self.rec, 1.0 - age as f32 / HOLD_STEPS as f32))
+        (!self.rec.events.is_empty() && age < HOLD_STEPS).then(|| (&self.rec, 1.0 - age as f32 / HOLD_STEPS as f32))
     }
 }
 

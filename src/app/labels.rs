@@ -181,6 +181,37 @@ fn paint_side(
         painter.text(p(main.x + 14.0 * u, line_y), Align2::LEFT_TOP, text, FontId::proportional(14.0), dark);
         line_y += 22.0 * u;
     }
+    // Continuous collision: what the ghosts are (side A's kept record; side B's own step).
+    let toi = if side.is_some_and(|(s, _)| s == "B") {
+        Some(w.continuous()).filter(|r| r.step == w.step_count && !r.events.is_empty())
+    } else {
+        t.toi_hold.shown(w).map(|(r, _)| r)
+    };
+    if let (Some(rec), true) = (toi, t.overlays.toi) {
+        use crate::render::toi::{GHOST_END, GHOST_IMPACT, GHOST_START};
+        let first = rec.events.first().map_or(0.0, |e| e.fraction);
+        let items = [
+            (GHOST_START, format!("time of impact, step {}:   start", rec.step)),
+            (GHOST_IMPACT, format!("impact ({:.0} % into the step)", first * 100.0)),
+            (
+                GHOST_END,
+                if rec.mode == crate::physics::ContinuousMode::EarliestCollision {
+                    "end of the step".to_string()
+                } else {
+                    "end without continuous collision".to_string()
+                },
+            ),
+        ];
+        let mut x = main.x + 14.0 * u;
+        for (c, text) in items {
+            let galley = painter.layout_no_wrap(text, FontId::proportional(14.0), dark);
+            let wdt = galley.size().x * u;
+            painter.galley(p(x, line_y), galley, dark);
+            painter.circle_filled(p(x + wdt + 10.0 * u, line_y + 9.0 * u), 5.0, c32(c));
+            x += wdt + 26.0 * u;
+        }
+        line_y += 22.0 * u;
+    }
     if t.selected_pair().is_none() {
         return;
     }

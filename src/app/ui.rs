@@ -46,9 +46,11 @@ pub fn panel(ui: &mut egui::Ui, t: &mut Testbed) {
         ui.separator();
         egui::CollapsingHeader::new("Scene").default_open(true).show(ui, |ui| scene_picker(ui, t));
         egui::CollapsingHeader::new("Resolution method").default_open(true).show(ui, |ui| method(ui, t));
-        // Open on scenes made to show it (bullets, or the earliest-collision mode).
+        // Open on scenes made to show it (the ghosts on, bullets, or the earliest-collision
+        // mode).
         let w = t.world();
-        let ccd_scene = w.settings.ccd == crate::physics::ContinuousMode::EarliestCollision
+        let ccd_scene = t.overlays.toi
+            || w.settings.ccd == crate::physics::ContinuousMode::EarliestCollision
             || w.bodies().iter().any(|b| b.bullet);
         egui::CollapsingHeader::new("Continuous collision")
             .default_open(ccd_scene)

@@ -38,13 +38,7 @@ pub fn tint(color: [f32; 3], amount: f32) -> [f32; 3] {
 /// Appends the ghosts of every event of `rec` to `v`.
 /// `fade` (0–1] scales their opacity: the window keeps showing a step's ghosts for a moment
 /// after it, fading, so a fast impact is seen while playing.
-pub fn draw(
-    v: &mut ViewDraw,
-    world: &World,
-    rec: &ContinuousRecord,
-    outlines: &[Vec<(Vec3, Vec3)>],
-    fade: f32,
-) {
+pub fn draw(v: &mut ViewDraw, world: &World, rec: &ContinuousRecord, outlines: &[Vec<(Vec3, Vec3)>], fade: f32) {
     let bodies = world.bodies();
     for e in &rec.events {
         let i = e.body as usize;

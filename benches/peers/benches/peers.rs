@@ -276,7 +276,14 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
             out += "| scene | contactlab | rapier3d | box3d-rust | contactlab 4×3 |\n|---|---:|---:|---:|---:|\n";
             for s in barrages {
                 let n = |e: &str| cell(find(s, e).and_then(|r| r.escaped).map(|n| n.to_string()));
-                let _ = writeln!(out, "| {s} | {} | {} | {} | {} |", n("contactlab"), n("rapier3d"), n("box3d-rust"), n("contactlab 4×3"));
+                let _ = writeln!(
+                    out,
+                    "| {s} | {} | {} | {} | {} |",
+                    n("contactlab"),
+                    n("rapier3d"),
+                    n("box3d-rust"),
+                    n("contactlab 4×3")
+                );
             }
         }
         // Growth of the step time with body count (box piles): exponent of t ∝ n^k.
