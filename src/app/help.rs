@@ -5,7 +5,8 @@ use super::testbed::Testbed;
 
 /// Every key and mouse action of the window: (input, what it does).
 pub const ACTIONS: &[(&str, &str)] = &[
-    ("Space", "play / pause"),
+    ("Space", "play / pause (jump, while driving a character)"),
+    ("W A S D", "walk the character picked and driven in the Characters section (the camera follows it)"),
     (". or Right arrow", "exactly one step (also while paused); at a past step, the recorded one"),
     (", or Left arrow", "one step back (the history keeps every step since the start)"),
     ("Home / End", "the earliest / the latest step of the history"),

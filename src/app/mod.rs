@@ -1,10 +1,11 @@
-//! The testbed application: state ([`testbed`]), the A/B comparison ([`compare`]), the egui panel ([`ui`], [`body_panel`], [`ccd_panel`]), the
+//! The testbed application: state ([`testbed`]), the A/B comparison ([`compare`]), the egui panel ([`ui`], [`body_panel`], [`ccd_panel`], [`character_panel`]), the
 //! window's egui frame with the 3D view's mouse input ([`viewport`]), the winit window
 //! ([`window`]), picking, and headless rendering ([`headless`]). It reads the physics
 //! module's state and debug records and never reaches into its internals.
 
 pub mod body_panel;
 pub mod ccd_panel;
+pub mod character_panel;
 pub mod compare;
 pub mod files;
 pub mod headless;

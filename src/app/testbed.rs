@@ -129,6 +129,8 @@ pub struct Testbed {
     pub(super) restored_at: Option<u64>,
     /// The last step with a time of impact, whose ghosts are drawn for a moment after it.
     pub(super) toi_hold: super::ccd_panel::ToiHold,
+    /// The character shown (its recursion) and driven ([`super::character_panel`]).
+    pub characters: super::character_panel::CharacterView,
 }
 
 impl Testbed {
@@ -181,6 +183,7 @@ impl Testbed {
             replay: None,
             restored_at: None,
             toi_hold: Default::default(),
+            characters: Default::default(),
         };
         t.apply_scene_view();
         t
@@ -189,6 +192,7 @@ impl Testbed {
     fn apply_scene_view(&mut self) {
         self.initial_camera = initial_camera(&self.scene);
         self.camera = self.initial_camera;
+        self.characters = Default::default();
         let d = &self.scene.desc;
         self.max_penetration_run = 0.0;
         self.overlays = Overlays::default();
@@ -577,6 +581,7 @@ impl Testbed {
                     selected_joint,
                     dt,
                     look: this.look,
+                    selected_character: this.characters.selected,
                     // Side B draws its own last step only.
                     toi: if side == 0 {
                         this.toi_hold.shown(world)

@@ -55,6 +55,11 @@ pub fn panel(ui: &mut egui::Ui, t: &mut Testbed) {
         egui::CollapsingHeader::new("Continuous collision")
             .default_open(ccd_scene)
             .show(ui, |ui| super::ccd_panel::section(ui, t));
+        if !t.world().characters().is_empty() {
+            egui::CollapsingHeader::new("Characters")
+                .default_open(true)
+                .show(ui, |ui| super::character_panel::section(ui, t));
+        }
         egui::CollapsingHeader::new("Overlays").default_open(false).show(ui, |ui| overlays(ui, t));
         egui::CollapsingHeader::new("Stats").default_open(false).show(ui, |ui| stats(ui, t));
         egui::CollapsingHeader::new("Touching pairs").default_open(false).show(ui, |ui| pairs(ui, t));

@@ -45,6 +45,7 @@ pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
     };
     t.view_rect = central;
     view_input(ui, t, central, main);
+    super::character_panel::drive(t, super::character_panel::DriveKeys::read(ui.ctx()));
     super::help::show(ui.ctx(), t);
     super::plots::show(ui.ctx(), t);
     super::files::show_dialog(ui.ctx(), t);

@@ -228,6 +228,8 @@ impl App {
 
     fn on_key(&mut self, key: &Key) {
         match key {
+            // Space jumps while a character is driven (`character_panel`).
+            Key::Named(NamedKey::Space) if self.testbed.characters.driving => {}
             Key::Named(NamedKey::Space) => self.testbed.playing = !self.testbed.playing,
             Key::Named(NamedKey::ArrowRight) => self.testbed.step_forward(),
             Key::Named(NamedKey::ArrowLeft) => self.testbed.step_back(),

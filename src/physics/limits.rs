@@ -81,6 +81,9 @@ pub const HULL_THICKNESS: Limit = Limit::new(1e-3, 2000.0, "m");
 pub const HULL_RADIUS: Limit = Limit::new(5e-4, 1000.0, "m");
 /// Most points in a hull's cloud.
 pub const HULL_POINTS: usize = 100_000;
+/// Most triangles in one mesh (a scene's meshes are built when it loads: 10⁶ triangles
+/// take about a second in a release build).
+pub const MESH_TRIANGLES: usize = 1_000_000;
 /// Density of a body.
 pub const DENSITY: Limit = Limit::new(1.0, 1e5, "kg/m³");
 /// Mass of a dynamic body, given or computed from its density.

@@ -7,6 +7,7 @@
 //! a dynamic uniform buffer: solids (lit, `shaders/scene.wgsl`), depth-tested lines (outlines,
 //! grid), translucent fills and on-top overlay lines and points (`shaders/lines.wgsl`).
 
+pub mod characters;
 pub mod draw;
 pub mod joints;
 pub mod mesh;

@@ -45,6 +45,8 @@ pub struct FrameInput<'a> {
     /// Continuous collision to draw (the last step's record, or a recent step's kept by
     /// the window) and its opacity, 0–1 (fading after the step it describes).
     pub toi: Option<(&'a crate::physics::ContinuousRecord, f32)>,
+    /// The character whose last move's recursion is drawn.
+    pub selected_character: Option<usize>,
 }
 
 const OUTLINE: [f32; 3] = [0.08, 0.08, 0.1];
@@ -247,6 +249,9 @@ fn main_view(f: &FrameInput) -> ViewDraw {
                 box_outline(&mut v.overlay, &e.swept, super::toi::SWEPT, 1.6);
             }
         }
+    }
+    if !w.characters().is_empty() {
+        super::characters::draw(&mut v, w.characters(), f.selected_character, arrow);
     }
     if !f.joints.is_empty() {
         super::joints::draw(&mut v.overlay, w, f.joints, f.selected_joint, f.dt, arrow);

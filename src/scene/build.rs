@@ -55,12 +55,14 @@ pub const PALETTE: [[f32; 3]; 8] = [
 /// Colour of static bodies without an explicit colour.
 pub const STATIC_COLOR: [f32; 3] = [0.55, 0.56, 0.58];
 
-struct Check<'a> {
-    path: &'a str,
+/// The scene's checks: each failure names the file, the body (or section) and the field.
+pub(super) struct Check<'a> {
+    /// The scene file (or the text's origin).
+    pub(super) path: &'a str,
 }
 
 impl Check<'_> {
-    fn err(&self, context: impl Into<String>, field: &str, message: impl Into<String>) -> SceneError {
+    pub(super) fn err(&self, context: impl Into<String>, field: &str, message: impl Into<String>) -> SceneError {
         SceneError::Invalid {
             path: self.path.to_string(),
             context: context.into(),
@@ -69,14 +71,14 @@ impl Check<'_> {
         }
     }
 
-    fn finite(&self, ctx: &str, field: &str, v: &[f32]) -> Result<(), SceneError> {
+    pub(super) fn finite(&self, ctx: &str, field: &str, v: &[f32]) -> Result<(), SceneError> {
         if let Some(x) = v.iter().find(|x| !x.is_finite()) {
             return Err(self.err(ctx, field, format!("must be a finite number, got {x}")));
         }
         Ok(())
     }
 
-    fn positive(&self, ctx: &str, field: &str, v: f32) -> Result<(), SceneError> {
+    pub(super) fn positive(&self, ctx: &str, field: &str, v: f32) -> Result<(), SceneError> {
         self.finite(ctx, field, &[v])?;
         if v <= 0.0 {
             return Err(self.err(ctx, field, format!("must be > 0, got {v}")));
@@ -84,7 +86,7 @@ impl Check<'_> {
         Ok(())
     }
 
-    fn non_negative(&self, ctx: &str, field: &str, v: f32) -> Result<(), SceneError> {
+    pub(super) fn non_negative(&self, ctx: &str, field: &str, v: f32) -> Result<(), SceneError> {
         self.finite(ctx, field, &[v])?;
         if v < 0.0 {
             return Err(self.err(ctx, field, format!("must be ≥ 0, got {v}")));
@@ -93,7 +95,7 @@ impl Check<'_> {
     }
 
     /// `v` within the documented range `lim` ([`crate::physics::limits`]).
-    fn limit(&self, ctx: &str, field: &str, v: f32, lim: Limit) -> Result<(), SceneError> {
+    pub(super) fn limit(&self, ctx: &str, field: &str, v: f32, lim: Limit) -> Result<(), SceneError> {
         self.finite(ctx, field, &[v])?;
         if !lim.contains(v) {
             return Err(self.err(ctx, field, format!("must be {}, got {v:?}", lim.describe())));
@@ -102,7 +104,7 @@ impl Check<'_> {
     }
 
     /// Every component of `v` within `lim`.
-    fn limit3(&self, ctx: &str, field: &str, v: V3, lim: Limit) -> Result<(), SceneError> {
+    pub(super) fn limit3(&self, ctx: &str, field: &str, v: V3, lim: Limit) -> Result<(), SceneError> {
         self.finite(ctx, field, &[v.0, v.1, v.2])?;
         for x in [v.0, v.1, v.2] {
             if !lim.contains(x) {
@@ -113,7 +115,7 @@ impl Check<'_> {
     }
 
     /// The length of `v` within `lim` (speeds, spins).
-    fn length(&self, ctx: &str, field: &str, v: V3, lim: Limit) -> Result<(), SceneError> {
+    pub(super) fn length(&self, ctx: &str, field: &str, v: V3, lim: Limit) -> Result<(), SceneError> {
         self.finite(ctx, field, &[v.0, v.1, v.2])?;
         let len = v3(v).length();
         if !lim.contains(len) {
@@ -122,7 +124,7 @@ impl Check<'_> {
         Ok(())
     }
 
-    fn unit_interval(&self, ctx: &str, field: &str, v: f32) -> Result<(), SceneError> {
+    pub(super) fn unit_interval(&self, ctx: &str, field: &str, v: f32) -> Result<(), SceneError> {
         self.finite(ctx, field, &[v])?;
         if !(0.0..=1.0).contains(&v) {
             return Err(self.err(ctx, field, format!("must be between 0 and 1, got {v}")));
@@ -201,6 +203,11 @@ fn shape(c: &Check, ctx: &str, s: &ShapeDesc) -> Result<Shape, SceneError> {
             let pts = cloud("vertices", vertices)?;
             hull_extent(c, ctx, Hull::from_faces(&pts, faces).map_err(hull_err)?)?
         }
+        ShapeDesc::Mesh { .. }
+        | ShapeDesc::Obj { .. }
+        | ShapeDesc::Heightfield { .. }
+        | ShapeDesc::Stairs { .. }
+        | ShapeDesc::Ramp { .. } => super::mesh::mesh_shape(c, ctx, s)?,
         ShapeDesc::Cylinder { radius, half_height, segments } => {
             size("radius", *radius)?;
             size("half_height", *half_height)?;
@@ -399,6 +406,10 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
             return Err(c.err(&ctx, "name", "is used by another body; names must be unique"));
         }
         let shape = shape(&c, &ctx, &b.shape)?;
+        if shape.mesh().is_some() && b.kind == KindDesc::Dynamic {
+            let msg = "a triangle mesh (Mesh, Obj, Heightfield, Stairs, Ramp) has no volume, so it can only be static: add kind: Static";
+            return Err(c.err(&ctx, "kind", msg));
+        }
         c.limit3(&ctx, "position", b.position, limits::POSITION)?;
         c.length(&ctx, "velocity", b.velocity, limits::SPEED)?;
         c.length(&ctx, "angular_velocity", b.angular_velocity, limits::SPIN)?;

@@ -269,6 +269,69 @@ pub enum ShapeDesc {
         /// Number of sides (≥ 3).
         segments: u32,
     },
+    /// Static triangle mesh given inline: vertices and a flat index list, three per
+    /// triangle, counter-clockwise seen from the side bodies are on.
+    Mesh {
+        /// Vertices (m, body frame).
+        vertices: Vec<V3>,
+        /// Triangle corners, three per triangle.
+        indices: Vec<u32>,
+    },
+    /// Static triangle mesh read from a Wavefront OBJ file (every object in it merged;
+    /// polygons triangulated as fans).
+    Obj {
+        /// File, relative to the scene file's folder.
+        path: String,
+        /// Uniform scale applied to the file's coordinates.
+        #[serde(default = "one_f32")]
+        scale: f32,
+    },
+    /// Static heightfield terrain: `cells.0 × cells.1` squares of side `cell`, centred on
+    /// the body origin, two triangles each.
+    Heightfield {
+        /// Cells along x and z.
+        cells: (u32, u32),
+        /// Side of a cell (m).
+        cell: f32,
+        /// The height of every grid point.
+        heights: HeightsDesc,
+    },
+    /// Static stairs climbing along +x from the body origin (risers and treads).
+    Stairs {
+        /// Number of steps.
+        steps: u32,
+        /// Height of a step (m).
+        rise: f32,
+        /// Depth of a step (m).
+        run: f32,
+        /// Width (m, along z).
+        width: f32,
+    },
+    /// A static flat ramp rising along +x from the body origin.
+    Ramp {
+        /// Slope (degrees).
+        angle_deg: f32,
+        /// Length along the slope (m).
+        length: f32,
+        /// Width (m, along z).
+        width: f32,
+    },
+}
+
+/// Heights of a heightfield's grid points.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum HeightsDesc {
+    /// Rolling hills: `amplitude · sin(2πx/wavelength) · cos(2πz/wavelength)`.
+    Waves {
+        /// Peak height (m).
+        amplitude: f32,
+        /// Distance between two peaks (m).
+        wavelength: f32,
+    },
+    /// One height per grid point, x-major: the point (i, k) — i along x (0..=cells.0), k
+    /// along z (0..=cells.1) — is entry `i·(cells.1 + 1) + k`.
+    Values(Vec<f32>),
 }
 
 /// Orientation in files.
@@ -458,6 +521,10 @@ fn default_hull_radius() -> f32 {
 }
 fn one() -> u32 {
     1
+}
+
+fn one_f32() -> f32 {
+    1.0
 }
 
 /// A friction/restitution override for a named pair.

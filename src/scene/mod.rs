@@ -8,6 +8,7 @@
 pub mod build;
 pub mod format;
 pub mod generators;
+pub mod mesh;
 pub mod methods_table;
 pub mod stock;
 
