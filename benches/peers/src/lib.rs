@@ -134,6 +134,11 @@ impl Rapier {
                 }
                 Shape::Sphere { radius } => ColliderBuilder::ball(*radius),
                 Shape::Capsule { radius, half_height } => ColliderBuilder::capsule_y(*half_height, *radius),
+                Shape::Mesh(m) => ColliderBuilder::trimesh(
+                    m.vertices().iter().map(|v| rv(*v)).collect(),
+                    m.triangles().to_vec(),
+                )
+                .expect("rapier triangle mesh"),
             };
             world.colliders.insert_with_parent(
                 col.density(density).friction(b.friction).restitution(b.restitution),
@@ -232,6 +237,17 @@ impl Box3d {
                 Shape::Capsule { radius, half_height } => {
                     let (c1, c2) = (bv(Vec3::Y * -*half_height), bv(Vec3::Y * *half_height));
                     create_capsule_shape(&mut world, id, &sd, &Capsule { center1: c1, center2: c2, radius: *radius });
+                }
+                Shape::Mesh(m) => {
+                    // Box3D's mesh: shared edges identified (its ghost-collision handling).
+                    let def = box3d_rust::mesh::MeshDef {
+                        vertices: m.vertices().iter().map(|v| bv(*v)).collect(),
+                        indices: m.triangles().iter().flat_map(|t| t.map(|i| i as i32)).collect(),
+                        identify_edges: true,
+                        ..Default::default()
+                    };
+                    let mesh = box3d_rust::mesh::create_mesh(&def, None).expect("box3d mesh");
+                    box3d_rust::shape::create_mesh_shape(&mut world, id, &sd, &mesh, bv(Vec3::ONE));
                 }
                 shape => {
                     create_hull_shape(&mut world, id, &sd, &box3d_hull(shape));
