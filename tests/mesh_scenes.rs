@@ -16,7 +16,7 @@ fn mesh_of(s: &scene::LoadedScene, name: &str) -> (usize, usize) {
 }
 
 fn error(text: &str) -> String {
-    scene::load_str(text, "test.ron").err().expect("refused").to_string()
+    scene::load_str(text, "test.ron").expect_err("refused").to_string()
 }
 
 fn one_body(shape: &str, kind: &str) -> String {

@@ -134,11 +134,10 @@ impl Rapier {
                 }
                 Shape::Sphere { radius } => ColliderBuilder::ball(*radius),
                 Shape::Capsule { radius, half_height } => ColliderBuilder::capsule_y(*half_height, *radius),
-                Shape::Mesh(m) => ColliderBuilder::trimesh(
-                    m.vertices().iter().map(|v| rv(*v)).collect(),
-                    m.triangles().to_vec(),
-                )
-                .expect("rapier triangle mesh"),
+                Shape::Mesh(m) => {
+                    ColliderBuilder::trimesh(m.vertices().iter().map(|v| rv(*v)).collect(), m.triangles().to_vec())
+                        .expect("rapier triangle mesh")
+                }
             };
             world.colliders.insert_with_parent(
                 col.density(density).friction(b.friction).restitution(b.restitution),

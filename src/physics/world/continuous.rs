@@ -58,6 +58,79 @@ pub(super) struct ContinuousScratch {
     /// This step's fast bodies that are not bullets, then the bullets.
     fast: Vec<u32>,
     bullets: Vec<u32>,
+    /// The static bodies (every swept body is tested against them).
+    statics: Vec<u32>,
+    /// The dynamic bodies bullets are tested against, by the x of their box's centre (with
+    /// the box), and the largest half width among them: a bullet looks only at the run of
+    /// centres within its swept box's x range widened by that.
+    targets: Vec<(f32, u32, Aabb)>,
+    max_half: f32,
+    /// Bodies the stage has moved back (their `targets` box is stale).
+    moved: Vec<u32>,
+    /// One sweep's bodies to test, in index order (the order of the plain scan over all
+    /// bodies, so ties between equal times resolve as before).
+    candidates: Vec<u32>,
+}
+
+impl ContinuousScratch {
+    /// Indexes the bodies a sweep may hit: the static ones, and if there are bullets the
+    /// dynamic non-bullets by the x of their centre (one box per body per stage, instead of
+    /// one per bullet and body).
+    fn index(&mut self, w: &World) {
+        let any_frozen = w.containment.any();
+        self.statics.clear();
+        self.targets.clear();
+        self.moved.clear();
+        self.max_half = 0.0;
+        for (j, b) in w.bodies.iter().enumerate() {
+            if any_frozen && w.containment.is_frozen(j as u32) {
+                continue;
+            }
+            if !b.is_dynamic() {
+                self.statics.push(j as u32);
+            } else if !self.bullets.is_empty() && !b.bullet {
+                let bb = b.shape.aabb(&b.pose);
+                self.max_half = self.max_half.max(0.5 * (bb.max.x - bb.min.x));
+                self.targets.push((0.5 * (bb.min.x + bb.max.x), j as u32, bb));
+            }
+        }
+        self.targets.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    }
+
+    /// Fills `candidates` with the bodies whose box overlaps `swept` (statics always; the
+    /// dynamic non-bullets for a bullet), in index order.
+    fn gather(&mut self, w: &World, i: usize, swept: &Aabb, bullet: bool) {
+        self.candidates.clear();
+        for &j in &self.statics {
+            // Static bodies do not move: the broad phase's box of this step holds.
+            let o = &w.bodies[j as usize];
+            let bounds = w.aabbs.get(j as usize).copied().unwrap_or_else(|| o.shape.aabb(&o.pose));
+            if swept.overlaps(&bounds) {
+                self.candidates.push(j);
+            }
+        }
+        if bullet {
+            let (lo, hi) = (swept.min.x - self.max_half, swept.max.x + self.max_half);
+            let start = self.targets.partition_point(|t| t.0 < lo);
+            for &(cx, j, bb) in &self.targets[start..] {
+                if cx > hi {
+                    break;
+                }
+                if swept.overlaps(&bb) && !self.moved.contains(&j) {
+                    self.candidates.push(j);
+                }
+            }
+            for &j in &self.moved {
+                let o = &w.bodies[j as usize];
+                if o.is_dynamic() && !o.bullet && swept.overlaps(&o.shape.aabb(&o.pose)) {
+                    self.candidates.push(j);
+                }
+            }
+        }
+        self.candidates.retain(|&j| j as usize != i);
+        self.candidates.sort_unstable();
+        self.candidates.dedup();
+    }
 }
 
 /// How far a body moved over the step: its centre plus its turn times its bounding radius
@@ -98,18 +171,33 @@ impl World {
             }
         }
         self.continuous.candidates += (scratch.fast.len() + scratch.bullets.len()) as u32;
-        for &i in &scratch.fast {
-            self.sweep_body(i as usize, false, dt, offset, scale);
+        if !scratch.fast.is_empty() || !scratch.bullets.is_empty() {
+            scratch.index(self);
         }
-        for &i in &scratch.bullets {
-            self.sweep_body(i as usize, true, dt, offset, scale);
+        for k in 0..scratch.fast.len() {
+            let i = scratch.fast[k];
+            if self.sweep_body(i as usize, false, dt, offset, scale, &mut scratch) {
+                scratch.moved.push(i);
+            }
+        }
+        for k in 0..scratch.bullets.len() {
+            let i = scratch.bullets[k];
+            self.sweep_body(i as usize, true, dt, offset, scale, &mut scratch);
         }
         self.continuous_scratch = scratch;
     }
 
     /// Sweeps body `i` from its pose at the step's start to its pose now against the bodies
-    /// it may hit; moves it back to the earliest time of impact found.
-    fn sweep_body(&mut self, i: usize, bullet: bool, dt: f32, offset: f32, scale: f32) {
+    /// it may hit; moves it back to the earliest time of impact found (then `true`).
+    fn sweep_body(
+        &mut self,
+        i: usize,
+        bullet: bool,
+        dt: f32,
+        offset: f32,
+        scale: f32,
+        scratch: &mut ContinuousScratch,
+    ) -> bool {
         let (p0, p1) = (self.start_poses[i], self.bodies[i].pose);
         let body = &self.bodies[i];
         let radius = body.shape.bounding_radius();
@@ -122,22 +210,12 @@ impl World {
         // Box2D's probe for a body touching at the start: a small ball about the centre.
         let probe_radius = (4.0 * slop).min(0.5 * extent);
         let probe = Mover { proxy: Proxy::point(Vec3::ZERO, probe_radius), sweep, radius: probe_radius };
-        let any_frozen = self.containment.any();
         // (time, other, query index, target gap, normal from the other body)
         let mut best: Option<(f32, u32, u32, f32, Vec3)> = None;
-        for (j, o) in self.bodies.iter().enumerate() {
-            if j == i || (any_frozen && self.containment.is_frozen(j as u32)) {
-                continue;
-            }
-            if (o.is_dynamic() && (!bullet || o.bullet)) || o.shape.mesh().is_some() {
-                continue;
-            }
-            let bounds = match (o.is_dynamic(), self.aabbs.get(j)) {
-                // Static bodies do not move: the broad phase's box of this step holds.
-                (false, Some(b)) => *b,
-                _ => o.shape.aabb(&o.pose),
-            };
-            if !swept.overlaps(&bounds) || self.joints.excludes(i.min(j) as u32, i.max(j) as u32) {
+        scratch.gather(self, i, &swept, bullet);
+        for &j in &scratch.candidates {
+            let (j, o) = (j as usize, &self.bodies[j as usize]);
+            if o.shape.mesh().is_some() || self.joints.excludes(i.min(j) as u32, i.max(j) as u32) {
                 continue;
             }
             let other =
@@ -180,7 +258,7 @@ impl World {
             }
         }
         let Some((t, other, query, target, normal)) = best else {
-            return;
+            return false;
         };
         if t == 0.0 {
             // Held at its start pose: without its approach along the normal (an inelastic
@@ -227,6 +305,7 @@ impl World {
                 query,
             });
         }
+        true
     }
 }
 

@@ -91,11 +91,16 @@ fn main() -> ExitCode {
         let mut w = world.clone();
         let mut stages = vec![0.0f64; contactlab::physics::Stage::ALL.len()];
         let t = Instant::now();
+        // Continuous collision's work: swept bodies, time-of-impact queries, distance calls.
+        let (mut swept, mut queries, mut calls) = (0usize, 0usize, 0usize);
         for _ in 0..steps {
             w.step(contactlab_peers::DT);
             for (s, ms) in stages.iter_mut().zip(w.profile.stage_ms) {
                 *s += f64::from(ms);
             }
+            let c = w.continuous();
+            (swept, queries, calls) =
+                (swept + c.candidates as usize, queries + c.queries.len(), calls + c.iterations.len());
         }
         let ms = t.elapsed().as_secs_f64() * 1e3 / steps.max(1) as f64;
         let st = w.stats();
@@ -106,6 +111,13 @@ fn main() -> ExitCode {
         for (stage, total) in contactlab::physics::Stage::ALL.iter().zip(stages) {
             println!("  {:<22} {:8.3} ms/step", stage.name(), total / steps.max(1) as f64);
         }
+        let per = |n: usize| n as f64 / steps.max(1) as f64;
+        println!(
+            "  continuous collision: {:.1} bodies swept, {:.1} time-of-impact queries, {:.1} distance calls per step",
+            per(swept),
+            per(queries),
+            per(calls)
+        );
         let last = world.bodies().len() - 1;
         let delta = w.bodies()[last].pose.pos - world.bodies()[last].pose.pos;
         let drift = delta.length();
