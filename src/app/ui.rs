@@ -426,6 +426,11 @@ fn overlays(ui: &mut egui::Ui, t: &mut Testbed) {
     for (o, name) in crate::view::Overlays::ALL {
         ui.checkbox(t.overlays.flag(o), name);
     }
+    if t.overlays.bvh {
+        let deepest = crate::render::mesh_debug::max_level(t.world());
+        t.overlays.bvh_level = t.overlays.bvh_level.min(deepest);
+        ui.add(egui::Slider::new(&mut t.overlays.bvh_level, 0..=deepest).text("hierarchy level (0 = root)"));
+    }
     ui.add_enabled(
         t.overlays.minkowski,
         egui::Checkbox::new(&mut t.overlays.minkowski_see_through, "Minkowski: see-through"),

@@ -11,6 +11,7 @@ pub mod characters;
 pub mod draw;
 pub mod joints;
 pub mod mesh;
+pub mod mesh_debug;
 pub mod screenshot;
 pub mod toi;
 pub mod views;

@@ -250,6 +250,12 @@ fn main_view(f: &FrameInput) -> ViewDraw {
             }
         }
     }
+    if f.overlays.wireframe {
+        super::mesh_debug::wireframe(&mut v, w);
+    }
+    if f.overlays.bvh {
+        super::mesh_debug::bvh_level(&mut v, w, f.overlays.bvh_level);
+    }
     if !w.characters().is_empty() {
         super::characters::draw(&mut v, w.characters(), f.selected_character, arrow);
     }

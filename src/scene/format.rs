@@ -215,6 +215,9 @@ pub enum Overlay {
     Toi,
     /// Continuous collision: the bounds of those bodies' sweeps.
     SweptBounds,
+    /// One level of the triangle meshes' bounding volume hierarchies (the level is chosen
+    /// in the panel; level 0, the root, at load).
+    Bvh,
 }
 
 /// Initial view state.

@@ -39,6 +39,10 @@ pub struct Overlays {
     pub toi: bool,
     /// Continuous collision: the swept bounds of those bodies.
     pub swept_bounds: bool,
+    /// One level of the meshes' bounding volume hierarchies.
+    pub bvh: bool,
+    /// The level drawn (root 0).
+    pub bvh_level: u32,
     /// Minkowski inset: show the hidden (back) edges through the faces. Off = opaque.
     pub minkowski_see_through: bool,
 }
@@ -64,11 +68,12 @@ impl Overlays {
             Overlay::Axes => &mut self.axes,
             Overlay::Toi => &mut self.toi,
             Overlay::SweptBounds => &mut self.swept_bounds,
+            Overlay::Bvh => &mut self.bvh,
         }
     }
 
     /// All overlays with display names, for the panel.
-    pub const ALL: [(Overlay, &'static str); 12] = [
+    pub const ALL: [(Overlay, &'static str); 13] = [
         (Overlay::Contacts, "contact points (colour = depth)"),
         (Overlay::Normals, "contact normals"),
         (Overlay::Impulses, "impulses (normal, friction)"),
@@ -81,6 +86,7 @@ impl Overlays {
         (Overlay::Axes, "body axes"),
         (Overlay::Toi, "time of impact: ghosts at t0, impact, t1"),
         (Overlay::SweptBounds, "time of impact: swept bounds"),
+        (Overlay::Bvh, "mesh bounding volume hierarchy (one level)"),
     ];
 }
 
