@@ -39,7 +39,14 @@ pub fn bvh_level(v: &mut ViewDraw, world: &World, level: u32) {
         let color = LEVELS[level as usize % LEVELS.len()];
         for (n, d) in bvh.nodes().iter().zip(depths) {
             if d == level || (n.is_leaf() && d < level) {
-                oriented_box(&mut v.overlay, &b.pose, n.aabb.min, n.aabb.max, color, if n.is_leaf() { 1.2 } else { 2.0 });
+                oriented_box(
+                    &mut v.overlay,
+                    &b.pose,
+                    n.aabb.min,
+                    n.aabb.max,
+                    color,
+                    if n.is_leaf() { 1.2 } else { 2.0 },
+                );
             }
         }
     }
