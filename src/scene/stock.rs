@@ -7,6 +7,8 @@
 //! - [`barrage`]: `n` fast shots (spheres and cubes, bullets) fired from a ring into a pile
 //!   of 100 boxes inside a closed room of 10 cm walls: continuous collision's benchmark,
 //!   judged by how many bodies end outside the room ([`BARRAGE_INNER`]).
+//! - [`heightfield_pile`]: `n` boxes and hulls dropped onto a 100 × 100 heightfield (a static
+//!   triangle mesh), judged by how many end below the terrain ([`terrain_height`]).
 //! - [`joint_grid`]: an `n × n` net of spheres joined to their neighbours by ball joints,
 //!   hanging from its fixed top row (Box3D's joint-grid benchmark, with gravity).
 //!
@@ -160,6 +162,39 @@ pub fn barrage(n: usize, settings: Settings) -> World {
         d.angular_velocity = spin;
         d.bullet = true;
         w.add_body(d).expect("shot");
+    }
+    w
+}
+
+/// Height of [`heightfield_pile`]'s terrain at (x, z) (m): rolling hills 1.5 m high, 16 m
+/// between peaks. The mesh interpolates it linearly over 1 m cells.
+pub fn terrain_height(x: f32, z: f32) -> f32 {
+    let k = std::f32::consts::TAU / 16.0;
+    1.5 * (k * x).sin() * (k * z).cos()
+}
+
+/// Triangle meshes' benchmark: a 100 × 100 heightfield of 1 m cells (20,000 triangles,
+/// [`terrain_height`]) as one static mesh body (the first body), and `n` bodies — cubes of
+/// 0.8 m and 32-point random hulls of radius 0.45 m, alternating — in a grid 1.2 m apart,
+/// 3 m above the hills, dropped onto it (Box3D's and rapier's heightfield benchmarks).
+pub fn heightfield_pile(n: usize, settings: Settings) -> World {
+    let mut w = World::new(GRAVITY, settings);
+    let mesh = crate::physics::mesh::generate::heightfield(100, 100, 1.0, terrain_height).expect("terrain");
+    w.add_body(BodyDesc::new("terrain", Shape::Mesh(Arc::new(mesh)), Vec3::ZERO).fixed()).expect("terrain");
+    let cube = Shape::cuboid(Vec3::splat(0.4)).expect("box");
+    let side = ((n as f32).sqrt().ceil() as usize).max(1);
+    for i in 0..n {
+        let (gx, gz) = ((i % side) as f32, ((i / side) % side) as f32);
+        let layer = (i / (side * side)) as f32;
+        let (x, z) = ((gx - (side - 1) as f32 * 0.5) * 1.2, (gz - (side - 1) as f32 * 0.5) * 1.2);
+        let p = Vec3::new(x, terrain_height(x, z) + 3.0 + layer * 1.2, z);
+        let shape = if i % 2 == 0 {
+            cube.clone()
+        } else {
+            Shape::Hull(Arc::new(Hull::random(32, 0.45, 500 + i as u64).expect("random hull")))
+        };
+        w.add_body(BodyDesc::new(format!("d{i}"), shape, p).with_rotation(Quat::from_rotation_y(i as f32 * 0.7)))
+            .expect("body");
     }
     w
 }

@@ -325,6 +325,19 @@ pub fn escaped(template: &World, poses: &[Iso]) -> usize {
     template.bodies().iter().zip(poses).filter(|(b, x)| b.is_dynamic() && !inside_barrage_room(x.pos)).count()
 }
 
+/// Dynamic bodies of `template` whose centre is at `poses` below the terrain of
+/// [`contactlab::scene::stock::heightfield_pile`] (fell into or through it): the same
+/// yardstick for every engine.
+pub fn below_terrain(template: &World, poses: &[Iso]) -> usize {
+    use contactlab::scene::stock::terrain_height;
+    template
+        .bodies()
+        .iter()
+        .zip(poses)
+        .filter(|(b, x)| b.is_dynamic() && x.pos.y < terrain_height(x.pos.x, x.pos.z))
+        .count()
+}
+
 /// Deepest penetration (m) between any two bodies of `template` placed at `poses`, by
 /// contactlab's exact SAT — the same yardstick for every engine. Pairs are found by a
 /// sweep over x of the bounding boxes.

@@ -12,14 +12,14 @@
 //! (N thousand boxes), stack-N (a column of N unit cubes on the ground).
 //! Engines: contactlab, rapier3d, box3d-rust.
 
-use contactlab::scene::stock::{barrage, box_pile, hull_pile, joint_grid, pyramid};
+use contactlab::scene::stock::{barrage, box_pile, heightfield_pile, hull_pile, joint_grid, pyramid};
 use contactlab_peers::{contactlab_settings, joint_error, max_penetration, Box3d, Contactlab, Engine, Rapier};
 use std::process::ExitCode;
 use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots); ENGINE: contactlab | rapier3d | box3d-rust)";
+    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies); ENGINE: contactlab | rapier3d | box3d-rust)";
     if let [mode, label, engine, n] = args.as_slice() {
         if mode == "narrow" {
             return narrow(label, engine, n);
@@ -47,6 +47,13 @@ fn main() -> ExitCode {
         "hull-pile-640" => hull_pile(640, s),
         other if other.starts_with("joint-grid-") => match other["joint-grid-".len()..].parse::<usize>() {
             Ok(n) if n > 1 => joint_grid(n, s),
+            _ => {
+                eprintln!("unknown scene '{other}'\n{usage}");
+                return ExitCode::FAILURE;
+            }
+        },
+        other if other.starts_with("heightfield-") => match other["heightfield-".len()..].parse::<usize>() {
+            Ok(n) => heightfield_pile(n, s),
             _ => {
                 eprintln!("unknown scene '{other}'\n{usage}");
                 return ExitCode::FAILURE;
@@ -130,6 +137,9 @@ fn main() -> ExitCode {
         if scene.starts_with("barrage-") {
             println!("  {} bodies outside the room", contactlab_peers::escaped(&world, &poses));
         }
+        if scene.starts_with("heightfield-") {
+            println!("  {} bodies below the terrain", contactlab_peers::below_terrain(&world, &poses));
+        }
         return ExitCode::SUCCESS;
     }
     let mut e: Box<dyn Engine> = match engine.as_str() {
@@ -160,6 +170,9 @@ fn main() -> ExitCode {
     }
     if scene.starts_with("barrage-") {
         println!("  {} bodies outside the room", contactlab_peers::escaped(&world, &poses));
+    }
+    if scene.starts_with("heightfield-") {
+        println!("  {} bodies below the terrain", contactlab_peers::below_terrain(&world, &poses));
     }
     ExitCode::SUCCESS
 }
