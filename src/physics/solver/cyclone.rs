@@ -95,6 +95,17 @@
 //!   away (Kane's paradox: with sticking friction Poisson's rule never adds energy, Newton's
 //!   can). The two agree when the point does not slide; the iterative method has the same
 //!   bound per manifold.
+//! - The velocity pass runs twice when anything bounces (Poisson's two phases, since the
+//!   fuzzer's seed 708): first *compression*, every point to its resting target, then
+//!   *restitution*, the bouncing points to their bounce targets with each one's normal
+//!   impulse at most `(1 + e)` times what compression gave it (points that do not bounce
+//!   stay free to push, so a ground can stop what a bounce drives into it). In one pass
+//!   Newton's targets chase each other: a 40 kg box (e = 0.95) landing on an 18 kg box that
+//!   rose off the ground bounced at e times the approach *relative* to the lower box, whose
+//!   upward speed the ground (e = 0) then took away, and the pair alternated until the upper
+//!   box left faster than it came (+255 J in one pass). A scene where nothing bounces runs
+//!   one pass exactly as before; a lone bounce leaves as before (`tests/methods.rs`: the
+//!   dropped cube at `e·v − g·h`, head-on spheres with e).
 //! - The projection's turn is limited to `cyclone_angular_limit` rad as well as the book's
 //!   move at the point. For inertia the same about every axis the two limits are the same
 //!   (the turn is the move over the lever arm in the plane); for a needle a small move at
@@ -151,8 +162,15 @@ struct Point {
     slip: f32,
     /// Impulse passed this step, in the contact basis (n, t1, t2).
     acc: Vec3A,
-    /// Normal velocity wanted after the pass.
+    /// Normal velocity wanted after the pass (the compression phase: 0).
     target: f32,
+    /// The bounce target (the restitution phase's), and the largest normal impulse the point
+    /// may pass by the end of it: `(1 + e)·` what compression gave it (Poisson's rule;
+    /// unbounded for a point that does not bounce).
+    bounce: f32,
+    cap: f32,
+    /// Restitution in effect (0 under the threshold).
+    e: f32,
     /// Takes part in the velocity pass.
     touching: bool,
     /// Contact-space velocity change per unit impulse, and its inverse.
@@ -245,6 +263,10 @@ fn bounce_target(m_inv: &Mat3A, e: f32, vn0: f32, vt1: f32, vt2: f32, v_acc: f32
 /// friction can still stop it; a point on the cone's edge slides).
 fn need(p: &Point) -> f32 {
     let mut need = p.target - p.vn;
+    // A bouncing point at its restitution cap has no more push to give.
+    if need > 0.0 && p.acc.x >= p.cap {
+        need = 0.0;
+    }
     if p.acc.x > 0.0 {
         need = need.abs();
         let planar = (p.acc.y * p.acc.y + p.acc.z * p.acc.z).sqrt();
@@ -256,6 +278,52 @@ fn need(p: &Point) -> f32 {
 }
 
 impl Cyclone {
+    /// One worst-first velocity pass (Millington's `adjustVelocities`) toward the points'
+    /// current targets, at most `cyclone_velocity_iterations` steps per point.
+    fn velocity_pass(&mut self, bodies: &mut [SolverBody], step: &StepInfo) {
+        let settings = step.settings;
+        let resting_slip = step.gravity.length() * step.h;
+        let steps = settings.cyclone_velocity_iterations as usize * self.points.len();
+        for _ in 0..steps {
+            let mut worst = usize::MAX;
+            let mut largest = settings.cyclone_velocity_epsilon;
+            for (i, p) in self.points.iter().enumerate() {
+                if p.touching && need(p) > largest {
+                    largest = need(p);
+                    worst = i;
+                }
+            }
+            if worst == usize::MAX {
+                break;
+            }
+            let p = self.points[worst];
+            let (a, b) = (&bodies[p.a as usize], &bodies[p.b as usize]);
+            let v = relative_velocity(a, b, p.ra, p.rb);
+            let dv = Vec3A::new(p.target - v.dot(p.n), -v.dot(p.t1), -v.dot(p.t2));
+            let mut g = contact_impulse(&p.m, &p.m_inv, dv, v.dot(p.n), p.friction, p.acc, resting_slip);
+            if p.acc.x + g.x > p.cap {
+                // Poisson's cap: the normal impulse no further, friction within its cone.
+                g.x = (p.cap - p.acc.x).max(-p.acc.x);
+                let (n, t) = (p.acc.x + g.x, Vec3A::new(0.0, p.acc.y + g.y, p.acc.z + g.z));
+                let planar = t.length();
+                if planar > p.friction * n && planar > 0.0 {
+                    let keep = t * (p.friction * n / planar);
+                    (g.y, g.z) = (keep.y - p.acc.y, keep.z - p.acc.z);
+                }
+            }
+            self.points[worst].acc += g;
+            let impulse = p.n * g.x + p.t1 * g.y + p.t2 * g.z;
+            if bodies[p.a as usize].inv_mass > 0.0 {
+                bodies[p.a as usize].apply(-impulse, p.ra);
+            }
+            if bodies[p.b as usize].inv_mass > 0.0 {
+                bodies[p.b as usize].apply(impulse, p.rb);
+            }
+            self.remeasure(p.a, bodies);
+            self.remeasure(p.b, bodies);
+        }
+    }
+
     /// The points of the dynamic body `i`.
     fn around(&self, i: u32) -> std::ops::Range<usize> {
         let i = i as usize;
@@ -441,37 +509,22 @@ impl Resolver for Cyclone {
             let basis = Mat3A::from_cols(p.n, p.t1, p.t2);
             p.m = basis.transpose() * k * basis;
             p.m_inv = if p.m.determinant() > 0.0 { p.m.inverse() } else { Mat3A::ZERO };
-            p.target = bounce_target(&p.m_inv, e, p.vn - v_acc, v.dot(p.t1), v.dot(p.t2), v_acc);
+            p.bounce = bounce_target(&p.m_inv, e, p.vn - v_acc, v.dot(p.t1), v.dot(p.t2), v_acc);
+            p.target = bounce_target(&p.m_inv, 0.0, p.vn - v_acc, v.dot(p.t1), v.dot(p.t2), v_acc);
+            p.cap = f32::INFINITY;
+            p.e = e;
         }
-        let resting_slip = step.gravity.length() * step.h;
-        let steps = settings.cyclone_velocity_iterations as usize * self.points.len();
-        for _ in 0..steps {
-            let mut worst = usize::MAX;
-            let mut largest = settings.cyclone_velocity_epsilon;
-            for (i, p) in self.points.iter().enumerate() {
-                if p.touching && need(p) > largest {
-                    largest = need(p);
-                    worst = i;
+        // Poisson's two phases (module docs): compression, every point to its resting target;
+        // then, if any point bounces, restitution to the bounce targets.
+        self.velocity_pass(bodies, step);
+        if self.points.iter().any(|p| p.touching && p.bounce > p.target) {
+            for p in &mut self.points {
+                if p.bounce > p.target {
+                    p.cap = (1.0 + p.e) * p.acc.x.max(0.0);
+                    p.target = p.bounce;
                 }
             }
-            if worst == usize::MAX {
-                break;
-            }
-            let p = self.points[worst];
-            let (a, b) = (&bodies[p.a as usize], &bodies[p.b as usize]);
-            let v = relative_velocity(a, b, p.ra, p.rb);
-            let dv = Vec3A::new(p.target - v.dot(p.n), -v.dot(p.t1), -v.dot(p.t2));
-            let g = contact_impulse(&p.m, &p.m_inv, dv, v.dot(p.n), p.friction, p.acc, resting_slip);
-            self.points[worst].acc += g;
-            let impulse = p.n * g.x + p.t1 * g.y + p.t2 * g.z;
-            if bodies[p.a as usize].inv_mass > 0.0 {
-                bodies[p.a as usize].apply(-impulse, p.ra);
-            }
-            if bodies[p.b as usize].inv_mass > 0.0 {
-                bodies[p.b as usize].apply(impulse, p.rb);
-            }
-            self.remeasure(p.a, bodies);
-            self.remeasure(p.b, bodies);
+            self.velocity_pass(bodies, step);
         }
         for p in &self.points {
             let cp = &mut constraints[p.c as usize].points[p.k as usize];
