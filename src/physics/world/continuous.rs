@@ -24,7 +24,14 @@
 //! swept instead, which only meets the static body if the body really passes into it. If
 //! instead the step carried its centre past their contact plane (a one-pass method stopped
 //! only the corner that touched), it is held at its start pose for this step, its approach
-//! along the contact normal removed (an inelastic stop; Box2D never holds a body).
+//! along the contact normal removed (an inelastic stop; Box2D never holds a body). A body
+//! already deeper than the slop in the other one at the step's start is left to the solver:
+//! moving it back to a time it was as deep gains nothing (the fuzzer's tumbling needles,
+//! put back every step with a tip in the ground, were spun up to 10⁶ rad/s).
+//!
+//! Candidates are looked up once per stage: the static bodies in a list, and when there
+//! are bullets the dynamic non-bullets sorted by the x of their box's centre, so a bullet
+//! reads only the run of bodies its swept box can reach.
 //!
 //! The one-pass methods act only on touching points, so for them a body is moved to the
 //! time it is just in contact (a target gap deep,
@@ -240,6 +247,13 @@ impl World {
                     &mut self.scratch,
                     &mut m,
                 );
+                // Already deeper in than the slop at the start: the contact is the solver's
+                // (moving the body back to a time it was just as deep gains nothing, and
+                // Box2D never holds a body at t = 0). A tumbling needle with a tip in the
+                // ground was put back every step and spun up (fuzz seeds 1000781, 2000781).
+                if m.max_depth() > slop {
+                    continue;
+                }
                 if let Some(c) = m.points.first() {
                     if m.normal.dot(p1.pos - c.position) < 0.0 {
                         best = Some((0.0, j as u32, q, cfg.target, m.normal));
