@@ -22,8 +22,10 @@
 //!    overlap;
 //! 3. otherwise take the support point `w` of `B − A` along `−v`. `v·w / |v|` is a lower
 //!    bound of the distance and `|v|` an upper bound; stop when they agree to a relative
-//!    [`REL_TOLERANCE`] (van den Bergen) or when `w` is already in the simplex (Box2D's
-//!    duplicate test: no progress is possible); else add `w` and repeat.
+//!    [`REL_TOLERANCE`] (van den Bergen), when `w` is already in the simplex (Box2D's
+//!    duplicate test: no progress is possible), or when `|v|` did not shrink in the last
+//!    step (it never grows in exact arithmetic: rounding has taken over); else add `w` and
+//!    repeat.
 //!
 //! Each simplex vertex remembers the two shape points it came from, so the closest points
 //! on A and B are the same barycentric combination of those (the *witness points*).
@@ -334,12 +336,20 @@ pub fn distance(a: &Proxy, xa: &Iso, b: &Proxy, xb: &Iso) -> Distance {
     let mut iterations = 1;
     // Van den Bergen's relative stop applies to |v|²: its square root is REL_TOLERANCE.
     let rel_tol = 2.0 * REL_TOLERANCE;
+    let mut last_vv = f32::INFINITY;
     while iterations < MAX_ITERATIONS {
         let Some(v) = simplex.solve() else {
             overlap = true;
             break;
         };
         let vv = v.length_squared();
+        // |v| never grows in exact arithmetic: when it stops shrinking, rounding has taken
+        // over (near-touching faces cycled to the iteration cap in one call in eight of the
+        // barrage's queries) and the simplex of the last step is as close as f32 gets.
+        if vv >= last_vv {
+            break;
+        }
+        last_vv = vv;
         // The origin on the simplex (to the f32 resolution of its points): touching cores.
         let scale = simplex.v.iter().map(|s| s.w.length_squared()).fold(0.0f32, f32::max);
         if vv <= 1e-12 * scale.max(1e-12) {
