@@ -148,3 +148,31 @@ fn scene_files_carry_characters() {
     let e = contactlab::scene::load_str(dup, "<dup>").unwrap_err().to_string();
     assert!(e.contains("unique"), "{e}");
 }
+
+/// The shipped stairs-and-ramps scene: the walkers collide with static *mesh bodies*
+/// (stairs and ramps as triangle meshes), climb the 20 cm steps and the 20° and 40° ramps
+/// (to the heights the geometry gives), and cannot walk up the 55° ramp (steeper than the
+/// 45° limit): its face acts as a wall.
+#[test]
+fn walkers_climb_stairs_and_walkable_ramps_but_not_a_steep_one() {
+    let path = contactlab::scene::scenes_dir().join("stairs_and_ramps.ron");
+    let mut s = contactlab::scene::load(&path).unwrap();
+    let mut top = [f32::MIN; 4];
+    for step in 0..240 {
+        s.world.step(1.0 / 60.0);
+        // After they have landed (they start 5 cm up).
+        for (k, c) in s.world.characters().iter().enumerate().filter(|_| step >= 30) {
+            top[k] = top[k].max(c.body.position.y);
+        }
+    }
+    let ground = 0.9; // the centre standing on the ground (radius 0.9 plus the very-close gap)
+                      // Stairs: 8 steps of 0.2 m; at 1.5 m/s for 4 s it reaches the top tread (1.6 m up).
+    assert!(top[0] > ground + 1.35, "stairs: rose {} m", top[0] - ground);
+    // Ramps of 20° (6 m long) and 40° (5 m long): the ellipsoid rides up them.
+    assert!(top[1] > ground + 1.0, "20° ramp: rose {} m", top[1] - ground);
+    assert!(top[2] > ground + 2.0, "40° ramp: rose {} m", top[2] - ground);
+    // 55°: never more than the very-close distance above the ground.
+    assert!(top[3] < ground + 0.02, "55° ramp: rose {} m", top[3] - ground);
+    let steep = &s.world.characters()[3];
+    assert!(steep.body.position.x < 0.0, "stopped at the foot of the 55° ramp (x = {})", steep.body.position.x);
+}

@@ -283,8 +283,23 @@ impl Character {
         // distance and did not move, that form drops the motion's tangential part up to
         // the touch (10 % of the slide along a wall at 45°), this one keeps it.
         let rest = dest - new_base;
+        let mut normal = normal;
+        let mut world_normal = (normal / r).normalize_or_zero();
+        // Walking into the face of a slope steeper than `max_slope` (facing up, not
+        // walkable): the slope acts as a wall, its sliding plane turned upright (its normal's
+        // horizontal part), so walking cannot carry the character up it; gravity's pass
+        // slides it down. Edges and vertices keep the paper's rounded slide, which is how
+        // the ellipsoid climbs a step's lip. (Fauerby's paper has no slope limit;
+        // controllers such as PhysX's and Jolt's treat steep slopes this way.)
+        let face = matches!(hit.feature, sweep::Feature::Face);
+        if pass == Pass::Velocity && face && world_normal.y > 0.0 && world_normal.y < self.settings.max_slope.cos() {
+            let upright = Vec3::new(world_normal.x, 0.0, world_normal.z).normalize_or_zero();
+            if upright != Vec3::ZERO {
+                world_normal = upright;
+                normal = (upright * r).normalize();
+            }
+        }
         let new_vel = rest - normal * normal.dot(rest);
-        let world_normal = (normal / r).normalize_or_zero();
         step.hit = Some(SlideHit {
             t: hit.t,
             point: hit.point * r,

@@ -246,6 +246,29 @@ impl WorldCharacter {
 impl TriangleSoup for World {
     fn triangles_in(&self, b: &Aabb, scratch: &mut Vec<u32>, out: &mut Vec<SoupTri>) {
         for (i, body) in self.bodies.iter().enumerate() {
+            if let Some(mesh) = body.shape.mesh() {
+                // A static mesh body: its triangles under the box (queried in the mesh's
+                // frame, through the box's corners brought into it), moved to the world.
+                let x = &body.pose;
+                let corners = (0..8).map(|k| {
+                    let c = Vec3::new(
+                        if k & 1 == 0 { b.min.x } else { b.max.x },
+                        if k & 2 == 0 { b.min.y } else { b.max.y },
+                        if k & 4 == 0 { b.min.z } else { b.max.z },
+                    );
+                    x.inv_transform_point(c)
+                });
+                let (lo, hi) =
+                    corners.fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), c| (lo.min(c), hi.max(c)));
+                scratch.clear();
+                mesh.query_aabb(&Aabb::new(lo, hi), scratch);
+                out.extend(
+                    scratch
+                        .iter()
+                        .map(|&t| SoupTri { corners: mesh.triangle(t).map(|p| x.transform_point(p)), owner: i as u32 }),
+                );
+                continue;
+            }
             let Some(hull) = body.shape.hull() else { continue };
             if !body.shape.aabb(&body.pose).overlaps(b) {
                 continue;
