@@ -146,12 +146,12 @@ pub fn own_mesh(shape: &Shape) -> MeshData {
 }
 
 /// Crease angle above which a shared edge of a triangle mesh is drawn as an outline (cos of
-/// 20°): the edges of a flat triangulated floor are not drawn, a step's edge is.
-const CREASE_COS: f32 = 0.94;
+/// 40°): the edges of a flat floor or of rolling terrain are not drawn, a step's edge is.
+const CREASE_COS: f32 = 0.766;
 
 /// A triangle mesh drawn flat-shaded (three vertices per triangle, its face normal), with
 /// its feature edges as the outline: boundary edges and edges whose two triangles meet at
-/// more than 20°. [`wire_edges`] gives every edge (the wireframe overlay).
+/// more than 40°. [`wire_edges`] gives every edge (the wireframe overlay).
 pub fn tri_mesh(mesh: &crate::physics::mesh::TriMesh) -> MeshData {
     let mut m = MeshData::default();
     for (i, tri) in mesh.triangles().iter().enumerate() {

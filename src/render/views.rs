@@ -145,8 +145,10 @@ fn main_view(f: &FrameInput) -> ViewDraw {
         fills: Vec::new(),
         overlay: Vec::new(),
     };
-    // Ground grid (y = 0, lifted a hair above the ground's top face).
-    for i in (-20..=20).filter(|_| f.look.grid().is_some()) {
+    // Ground grid (y = 0, lifted a hair above the ground's top face). Not over a mesh
+    // ground: terrain dips below y = 0 and the grid would show through it in dashes.
+    let mesh_ground = w.bodies().iter().any(|b| b.shape.mesh().is_some());
+    for i in (-20..=20).filter(|_| f.look.grid().is_some() && !mesh_ground) {
         let x = i as f32;
         let (minor, major) = f.look.grid().unwrap_or_default();
         let (c, wd) = if i % 5 == 0 { (major, 1.6) } else { (minor, 1.0) };

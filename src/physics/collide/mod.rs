@@ -30,6 +30,7 @@
 pub mod clip;
 pub mod distance;
 pub mod hull_hull;
+pub mod mesh;
 pub mod record;
 pub mod round;
 pub mod sat;
@@ -172,6 +173,11 @@ pub struct Scratch {
     pub(crate) edges_b: sat::EdgeSoa,
     pub(crate) poly: Vec<clip::ClipVertex>,
     pub(crate) poly_tmp: Vec<clip::ClipVertex>,
+    /// Mesh pairs: the candidate triangles, the convex body's vertices in the mesh's
+    /// frame, and the contact candidates ([`mesh`]).
+    pub(crate) mesh_tris: Vec<u32>,
+    pub(crate) mesh_verts: Vec<Vec3>,
+    pub(crate) mesh_candidates: Vec<mesh::Candidate>,
 }
 
 /// Contact manifold between two posed shapes. `cache` is the pair's persistent SAT cache;
@@ -214,9 +220,12 @@ pub fn collide_recorded(
         }
     }
     match (a, b) {
-        // A mesh is not convex: no single manifold. (Until the mesh narrow phase lands,
-        // nothing touches a mesh.)
-        (Shape::Mesh(_), _) | (_, Shape::Mesh(_)) => {}
+        // A mesh is not convex: per-triangle contacts merged into one manifold (`mesh.rs`).
+        (Shape::Mesh(m), _) => mesh::collide_mesh(m, xa, b, xb, cfg, scratch, out),
+        (_, Shape::Mesh(m)) => {
+            mesh::collide_mesh(m, xb, a, xa, cfg, scratch, out);
+            out.flip();
+        }
         (Shape::Sphere { radius: ra }, Shape::Sphere { radius: rb }) => {
             round::sphere_sphere(xa.pos, *ra, xb.pos, *rb, cfg, out)
         }

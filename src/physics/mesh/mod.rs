@@ -67,7 +67,28 @@ pub struct TriMesh {
     vertices: Vec<Vec3>,
     triangles: Vec<[u32; 3]>,
     normals: Vec<Vec3>,
+    /// Per triangle, the triangle across each edge k (corner k to corner k + 1), or
+    /// [`NO_NEIGHBOUR`]: edges are matched by their end *positions*, so meshes whose
+    /// triangles repeat a shared vertex (an OBJ written without sharing) still connect.
+    neighbours: Vec<[u32; 3]>,
     bvh: Bvh,
+}
+
+/// No triangle across this edge (a boundary, or an edge three or more triangles share).
+pub const NO_NEIGHBOUR: u32 = u32::MAX;
+
+/// How two triangles meet along an edge, seen from the first one's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeShape {
+    /// No neighbour: the mesh ends here.
+    Boundary,
+    /// The neighbour bends away (a ridge, a step's lip): contact normals between the two
+    /// faces' normals are real.
+    Convex,
+    /// The neighbour continues the plane (to 0.06°): only the face normal is real.
+    Flat,
+    /// The neighbour bends towards the first one's side (a valley): only face normals.
+    Concave,
 }
 
 impl TriMesh {
@@ -94,7 +115,38 @@ impl TriMesh {
         }
         let boxes: Vec<Aabb> = triangles.iter().map(|t| tri_aabb(t.map(|i| vertices[i as usize]))).collect();
         let bvh = Bvh::build(&boxes);
-        Ok(TriMesh { vertices, triangles, normals, bvh })
+        let neighbours = neighbours(&vertices, &triangles);
+        Ok(TriMesh { vertices, triangles, normals, neighbours, bvh })
+    }
+
+    /// The triangle across edge `k` (corner k to corner k + 1) of triangle `t`, if any.
+    #[inline]
+    pub fn neighbour(&self, t: u32, k: usize) -> Option<u32> {
+        Some(self.neighbours[t as usize][k]).filter(|&u| u != NO_NEIGHBOUR)
+    }
+
+    /// How triangle `t` meets its neighbour across edge `k` ([`EdgeShape`]): the
+    /// neighbour's far corner below `t`'s plane is a convex edge, above it a concave one,
+    /// within 10⁻³ of its distance from the edge a flat one.
+    pub fn edge_shape(&self, t: u32, k: usize) -> EdgeShape {
+        let Some(u) = self.neighbour(t, k) else { return EdgeShape::Boundary };
+        let tri = self.triangles[t as usize];
+        let (a, b) = (self.vertices[tri[k] as usize], self.vertices[tri[(k + 1) % 3] as usize]);
+        // The neighbour's corner that is on neither end of the edge.
+        let far = self.triangles[u as usize]
+            .map(|i| self.vertices[i as usize])
+            .into_iter()
+            .max_by(|p, q| (*p - a).cross(b - a).length_squared().total_cmp(&(*q - a).cross(b - a).length_squared()))
+            .unwrap_or(a);
+        let d = self.normals[t as usize].dot(far - a);
+        let reach = (far - a).length();
+        if d.abs() <= 1e-3 * reach {
+            EdgeShape::Flat
+        } else if d < 0.0 {
+            EdgeShape::Convex
+        } else {
+            EdgeShape::Concave
+        }
     }
 
     /// From a flat index list (three per triangle).
@@ -151,6 +203,41 @@ impl TriMesh {
     pub fn query_aabb(&self, b: &Aabb, out: &mut Vec<u32>) {
         self.bvh.query(b, out);
     }
+}
+
+/// Neighbours across every edge, matched by the bit patterns of the edges' end positions.
+fn neighbours(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
+    let key = |i: u32| vertices[i as usize].to_array().map(f32::to_bits);
+    // Edge → the first two triangles on it (triangle, edge slot) and how many there are.
+    type Slot = (u32, usize);
+    type Edge = ([u32; 3], [u32; 3]);
+    let mut edges: std::collections::HashMap<Edge, (Slot, Slot, u32)> = Default::default();
+    let mut out = vec![[NO_NEIGHBOUR; 3]; triangles.len()];
+    for (t, tri) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            let (p, q) = (key(tri[k]), key(tri[(k + 1) % 3]));
+            let e = if p < q { (p, q) } else { (q, p) };
+            let here = (t as u32, k);
+            match edges.get_mut(&e) {
+                None => {
+                    edges.insert(e, (here, here, 1));
+                }
+                Some((first, second, count)) => {
+                    *count += 1;
+                    if *count == 2 {
+                        *second = here;
+                        out[first.0 as usize][first.1] = t as u32;
+                        out[t][k] = first.0;
+                    } else {
+                        // Three or more triangles on one edge: no single neighbour.
+                        out[first.0 as usize][first.1] = NO_NEIGHBOUR;
+                        out[second.0 as usize][second.1] = NO_NEIGHBOUR;
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The box around three points.

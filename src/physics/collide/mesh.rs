@@ -1,0 +1,344 @@
+//! Convex shapes (sphere, capsule, box, hull) against a static triangle mesh: one manifold
+//! per body pair, built from per-triangle contacts.
+//!
+//! Everything runs in the mesh's frame. The convex body's box (grown by the speculative
+//! margin) selects the candidate triangles from the mesh's hierarchy; each candidate gives
+//! contact candidates by closed forms:
+//! - **sphere**: the closest point of the triangle to the centre;
+//! - **capsule**: the closest points of the triangle to each end of the core segment, and
+//!   the closest points between the segment and each triangle edge;
+//! - **box / hull**: (1) each body vertex lying over the triangle (its projection inside the
+//!   triangle) less than the margin above its plane, with the triangle's normal; (2) each
+//!   triangle corner inside the body (or within the margin), with the normal of the body's
+//!   face it is least deep behind; (3) each triangle edge crossing the body (Cyrus–Beck
+//!   clipping against the body's face planes), at the middle of the part inside, with the
+//!   normal of the face it is least deep behind there.
+//!
+//! **Internal edges** (ghost collisions: a body sliding over a flat triangulated floor must
+//! not catch on the edges between the triangles). The mesh knows each edge's neighbour and
+//! whether the two faces meet flat, convex or concave ([`EdgeShape`]). A contact whose
+//! closest feature is an edge or a corner that is *not* convex — the edge is flat or
+//! concave, or every edge of the triangle at that corner is — gets the triangle's face
+//! normal instead of the edge's direction (the idea of Bullet's and Box2D's "smooth"
+//! contacts, and of Gregorius's and Erleben's notes on internal edges: a normal outside the
+//! Voronoi region the neighbour allows cannot be real). Triangle corners and edges inside
+//! the body (2, 3) count only where the mesh is convex there: inside a flat floor the body's
+//! own vertices (1) carry the contact.
+//!
+//! **Merging.** The deepest candidate's normal is the manifold's; candidates whose normal is
+//! within 18° of it are kept (the rest belong to another face of the mesh and come back
+//! when they are the deepest), and at most four of them by [`super::clip::reduce_to_four`]
+//! (the deepest and the largest area). Feature ids carry the triangle index and the
+//! feature, so warm starting matches points across steps.
+//!
+//! Limits: one normal per body pair (a box across a sharp ridge keeps the deeper side's
+//! contacts only in a step); a body deeper in a triangle than its own size is not pushed
+//! out of the far side; triangles are two-sided here (a body under a floor is pushed up).
+
+use super::clip::{reduce_to_four, ClipVertex};
+use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold, Scratch};
+use crate::physics::hull::Hull;
+use crate::physics::math::{Aabb, Iso};
+use crate::physics::mesh::{closest_point_on_triangle, EdgeShape, TriMesh};
+use crate::physics::shape::Shape;
+use glam::Vec3;
+
+/// Generator kind of mesh contact ids (top byte of a [`FeatureId`]).
+pub const MESH_ID: u64 = 4;
+
+/// Candidates whose normal is within this cosine of the deepest one's share its manifold
+/// (cos 18°).
+pub const SAME_NORMAL: f32 = 0.95;
+
+/// One contact candidate, in the mesh's frame.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Candidate {
+    /// Halfway between the surfaces.
+    point: Vec3,
+    /// Unit normal from the mesh to the body.
+    normal: Vec3,
+    /// Penetration (negative: apart).
+    depth: f32,
+    /// Feature id.
+    id: u64,
+}
+
+/// The feature id of a candidate: triangle, what touched (0 body vertex, 1 triangle corner,
+/// 2 triangle edge, 3 sphere, 4 capsule end, 5 capsule–edge) and its index.
+fn id(tri: u32, what: u64, index: u64) -> u64 {
+    tri as u64 | (what << 32) | (index << 40) | (MESH_ID << 56)
+}
+
+/// Where on the triangle `[a, b, c]` the point `q` (on it) lies: `None` inside, `Some(k)`
+/// for edge k (corner k to k + 1), `Some(3 + k)` for corner k.
+fn feature_of(q: Vec3, [a, b, c]: [Vec3; 3], tol: f32) -> Option<usize> {
+    let corners = [a, b, c];
+    for (k, p) in corners.iter().enumerate() {
+        if (q - *p).length_squared() <= tol * tol {
+            return Some(3 + k);
+        }
+    }
+    for k in 0..3 {
+        let (p, r) = (corners[k], corners[(k + 1) % 3]);
+        let e = r - p;
+        let t = ((q - p).dot(e) / e.length_squared()).clamp(0.0, 1.0);
+        if (p + e * t - q).length_squared() <= tol * tol {
+            return Some(k);
+        }
+    }
+    None
+}
+
+/// Whether a contact at feature `f` of triangle `t` may keep a normal other than the face's:
+/// only at a convex (or boundary) edge, or a corner one of whose edges in `t` is.
+fn may_tilt(mesh: &TriMesh, t: u32, f: Option<usize>) -> bool {
+    let tilts = |k: usize| matches!(mesh.edge_shape(t, k), EdgeShape::Convex | EdgeShape::Boundary);
+    match f {
+        None => false,
+        Some(k) if k < 3 => tilts(k),
+        Some(c) => {
+            let c = c - 3;
+            tilts(c) || tilts((c + 2) % 3)
+        }
+    }
+}
+
+/// A round contact: centre `p` of a ball of radius `r` against triangle `t` whose closest
+/// point to it is `q`. The normal is `p − q` where the mesh allows it, else the face's.
+fn round_candidate(mesh: &TriMesh, t: u32, tri: [Vec3; 3], p: Vec3, q: Vec3, r: f32, idv: u64) -> Candidate {
+    let face = mesh.normal(t);
+    let d = p - q;
+    let len = d.length();
+    let tol = 1e-5 * (tri[1] - tri[0]).length().max((tri[2] - tri[0]).length());
+    let tilt = may_tilt(mesh, t, feature_of(q, tri, tol));
+    let (normal, gap) = if tilt && len > 1e-6 * r.max(1e-3) {
+        (d / len, len)
+    } else {
+        // The face normal; the sign follows the side the centre is on.
+        let s = face.dot(p - tri[0]);
+        let n = if s >= 0.0 { face } else { -face };
+        (n, s.abs())
+    };
+    let depth = r - gap;
+    Candidate { point: p - normal * (gap + (r - gap) * 0.5), normal, depth, id: idv }
+}
+
+/// Closest points between segments `p0 p1` and `q0 q1` (Ericson §5.1.9).
+fn segment_segment(p0: Vec3, p1: Vec3, q0: Vec3, q1: Vec3) -> (Vec3, Vec3) {
+    let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
+    let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
+    let (s, t);
+    if a <= 1e-12 && e <= 1e-12 {
+        return (p0, q0);
+    }
+    if a <= 1e-12 {
+        s = 0.0;
+        t = (f / e).clamp(0.0, 1.0);
+    } else {
+        let c = d1.dot(r);
+        if e <= 1e-12 {
+            t = 0.0;
+            s = (-c / a).clamp(0.0, 1.0);
+        } else {
+            let b = d1.dot(d2);
+            let denom = a * e - b * b;
+            let s0 = if denom > 1e-12 * a * e { ((b * f - c * e) / denom).clamp(0.0, 1.0) } else { 0.0 };
+            let t0 = (b * s0 + f) / e;
+            if t0 < 0.0 {
+                t = 0.0;
+                s = (-c / a).clamp(0.0, 1.0);
+            } else if t0 > 1.0 {
+                t = 1.0;
+                s = ((b - c) / a).clamp(0.0, 1.0);
+            } else {
+                t = t0;
+                s = s0;
+            }
+        }
+    }
+    (p0 + d1 * s, q0 + d2 * t)
+}
+
+/// The largest signed distance of `p` (body frame) to the hull's face planes, and that face.
+fn hull_depth(h: &Hull, p: Vec3) -> (f32, usize) {
+    let mut best = (f32::NEG_INFINITY, 0);
+    for (i, f) in h.faces().iter().enumerate() {
+        let d = f.normal.dot(p) - f.offset;
+        if d > best.0 {
+            best = (d, i);
+        }
+    }
+    best
+}
+
+/// The part of segment `a b` (body frame) inside the hull grown by `margin` (Cyrus–Beck),
+/// as parameters.
+fn clip_segment(h: &Hull, a: Vec3, b: Vec3, margin: f32) -> Option<(f32, f32)> {
+    let d = b - a;
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    for f in h.faces() {
+        let denom = f.normal.dot(d);
+        let dist = f.offset + margin - f.normal.dot(a);
+        if denom.abs() < 1e-12 {
+            if dist < 0.0 {
+                return None;
+            }
+        } else {
+            let t = dist / denom;
+            if denom < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+            if t0 > t1 {
+                return None;
+            }
+        }
+    }
+    Some((t0, t1))
+}
+
+/// Contact candidates of a hull (body frame `x`: the body's pose in the mesh frame) against
+/// triangle `t`.
+#[allow(clippy::too_many_arguments)]
+fn hull_triangle(
+    mesh: &TriMesh,
+    t: u32,
+    h: &Hull,
+    x: &Iso,
+    world_verts: &[Vec3],
+    margin: f32,
+    reach: f32,
+    out: &mut Vec<Candidate>,
+) {
+    let tri = mesh.triangle(t);
+    let n = mesh.normal(t);
+    let [a, b, c] = tri;
+    // (1) Body vertices over the triangle, less than the margin above its plane.
+    for (k, v) in world_verts.iter().enumerate() {
+        let s = n.dot(*v - a);
+        if s > margin || s < -reach {
+            continue;
+        }
+        let p = *v - n * s;
+        // Inside the triangle: on the inner side of all three edges.
+        let inside = [(a, b), (b, c), (c, a)].iter().all(|(e0, e1)| (*e1 - *e0).cross(p - *e0).dot(n) >= 0.0);
+        if inside {
+            out.push(Candidate { point: *v - n * (0.5 * s), normal: n, depth: -s, id: id(t, 0, k as u64) });
+        }
+    }
+    // (2) Triangle corners inside the body, where the mesh is convex there.
+    for (k, w) in tri.iter().enumerate() {
+        if !may_tilt(mesh, t, Some(3 + k)) {
+            continue;
+        }
+        let wb = x.inv_transform_point(*w);
+        let (sep, f) = hull_depth(h, wb);
+        if sep > margin {
+            continue;
+        }
+        let fnorm = x.transform_vector(h.faces()[f].normal);
+        let normal = -fnorm;
+        out.push(Candidate { point: *w - fnorm * (0.5 * sep), normal, depth: -sep, id: id(t, 1, k as u64) });
+    }
+    // (3) Triangle edges crossing the body, where the edge is convex.
+    for k in 0..3 {
+        if !matches!(mesh.edge_shape(t, k), EdgeShape::Convex | EdgeShape::Boundary) {
+            continue;
+        }
+        let (p, q) = (tri[k], tri[(k + 1) % 3]);
+        let (pb, qb) = (x.inv_transform_point(p), x.inv_transform_point(q));
+        let Some((t0, t1)) = clip_segment(h, pb, qb, margin) else { continue };
+        let mid = pb + (qb - pb) * (0.5 * (t0 + t1));
+        let (sep, f) = hull_depth(h, mid);
+        let fnorm = x.transform_vector(h.faces()[f].normal);
+        let w = x.transform_point(mid);
+        out.push(Candidate { point: w - fnorm * (0.5 * sep), normal: -fnorm, depth: -sep, id: id(t, 2, k as u64) });
+    }
+}
+
+/// Contact between a static mesh (`xm`) and a convex shape (`xo`): normal from the mesh to
+/// the shape (module docs). `out` is cleared and filled.
+pub fn collide_mesh(
+    mesh: &TriMesh,
+    xm: &Iso,
+    other: &Shape,
+    xo: &Iso,
+    cfg: &CollideConfig,
+    scratch: &mut Scratch,
+    out: &mut Manifold,
+) {
+    out.clear();
+    let x = Iso::relative(xm, xo);
+    let margin = cfg.margin;
+    let bb = other.aabb(&x);
+    let query = Aabb::new(bb.min - Vec3::splat(margin), bb.max + Vec3::splat(margin));
+    scratch.mesh_tris.clear();
+    mesh.query_aabb(&query, &mut scratch.mesh_tris);
+    scratch.mesh_tris.sort_unstable();
+    let cands = &mut scratch.mesh_candidates;
+    cands.clear();
+    match other {
+        Shape::Sphere { radius } => {
+            for &t in &scratch.mesh_tris {
+                let tri = mesh.triangle(t);
+                let q = closest_point_on_triangle(x.pos, tri);
+                let c = round_candidate(mesh, t, tri, x.pos, q, *radius, id(t, 3, 0));
+                if c.depth > -margin {
+                    cands.push(c);
+                }
+            }
+        }
+        Shape::Capsule { radius, half_height } => {
+            let (p0, p1) = (x.transform_point(Vec3::Y * -*half_height), x.transform_point(Vec3::Y * *half_height));
+            for &t in &scratch.mesh_tris {
+                let tri = mesh.triangle(t);
+                for (k, end) in [p0, p1].into_iter().enumerate() {
+                    let q = closest_point_on_triangle(end, tri);
+                    let c = round_candidate(mesh, t, tri, end, q, *radius, id(t, 4, k as u64));
+                    if c.depth > -margin {
+                        cands.push(c);
+                    }
+                }
+                for k in 0..3 {
+                    let (s, q) = segment_segment(p0, p1, tri[k], tri[(k + 1) % 3]);
+                    // Only where the segment's own closest point is inside it (the ends are
+                    // covered above) and the edge can carry a tilted normal.
+                    let interior = (s - p0).length_squared() > 1e-10 && (s - p1).length_squared() > 1e-10;
+                    if interior && may_tilt(mesh, t, Some(k)) {
+                        let c = round_candidate(mesh, t, tri, s, q, *radius, id(t, 5, k as u64));
+                        if c.depth > -margin {
+                            cands.push(c);
+                        }
+                    }
+                }
+            }
+        }
+        Shape::Box { hull, .. } | Shape::Hull(hull) => {
+            scratch.mesh_verts.clear();
+            scratch.mesh_verts.extend(hull.vertices().iter().map(|v| x.transform_point(*v)));
+            let reach = 2.0 * other.bounding_radius();
+            for &t in &scratch.mesh_tris {
+                hull_triangle(mesh, t, hull, &x, &scratch.mesh_verts, margin, reach, cands);
+            }
+        }
+        Shape::Mesh(_) => return,
+    }
+    let Some(deepest) = cands.iter().max_by(|a, b| a.depth.total_cmp(&b.depth).then(b.id.cmp(&a.id))).copied() else {
+        return;
+    };
+    let n = deepest.normal;
+    // Keep the candidates sharing the deepest one's normal (and one per feature id).
+    cands.retain(|c| c.normal.dot(n) >= SAME_NORMAL);
+    cands.sort_unstable_by_key(|c| c.id);
+    cands.dedup_by(|a, b| a.id == b.id);
+    scratch.poly.clear();
+    scratch.poly.extend(cands.iter().map(|c| ClipVertex { p: c.point, depth: c.depth, ..Default::default() }));
+    let keep = reduce_to_four(&scratch.poly, n, cfg.slop);
+    out.normal = xm.transform_vector(n);
+    out.kind = ContactKind::FaceA;
+    for i in keep {
+        let c = cands[i];
+        out.points.push(ContactPoint { position: xm.transform_point(c.point), depth: c.depth, id: FeatureId(c.id) });
+    }
+}

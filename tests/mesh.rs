@@ -1,0 +1,149 @@
+//! Bodies against static triangle meshes: single-triangle contacts against closed forms,
+//! no ghost bumps on a triangulated floor (a sliding box, a rolling ball), bodies resting
+//! on a heightfield, and a fast ball not passing through a mesh floor.
+
+use contactlab::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
+use contactlab::physics::mesh::{generate, TriMesh};
+use contactlab::physics::{BodyDesc, Iso, Settings, Shape, World};
+use glam::{Quat, Vec3};
+use std::sync::Arc;
+
+fn one_triangle() -> Shape {
+    // Counter-clockwise seen from above: normal +y.
+    let m = TriMesh::new(
+        vec![Vec3::new(-1.0, 0.0, -1.0), Vec3::new(-1.0, 0.0, 1.0), Vec3::new(1.0, 0.0, 0.0)],
+        vec![[0, 1, 2]],
+    );
+    Shape::Mesh(Arc::new(m.unwrap()))
+}
+
+fn contact(mesh: &Shape, other: &Shape, at: Iso) -> Manifold {
+    let mut m = Manifold::default();
+    let cfg = CollideConfig { margin: 0.02, slop: 0.005 };
+    collide(mesh, &Iso::IDENTITY, other, &at, &cfg, &mut SatCache::default(), &mut Scratch::default(), &mut m);
+    m
+}
+
+#[test]
+fn single_triangle_contacts_match_closed_forms() {
+    let tri = one_triangle();
+    // A ball of radius 0.5 whose centre is 0.45 above the face: one point 5 cm deep, normal up.
+    let ball = Shape::Sphere { radius: 0.5 };
+    let m = contact(&tri, &ball, Iso::from_translation(Vec3::new(-0.2, 0.45, 0.1)));
+    assert_eq!(m.points.len(), 1);
+    assert!((m.normal - Vec3::Y).length() < 1e-6, "normal {:?}", m.normal);
+    assert!((m.points[0].depth - 0.05).abs() < 1e-6, "depth {}", m.points[0].depth);
+    assert!((m.points[0].position - Vec3::new(-0.2, -0.025, 0.1)).length() < 1e-6);
+    // Beyond the boundary edge x = −1 (no neighbour: the edge is real): the normal runs
+    // from the edge to the centre.
+    let c = Vec3::new(-1.3, 0.3, 0.0);
+    let m = contact(&tri, &ball, Iso::from_translation(c));
+    let q = Vec3::new(-1.0, 0.0, 0.0);
+    let want = (c - q).normalize();
+    assert!((m.normal - want).length() < 1e-5, "edge normal {:?}, want {want:?}", m.normal);
+    assert!((m.points[0].depth - (0.5 - (c - q).length())).abs() < 1e-5);
+    // A cube of half-size 0.2 resting 1 cm into the face: four points 1 cm deep.
+    let cube = Shape::cuboid(Vec3::splat(0.2)).unwrap();
+    let m = contact(&tri, &cube, Iso::from_translation(Vec3::new(-0.5, 0.19, 0.0)));
+    assert_eq!(m.points.len(), 4);
+    assert!((m.normal - Vec3::Y).length() < 1e-6);
+    for p in &m.points {
+        assert!((p.depth - 0.01).abs() < 1e-5, "depth {}", p.depth);
+    }
+    // A capsule lying flat, 2 cm into the face: two points (its ends), normal up.
+    let pill = Shape::Capsule { radius: 0.1, half_height: 0.3 };
+    let lying = Iso::new(Vec3::new(-0.4, 0.08, 0.0), Quat::from_rotation_x(std::f32::consts::FRAC_PI_2));
+    let m = contact(&tri, &pill, lying);
+    assert_eq!(m.points.len(), 2);
+    assert!((m.normal - Vec3::Y).length() < 1e-6);
+    assert!(m.points.iter().all(|p| (p.depth - 0.02).abs() < 1e-5));
+    // Apart by more than the margin: nothing.
+    assert!(contact(&tri, &ball, Iso::from_translation(Vec3::new(0.0, 0.6, 0.0))).points.is_empty());
+}
+
+/// A flat floor of 10 × 10 cells of 1 m, 200 triangles, as a static mesh body.
+fn floor_world(settings: Settings) -> World {
+    let mut w = World::new(Vec3::new(0.0, -9.81, 0.0), settings);
+    let floor = generate::heightfield(10, 10, 1.0, |_, _| 0.0).unwrap();
+    w.add_body(BodyDesc::new("floor", Shape::Mesh(Arc::new(floor)), Vec3::ZERO).fixed()).unwrap();
+    w
+}
+
+#[test]
+fn a_box_slides_across_a_triangulated_floor_without_ghost_bumps() {
+    let mut w = floor_world(Settings { sleeping: false, ..Default::default() });
+    let cube = Shape::cuboid(Vec3::splat(0.25)).unwrap();
+    let b = w
+        .add_body(
+            BodyDesc::new("box", cube, Vec3::new(-4.0, 0.25, 0.3))
+                .with_material(0.0, 0.0)
+                .with_velocity(Vec3::new(3.0, 0.0, 0.0)),
+        )
+        .unwrap();
+    let mut worst = 0.0f32;
+    for _ in 0..200 {
+        w.step(1.0 / 60.0);
+        let body = &w.bodies()[b.index as usize];
+        worst = worst.max(body.velocity.y.abs());
+        if body.pose.pos.x > 4.0 {
+            break;
+        }
+    }
+    let body = &w.bodies()[b.index as usize];
+    assert!(body.pose.pos.x > 4.0, "it slid across the shared edges: x = {}", body.pose.pos.x);
+    assert!(worst < 0.01, "largest |v_y| {worst} m/s");
+    assert!((body.pose.pos.y - 0.25).abs() < 0.01, "rests on the floor: y = {}", body.pose.pos.y);
+}
+
+#[test]
+fn a_ball_rolls_across_a_triangulated_floor_in_a_straight_line() {
+    let mut w = floor_world(Settings { sleeping: false, ..Default::default() });
+    let ball = Shape::Sphere { radius: 0.3 };
+    let b = w
+        .add_body(
+            BodyDesc::new("ball", ball, Vec3::new(-4.0, 0.3, 0.37))
+                .with_velocity(Vec3::new(2.0, 0.0, 0.0))
+                .with_material(0.5, 0.0),
+        )
+        .unwrap();
+    for _ in 0..180 {
+        w.step(1.0 / 60.0);
+    }
+    let body = &w.bodies()[b.index as usize];
+    assert!(body.pose.pos.x > 0.0, "rolled on: x = {}", body.pose.pos.x);
+    assert!((body.pose.pos.z - 0.37).abs() < 1e-3, "lateral drift {} m", body.pose.pos.z - 0.37);
+    assert!((body.pose.pos.y - 0.3).abs() < 0.01, "on the floor: y = {}", body.pose.pos.y);
+}
+
+#[test]
+fn boxes_and_hulls_come_to_rest_on_a_heightfield() {
+    let s = Settings::default();
+    let mut w = contactlab::scene::stock::heightfield_pile(64, s);
+    for _ in 0..360 {
+        w.step(1.0 / 60.0);
+    }
+    let below: Vec<String> = w
+        .bodies()
+        .iter()
+        .filter(|b| b.is_dynamic())
+        .filter(|b| b.pose.pos.y < contactlab::scene::stock::terrain_height(b.pose.pos.x, b.pose.pos.z))
+        .map(|b| b.name.clone())
+        .collect();
+    assert!(below.is_empty(), "below the terrain: {below:?}");
+    let moving = w.bodies().iter().filter(|b| b.is_dynamic() && b.velocity.length() > 0.5).count();
+    assert!(moving <= 3, "{moving} bodies still moving faster than 0.5 m/s after 6 s");
+    assert!(w.stats().max_penetration < 0.03, "max penetration {}", w.stats().max_penetration);
+}
+
+#[test]
+fn a_fast_ball_does_not_pass_through_a_mesh_floor() {
+    let mut w = floor_world(Settings { sleeping: false, ..Default::default() });
+    let ball = Shape::Sphere { radius: 0.05 };
+    let b = w
+        .add_body(BodyDesc::new("ball", ball, Vec3::new(0.2, 3.0, 0.3)).with_velocity(Vec3::new(0.0, -100.0, 0.0)))
+        .unwrap();
+    for _ in 0..30 {
+        w.step(1.0 / 60.0);
+        assert!(w.bodies()[b.index as usize].pose.pos.y > 0.0, "below the floor");
+    }
+}
