@@ -342,6 +342,63 @@ fn free_argument(args: impl Iterator<Item = String>) -> String {
     String::new()
 }
 
+/// The character row (`contactlab_peers::character`): three rounds, the engines taking turns,
+/// each round from the start; the median time per move, the quality of the last round.
+fn characters(filter: &str, quick: bool) -> Vec<(contactlab_peers::character::CharacterRun, f64)> {
+    use contactlab_peers::character::{level, movers, run, MOVES};
+    if !"character-level".contains(filter) {
+        return Vec::new();
+    }
+    let mesh = level();
+    let moves = if quick { MOVES / 10 } else { MOVES };
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); 3];
+    let mut last = Vec::new();
+    for _ in 0..3 {
+        last.clear();
+        for (k, mut m) in movers(&mesh).into_iter().enumerate() {
+            let r = run(m.as_mut(), &mesh, moves);
+            times[k].push(r.us_per_move);
+            last.push(r);
+        }
+    }
+    last.into_iter()
+        .zip(times)
+        .map(|(r, mut t)| {
+            let us = median(&mut t);
+            eprintln!(
+                "character-level {:>11}: {us:.2} us/move, path {:.1} m, top {:.2} m, deepest {:.1} mm",
+                r.engine,
+                r.path,
+                r.top,
+                r.penetration * 1e3
+            );
+            (r, us)
+        })
+        .collect()
+}
+
+fn character_table(rows: &[(contactlab_peers::character::CharacterRun, f64)]) -> String {
+    let mut out = String::new();
+    if rows.is_empty() {
+        return out;
+    }
+    out += "\n### Character through the OBJ level (10,000 moves; µs per move; reached the platform = highest centre above 2.0 m)\n\n";
+    out += "| engine | µs / move | ÷ fastest peer | path (m) | highest centre (m) | deepest penetration (mm) |\n|---|---:|---:|---:|---:|---:|\n";
+    let fastest = rows.iter().filter(|(r, _)| r.engine != "contactlab").map(|(_, us)| *us).reduce(f64::min);
+    for (r, us) in rows {
+        let ratio = if r.engine == "contactlab" { ratio(*us, fastest) } else { "–".into() };
+        let _ = writeln!(
+            out,
+            "| {} | {us:.2} | {ratio} | {:.1} | {:.2} | {:.1} |",
+            r.engine,
+            r.path,
+            r.top,
+            r.penetration * 1e3
+        );
+    }
+    out
+}
+
 fn main() {
     let quick = std::env::var_os("PEERS_QUICK").is_some();
     // The first free argument (after cargo's `--bench`) filters rows, as criterion does.
@@ -353,7 +410,8 @@ fn main() {
         .configure_from_args();
     let narrow = narrow_phase(&mut c, &filter);
     let world = worlds(&filter, quick);
-    let md = table(&narrow, &world, quick);
+    let chars = characters(&filter, quick);
+    let md = table(&narrow, &world, quick) + &character_table(&chars);
     println!("\n{md}");
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/peers-table.md");
     if let Err(e) = std::fs::write(&path, &md) {

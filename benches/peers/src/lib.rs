@@ -16,6 +16,7 @@
 //! substep rate), rapier's are rigid (its default joint spring, 10⁶ Hz); joined bodies never
 //! collide with each other.
 
+pub mod character;
 pub mod narrow;
 
 use contactlab::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};

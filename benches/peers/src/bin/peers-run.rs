@@ -19,10 +19,15 @@ use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies); ENGINE: contactlab | rapier3d | box3d-rust)";
+    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | character-level (STEPS = moves); ENGINE: contactlab | rapier3d | box3d-rust)";
     if let [mode, label, engine, n] = args.as_slice() {
         if mode == "narrow" {
             return narrow(label, engine, n);
+        }
+    }
+    if let [scene, engine, moves] = args.as_slice() {
+        if scene == "character-level" {
+            return character(engine, moves);
         }
     }
     let [scene, engine, steps] = args.as_slice() else {
@@ -198,5 +203,32 @@ fn narrow(label: &str, engine: &str, n: &str) -> ExitCode {
     }
     let ns = t.elapsed().as_secs_f64() * 1e9 / f64::from(n.max(1));
     println!("{label} {engine}: {ns:.0} ns per cold manifold, {} points", points / n.max(1) as usize);
+    ExitCode::SUCCESS
+}
+
+/// `peers-run character-level ENGINE MOVES`: the character row for one engine.
+fn character(engine: &str, moves: &str) -> ExitCode {
+    use contactlab_peers::character::{level, movers, run};
+    let Ok(moves) = moves.parse::<usize>() else {
+        eprintln!("MOVES must be a whole number, got '{moves}'");
+        return ExitCode::FAILURE;
+    };
+    let mesh = level();
+    let Some(mut m) = movers(&mesh).into_iter().find(|m| m.name() == engine) else {
+        eprintln!("unknown engine '{engine}' (contactlab, rapier3d, box3d-rust)");
+        return ExitCode::FAILURE;
+    };
+    let r = run(m.as_mut(), &mesh, moves);
+    println!(
+        "character-level {}: {:.2} us/move over {moves} moves, path {:.1} m, highest centre {:.2} m, deepest penetration {:.1} mm, end ({:.2}, {:.2}, {:.2})",
+        r.engine,
+        r.us_per_move,
+        r.path,
+        r.top,
+        r.penetration * 1e3,
+        r.end.x,
+        r.end.y,
+        r.end.z
+    );
     ExitCode::SUCCESS
 }
