@@ -49,29 +49,8 @@ pub fn ray_body(o: Vec3, d: Vec3, b: &Body) -> Option<f32> {
         }
         Shape::Box { hull, .. } | Shape::Hull(hull) => {
             // Cyrus–Beck: clip the ray against every face plane in body space.
-            let lo = x.inv_transform_point(o);
-            let ld = x.inv_transform_vector(d);
-            let (mut t0, mut t1) = (0.0f32, f32::MAX);
-            for f in hull.faces() {
-                let denom = f.normal.dot(ld);
-                let dist = f.offset - f.normal.dot(lo);
-                if denom.abs() < 1e-9 {
-                    if dist < 0.0 {
-                        return None;
-                    }
-                } else {
-                    let t = dist / denom;
-                    if denom < 0.0 {
-                        t0 = t0.max(t);
-                    } else {
-                        t1 = t1.min(t);
-                    }
-                    if t0 > t1 {
-                        return None;
-                    }
-                }
-            }
-            Some(t0)
+            let (lo, ld) = (x.inv_transform_point(o), x.inv_transform_vector(d));
+            hull.clip_line(lo, ld, 0.0, (0.0, f32::MAX)).map(|(t0, _)| t0)
         }
         Shape::Mesh(mesh) => {
             // Every triangle (Möller–Trumbore, both sides): a click is rare, a mesh of

@@ -171,33 +171,6 @@ fn hull_depth(h: &Hull, p: Vec3) -> (f32, usize) {
     best
 }
 
-/// The part of segment `a b` (body frame) inside the hull grown by `margin` (Cyrus–Beck),
-/// as parameters.
-fn clip_segment(h: &Hull, a: Vec3, b: Vec3, margin: f32) -> Option<(f32, f32)> {
-    let d = b - a;
-    let (mut t0, mut t1) = (0.0f32, 1.0f32);
-    for f in h.faces() {
-        let denom = f.normal.dot(d);
-        let dist = f.offset + margin - f.normal.dot(a);
-        if denom.abs() < 1e-12 {
-            if dist < 0.0 {
-                return None;
-            }
-        } else {
-            let t = dist / denom;
-            if denom < 0.0 {
-                t0 = t0.max(t);
-            } else {
-                t1 = t1.min(t);
-            }
-            if t0 > t1 {
-                return None;
-            }
-        }
-    }
-    Some((t0, t1))
-}
-
 /// Contact candidates of a hull (body frame `x`: the body's pose in the mesh frame) against
 /// triangle `t`.
 #[allow(clippy::too_many_arguments)]
@@ -248,7 +221,7 @@ fn hull_triangle(
         }
         let (p, q) = (tri[k], tri[(k + 1) % 3]);
         let (pb, qb) = (x.inv_transform_point(p), x.inv_transform_point(q));
-        let Some((t0, t1)) = clip_segment(h, pb, qb, margin) else { continue };
+        let Some((t0, t1)) = h.clip_line(pb, qb - pb, margin, (0.0, 1.0)) else { continue };
         let mid = pb + (qb - pb) * (0.5 * (t0 + t1));
         let (sep, f) = hull_depth(h, mid);
         let fnorm = x.transform_vector(h.faces()[f].normal);

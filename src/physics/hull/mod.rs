@@ -164,6 +164,33 @@ pub fn tolerance_for(points: impl Iterator<Item = Vec3>) -> f32 {
 }
 
 impl Hull {
+    /// The part `[t0, t1]` of the line `o + t·d` (`t` in `range`) inside the hull grown by
+    /// `grow` (m), by Cyrus–Beck clipping against every face plane; `None` if it misses.
+    /// Picking casts rays with it, the mesh contact clips triangle edges.
+    pub fn clip_line(&self, o: Vec3, d: Vec3, grow: f32, range: (f32, f32)) -> Option<(f32, f32)> {
+        let (mut t0, mut t1) = range;
+        for f in self.faces() {
+            let denom = f.normal.dot(d);
+            let dist = f.offset + grow - f.normal.dot(o);
+            if denom.abs() < 1e-12 {
+                if dist < 0.0 {
+                    return None;
+                }
+            } else {
+                let t = dist / denom;
+                if denom < 0.0 {
+                    t0 = t0.max(t);
+                } else {
+                    t1 = t1.min(t);
+                }
+                if t0 > t1 {
+                    return None;
+                }
+            }
+        }
+        Some((t0, t1))
+    }
+
     /// Convex hull of a point cloud by quickhull, with coplanar faces merged.
     pub fn from_points(points: &[Vec3]) -> Result<Hull, HullError> {
         quickhull::hull_polygons(points).and_then(|(verts, polys)| Hull::from_polygons(&verts, &polys))
