@@ -31,8 +31,10 @@
 //! (the deepest and the largest area). Feature ids carry the triangle index and the
 //! feature, so warm starting matches points across steps.
 //!
-//! Limits: one normal per body pair (a box across a sharp ridge keeps the deeper side's
-//! contacts only in a step); a body deeper in a triangle than its own size is not pushed
+//! Limits: one normal per body pair: a body touching two faces that meet at an angle keeps
+//! one face's contacts a step (across a ridge it rocks; in a V valley it does not settle —
+//! the pair needs a manifold per normal group, which the contact pipeline's one manifold
+//! per pair cannot hold yet); a body deeper in a triangle than its own size is not pushed
 //! out of the far side; triangles are two-sided here (a body under a floor is pushed up).
 
 use super::clip::{reduce_to_four, ClipVertex};
