@@ -163,13 +163,7 @@ impl Box3dMover {
         use box3d_rust::types::{default_body_def, default_shape_def, default_world_def};
         let mut world = box3d_rust::world::World::new(&default_world_def());
         let body = box3d_rust::body::create_body(&mut world, &default_body_def());
-        let def = box3d_rust::mesh::MeshDef {
-            vertices: mesh.vertices().iter().map(|v| bv(*v)).collect(),
-            indices: mesh.triangles().iter().flat_map(|t| t.map(|i| i as i32)).collect(),
-            identify_edges: true,
-            ..Default::default()
-        };
-        let data = box3d_rust::mesh::create_mesh(&def, None).expect("box3d mesh");
+        let data = crate::box3d_mesh(mesh);
         box3d_rust::shape::create_mesh_shape(&mut world, body, &default_shape_def(), &data, bv(Vec3::ONE));
         let capsule =
             box3d_rust::geometry::Capsule { center1: bv(Vec3::Y * -0.6), center2: bv(Vec3::Y * 0.6), radius: 0.3 };

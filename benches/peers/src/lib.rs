@@ -197,6 +197,18 @@ pub fn box3d_hull(shape: &Shape) -> box3d_rust::hull::HullData {
     }
 }
 
+/// A box3d-rust mesh of a contactlab triangle mesh, with shared edges identified (Box3D's
+/// ghost-collision handling).
+pub fn box3d_mesh(m: &contactlab::physics::mesh::TriMesh) -> box3d_rust::mesh::MeshData {
+    let def = box3d_rust::mesh::MeshDef {
+        vertices: m.vertices().iter().map(|v| bv(*v)).collect(),
+        indices: m.triangles().iter().flat_map(|t| t.map(|i| i as i32)).collect(),
+        identify_edges: true,
+        ..Default::default()
+    };
+    box3d_rust::mesh::create_mesh(&def, None).expect("box3d mesh")
+}
+
 /// box3d-rust's `World`, mirrored from a contactlab world.
 pub struct Box3d {
     world: box3d_rust::world::World,
@@ -239,15 +251,7 @@ impl Box3d {
                     create_capsule_shape(&mut world, id, &sd, &Capsule { center1: c1, center2: c2, radius: *radius });
                 }
                 Shape::Mesh(m) => {
-                    // Box3D's mesh: shared edges identified (its ghost-collision handling).
-                    let def = box3d_rust::mesh::MeshDef {
-                        vertices: m.vertices().iter().map(|v| bv(*v)).collect(),
-                        indices: m.triangles().iter().flat_map(|t| t.map(|i| i as i32)).collect(),
-                        identify_edges: true,
-                        ..Default::default()
-                    };
-                    let mesh = box3d_rust::mesh::create_mesh(&def, None).expect("box3d mesh");
-                    box3d_rust::shape::create_mesh_shape(&mut world, id, &sd, &mesh, bv(Vec3::ONE));
+                    box3d_rust::shape::create_mesh_shape(&mut world, id, &sd, &box3d_mesh(m), bv(Vec3::ONE));
                 }
                 shape => {
                     create_hull_shape(&mut world, id, &sd, &box3d_hull(shape));
