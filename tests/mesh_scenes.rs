@@ -148,3 +148,23 @@ fn a_driven_character_walks_where_the_camera_looks_and_jumps() {
     // v²/2g = 9/19.62 = 0.459 m (less the first step's discretisation).
     assert!((top - y0 - 0.459).abs() < 0.05, "jumped {} m", top - y0);
 }
+
+#[test]
+fn the_inspector_names_a_mesh_pairs_contact() {
+    let path = scene::scenes_dir().join("obj_level.ron");
+    let mut t = Testbed::new(scene::load(&path).unwrap(), Some(path));
+    let (level, crate1) = (t.scene.body_index("level").unwrap(), t.scene.body_index("crate1").unwrap());
+    t.select_pair(level, crate1);
+    for _ in 0..30 {
+        t.step_once();
+    }
+    let touching = t.world().contacts().iter().any(|c| {
+        (c.a as usize, c.b as usize) == (level.min(crate1), level.max(crate1)) && c.manifold.points.len() == 4
+    });
+    assert!(touching, "the crate rests on the level's floor on four points");
+    let mut h = Harness::builder()
+        .with_size(egui::Vec2::new(520.0, 3000.0))
+        .build_ui_state(|ui, t: &mut Testbed| panel(ui, t), t);
+    h.run();
+    h.get_by_label_contains("triangle-mesh contact");
+}

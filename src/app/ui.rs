@@ -618,8 +618,17 @@ fn inspector(ui: &mut egui::Ui, t: &mut Testbed) {
         ui.label(RichText::new(verdict).strong());
         ui.label(RichText::new(&sat.reason));
     } else {
+        // No SAT: a sphere or capsule pair takes a closed form; a mesh pair, the triangles
+        // under the body (`collide/mesh.rs`).
+        let w = t.world();
+        let mesh = w.bodies()[p.a].shape.mesh().is_some() || w.bodies()[p.b].shape.mesh().is_some();
         ui.label(format!(
-            "curved-shape contact: {}",
+            "{}: {}",
+            if mesh {
+                "triangle-mesh contact (the deepest normal group of the triangles under the body)"
+            } else {
+                "curved-shape contact"
+            },
             if p.manifold.points.is_empty() { "apart".into() } else { kind_name(p.manifold.kind).to_string() }
         ));
     }
