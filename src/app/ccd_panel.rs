@@ -13,6 +13,11 @@ use crate::physics::world::ToiMethod;
 use crate::physics::{limits, ContinuousMode, ContinuousRecord, World};
 use egui::RichText;
 
+/// Body `i`'s name, or "?" for an index the world no longer has.
+fn name(w: &World, i: u32) -> &str {
+    w.bodies().get(i as usize).map_or("?", |b| b.name.as_str())
+}
+
 /// Steps a time of impact's ghosts stay drawn after the step that had it (fading out).
 pub const HOLD_STEPS: u64 = 45;
 
@@ -108,9 +113,8 @@ pub fn section(ui: &mut egui::Ui, t: &mut Testbed) {
             }
             ui.end_row();
             for e in shown.events.iter().take(50) {
-                let name = |i: u32| w.bodies().get(i as usize).map_or("?", |b| b.name.as_str());
-                ui.label(name(e.body));
-                ui.label(name(e.other));
+                ui.label(name(w, e.body));
+                ui.label(name(w, e.other));
                 ui.label(format!("{:.4}", e.fraction));
                 ui.label(if e.bullet { "bullet" } else { "" });
                 ui.end_row();
@@ -119,14 +123,8 @@ pub fn section(ui: &mut egui::Ui, t: &mut Testbed) {
         if !shown.sub_events.is_empty() {
             ui.label(RichText::new("sub-events (earliest collision)").strong());
             for e in shown.sub_events.iter().take(30) {
-                let pairs: Vec<String> = shown
-                    .pairs_of(e)
-                    .iter()
-                    .map(|&(a, b)| {
-                        let n = |i: u32| w.bodies().get(i as usize).map_or("?", |b| b.name.as_str());
-                        format!("{}–{}", n(a), n(b))
-                    })
-                    .collect();
+                let pairs: Vec<String> =
+                    shown.pairs_of(e).iter().map(|&(a, b)| format!("{}–{}", name(w, a), name(w, b))).collect();
                 ui.label(format!("t = {:.5} s: {}", e.time, pairs.join(", ")));
             }
         }
@@ -145,7 +143,7 @@ pub fn pair_toi(ui: &mut egui::Ui, t: &Testbed, a: usize, b: usize) {
     ui.separator();
     ui.label(RichText::new(format!("time of impact, step {}", rec.step)).strong());
     for (k, q) in queries.iter().enumerate() {
-        let mover = w.bodies().get(q.body as usize).map_or("?", |b| b.name.as_str());
+        let mover = name(w, q.body);
         let how = match q.method {
             ToiMethod::Advancement => "conservative advancement",
             ToiMethod::Bisection => "bisection",

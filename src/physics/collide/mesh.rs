@@ -40,7 +40,7 @@
 use super::clip::{reduce_to_four, ClipVertex};
 use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold, Scratch};
 use crate::physics::hull::Hull;
-use crate::physics::math::{Aabb, Iso};
+use crate::physics::math::{closest_points_segments, Iso};
 use crate::physics::mesh::{closest_point_on_triangle, EdgeShape, TriMesh};
 use crate::physics::shape::Shape;
 use glam::Vec3;
@@ -123,42 +123,6 @@ fn round_candidate(mesh: &TriMesh, t: u32, tri: [Vec3; 3], p: Vec3, q: Vec3, r: 
     };
     let depth = r - gap;
     Candidate { point: p - normal * (gap + (r - gap) * 0.5), normal, depth, id: idv }
-}
-
-/// Closest points between segments `p0 p1` and `q0 q1` (Ericson §5.1.9).
-fn segment_segment(p0: Vec3, p1: Vec3, q0: Vec3, q1: Vec3) -> (Vec3, Vec3) {
-    let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
-    let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
-    let (s, t);
-    if a <= 1e-12 && e <= 1e-12 {
-        return (p0, q0);
-    }
-    if a <= 1e-12 {
-        s = 0.0;
-        t = (f / e).clamp(0.0, 1.0);
-    } else {
-        let c = d1.dot(r);
-        if e <= 1e-12 {
-            t = 0.0;
-            s = (-c / a).clamp(0.0, 1.0);
-        } else {
-            let b = d1.dot(d2);
-            let denom = a * e - b * b;
-            let s0 = if denom > 1e-12 * a * e { ((b * f - c * e) / denom).clamp(0.0, 1.0) } else { 0.0 };
-            let t0 = (b * s0 + f) / e;
-            if t0 < 0.0 {
-                t = 0.0;
-                s = (-c / a).clamp(0.0, 1.0);
-            } else if t0 > 1.0 {
-                t = 1.0;
-                s = ((b - c) / a).clamp(0.0, 1.0);
-            } else {
-                t = t0;
-                s = s0;
-            }
-        }
-    }
-    (p0 + d1 * s, q0 + d2 * t)
 }
 
 /// The largest signed distance of `p` (body frame) to the hull's face planes, and that face.
@@ -247,7 +211,7 @@ pub fn collide_mesh(
     let x = Iso::relative(xm, xo);
     let margin = cfg.margin;
     let bb = other.aabb(&x);
-    let query = Aabb::new(bb.min - Vec3::splat(margin), bb.max + Vec3::splat(margin));
+    let query = bb.expanded(margin);
     scratch.mesh_tris.clear();
     mesh.query_aabb(&query, &mut scratch.mesh_tris);
     scratch.mesh_tris.sort_unstable();
@@ -276,7 +240,7 @@ pub fn collide_mesh(
                     }
                 }
                 for k in 0..3 {
-                    let (s, q) = segment_segment(p0, p1, tri[k], tri[(k + 1) % 3]);
+                    let (s, q, _, _) = closest_points_segments(p0, p1, tri[k], tri[(k + 1) % 3]);
                     // Only where the segment's own closest point is inside it (the ends are
                     // covered above) and the edge can carry a tilted normal.
                     let interior = (s - p0).length_squared() > 1e-10 && (s - p1).length_squared() > 1e-10;
