@@ -147,3 +147,139 @@ fn a_fast_ball_does_not_pass_through_a_mesh_floor() {
         assert!(w.bodies()[b.index as usize].pose.pos.y > 0.0, "below the floor");
     }
 }
+
+/// A V valley: two 30° slopes, each 2 m wide and 4 m long (two triangles each), meeting
+/// along the z axis at the origin.
+fn valley() -> Shape {
+    let (l, w) = (2.0f32, 2.0f32);
+    let h = l * 30f32.to_radians().tan();
+    let v = vec![
+        Vec3::new(-l, h, -w),
+        Vec3::new(-l, h, w),
+        Vec3::new(0.0, 0.0, w),
+        Vec3::new(0.0, 0.0, -w),
+        Vec3::new(l, h, w),
+        Vec3::new(l, h, -w),
+    ];
+    Shape::Mesh(Arc::new(TriMesh::new(v, vec![[0, 1, 2], [0, 2, 3], [3, 2, 4], [3, 4, 5]]).unwrap()))
+}
+
+/// Up normals of the valley's left (x < 0) and right slopes.
+fn slope_normals() -> (Vec3, Vec3) {
+    let (s, c) = 30f32.to_radians().sin_cos();
+    (Vec3::new(s, c, 0.0), Vec3::new(-s, c, 0.0))
+}
+
+#[test]
+fn a_box_in_a_v_valley_gets_one_manifold_per_slope() {
+    // A cube of half-size 0.25 whose bottom edges rest on both slopes sits with its centre
+    // 0.25·tan 30° + 0.25 above the crease; 1 cm lower, each bottom corner is 1 cm·cos 30°
+    // deep along its slope's normal.
+    let half = 0.25f32;
+    let rest = half * 30f32.to_radians().tan() + half;
+    let cube = Shape::cuboid(Vec3::splat(half)).unwrap();
+    let mut scratch = Scratch::default();
+    let mut m = Manifold::default();
+    let cfg = CollideConfig { margin: 0.02, slop: 0.005 };
+    let at = Iso::from_translation(Vec3::new(0.0, rest - 0.01, 0.0));
+    collide(&valley(), &Iso::IDENTITY, &cube, &at, &cfg, &mut SatCache::default(), &mut scratch, &mut m);
+    assert_eq!(scratch.mesh_groups.len(), 1, "two normal groups: the manifold and one more");
+    let (left, right) = slope_normals();
+    let want = 0.01 * 30f32.to_radians().cos();
+    let mut seen = Vec::new();
+    for g in std::iter::once(&m).chain(&scratch.mesh_groups) {
+        assert_eq!(g.points.len(), 2, "two bottom corners on each slope");
+        for p in &g.points {
+            assert!((p.depth - want).abs() < 1e-5, "depth {} want {want}", p.depth);
+        }
+        let side = if (g.normal - left).length() < 1e-5 { -1.0 } else { 1.0 };
+        assert!((g.normal - if side < 0.0 { left } else { right }).length() < 1e-5, "normal {:?}", g.normal);
+        assert!(g.points.iter().all(|p| (p.position.x - side * half).abs() < 0.01), "{:?}", g.points);
+        seen.push(side);
+    }
+    seen.sort_by(f32::total_cmp);
+    assert_eq!(seen, vec![-1.0, 1.0], "one manifold per slope");
+    // The mesh as body B: the same groups, normals flipped (A to B).
+    collide(&cube, &at, &valley(), &Iso::IDENTITY, &cfg, &mut SatCache::default(), &mut scratch, &mut m);
+    assert_eq!(scratch.mesh_groups.len(), 1);
+    assert!(m.normal.y < -0.8 && scratch.mesh_groups[0].normal.y < -0.8);
+    // Any other pair leaves no groups behind.
+    let ball = Shape::Sphere { radius: 0.5 };
+    collide(&cube, &at, &ball, &Iso::from_translation(Vec3::new(0.0, 0.9, 0.0)), &cfg, &mut SatCache::default(), &mut scratch, &mut m);
+    assert!(scratch.mesh_groups.is_empty());
+}
+
+fn valley_world() -> (World, u32) {
+    let mut w = World::new(Vec3::new(0.0, -9.81, 0.0), Settings { sleeping: false, ..Default::default() });
+    let v = w.add_body(BodyDesc::new("valley", valley(), Vec3::ZERO).fixed()).unwrap();
+    (w, v.index)
+}
+
+#[test]
+fn a_frictionless_box_dropped_into_a_v_valley_comes_to_rest_on_both_slopes() {
+    // A frictionless cube of half-size h in a valley of 30° slopes (120° between them) has
+    // its lowest rest with one face flat on a slope and the corner below it in the crease:
+    // turned 30°, its centre at h·(cos 30° − sin 30°, sin 30° + cos 30°) from the crease on
+    // that side (the level pose, centre h·tan 30° + h up, is higher and unstable). Both
+    // slopes carry it: the face on one, the corner on the other.
+    let (mut w, valley) = valley_world();
+    let half = 0.25f32;
+    let (s, c) = 30f32.to_radians().sin_cos();
+    let cube = Shape::cuboid(Vec3::splat(half)).unwrap();
+    let b = w.add_body(BodyDesc::new("box", cube, Vec3::new(0.05, 0.8, 0.0)).with_material(0.0, 0.0)).unwrap().index;
+    let mut late_speed = 0.0f32;
+    let mut deepest = 0.0f32;
+    for step in 0..300 {
+        w.step(1.0 / 60.0);
+        let body = &w.bodies()[b as usize];
+        deepest = deepest.max(w.stats().max_penetration);
+        if step >= 180 {
+            late_speed = late_speed.max(body.velocity.length()).max(body.angular_velocity.length() * half);
+        }
+    }
+    let body = &w.bodies()[b as usize];
+    let (axis, angle) = body.pose.rot.to_axis_angle();
+    let turn = angle * axis.z.signum();
+    let side = turn.signum();
+    let want = Vec3::new(side * half * (c - s), half * (s + c), 0.0);
+    assert!(late_speed < 0.01, "still moving at {late_speed} m/s in the last 2 s");
+    assert!((turn.abs() - 30f32.to_radians()).abs() < 0.01, "turned {} rad, want ±π/6", turn);
+    assert!((body.pose.pos - want).length() < 0.01, "centre {:?} want {want:?}", body.pose.pos);
+    // Never through the crease: the deepest point over the whole run stays near the slop.
+    assert!(deepest < 0.03, "deepest penetration over the run {deepest} m");
+    assert_eq!(w.contact_groups(valley, b).count(), 1, "a second manifold for the second slope");
+    let normals: Vec<Vec3> =
+        w.contact(valley, b).into_iter().chain(w.contact_groups(valley, b)).map(|c| c.manifold.normal).collect();
+    let (left, right) = slope_normals();
+    assert!(
+        normals.iter().any(|n| (*n - left).length() < 1e-3) && normals.iter().any(|n| (*n - right).length() < 1e-3),
+        "{normals:?}"
+    );
+    // Statics: frictionless, each slope pushes along its normal; the horizontal parts cancel
+    // (N₁ = N₂) and the vertical ones carry the weight: N = m·g / (2 cos 30°) = m·g / √3.
+    let want = body.mass() * 9.81 / 3f32.sqrt() / 60.0;
+    for c in w.contact(valley, b).into_iter().chain(w.contact_groups(valley, b)) {
+        let sum: f32 = c.impulses[..c.manifold.points.len()].iter().map(|i| i.normal).sum();
+        assert!((sum - want).abs() < 0.02 * want, "slope {:?}: {sum} N·s a step, want {want}", c.manifold.normal);
+    }
+}
+
+#[test]
+fn a_ball_in_a_v_valley_settles_at_the_closed_form_height() {
+    // Touching both 30° slopes, the centre of a ball of radius r is r / cos 30° above the
+    // crease.
+    let (mut w, _) = valley_world();
+    let r = 0.3f32;
+    let b = w
+        .add_body(BodyDesc::new("ball", Shape::Sphere { radius: r }, Vec3::new(0.4, 1.0, 0.0)).with_material(0.5, 0.0))
+        .unwrap()
+        .index;
+    for _ in 0..360 {
+        w.step(1.0 / 60.0);
+    }
+    let body = &w.bodies()[b as usize];
+    let want = r / 30f32.to_radians().cos();
+    assert!(body.velocity.length() < 0.01, "speed {}", body.velocity.length());
+    assert!(body.pose.pos.x.abs() < 0.005, "centred: x = {}", body.pose.pos.x);
+    assert!((body.pose.pos.y - want).abs() < 0.008, "y = {} want {want}", body.pose.pos.y);
+}

@@ -625,12 +625,26 @@ fn inspector(ui: &mut egui::Ui, t: &mut Testbed) {
         ui.label(format!(
             "{}: {}",
             if mesh {
-                "triangle-mesh contact (the deepest normal group of the triangles under the body)"
+                "triangle-mesh contact (one manifold per normal group of the triangles under the body; the deepest here)"
             } else {
                 "curved-shape contact"
             },
             if p.manifold.points.is_empty() { "apart".into() } else { kind_name(p.manifold.kind).to_string() }
         ));
+        // The pair's further normal groups (a body on two faces of the mesh at an angle).
+        for (k, c) in w.contact_groups(p.a as u32, p.b as u32).enumerate() {
+            let (n, m) = (c.manifold.normal, &c.manifold);
+            let sum: f32 = c.impulses[..m.points.len()].iter().map(|i| i.normal).sum();
+            ui.label(format!(
+                "normal group {}: normal ({:.3}, {:.3}, {:.3}), {} points, deepest {:+.4} m, λn sum {sum:.2}",
+                k + 2,
+                n.x,
+                n.y,
+                n.z,
+                m.points.len(),
+                m.max_depth()
+            ));
+        }
     }
     if let Some(n) = stages {
         let mut s = t.clip_stage.unwrap_or(n - 1).min(n - 1);

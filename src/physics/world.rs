@@ -180,6 +180,9 @@ pub struct World {
     /// number of pairs stops growing).
     #[allow(clippy::vec_box)]
     contact_pool: Vec<Box<Contact>>,
+    /// The further manifolds of body–mesh pairs (one per normal group after the first),
+    /// kept in `contacts` after the pair-aligned ones ([`collision::MeshParts`]).
+    parts: collision::MeshParts,
     /// Indices of the contacts with at least one point (prepare visits only these).
     touching: Vec<u32>,
     /// Whether any prepared constraint has restitution (else the restitution pass is skipped).
@@ -259,6 +262,7 @@ impl World {
             keys_next: Vec::new(),
             open: Vec::new(),
             contact_pool: Vec::new(),
+            parts: Default::default(),
             touching: Vec::new(),
             bouncy: false,
             scratch: Scratch::default(),
@@ -373,20 +377,32 @@ impl World {
         &self.fat
     }
 
-    /// The persistent contacts (including pairs whose manifold is currently empty).
+    /// The persistent contacts (including pairs whose manifold is currently empty): one per
+    /// candidate pair, sorted by pair, then the further manifolds of body–mesh pairs that
+    /// touch the mesh along more than one normal (same pair, one contact per normal group).
     pub fn contacts(&self) -> &[Box<Contact>] {
         &self.contacts
     }
 
-    /// The contact of pair (a, b), either order.
+    /// The contact of pair (a, b), either order (for a body–mesh pair, its deepest normal
+    /// group; [`World::contact_groups`] gives the others).
     pub fn contact(&self, a: u32, b: u32) -> Option<&Contact> {
         let key = (a.min(b), a.max(b));
-        self.contacts.binary_search_by(|c| (c.a, c.b).cmp(&key)).ok().map(|i| &*self.contacts[i])
+        let pairs = &self.contacts[..self.keys.len().min(self.contacts.len())];
+        pairs.binary_search_by(|c| (c.a, c.b).cmp(&key)).ok().map(|i| &*pairs[i])
+    }
+
+    /// The further manifolds of pair (a, b), either order: a body touching a mesh along
+    /// several normals has one contact per further normal group (empty for other pairs).
+    pub fn contact_groups(&self, a: u32, b: u32) -> impl Iterator<Item = &Contact> {
+        let key = (a.min(b), a.max(b));
+        let start = self.keys.len().min(self.contacts.len());
+        self.contacts[start..].iter().filter(move |c| (c.a, c.b) == key).map(|c| &**c)
     }
 
     /// Counts for display.
     pub fn stats(&self) -> Stats {
-        let mut s = Stats { bodies: self.bodies.len(), pairs: self.contacts.len(), ..Default::default() };
+        let mut s = Stats { bodies: self.bodies.len(), pairs: self.keys.len(), ..Default::default() };
         s.awake = self.bodies.iter().filter(|b| b.is_dynamic() && !b.asleep).count();
         for c in &self.contacts {
             if !c.manifold.points.is_empty() {

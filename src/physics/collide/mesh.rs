@@ -23,22 +23,28 @@
 //! contacts, and of Gregorius's and Erleben's notes on internal edges: a normal outside the
 //! Voronoi region the neighbour allows cannot be real). Triangle corners and edges inside
 //! the body (2, 3) count only where the mesh is convex there: inside a flat floor the body's
-//! own vertices (1) carry the contact.
+//! own vertices (1) carry the contact. In a concave crease a body vertex under both faces
+//! projects outside both triangles; (1) then ignores the concave edges, so the vertex is
+//! held by both faces' normals instead of slipping through the crease.
 //!
-//! **Merging.** The deepest candidate's normal is the manifold's; candidates whose normal is
-//! within 18° of it are kept (the rest belong to another face of the mesh and come back
-//! when they are the deepest), and at most four of them by [`super::clip::reduce_to_four`]
-//! (the deepest and the largest area). Feature ids carry the triangle index and the
-//! feature, so warm starting matches points across steps.
+//! **Normal groups.** A body can touch faces of the mesh that meet at an angle (a box in a
+//! V valley rests on both slopes), and one manifold holds one normal. So the candidates are
+//! grouped by normal, deepest first: the deepest candidate opens the first group, and each
+//! later one joins the group whose normal is within 18° of its own ([`SAME_NORMAL`]) or
+//! opens a new one, up to [`MAX_GROUPS`] (shallower candidates of a fifth direction are
+//! dropped). Each group becomes one manifold of at most four points by
+//! [`super::clip::reduce_to_four`] (the deepest and the largest area): the first (deepest)
+//! in `out`, the others in [`Scratch::mesh_groups`], which the world keeps as further
+//! contacts of the same pair. Feature ids carry the triangle index and the feature, so warm
+//! starting matches points across steps whichever group they land in.
 //!
-//! Limits: one normal per body pair: a body touching two faces that meet at an angle keeps
-//! one face's contacts a step (across a ridge it rocks; in a V valley it does not settle —
-//! the pair needs a manifold per normal group, which the contact pipeline's one manifold
-//! per pair cannot hold yet); a body deeper in a triangle than its own size is not pushed
-//! out of the far side; triangles are two-sided here (a body under a floor is pushed up).
+//! Limits: a body deeper in a triangle than its own size is not pushed out of the far side;
+//! triangles are two-sided here (a body under a floor is pushed up); a fifth normal
+//! direction under one body is dropped.
 
 use super::clip::{reduce_to_four, ClipVertex};
 use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold, Scratch};
+use arrayvec::ArrayVec;
 use crate::physics::hull::Hull;
 use crate::physics::math::{closest_points_segments, Iso};
 use crate::physics::mesh::{closest_point_on_triangle, EdgeShape, TriMesh};
@@ -48,9 +54,12 @@ use glam::Vec3;
 /// Generator kind of mesh contact ids (top byte of a [`FeatureId`]).
 pub const MESH_ID: u64 = 4;
 
-/// Candidates whose normal is within this cosine of the deepest one's share its manifold
-/// (cos 18°).
+/// Candidates whose normal is within this cosine of a group's normal join that group's
+/// manifold (cos 18°).
 pub const SAME_NORMAL: f32 = 0.95;
+
+/// At most this many manifolds (normal groups) per body–mesh pair.
+pub const MAX_GROUPS: usize = 4;
 
 /// One contact candidate, in the mesh's frame.
 #[derive(Clone, Copy, Debug, Default)]
@@ -63,6 +72,8 @@ pub(crate) struct Candidate {
     depth: f32,
     /// Feature id.
     id: u64,
+    /// Normal group (index into the pair's manifolds).
+    group: u8,
 }
 
 /// The feature id of a candidate: triangle, what touched (0 body vertex, 1 triangle corner,
@@ -122,7 +133,7 @@ fn round_candidate(mesh: &TriMesh, t: u32, tri: [Vec3; 3], p: Vec3, q: Vec3, r: 
         (n, s.abs())
     };
     let depth = r - gap;
-    Candidate { point: p - normal * (gap + (r - gap) * 0.5), normal, depth, id: idv }
+    Candidate { point: p - normal * (gap + (r - gap) * 0.5), normal, depth, id: idv, group: 0 }
 }
 
 /// The largest signed distance of `p` (body frame) to the hull's face planes, and that face.
@@ -160,10 +171,19 @@ fn hull_triangle(
             continue;
         }
         let p = *v - n * s;
-        // Inside the triangle: on the inner side of all three edges.
-        let inside = [(a, b), (b, c), (c, a)].iter().all(|(e0, e1)| (*e1 - *e0).cross(p - *e0).dot(n) >= 0.0);
+        // Inside the triangle: on the inner side of all three edges — or past a concave edge,
+        // where the neighbour face rises: a vertex under this plane there is under the
+        // neighbour too, inside the mesh's solid side (a box corner pushed into a valley's
+        // crease projects outside both faces), and one within the margin above it may reach
+        // this face's plane within the step (a corner resting in the crease).
+        let inside = [(a, b), (b, c), (c, a)].iter().enumerate().all(|(k, (e0, e1))| {
+            let e = *e1 - *e0;
+            let into = e.cross(p - *e0).dot(n);
+            into >= 0.0
+                || (mesh.edge_shape(t, k) == EdgeShape::Concave && (s < 0.0 || into >= -margin * e.length()))
+        });
         if inside {
-            out.push(Candidate { point: *v - n * (0.5 * s), normal: n, depth: -s, id: id(t, 0, k as u64) });
+            out.push(Candidate { point: *v - n * (0.5 * s), normal: n, depth: -s, id: id(t, 0, k as u64), group: 0 });
         }
     }
     // (2) Triangle corners inside the body, where the mesh is convex there.
@@ -178,7 +198,7 @@ fn hull_triangle(
         }
         let fnorm = x.transform_vector(h.faces()[f].normal);
         let normal = -fnorm;
-        out.push(Candidate { point: *w - fnorm * (0.5 * sep), normal, depth: -sep, id: id(t, 1, k as u64) });
+        out.push(Candidate { point: *w - fnorm * (0.5 * sep), normal, depth: -sep, id: id(t, 1, k as u64), group: 0 });
     }
     // (3) Triangle edges crossing the body, where the edge is convex.
     for k in 0..3 {
@@ -192,12 +212,13 @@ fn hull_triangle(
         let (sep, f) = hull_depth(h, mid);
         let fnorm = x.transform_vector(h.faces()[f].normal);
         let w = x.transform_point(mid);
-        out.push(Candidate { point: w - fnorm * (0.5 * sep), normal: -fnorm, depth: -sep, id: id(t, 2, k as u64) });
+        out.push(Candidate { point: w - fnorm * (0.5 * sep), normal: -fnorm, depth: -sep, id: id(t, 2, k as u64), group: 0 });
     }
 }
 
 /// Contact between a static mesh (`xm`) and a convex shape (`xo`): normal from the mesh to
-/// the shape (module docs). `out` is cleared and filled.
+/// the shape (module docs). `out` is cleared and filled with the deepest normal group; the
+/// other groups go to `scratch.mesh_groups` (cleared first).
 pub fn collide_mesh(
     mesh: &TriMesh,
     xm: &Iso,
@@ -208,6 +229,7 @@ pub fn collide_mesh(
     out: &mut Manifold,
 ) {
     out.clear();
+    scratch.mesh_groups.clear();
     let x = Iso::relative(xm, xo);
     let margin = cfg.margin;
     let bb = other.aabb(&x);
@@ -263,21 +285,45 @@ pub fn collide_mesh(
         }
         Shape::Mesh(_) => return,
     }
-    let Some(deepest) = cands.iter().max_by(|a, b| a.depth.total_cmp(&b.depth).then(b.id.cmp(&a.id))).copied() else {
+    if cands.is_empty() {
         return;
-    };
-    let n = deepest.normal;
-    // Keep the candidates sharing the deepest one's normal (and one per feature id).
-    cands.retain(|c| c.normal.dot(n) >= SAME_NORMAL);
-    cands.sort_unstable_by_key(|c| c.id);
-    cands.dedup_by(|a, b| a.id == b.id);
-    scratch.poly.clear();
-    scratch.poly.extend(cands.iter().map(|c| ClipVertex { p: c.point, depth: c.depth, ..Default::default() }));
-    let keep = reduce_to_four(&scratch.poly, n, cfg.slop);
-    out.normal = xm.transform_vector(n);
-    out.kind = ContactKind::FaceA;
-    for i in keep {
-        let c = cands[i];
-        out.points.push(ContactPoint { position: xm.transform_point(c.point), depth: c.depth, id: FeatureId(c.id) });
+    }
+    // Normal groups, deepest candidate first (ties by id, so the order is deterministic).
+    cands.sort_unstable_by(|a, b| b.depth.total_cmp(&a.depth).then(a.id.cmp(&b.id)));
+    let mut normals: ArrayVec<Vec3, MAX_GROUPS> = ArrayVec::new();
+    for c in cands.iter_mut() {
+        let best = normals.iter().enumerate().map(|(g, n)| (g, n.dot(c.normal))).max_by(|x, y| x.1.total_cmp(&y.1));
+        c.group = match best {
+            Some((g, d)) if d >= SAME_NORMAL => g as u8,
+            _ if !normals.is_full() => {
+                normals.push(c.normal);
+                (normals.len() - 1) as u8
+            }
+            _ => u8::MAX,
+        };
+    }
+    // One feature id once per group (a shared mesh corner is a candidate of each triangle).
+    cands.sort_unstable_by_key(|c| (c.group, c.id));
+    cands.dedup_by(|a, b| (a.group, a.id) == (b.group, b.id));
+    let mut start = 0;
+    for (g, &n) in normals.iter().enumerate() {
+        let len = cands[start..].iter().take_while(|c| c.group as usize == g).count();
+        let group = &cands[start..start + len];
+        start += len;
+        scratch.poly.clear();
+        scratch.poly.extend(group.iter().map(|c| ClipVertex { p: c.point, depth: c.depth, ..Default::default() }));
+        let keep = reduce_to_four(&scratch.poly, n, cfg.slop);
+        let m = if g == 0 {
+            &mut *out
+        } else {
+            scratch.mesh_groups.push(Manifold::default());
+            scratch.mesh_groups.last_mut().expect("just pushed")
+        };
+        m.normal = xm.transform_vector(n);
+        m.kind = ContactKind::FaceA;
+        for i in keep {
+            let c = group[i];
+            m.points.push(ContactPoint { position: xm.transform_point(c.point), depth: c.depth, id: FeatureId(c.id) });
+        }
     }
 }

@@ -178,6 +178,9 @@ pub struct Scratch {
     pub(crate) mesh_tris: Vec<u32>,
     pub(crate) mesh_verts: Vec<Vec3>,
     pub(crate) mesh_candidates: Vec<mesh::Candidate>,
+    /// The manifolds of a mesh pair's further normal groups (the deepest is `out`), set by
+    /// every mesh pair's call and empty after any other pair's; same orientation as `out`.
+    pub mesh_groups: Vec<Manifold>,
 }
 
 /// Contact manifold between two posed shapes. `cache` is the pair's persistent SAT cache;
@@ -212,6 +215,9 @@ pub fn collide_recorded(
     mut record: Option<&mut CollideRecord>,
 ) {
     out.clear();
+    if !scratch.mesh_groups.is_empty() {
+        scratch.mesh_groups.clear();
+    }
     if let Some(r) = record.as_deref_mut() {
         // Hull pairs fill their record in `collide_hulls`; curved pairs take closed forms.
         if a.hull().is_none() || b.hull().is_none() {
@@ -220,11 +226,13 @@ pub fn collide_recorded(
         }
     }
     match (a, b) {
-        // A mesh is not convex: per-triangle contacts merged into one manifold (`mesh.rs`).
+        // A mesh is not convex: per-triangle contacts merged into a manifold per normal group
+        // (`mesh.rs`).
         (Shape::Mesh(m), _) => mesh::collide_mesh(m, xa, b, xb, cfg, scratch, out),
         (_, Shape::Mesh(m)) => {
             mesh::collide_mesh(m, xb, a, xa, cfg, scratch, out);
             out.flip();
+            scratch.mesh_groups.iter_mut().for_each(Manifold::flip);
         }
         (Shape::Sphere { radius: ra }, Shape::Sphere { radius: rb }) => {
             round::sphere_sphere(xa.pos, *ra, xb.pos, *rb, cfg, out)

@@ -10,7 +10,8 @@
 
 use super::watch::{self, PairRecord};
 use super::*;
-use crate::physics::collide::{collide_recorded, PairPath};
+use crate::physics::collide::mesh::SAME_NORMAL;
+use crate::physics::collide::{collide_recorded, ContactPoint, PairPath};
 use crate::physics::contact::match_impulses;
 use crate::physics::math::prefetch;
 
@@ -103,6 +104,12 @@ impl World {
 
     pub(super) fn narrow_phase(&mut self, dt: f32) {
         let base = self.collide_config();
+        // Last step's further mesh manifolds come off the end of the contacts ([`MeshParts`]).
+        let aligned = self.keys.len();
+        if self.contacts.len() > aligned {
+            self.parts.prev.extend(self.contacts.drain(aligned..));
+        }
+        self.parts.cursor = 0;
         let unchanged =
             self.keys.len() == self.pairs.len() && self.keys.iter().zip(&self.pairs).all(|(k, &p)| (k.a, k.b) == p);
         if !unchanged {
@@ -141,6 +148,15 @@ impl World {
             if touching {
                 self.touching.push(i as u32);
             }
+        }
+        // This step's further mesh manifolds go after the pair-aligned contacts; last
+        // step's boxes go back to the pool.
+        self.contact_pool.append(&mut self.parts.prev);
+        for part in self.parts.next.drain(..) {
+            if !part.manifold.points.is_empty() {
+                self.touching.push(contacts.len() as u32);
+            }
+            contacts.push(part);
         }
         self.open = open;
         self.keys = keys;
@@ -218,6 +234,8 @@ impl World {
             // Both asleep (or asleep + static): keep the manifold as it was.
             watch::begin(&mut rec, step, base.margin);
             watch::took(&mut rec, PairPath::Asleep);
+            let parts = self.parts.take_prev(k.a, k.b);
+            self.parts.carry(parts, &mut self.contact_pool);
             return !c.manifold.points.is_empty();
         }
         // Speculative contacts (Catto): points up to the distance the pair can close in one
@@ -247,7 +265,7 @@ impl World {
             watch::took(&mut rec, PairPath::SphereSkip);
             return false;
         }
-        let (prev_points, prev_impulses) = (c.manifold.points.clone(), c.impulses);
+        let (prev_points, prev_impulses, prev_normal) = (c.manifold.points.clone(), c.impulses, c.manifold.normal);
         let record = rec.as_deref_mut().map(|r| &mut r.collide);
         collide_recorded(
             &ba.shape,
@@ -270,14 +288,114 @@ impl World {
         c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose, rel);
         k.apart = Apart::capture(&c.manifold, rel, &c.cache);
         c.impulses = Default::default();
-        if persisted {
-            match_impulses(&prev_points, &prev_impulses, c, 4.0 * base.slop);
+        let parts = self.parts.take_prev(k.a, k.b);
+        let groups = &self.scratch.mesh_groups;
+        if groups.is_empty() && parts.is_empty() {
+            if persisted {
+                match_impulses(&prev_points, &prev_impulses, c, 4.0 * base.slop);
+            } else {
+                fresh_impulses(c);
+            }
         } else {
-            for (k, pt) in c.manifold.points.iter().enumerate() {
-                c.impulses[k] = PointImpulse { id: pt.id, ..Default::default() };
+            // A mesh pair with several normal groups now or last step: each group's manifold
+            // takes its warm impulses from last step's group of the nearest normal.
+            let prev = Group { normal: prev_normal, points: &prev_points, impulses: &prev_impulses };
+            let radius = 4.0 * base.slop;
+            let parts_prev = &self.parts.prev[parts];
+            let warm = |target: &mut Contact| {
+                let n = target.manifold.normal;
+                let best = std::iter::once(prev)
+                    .filter(|_| persisted)
+                    .chain(parts_prev.iter().map(|p| Group::of(p)))
+                    .map(|g| (g.normal.dot(n), g))
+                    .filter(|(d, _)| *d >= SAME_NORMAL)
+                    .max_by(|x, y| x.0.total_cmp(&y.0));
+                match best {
+                    Some((_, g)) => match_impulses(g.points, g.impulses, target, radius),
+                    None => fresh_impulses(target),
+                }
+            };
+            warm(c);
+            // Several groups are recomputed every step, never recycled.
+            c.recycle.valid &= groups.is_empty();
+            for g in groups {
+                let mut part = self.contact_pool.pop().unwrap_or_default();
+                *part = Contact { a: k.a, b: k.b, ..Default::default() };
+                part.manifold.clone_from(g);
+                part.recycle = Recycle::capture(g, &ba.pose, &bb.pose, rel);
+                part.recycle.valid = false;
+                warm(&mut part);
+                self.parts.next.push(part);
             }
         }
         !c.manifold.points.is_empty()
+    }
+}
+
+/// New impulses (none accumulated) for every point of `c`'s manifold.
+fn fresh_impulses(c: &mut Contact) {
+    for (k, pt) in c.manifold.points.iter().enumerate() {
+        c.impulses[k] = PointImpulse { id: pt.id, ..Default::default() };
+    }
+}
+
+/// One of last step's manifolds of a pair, as warm starting reads it.
+#[derive(Clone, Copy)]
+struct Group<'a> {
+    normal: Vec3,
+    points: &'a [ContactPoint],
+    impulses: &'a [PointImpulse; 4],
+}
+
+impl<'a> Group<'a> {
+    fn of(c: &'a Contact) -> Group<'a> {
+        Group { normal: c.manifold.normal, points: &c.manifold.points, impulses: &c.impulses }
+    }
+}
+
+/// The further manifolds of body–mesh pairs. A body touching mesh faces whose normals
+/// differ by more than 18° (a box in a V valley) gets a manifold per normal group
+/// (`collide/mesh.rs`): the deepest lives in the pair's own contact, the others in contacts
+/// of the same pair that each narrow phase appends to `World::contacts` after the
+/// pair-aligned ones — so the solvers, islands, drawing and traces read them as they read
+/// any contact. Their boxes come from and go back to the contact pool.
+///
+/// Limits: a pair with more than one group is recomputed every step (not recycled); the
+/// groups of a pair whose bodies sleep are kept as they were.
+#[derive(Clone, Debug, Default)]
+#[allow(clippy::vec_box)]
+pub(super) struct MeshParts {
+    /// Last step's further manifolds, in pair order (taken off the end of `contacts`).
+    pub(super) prev: Vec<Box<Contact>>,
+    /// This step's, in pair order.
+    next: Vec<Box<Contact>>,
+    /// How far the narrow phase has read `prev`.
+    pub(super) cursor: usize,
+}
+
+impl MeshParts {
+    /// The range of `prev` holding pair (a, b)'s manifolds. Pairs are visited in order, so a
+    /// cursor walks `prev` once per step.
+    fn take_prev(&mut self, a: u32, b: u32) -> std::ops::Range<usize> {
+        let key = |c: &Contact| (c.a, c.b);
+        while self.prev.get(self.cursor).is_some_and(|c| key(c) < (a, b)) {
+            self.cursor += 1;
+        }
+        let start = self.cursor;
+        while self.prev.get(self.cursor).is_some_and(|c| key(c) == (a, b)) {
+            self.cursor += 1;
+        }
+        start..self.cursor
+    }
+
+    /// Keeps last step's manifolds `range` as they were (a sleeping pair), swapping each box
+    /// for a pooled one so that `prev` can go back to the pool whole.
+    #[allow(clippy::vec_box)]
+    fn carry(&mut self, range: std::ops::Range<usize>, pool: &mut Vec<Box<Contact>>) {
+        for i in range {
+            let spare = pool.pop().unwrap_or_default();
+            self.next.push(std::mem::replace(&mut self.prev[i], spare));
+        }
     }
 }
 

@@ -22,13 +22,26 @@ impl World {
     }
 
     /// Replaces the contact set with `contacts` (pairs with `a < b`; sorted here).
+    /// A pair listed more than once (a body touching a mesh along several normals) keeps
+    /// its first contact in the pair list and the others after it, as the narrow phase
+    /// leaves them.
     pub fn set_recorded_contacts(&mut self, mut contacts: Vec<Contact>) {
         contacts.sort_by_key(|c| (c.a, c.b));
+        let mut groups = Vec::new();
+        let mut seen = None;
+        contacts.retain(|c| {
+            let first = seen != Some((c.a, c.b));
+            seen = Some((c.a, c.b));
+            if !first {
+                groups.push(c.clone());
+            }
+            first
+        });
         self.keys.clear();
         self.keys.extend(contacts.iter().map(|c| PairKey::recorded(c.a, c.b)));
         self.pairs.clear();
         self.pairs.extend(contacts.iter().map(|c| (c.a, c.b)));
-        self.contacts = contacts.into_iter().map(Box::new).collect();
+        self.contacts = contacts.into_iter().chain(groups).map(Box::new).collect();
         self.watch.clear();
         self.broad_dirty = true;
     }

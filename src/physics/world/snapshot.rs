@@ -45,6 +45,7 @@ impl World {
             keys_next: Vec::new(),
             open: Vec::new(),
             contact_pool: Vec::new(),
+            parts: Default::default(),
             touching: Vec::new(),
             bouncy: self.bouncy,
             scratch: Scratch::default(),

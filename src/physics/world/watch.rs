@@ -83,7 +83,8 @@ impl World {
         let step = self.step_count + 1;
         for r in &mut self.watch {
             let key = (r.a, r.b);
-            let at = self.contacts.binary_search_by(|c| (c.a, c.b).cmp(&key)).ok();
+            let pairs = &self.contacts[..self.keys.len().min(self.contacts.len())];
+            let at = pairs.binary_search_by(|c| (c.a, c.b).cmp(&key)).ok();
             if r.step != step {
                 r.step = step;
                 r.path = if at.is_some() { PairPath::StillApart } else { PairPath::NotCandidate };
