@@ -361,3 +361,75 @@ fn traces_carry_the_impacts_and_old_lines_still_read() {
     let step: TraceStep = serde_json::from_str(old).unwrap();
     assert!(step.toi.is_empty() && step.sub_events.is_empty() && !step.sub_event_cap_hit);
 }
+
+/// A static mesh wall at x = 5 spanning y, z ∈ [−2, 2]: a single quad (two triangles, no
+/// thickness at all) or a closed 0.02 m plate (twelve triangles).
+fn mesh_wall(thickness: f32) -> Shape {
+    use contactlab::physics::mesh::TriMesh;
+    let (h, x) = (2.0f32, 0.5 * thickness);
+    let m = if thickness == 0.0 {
+        let v = vec![Vec3::new(0.0, -h, -h), Vec3::new(0.0, h, -h), Vec3::new(0.0, h, h), Vec3::new(0.0, -h, h)];
+        TriMesh::new(v, vec![[0, 1, 2], [0, 2, 3]])
+    } else {
+        let v: Vec<Vec3> = (0..8)
+            .map(|k| Vec3::new(if k & 1 == 0 { -x } else { x }, if k & 2 == 0 { -h } else { h }, if k & 4 == 0 { -h } else { h }))
+            .collect();
+        // Outward-facing quads of the box, two triangles each.
+        let quads = [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
+        TriMesh::new(v, quads.iter().flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]]).collect())
+    };
+    Shape::Mesh(Arc::new(m.unwrap()))
+}
+
+/// Both modes against triangle meshes: spheres and spinning cubes at 50, 400 and 1,000 m/s
+/// never get past a wall of zero thickness (one quad) or a 0.02 m closed plate, with every
+/// resolution method (the earliest-collision mode cutting the step at the wall); with
+/// continuous collision off the 400 and 1,000 m/s shots pass (so the test can fail).
+#[test]
+fn fast_bodies_never_pass_through_mesh_walls() {
+    let shots = [
+        ("sphere", Shape::Sphere { radius: 0.05 }, Vec3::ZERO),
+        ("spinning cube", Shape::cuboid(Vec3::splat(0.05)).unwrap(), Vec3::new(3.0, 20.0, 50.0)),
+    ];
+    let mut passed_without = 0;
+    let mut failures = Vec::new();
+    for (name, shape, spin) in &shots {
+        for speed in [50.0f32, 400.0, 1000.0] {
+            for thickness in [0.0, 0.02] {
+                for method in SolverMode::ALL {
+                    for ccd in ContinuousMode::ALL {
+                        let settings = Settings { ccd, mode: method, sleeping: false, ..Default::default() };
+                        let mut w = World::new(Vec3::ZERO, settings);
+                        w.add_body(BodyDesc::new("wall", mesh_wall(thickness), Vec3::new(5.0, 0.0, 0.0)).fixed()).unwrap();
+                        let mut d = BodyDesc::new("shot", shape.clone(), Vec3::new(0.0, 0.1, -0.05))
+                            .with_velocity(Vec3::X * speed);
+                        d.angular_velocity = *spin;
+                        w.add_body(d).unwrap();
+                        let (mut x, mut cut) = (f32::MIN, false);
+                        for _ in 0..60 {
+                            w.step(DT);
+                            x = x.max(w.bodies()[1].pose.pos.x);
+                            cut |= w.continuous().pairs.contains(&(0, 1));
+                        }
+                        // The earliest-collision mode cuts the step at the wall's triangles
+                        // (not only its safety-net sweep).
+                        if ccd == ContinuousMode::EarliestCollision && speed > 120.0 {
+                            assert!(cut, "{name} at {speed} m/s, {method:?}: no sub-event at the mesh wall");
+                        }
+                        if ccd == ContinuousMode::Off {
+                            passed_without += usize::from(x > 5.0);
+                        } else if x >= 5.0 {
+                            failures.push(format!(
+                                "{name} at {speed} m/s through a {thickness} m mesh wall ({method:?}, {ccd:?}): centre reached x = {x}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} passed:\n{}", failures.len(), failures.join("\n"));
+    // Off, the 400 and 1,000 m/s shots (4 of the 6 speed × shape cases) pass in every
+    // method and at both thicknesses.
+    assert!(passed_without >= 4 * 2 * SolverMode::ALL.len(), "{passed_without} passed with continuous collision off");
+}

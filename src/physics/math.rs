@@ -122,6 +122,16 @@ impl Aabb {
     pub fn center(&self) -> Vec3 {
         0.5 * (self.min + self.max)
     }
+
+    /// A box in the frame `x` that holds this (world) box: its centre taken into the frame,
+    /// its half extents through the absolute rotation matrix.
+    pub fn to_local(&self, x: &Iso) -> Aabb {
+        let c = x.inv_transform_point(self.center());
+        let h = 0.5 * (self.max - self.min);
+        let m = glam::Mat3::from_quat(x.rot).transpose();
+        let h = m.x_axis.abs() * h.x + m.y_axis.abs() * h.y + m.z_axis.abs() * h.z;
+        Aabb { min: c - h, max: c + h }
+    }
 }
 
 /// Two unit vectors perpendicular to `n` and to each other, (t1, t2, n) right-handed.

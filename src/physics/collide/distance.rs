@@ -59,6 +59,8 @@ enum Core<'a> {
     Points([Vec3; 2], u32),
     /// A hull's vertices.
     Hull(&'a Hull),
+    /// A triangle's corners (a mesh's triangle, queried one at a time).
+    Triangle([Vec3; 3]),
 }
 
 /// A shape as GJK sees it: a convex core and a radius around it (Box2D's distance proxy).
@@ -85,6 +87,12 @@ impl<'a> Proxy<'a> {
         }
     }
 
+    /// A triangle with corners in the body frame (a mesh body's triangle: the fast CCD
+    /// sweeps against a mesh one triangle at a time).
+    pub fn triangle(corners: [Vec3; 3]) -> Proxy<'static> {
+        Proxy { core: Core::Triangle(corners), radius: 0.0 }
+    }
+
     /// A ball of `radius` about the body point `center` (the fast CCD's fallback probe).
     pub fn point(center: Vec3, radius: f32) -> Proxy<'static> {
         Proxy { core: Core::Points([center, center], 1), radius }
@@ -105,6 +113,17 @@ impl<'a> Proxy<'a> {
                 let i = h.support(d);
                 (i, h.vertices()[i as usize])
             }
+            Core::Triangle(p) => {
+                let (d0, d1, d2) = (p[0].dot(d), p[1].dot(d), p[2].dot(d));
+                let i = if d0 >= d1 && d0 >= d2 {
+                    0
+                } else if d1 >= d2 {
+                    1
+                } else {
+                    2
+                };
+                (i as u32, p[i])
+            }
         }
     }
 
@@ -113,6 +132,7 @@ impl<'a> Proxy<'a> {
         match self.core {
             Core::Points(p, _) => p[0],
             Core::Hull(h) => h.vertices()[0],
+            Core::Triangle(p) => p[0],
         }
     }
 }

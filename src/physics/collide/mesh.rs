@@ -38,9 +38,10 @@
 //! contacts of the same pair. Feature ids carry the triangle index and the feature, so warm
 //! starting matches points across steps whichever group they land in.
 //!
-//! Limits: a body deeper in a triangle than its own size is not pushed out of the far side;
-//! triangles are two-sided here (a body under a floor is pushed up); a fifth normal
-//! direction under one body is dropped.
+//! Limits: triangles are two-sided, their normal taken on the side of the body's centre, so
+//! a body whose centre has passed a face is pushed on through it (continuous collision
+//! keeps fast bodies from getting there); a fifth normal direction under one body is
+//! dropped; edge shapes (convex, concave) are those seen from the front.
 
 use super::clip::{reduce_to_four, ClipVertex};
 use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold, Scratch};
@@ -162,8 +163,13 @@ fn hull_triangle(
     out: &mut Vec<Candidate>,
 ) {
     let tri = mesh.triangle(t);
-    let n = mesh.normal(t);
+    let face = mesh.normal(t);
     let [a, b, c] = tri;
+    // Two-sided: the face normal on the side of the body's centre (as round shapes take
+    // it), so a body reaching a wall of no thickness from behind is pushed back, not on
+    // through it.
+    let front = face.dot(x.pos - a) >= 0.0;
+    let n = if front { face } else { -face };
     // (1) Body vertices over the triangle, less than the margin above its plane.
     for (k, v) in world_verts.iter().enumerate() {
         let s = n.dot(*v - a);
@@ -178,9 +184,9 @@ fn hull_triangle(
         // this face's plane within the step (a corner resting in the crease).
         let inside = [(a, b), (b, c), (c, a)].iter().enumerate().all(|(k, (e0, e1))| {
             let e = *e1 - *e0;
-            let into = e.cross(p - *e0).dot(n);
+            let into = e.cross(p - *e0).dot(face);
             into >= 0.0
-                || (mesh.edge_shape(t, k) == EdgeShape::Concave && (s < 0.0 || into >= -margin * e.length()))
+                || (front && mesh.edge_shape(t, k) == EdgeShape::Concave && (s < 0.0 || into >= -margin * e.length()))
         });
         if inside {
             out.push(Candidate { point: *v - n * (0.5 * s), normal: n, depth: -s, id: id(t, 0, k as u64), group: 0 });

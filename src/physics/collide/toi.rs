@@ -213,6 +213,18 @@ pub struct Mover<'a> {
     pub radius: f32,
 }
 
+/// Triangle `t` of a static mesh at `pose` as a mover: centred on its centroid (so its
+/// bounding sphere, which the seed's sphere sweep reads, is the triangle's own and not the
+/// whole mesh's).
+pub fn triangle_mover(mesh: &crate::physics::mesh::TriMesh, t: u32, pose: &Iso) -> Mover<'static> {
+    let [a, b, c] = mesh.triangle(t);
+    let centroid = (a + b + c) / 3.0;
+    let corners = [a - centroid, b - centroid, c - centroid];
+    let radius = corners.iter().map(|c| c.length()).fold(0.0, f32::max);
+    let at = Iso::new(pose.transform_point(centroid), pose.rot);
+    Mover { proxy: Proxy::triangle(corners), sweep: Sweep::fixed(&at), radius }
+}
+
 /// Bound on how fast the gap along `n` (from A to B) can shrink, per unit time (module docs).
 fn closing_bound(a: &Mover, b: &Mover, n: Vec3) -> f32 {
     n.dot(a.sweep.dc - b.sweep.dc)

@@ -29,6 +29,13 @@
 //! moving it back to a time it was as deep gains nothing (the fuzzer's tumbling needles,
 //! put back every step with a tip in the ground, were spun up to 10⁶ rad/s).
 //!
+//! A static triangle mesh is tested one triangle at a time (those under the swept box, in
+//! the mesh's frame), each a flat convex proxy for the distance query. A triangle has no
+//! inside: once a body's centre is past its plane, the contact normal turns and pushes it on
+//! through. So a body whose centre's path over the step goes through a triangle has passed
+//! it however it started — moved back to its time of impact with that triangle, or held at
+//! its start pose when it was already touching.
+//!
 //! Candidates are looked up once per stage: the static bodies in a list, and when there
 //! are bullets the dynamic non-bullets sorted by the x of their box's centre, so a bullet
 //! reads only the run of bodies its swept box can reach.
@@ -49,8 +56,9 @@
 use super::ccd_record::{ContinuousRecord, ToiEvent, ToiMethod, ToiQuery};
 use super::World;
 use crate::physics::collide::distance::Proxy;
-use crate::physics::collide::toi::{contact_time, time_of_impact, Mover, Sweep, Toi, ToiConfig, ToiState};
-use crate::physics::collide::{collide, CollideConfig, Manifold, SatCache};
+use crate::physics::collide::toi::{triangle_mover, contact_time, time_of_impact, Mover, Sweep, Toi, ToiConfig, ToiState};
+use crate::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
+use crate::physics::shape::Shape;
 use crate::physics::math::{Aabb, Iso};
 use crate::physics::solver::Schedule;
 use glam::Vec3;
@@ -77,6 +85,8 @@ pub(super) struct ContinuousScratch {
     /// One sweep's bodies to test, in index order (the order of the plain scan over all
     /// bodies, so ties between equal times resolve as before).
     candidates: Vec<u32>,
+    /// A mesh candidate's triangles under the swept box.
+    tris: Vec<u32>,
 }
 
 impl ContinuousScratch {
@@ -214,61 +224,67 @@ impl World {
         let pad = Vec3::splat(radius + 0.5 * slop);
         let swept = Aabb::new(p0.pos.min(p1.pos) - pad, p0.pos.max(p1.pos) + pad);
         let mover = Mover { proxy: Proxy::of(&body.shape), sweep, radius };
-        // Box2D's probe for a body touching at the start: a small ball about the centre.
         let probe_radius = (4.0 * slop).min(0.5 * extent);
         let probe = Mover { proxy: Proxy::point(Vec3::ZERO, probe_radius), sweep, radius: probe_radius };
         // (time, other, query index, target gap, normal from the other body)
-        let mut best: Option<(f32, u32, u32, f32, Vec3)> = None;
+        let mut best: Option<Best> = None;
         scratch.gather(self, i, &swept, bullet);
-        for &j in &scratch.candidates {
+        let ctx = SweepCtx {
+            i: i as u32,
+            shape: &body.shape,
+            p0,
+            p1,
+            mover,
+            probe,
+            probe_radius,
+            slop,
+            margin: self.settings.margin,
+            extent,
+        };
+        'candidates: for &j in &scratch.candidates {
             let (j, o) = (j as usize, &self.bodies[j as usize]);
-            if o.shape.mesh().is_some() || self.joints.excludes(i.min(j) as u32, i.max(j) as u32) {
+            if self.joints.excludes(i.min(j) as u32, i.max(j) as u32) {
                 continue;
             }
-            let other =
-                Mover { proxy: Proxy::of(&o.shape), sweep: Sweep::fixed(&o.pose), radius: o.shape.bounding_radius() };
-            let t_max = best.map_or(1.0, |b| b.0);
-            let cfg = ToiConfig { t_max, ..ToiConfig::new(slop, extent, o.shape.min_extent()) };
-            let rec = &mut self.continuous;
-            let (mut toi, mut q) = record_toi(rec, i as u32, j as u32, &other, &mover, &cfg, false);
-            if toi.state == ToiState::Initial {
-                // Touching at the start. If the step carried its centre past the contact
-                // plane (a method that let it on into the other body), it stays where it
-                // was; otherwise (resting, sliding) Box2D's probe.
-                let ccfg = CollideConfig { margin: self.settings.margin, slop };
-                let mut m = Manifold::default();
-                collide(
-                    &o.shape,
-                    &o.pose,
-                    &body.shape,
-                    &p0,
-                    &ccfg,
-                    &mut SatCache::default(),
-                    &mut self.scratch,
-                    &mut m,
-                );
-                // Already deeper in than the slop at the start: the contact is the solver's
-                // (moving the body back to a time it was just as deep gains nothing, and
-                // Box2D never holds a body at t = 0). A tumbling needle with a tip in the
-                // ground was put back every step and spun up (fuzz seeds 1000781, 2000781).
-                if m.max_depth() > slop {
-                    continue;
-                }
-                if let Some(c) = m.points.first() {
-                    if m.normal.dot(p1.pos - c.position) < 0.0 {
-                        best = Some((0.0, j as u32, q, cfg.target, m.normal));
-                        break;
+            let mut start_contact = None;
+            let target = Target { j: j as u32, shape: &o.shape, pose: &o.pose };
+            let (rec, narrow) = (&mut self.continuous, &mut self.scratch);
+            if let Some(mesh) = o.shape.mesh() {
+                // A mesh, one triangle at a time: those under the swept box (in the mesh's
+                // frame), in index order.
+                scratch.tris.clear();
+                mesh.query_aabb(&swept.to_local(&o.pose), &mut scratch.tris);
+                scratch.tris.sort_unstable();
+                for &t in &scratch.tris {
+                    let other = triangle_mover(mesh, t, &o.pose);
+                    let tri = mesh.triangle(t).map(|c| o.pose.transform_point(c));
+                    if ctx.centre_crosses(&tri) {
+                        // Its centre went through the triangle: passed, however it started
+                        // (a triangle has no inside: past its plane the contact normal
+                        // turns and pushes the body on through).
+                        let q = record_toi(rec, i as u32, j as u32, &other, &ctx.mover, &ToiConfig::new(slop, extent, f32::INFINITY), false).1;
+                        let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalize_or_zero();
+                        let n = if n.dot(p0.pos - tri[0]) >= 0.0 { n } else { -n };
+                        let toi = &rec.queries[q as usize].result;
+                        let t = if toi.state == ToiState::Hit && toi.t < 1.0 { toi.t } else { 0.0 };
+                        if best.is_none_or(|b| t < b.0) {
+                            best = Some((t, j as u32, q, ToiConfig::new(slop, extent, f32::INFINITY).target, n));
+                        }
+                        if t == 0.0 {
+                            break 'candidates;
+                        }
+                        continue;
+                    }
+                    if ctx.test(&target, &other, rec, narrow, &mut start_contact, &mut best) {
+                        break 'candidates;
                     }
                 }
-                let cfg = ToiConfig { t_max, ..ToiConfig::new(slop, probe_radius, o.shape.min_extent()) };
-                (toi, q) = record_toi(rec, i as u32, j as u32, &other, &probe, &cfg, true);
-            }
-            let hit = matches!(toi.state, ToiState::Hit | ToiState::MaxIterations);
-            // Only a body whose centre ended past the plane it met the other body in has
-            // passed into or through it; one that ended on its side of that plane (a
-            // landing, a bounce) was met by the solver and stays where the step left it.
-            if hit && toi.t > 0.0 && toi.t < t_max && toi.normal.dot(p1.pos - toi.point) < 0.0 {
-                best = Some((toi.t, j as u32, q, cfg.target, toi.normal));
+            } else {
+                let other =
+                    Mover { proxy: Proxy::of(&o.shape), sweep: Sweep::fixed(&o.pose), radius: o.shape.bounding_radius() };
+                if ctx.test(&target, &other, rec, narrow, &mut start_contact, &mut best) {
+                    break;
+                }
             }
         }
         let Some((t, other, query, target, normal)) = best else {
@@ -320,6 +336,103 @@ impl World {
             });
         }
         true
+    }
+}
+
+/// The earliest impact found so far: time, other body, query index, target gap and the
+/// normal from the other body.
+type Best = (f32, u32, u32, f32, Vec3);
+
+/// A body a sweep is tested against (for a mesh, its triangles one at a time).
+struct Target<'a> {
+    j: u32,
+    shape: &'a Shape,
+    pose: &'a Iso,
+}
+
+/// The swept body of [`World::sweep_body`]: what each candidate's test reads.
+struct SweepCtx<'a> {
+    i: u32,
+    shape: &'a Shape,
+    p0: Iso,
+    p1: Iso,
+    mover: Mover<'a>,
+    /// Box2D's probe for a body touching at the start: a small ball about the centre.
+    probe: Mover<'a>,
+    probe_radius: f32,
+    slop: f32,
+    margin: f32,
+    extent: f32,
+}
+
+impl SweepCtx<'_> {
+    /// Whether the centre's straight path over the step, `p0` to `p1`, passes through the
+    /// triangle `tri` (world corners).
+    fn centre_crosses(&self, tri: &[Vec3; 3]) -> bool {
+        let [a, b, c] = *tri;
+        let n = (b - a).cross(c - a);
+        let (s0, s1) = (n.dot(self.p0.pos - a), n.dot(self.p1.pos - a));
+        if s0 == s1 || s0 * s1 > 0.0 {
+            return false;
+        }
+        let q = self.p0.pos + (self.p1.pos - self.p0.pos) * (s0 / (s0 - s1));
+        [(a, b), (b, c), (c, a)].iter().all(|(e0, e1)| (*e1 - *e0).cross(q - *e0).dot(n) >= 0.0)
+    }
+
+    /// Tests the sweep against `other` (the target body, or one triangle of a target mesh):
+    /// updates `best` with an earlier impact; `true` when the body is to be held at its
+    /// start pose (no later candidate matters). `start_contact`: the target's contact with
+    /// the body at its start pose, computed once per target when first needed.
+    fn test(
+        &self,
+        target: &Target,
+        other: &Mover,
+        rec: &mut ContinuousRecord,
+        narrow: &mut Scratch,
+        start_contact: &mut Option<Manifold>,
+        best: &mut Option<Best>,
+    ) -> bool {
+        let (i, j) = (self.i, target.j);
+        let t_max = best.map_or(1.0, |b| b.0);
+        let cfg = ToiConfig { t_max, ..ToiConfig::new(self.slop, self.extent, target.shape.min_extent()) };
+        let (mut toi, mut q) = record_toi(rec, i, j, other, &self.mover, &cfg, false);
+        if toi.state == ToiState::Initial {
+            // Touching at the start. If the step carried its centre past the contact
+            // plane (a method that let it on into the other body), it stays where it
+            // was; otherwise (resting, sliding) Box2D's probe.
+            let m = start_contact.get_or_insert_with(|| {
+                let ccfg = CollideConfig { margin: self.margin, slop: self.slop };
+                let mut m = Manifold::default();
+                collide(target.shape, target.pose, self.shape, &self.p0, &ccfg, &mut SatCache::default(), narrow, &mut m);
+                m
+            });
+            // Already deeper in than the slop at the start: the contact is the solver's
+            // (moving the body back to a time it was just as deep gains nothing, and
+            // Box2D never holds a body at t = 0). A tumbling needle with a tip in the
+            // ground was put back every step and spun up (fuzz seeds 1000781, 2000781).
+            if m.max_depth() > self.slop {
+                return false;
+            }
+            if let Some(c) = m.points.first() {
+                if m.normal.dot(self.p1.pos - c.position) < 0.0 {
+                    *best = Some((0.0, j, q, cfg.target, m.normal));
+                    return true;
+                }
+            }
+            let cfg = ToiConfig { t_max, ..ToiConfig::new(self.slop, self.probe_radius, target.shape.min_extent()) };
+            (toi, q) = record_toi(rec, i, j, other, &self.probe, &cfg, true);
+        }
+        let hit = matches!(toi.state, ToiState::Hit | ToiState::MaxIterations);
+        // Only a body whose centre ended past the plane it met the other body in (or
+        // within a quarter of its inner radius of it: half inside a wall of no thickness,
+        // its centre on the plane) has passed into or through it; one that ended on its
+        // side of that plane (a landing, a bounce) was met by the solver and stays where
+        // the step left it.
+        let passed = toi.normal.dot(self.p1.pos - toi.point) < 0.25 * self.extent;
+        if hit && toi.t > 0.0 && toi.t < t_max && passed {
+            *best = Some((toi.t, j, q, cfg.target, toi.normal));
+        }
+        false
     }
 }
 

@@ -8,7 +8,9 @@
 //!    gravity, nothing else — and its bounding spheres are swept: pairs whose spheres are
 //!    receding or never come within the contact margin are done (Homer's closing-velocity
 //!    test and sphere sweep). Pairs already within the contact margin are the solver's
-//!    business (resting and touching contacts) and are skipped too.
+//!    business (resting and touching contacts) and are skipped too. A body and a static
+//!    triangle mesh are a pair for each triangle under the body's flight (the earliest
+//!    triangle's time is the pair's).
 //! 2. **Search**: for each remaining pair, the time its real shapes come within the target
 //!    gap, by bisection at test times on the real geometry, integrating only those two
 //!    bodies to each test time ([`crate::physics::collide::toi::time_of_impact_bisection`]).
@@ -39,10 +41,10 @@
 //! the method with its speculative margin as usual, so in a scene without fast bodies the
 //! cuts change the path only through the shorter solver steps.
 
-use super::ccd_record::{SubEvent, ToiEvent, ToiMethod, ToiQuery};
+use super::ccd_record::{ContinuousRecord, SubEvent, ToiEvent, ToiMethod, ToiQuery};
 use super::{Stage, World};
 use crate::physics::collide::distance::{distance, Proxy};
-use crate::physics::collide::toi::{
+use crate::physics::collide::toi::{triangle_mover, 
     contact_time, sphere_window, time_of_impact_bisection, Mover, Sweep, ToiConfig, ToiState,
 };
 use crate::physics::math::{Aabb, Iso};
@@ -61,6 +63,8 @@ pub(super) struct EarliestScratch {
     start: Vec<Iso>,
     /// This search's hits: (last clear time, first touching time, a, b, query).
     hits: Vec<(f32, f32, u32, u32, u32)>,
+    /// A mesh's triangles under a body's flight.
+    tris: Vec<u32>,
 }
 
 impl World {
@@ -141,38 +145,42 @@ impl World {
                 if (any_frozen && self.containment.is_frozen(b as u32)) || self.joints.excludes(a as u32, b as u32) {
                     continue;
                 }
-                if ba.shape.mesh().is_some() || bb.shape.mesh().is_some() {
-                    continue;
-                }
-                let ma =
-                    Mover { proxy: Proxy::of(&ba.shape), sweep: scratch.sweeps[a], radius: ba.shape.bounding_radius() };
-                let mb =
-                    Mover { proxy: Proxy::of(&bb.shape), sweep: scratch.sweeps[b], radius: bb.shape.bounding_radius() };
-                // Homer's sphere sweep: receding spheres, or spheres that never come within
-                // the margin, cannot collide in this step.
-                let Some((enter, _)) = sphere_window(&ma, &mb, margin, 1.0) else {
-                    continue;
-                };
-                self.continuous.candidates += 1;
-                // Already within the margin: a contact of the solver's, not an event.
-                if enter == 0.0 && distance(&ma.proxy, &ba.pose, &mb.proxy, &bb.pose).distance <= margin {
-                    continue;
-                }
-                let cfg = ToiConfig::new(slop, ba.shape.min_extent(), bb.shape.min_extent());
+                let (ea, eb) = (ba.shape.min_extent(), bb.shape.min_extent());
                 let rec = &mut self.continuous;
-                let start = rec.iterations.len() as u32;
-                let toi = time_of_impact_bisection(&ma, &mb, &cfg, Some(&mut rec.iterations));
-                rec.queries.push(ToiQuery {
-                    body: a as u32,
-                    other: b as u32,
-                    method: ToiMethod::Bisection,
-                    probe: false,
-                    round,
-                    result: toi,
-                    iterations: start..rec.iterations.len() as u32,
-                });
-                if matches!(toi.state, ToiState::Hit | ToiState::MaxIterations) && toi.t < 1.0 {
-                    scratch.hits.push((toi.t, toi.t_upper, a as u32, b as u32, rec.queries.len() as u32 - 1));
+                let mesh = ba.shape.mesh().map(|m| (m, a, b)).or(bb.shape.mesh().map(|m| (m, b, a)));
+                let found = if let Some((mesh, m, o)) = mesh {
+                    // A body and a mesh: the body against each triangle under its flight's
+                    // bounds, the earliest kept (the mesh is static).
+                    let (bm, bo) = (&self.bodies[m], &self.bodies[o]);
+                    let s = scratch.sweeps[o];
+                    let end = s.c0 + s.dc + s.ddc;
+                    let pad = bo.shape.bounding_radius() + margin + 0.25 * s.ddc.length();
+                    let flight = Aabb::new(s.c0.min(end), s.c0.max(end)).expanded(pad);
+                    scratch.tris.clear();
+                    mesh.query_aabb(&flight.to_local(&bm.pose), &mut scratch.tris);
+                    scratch.tris.sort_unstable();
+                    let mo = Mover { proxy: Proxy::of(&bo.shape), sweep: s, radius: bo.shape.bounding_radius() };
+                    let mut first: Option<(f32, f32, u32)> = None;
+                    for &t in &scratch.tris {
+                        let tri = triangle_mover(mesh, t, &bm.pose);
+                        // Movers in the pair's order (a < b), as the record names them.
+                        let (ma, mb) = if m == a { (&tri, &mo) } else { (&mo, &tri) };
+                        if let Some(hit) = pair_time(rec, (a as u32, b as u32), ma, mb, (ea, eb), slop, margin, round) {
+                            if first.is_none_or(|f| hit.0 < f.0) {
+                                first = Some(hit);
+                            }
+                        }
+                    }
+                    first
+                } else {
+                    let ma =
+                        Mover { proxy: Proxy::of(&ba.shape), sweep: scratch.sweeps[a], radius: ba.shape.bounding_radius() };
+                    let mb =
+                        Mover { proxy: Proxy::of(&bb.shape), sweep: scratch.sweeps[b], radius: bb.shape.bounding_radius() };
+                    pair_time(rec, (a as u32, b as u32), &ma, &mb, (ea, eb), slop, margin, round)
+                };
+                if let Some((t, upper, query)) = found {
+                    scratch.hits.push((t, upper, a as u32, b as u32, query));
                 }
             }
         }
@@ -229,4 +237,43 @@ impl World {
         }
         rec.sub_events.push(SubEvent { time: done, pairs: start..rec.pairs.len() as u32 });
     }
+}
+
+/// The seed's search for one pair (movers `ma`, `mb` of bodies `pair`, minimum extents
+/// `extents`): Homer's sphere sweep, then bisection on the real shapes; the time, the end
+/// of its bracket and the query's index when they come within the target gap in the rest
+/// of the step. Every query is recorded in `rec`.
+#[allow(clippy::too_many_arguments)]
+fn pair_time(
+    rec: &mut ContinuousRecord,
+    pair: (u32, u32),
+    ma: &Mover,
+    mb: &Mover,
+    extents: (f32, f32),
+    slop: f32,
+    margin: f32,
+    round: u32,
+) -> Option<(f32, f32, u32)> {
+    // Homer's sphere sweep: receding spheres, or spheres that never come within the
+    // margin, cannot collide in this step.
+    let (enter, _) = sphere_window(ma, mb, margin, 1.0)?;
+    rec.candidates += 1;
+    // Already within the margin: a contact of the solver's, not an event.
+    if enter == 0.0 && distance(&ma.proxy, &ma.sweep.at(0.0), &mb.proxy, &mb.sweep.at(0.0)).distance <= margin {
+        return None;
+    }
+    let cfg = ToiConfig::new(slop, extents.0, extents.1);
+    let start = rec.iterations.len() as u32;
+    let toi = time_of_impact_bisection(ma, mb, &cfg, Some(&mut rec.iterations));
+    rec.queries.push(ToiQuery {
+        body: pair.0,
+        other: pair.1,
+        method: ToiMethod::Bisection,
+        probe: false,
+        round,
+        result: toi,
+        iterations: start..rec.iterations.len() as u32,
+    });
+    let hit = matches!(toi.state, ToiState::Hit | ToiState::MaxIterations) && toi.t < 1.0;
+    hit.then(|| (toi.t, toi.t_upper, rec.queries.len() as u32 - 1))
 }
