@@ -372,7 +372,13 @@ fn mesh_wall(thickness: f32) -> Shape {
         TriMesh::new(v, vec![[0, 1, 2], [0, 2, 3]])
     } else {
         let v: Vec<Vec3> = (0..8)
-            .map(|k| Vec3::new(if k & 1 == 0 { -x } else { x }, if k & 2 == 0 { -h } else { h }, if k & 4 == 0 { -h } else { h }))
+            .map(|k| {
+                Vec3::new(
+                    if k & 1 == 0 { -x } else { x },
+                    if k & 2 == 0 { -h } else { h },
+                    if k & 4 == 0 { -h } else { h },
+                )
+            })
             .collect();
         // Outward-facing quads of the box, two triangles each.
         let quads = [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
@@ -400,7 +406,8 @@ fn fast_bodies_never_pass_through_mesh_walls() {
                     for ccd in ContinuousMode::ALL {
                         let settings = Settings { ccd, mode: method, sleeping: false, ..Default::default() };
                         let mut w = World::new(Vec3::ZERO, settings);
-                        w.add_body(BodyDesc::new("wall", mesh_wall(thickness), Vec3::new(5.0, 0.0, 0.0)).fixed()).unwrap();
+                        w.add_body(BodyDesc::new("wall", mesh_wall(thickness), Vec3::new(5.0, 0.0, 0.0)).fixed())
+                            .unwrap();
                         let mut d = BodyDesc::new("shot", shape.clone(), Vec3::new(0.0, 0.1, -0.05))
                             .with_velocity(Vec3::X * speed);
                         d.angular_velocity = *spin;

@@ -244,7 +244,7 @@ fn compare_writes_one_trace_per_side() {
     std::fs::create_dir_all(&dir).unwrap();
     let run = |extra: &[&str], trace: &std::path::Path| {
         let out = contactlab()
-            .args([&scene("naive_stack.ron"), "--headless", "--steps", "90"])
+            .args([&scene("naive_stack.ron"), "--headless", "--steps", "120"])
             .args(extra)
             .arg("--trace")
             .arg(trace)
@@ -256,15 +256,15 @@ fn compare_writes_one_trace_per_side() {
     let text = run(&["--compare", "naive,iterative"], &dir.join("ab.jsonl"));
     assert!(text.contains("side A: Naive") && text.contains("side B: Iterative"), "{text}");
     let solo = run(&["--solver", "naive"], &dir.join("solo.jsonl"));
-    assert!(solo.contains("steps            90"));
+    assert!(solo.contains("steps            120"));
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
     let (a, b) = (read("ab.a.jsonl"), read("ab.b.jsonl"));
     assert_eq!(a, read("solo.jsonl"), "side A is the plain naive run");
     let header = |t: &str| serde_json::from_str::<Value>(t.lines().next().unwrap()).unwrap();
     assert_eq!(header(&a)["method"], "naive");
     assert_eq!(header(&b)["method"], "iterative");
-    assert_eq!(a.lines().count(), 92);
-    assert_eq!(b.lines().count(), 92);
+    assert_eq!(a.lines().count(), 122);
+    assert_eq!(b.lines().count(), 122);
     // The naive stack falls while the iterative one stands: the top box's height differs.
     let top_y = |t: &str| {
         let last: Value = serde_json::from_str(t.lines().last().unwrap()).unwrap();

@@ -205,7 +205,16 @@ fn a_box_in_a_v_valley_gets_one_manifold_per_slope() {
     assert!(m.normal.y < -0.8 && scratch.mesh_groups[0].normal.y < -0.8);
     // Any other pair leaves no groups behind.
     let ball = Shape::Sphere { radius: 0.5 };
-    collide(&cube, &at, &ball, &Iso::from_translation(Vec3::new(0.0, 0.9, 0.0)), &cfg, &mut SatCache::default(), &mut scratch, &mut m);
+    collide(
+        &cube,
+        &at,
+        &ball,
+        &Iso::from_translation(Vec3::new(0.0, 0.9, 0.0)),
+        &cfg,
+        &mut SatCache::default(),
+        &mut scratch,
+        &mut m,
+    );
     assert!(scratch.mesh_groups.is_empty());
 }
 

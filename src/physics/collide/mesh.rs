@@ -29,9 +29,9 @@
 //!
 //! **Normal groups.** A body can touch faces of the mesh that meet at an angle (a box in a
 //! V valley rests on both slopes), and one manifold holds one normal. So the candidates are
-//! grouped by normal, deepest first: the deepest candidate opens the first group, and each
-//! later one joins the group whose normal is within 18° of its own ([`SAME_NORMAL`]) or
-//! opens a new one, up to [`MAX_GROUPS`] (shallower candidates of a fifth direction are
+//! grouped by normal, deepest first: the deepest candidate opens the first group and every
+//! candidate within 18° of its normal ([`SAME_NORMAL`]) joins it; the deepest of the rest
+//! opens the next, up to [`MAX_GROUPS`] (shallower candidates of a fifth direction are
 //! dropped). Each group becomes one manifold of at most four points by
 //! [`super::clip::reduce_to_four`] (the deepest and the largest area): the first (deepest)
 //! in `out`, the others in [`Scratch::mesh_groups`], which the world keeps as further
@@ -45,11 +45,11 @@
 
 use super::clip::{reduce_to_four, ClipVertex};
 use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold, Scratch};
-use arrayvec::ArrayVec;
 use crate::physics::hull::Hull;
 use crate::physics::math::{closest_points_segments, Iso};
 use crate::physics::mesh::{closest_point_on_triangle, EdgeShape, TriMesh};
 use crate::physics::shape::Shape;
+use arrayvec::ArrayVec;
 use glam::Vec3;
 
 /// Generator kind of mesh contact ids (top byte of a [`FeatureId`]).
@@ -218,7 +218,13 @@ fn hull_triangle(
         let (sep, f) = hull_depth(h, mid);
         let fnorm = x.transform_vector(h.faces()[f].normal);
         let w = x.transform_point(mid);
-        out.push(Candidate { point: w - fnorm * (0.5 * sep), normal: -fnorm, depth: -sep, id: id(t, 2, k as u64), group: 0 });
+        out.push(Candidate {
+            point: w - fnorm * (0.5 * sep),
+            normal: -fnorm,
+            depth: -sep,
+            id: id(t, 2, k as u64),
+            group: 0,
+        });
     }
 }
 
@@ -294,19 +300,23 @@ pub fn collide_mesh(
     if cands.is_empty() {
         return;
     }
-    // Normal groups, deepest candidate first (ties by id, so the order is deterministic).
-    cands.sort_unstable_by(|a, b| b.depth.total_cmp(&a.depth).then(a.id.cmp(&b.id)));
+    // Normal groups: the deepest candidate not yet grouped opens the next group (ties by
+    // id, so the order is deterministic), and every ungrouped candidate within 18° of its
+    // normal joins it. One pass per group, no sort: most pairs have one group.
     let mut normals: ArrayVec<Vec3, MAX_GROUPS> = ArrayVec::new();
-    for c in cands.iter_mut() {
-        let best = normals.iter().enumerate().map(|(g, n)| (g, n.dot(c.normal))).max_by(|x, y| x.1.total_cmp(&y.1));
-        c.group = match best {
-            Some((g, d)) if d >= SAME_NORMAL => g as u8,
-            _ if !normals.is_full() => {
-                normals.push(c.normal);
-                (normals.len() - 1) as u8
-            }
-            _ => u8::MAX,
-        };
+    cands.iter_mut().for_each(|c| c.group = u8::MAX);
+    while !normals.is_full() {
+        let open = cands
+            .iter()
+            .filter(|c| c.group == u8::MAX)
+            .max_by(|a, b| a.depth.total_cmp(&b.depth).then(b.id.cmp(&a.id)))
+            .map(|c| c.normal);
+        let Some(n) = open else { break };
+        let g = normals.len() as u8;
+        normals.push(n);
+        for c in cands.iter_mut().filter(|c| c.group == u8::MAX && c.normal.dot(n) >= SAME_NORMAL) {
+            c.group = g;
+        }
     }
     // One feature id once per group (a shared mesh corner is a candidate of each triangle).
     cands.sort_unstable_by_key(|c| (c.group, c.id));

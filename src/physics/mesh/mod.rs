@@ -71,6 +71,9 @@ pub struct TriMesh {
     /// [`NO_NEIGHBOUR`]: edges are matched by their end *positions*, so meshes whose
     /// triangles repeat a shared vertex (an OBJ written without sharing) still connect.
     neighbours: Vec<[u32; 3]>,
+    /// Per triangle, how it meets its neighbour across each edge ([`EdgeShape`]), computed
+    /// once when the mesh is built (the narrow phase asks for it per candidate).
+    edge_shapes: Vec<[EdgeShape; 3]>,
     bvh: Bvh,
 }
 
@@ -116,7 +119,10 @@ impl TriMesh {
         let boxes: Vec<Aabb> = triangles.iter().map(|t| tri_aabb(t.map(|i| vertices[i as usize]))).collect();
         let bvh = Bvh::build(&boxes);
         let neighbours = neighbours(&vertices, &triangles);
-        Ok(TriMesh { vertices, triangles, normals, neighbours, bvh })
+        let mut mesh = TriMesh { vertices, triangles, normals, neighbours, edge_shapes: Vec::new(), bvh };
+        mesh.edge_shapes =
+            (0..mesh.triangles.len() as u32).map(|t| [0, 1, 2].map(|k| mesh.classify_edge(t, k))).collect();
+        Ok(mesh)
     }
 
     /// The triangle across edge `k` (corner k to corner k + 1) of triangle `t`, if any.
@@ -128,7 +134,13 @@ impl TriMesh {
     /// How triangle `t` meets its neighbour across edge `k` ([`EdgeShape`]): the
     /// neighbour's far corner below `t`'s plane is a convex edge, above it a concave one,
     /// within 10⁻³ of its distance from the edge a flat one.
+    #[inline]
     pub fn edge_shape(&self, t: u32, k: usize) -> EdgeShape {
+        self.edge_shapes[t as usize][k]
+    }
+
+    /// [`TriMesh::edge_shape`] computed from the geometry (once per edge, at build).
+    fn classify_edge(&self, t: u32, k: usize) -> EdgeShape {
         let Some(u) = self.neighbour(t, k) else { return EdgeShape::Boundary };
         let tri = self.triangles[t as usize];
         let (a, b) = (self.vertices[tri[k] as usize], self.vertices[tri[(k + 1) % 3] as usize]);

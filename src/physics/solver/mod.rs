@@ -85,6 +85,9 @@ pub struct PositionMoves {
     pub linear: Vec<Vec3>,
     /// Rotation vector per body.
     pub angular: Vec<Vec3>,
+    /// The lift a move gives a body against gravity is paid from its linear kinetic energy
+    /// (the naive method's projection, [`naive::project_positions`]): set by the method.
+    pub pay_lift: bool,
 }
 
 impl PositionMoves {
@@ -94,6 +97,7 @@ impl PositionMoves {
         self.linear.resize(n, Vec3::ZERO);
         self.angular.clear();
         self.angular.resize(n, Vec3::ZERO);
+        self.pay_lift = false;
     }
 }
 

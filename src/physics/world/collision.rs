@@ -228,13 +228,14 @@ impl World {
         mut rec: Option<&mut PairRecord>,
     ) -> bool {
         let persisted = std::mem::replace(&mut k.persisted, true);
+        // Last step's further manifolds of this pair (a body on a mesh along several normals).
+        let parts = self.parts.take_prev(k.a, k.b);
         let (ma, mb) = (&self.motions[k.a as usize], &self.motions[k.b as usize]);
         let step = self.step_count + 1;
         if !ma.awake && !mb.awake {
-            // Both asleep (or asleep + static): keep the manifold as it was.
+            // Both asleep (or asleep + static): keep the manifolds as they were.
             watch::begin(&mut rec, step, base.margin);
             watch::took(&mut rec, PairPath::Asleep);
-            let parts = self.parts.take_prev(k.a, k.b);
             self.parts.carry(parts, &mut self.contact_pool);
             return !c.manifold.points.is_empty();
         }
@@ -247,7 +248,11 @@ impl World {
         let (ba, bb) = (&self.bodies[k.a as usize], &self.bodies[k.b as usize]);
         if persisted {
             let distance = self.settings.recycle_distance;
-            if c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin) {
+            // A pair with several normal groups is recycled whole or not at all.
+            if c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin)
+                && self.parts.reuse(parts.clone(), &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin)
+            {
+                self.parts.carry(parts, &mut self.contact_pool);
                 watch::took(&mut rec, PairPath::Recycled);
                 return true;
             }
@@ -288,7 +293,6 @@ impl World {
         c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose, rel);
         k.apart = Apart::capture(&c.manifold, rel, &c.cache);
         c.impulses = Default::default();
-        let parts = self.parts.take_prev(k.a, k.b);
         let groups = &self.scratch.mesh_groups;
         if groups.is_empty() && parts.is_empty() {
             if persisted {
@@ -316,14 +320,11 @@ impl World {
                 }
             };
             warm(c);
-            // Several groups are recomputed every step, never recycled.
-            c.recycle.valid &= groups.is_empty();
             for g in groups {
                 let mut part = self.contact_pool.pop().unwrap_or_default();
                 *part = Contact { a: k.a, b: k.b, ..Default::default() };
                 part.manifold.clone_from(g);
                 part.recycle = Recycle::capture(g, &ba.pose, &bb.pose, rel);
-                part.recycle.valid = false;
                 warm(&mut part);
                 self.parts.next.push(part);
             }
@@ -360,8 +361,9 @@ impl<'a> Group<'a> {
 /// pair-aligned ones — so the solvers, islands, drawing and traces read them as they read
 /// any contact. Their boxes come from and go back to the contact pool.
 ///
-/// Limits: a pair with more than one group is recomputed every step (not recycled); the
-/// groups of a pair whose bodies sleep are kept as they were.
+/// A pair with several groups is recycled whole (every group's manifold within the
+/// recycling window) or recomputed whole; the groups of a pair whose bodies sleep are kept
+/// as they were.
 #[derive(Clone, Debug, Default)]
 #[allow(clippy::vec_box)]
 pub(super) struct MeshParts {
@@ -386,6 +388,23 @@ impl MeshParts {
             self.cursor += 1;
         }
         start..self.cursor
+    }
+
+    /// Recycles each of last step's manifolds `range` in place ([`Recycle::reuse`]); whether
+    /// all of them could be.
+    fn reuse(
+        &mut self,
+        range: std::ops::Range<usize>,
+        xa: &Iso,
+        xb: &Iso,
+        radii: (f32, f32),
+        distance: f32,
+        margin: f32,
+    ) -> bool {
+        self.prev[range].iter_mut().all(|p| {
+            let Contact { recycle, manifold, .. } = &mut **p;
+            recycle.reuse(manifold, xa, xb, radii, distance, margin)
+        })
     }
 
     /// Keeps last step's manifolds `range` as they were (a sleeping pair), swapping each box

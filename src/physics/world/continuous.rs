@@ -56,10 +56,12 @@
 use super::ccd_record::{ContinuousRecord, ToiEvent, ToiMethod, ToiQuery};
 use super::World;
 use crate::physics::collide::distance::Proxy;
-use crate::physics::collide::toi::{triangle_mover, contact_time, time_of_impact, Mover, Sweep, Toi, ToiConfig, ToiState};
+use crate::physics::collide::toi::{
+    contact_time, time_of_impact, triangle_mover, Mover, Sweep, Toi, ToiConfig, ToiState,
+};
 use crate::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
-use crate::physics::shape::Shape;
 use crate::physics::math::{Aabb, Iso};
+use crate::physics::shape::Shape;
 use crate::physics::solver::Schedule;
 use glam::Vec3;
 
@@ -262,7 +264,16 @@ impl World {
                         // Its centre went through the triangle: passed, however it started
                         // (a triangle has no inside: past its plane the contact normal
                         // turns and pushes the body on through).
-                        let q = record_toi(rec, i as u32, j as u32, &other, &ctx.mover, &ToiConfig::new(slop, extent, f32::INFINITY), false).1;
+                        let q = record_toi(
+                            rec,
+                            i as u32,
+                            j as u32,
+                            &other,
+                            &ctx.mover,
+                            &ToiConfig::new(slop, extent, f32::INFINITY),
+                            false,
+                        )
+                        .1;
                         let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalize_or_zero();
                         let n = if n.dot(p0.pos - tri[0]) >= 0.0 { n } else { -n };
                         let toi = &rec.queries[q as usize].result;
@@ -280,8 +291,11 @@ impl World {
                     }
                 }
             } else {
-                let other =
-                    Mover { proxy: Proxy::of(&o.shape), sweep: Sweep::fixed(&o.pose), radius: o.shape.bounding_radius() };
+                let other = Mover {
+                    proxy: Proxy::of(&o.shape),
+                    sweep: Sweep::fixed(&o.pose),
+                    radius: o.shape.bounding_radius(),
+                };
                 if ctx.test(&target, &other, rec, narrow, &mut start_contact, &mut best) {
                     break;
                 }
@@ -403,7 +417,16 @@ impl SweepCtx<'_> {
             let m = start_contact.get_or_insert_with(|| {
                 let ccfg = CollideConfig { margin: self.margin, slop: self.slop };
                 let mut m = Manifold::default();
-                collide(target.shape, target.pose, self.shape, &self.p0, &ccfg, &mut SatCache::default(), narrow, &mut m);
+                collide(
+                    target.shape,
+                    target.pose,
+                    self.shape,
+                    &self.p0,
+                    &ccfg,
+                    &mut SatCache::default(),
+                    narrow,
+                    &mut m,
+                );
                 m
             });
             // Already deeper in than the slop at the start: the contact is the solver's

@@ -44,8 +44,8 @@
 use super::ccd_record::{ContinuousRecord, SubEvent, ToiEvent, ToiMethod, ToiQuery};
 use super::{Stage, World};
 use crate::physics::collide::distance::{distance, Proxy};
-use crate::physics::collide::toi::{triangle_mover, 
-    contact_time, sphere_window, time_of_impact_bisection, Mover, Sweep, ToiConfig, ToiState,
+use crate::physics::collide::toi::{
+    contact_time, sphere_window, time_of_impact_bisection, triangle_mover, Mover, Sweep, ToiConfig, ToiState,
 };
 use crate::physics::math::{Aabb, Iso};
 use crate::physics::solver::Schedule;
@@ -173,10 +173,16 @@ impl World {
                     }
                     first
                 } else {
-                    let ma =
-                        Mover { proxy: Proxy::of(&ba.shape), sweep: scratch.sweeps[a], radius: ba.shape.bounding_radius() };
-                    let mb =
-                        Mover { proxy: Proxy::of(&bb.shape), sweep: scratch.sweeps[b], radius: bb.shape.bounding_radius() };
+                    let ma = Mover {
+                        proxy: Proxy::of(&ba.shape),
+                        sweep: scratch.sweeps[a],
+                        radius: ba.shape.bounding_radius(),
+                    };
+                    let mb = Mover {
+                        proxy: Proxy::of(&bb.shape),
+                        sweep: scratch.sweeps[b],
+                        radius: bb.shape.bounding_radius(),
+                    };
                     pair_time(rec, (a as u32, b as u32), &ma, &mb, (ea, eb), slop, margin, round)
                 };
                 if let Some((t, upper, query)) = found {
