@@ -168,3 +168,27 @@ fn the_inspector_names_a_mesh_pairs_contact() {
     h.run();
     h.get_by_label_contains("triangle-mesh contact");
 }
+
+/// The V valley scene: its frictionless box rests on both slopes, so the valley–box pair has
+/// a second manifold; the inspector lists it as "normal group 2" with the other slope's
+/// normal (±sin 30°, cos 30°, 0).
+#[test]
+fn the_inspector_lists_a_mesh_pairs_further_normal_groups() {
+    let path = scene::scenes_dir().join("v_valley.ron");
+    let mut t = Testbed::new(scene::load(&path).unwrap(), Some(path));
+    let (valley, cube) = (t.scene.body_index("valley").unwrap(), t.scene.body_index("frictionless box").unwrap());
+    t.select_pair(valley, cube);
+    for _ in 0..240 {
+        t.step_once();
+    }
+    let groups: Vec<_> = t.world().contact_groups(valley as u32, cube as u32).collect();
+    assert_eq!(groups.len(), 1, "one further normal group");
+    let n = groups[0].manifold.normal;
+    assert!((n.x.abs() - 0.5).abs() < 1e-3 && (n.y - 0.866).abs() < 1e-3, "slope normal {n:?}");
+    let mut h = Harness::builder()
+        .with_size(egui::Vec2::new(520.0, 3000.0))
+        .build_ui_state(|ui, t: &mut Testbed| panel(ui, t), t);
+    h.run();
+    h.get_by_label_contains("one manifold per normal group");
+    h.get_by_label_contains("normal group 2: normal (");
+}

@@ -44,7 +44,9 @@
 //!
 //! Positions: the seed has no penetration correction (it winds time back to the moment of
 //! impact instead), so the naive linear projection is used
-//! ([`super::naive::project_positions`], after the positions are integrated).
+//! ([`super::naive::project_positions`], after the positions are integrated), paid for as
+//! in the naive method (a body it lifts while it still sinks gives up that height's energy
+//! from its sinking motion).
 //!
 //! Cost: one effective mass per point and direction, one pass; no iteration.
 //!
