@@ -343,6 +343,23 @@ pub fn below_terrain(template: &World, poses: &[Iso]) -> usize {
         .count()
 }
 
+/// The deepest hull vertex under the heightfield of `stock::heightfield_pile` (m, measured
+/// straight down from the terrain's closed-form height): a check of the mesh contact's
+/// depths that does not use it.
+pub fn deepest_vertex_below_terrain(template: &World, poses: &[Iso]) -> f32 {
+    use contactlab::scene::stock::terrain_height;
+    let mut worst = 0.0f32;
+    for (b, x) in template.bodies().iter().zip(poses).filter(|(b, _)| b.is_dynamic()) {
+        if let Some(h) = b.shape.hull() {
+            for v in h.vertices() {
+                let p = x.transform_point(*v);
+                worst = worst.max(terrain_height(p.x, p.z) - p.y);
+            }
+        }
+    }
+    worst
+}
+
 /// Deepest penetration (m) between any two bodies of `template` placed at `poses`, by
 /// contactlab's exact SAT — the same yardstick for every engine. Pairs are found by a
 /// sweep over x of the bounding boxes.

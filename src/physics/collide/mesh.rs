@@ -40,7 +40,8 @@
 //!
 //! Limits: triangles are two-sided, their normal taken on the side of the body's centre, so
 //! a body whose centre has passed a face is pushed on through it (continuous collision
-//! keeps fast bodies from getting there); a fifth normal direction under one body is
+//! keeps fast bodies from getting there), and near a ridge a face of the other slope can
+//! see a body from behind (its speculative points then point down that slope's normal); a fifth normal direction under one body is
 //! dropped; edge shapes (convex, concave) are those seen from the front.
 
 use super::clip::{reduce_to_four, ClipVertex};
@@ -58,6 +59,11 @@ pub const MESH_ID: u64 = 4;
 /// Candidates whose normal is within this cosine of a group's normal join that group's
 /// manifold (cos 18°).
 pub const SAME_NORMAL: f32 = 0.95;
+
+/// How far past a concave edge, per metre of depth under the face, a body vertex still
+/// counts against the face: a vertex under a crease between slopes of angle α projects
+/// `tan α` × its depth past it (2 covers slopes up to 63°).
+pub const CREASE_REACH: f32 = 2.0;
 
 /// At most this many manifolds (normal groups) per body–mesh pair.
 pub const MAX_GROUPS: usize = 4;
@@ -167,7 +173,8 @@ fn hull_triangle(
     let [a, b, c] = tri;
     // Two-sided: the face normal on the side of the body's centre (as round shapes take
     // it), so a body reaching a wall of no thickness from behind is pushed back, not on
-    // through it.
+    // through it, and a body inside a thin closed mesh is pushed out of the face it has
+    // not yet passed the plane of.
     let front = face.dot(x.pos - a) >= 0.0;
     let n = if front { face } else { -face };
     // (1) Body vertices over the triangle, less than the margin above its plane.
@@ -177,16 +184,22 @@ fn hull_triangle(
             continue;
         }
         let p = *v - n * s;
-        // Inside the triangle: on the inner side of all three edges — or past a concave edge,
-        // where the neighbour face rises: a vertex under this plane there is under the
+        // Inside the triangle: on the inner side of all three edges — or just past a concave
+        // edge, where the neighbour face rises: a vertex under this plane there is under the
         // neighbour too, inside the mesh's solid side (a box corner pushed into a valley's
         // crease projects outside both faces), and one within the margin above it may reach
-        // this face's plane within the step (a corner resting in the crease).
+        // this face's plane within the step (a corner resting in the crease). "Just past":
+        // by at most CREASE_REACH × its depth (and the neighbour's width), the reach of a
+        // corner under a crease of slopes up to 63°; farther out the mesh beyond may bend
+        // down again, and the neighbour's own test covers what lies over it.
         let inside = [(a, b), (b, c), (c, a)].iter().enumerate().all(|(k, (e0, e1))| {
             let e = *e1 - *e0;
             let into = e.cross(p - *e0).dot(face);
             into >= 0.0
-                || (front && mesh.edge_shape(t, k) == EdgeShape::Concave && (s < 0.0 || into >= -margin * e.length()))
+                || (front && mesh.edge_shape(t, k) == EdgeShape::Concave && {
+                    let past = -into / e.length();
+                    past <= if s < 0.0 { mesh.neighbour_width(t, k).min(CREASE_REACH * -s) } else { margin }
+                })
         });
         if inside {
             out.push(Candidate { point: *v - n * (0.5 * s), normal: n, depth: -s, id: id(t, 0, k as u64), group: 0 });

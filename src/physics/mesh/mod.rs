@@ -74,6 +74,9 @@ pub struct TriMesh {
     /// Per triangle, how it meets its neighbour across each edge ([`EdgeShape`]), computed
     /// once when the mesh is built (the narrow phase asks for it per candidate).
     edge_shapes: Vec<[EdgeShape; 3]>,
+    /// Per triangle and edge, how far the neighbour reaches past the edge (the distance of
+    /// its far corner from the edge's line; 0 at a boundary).
+    neighbour_widths: Vec<[f32; 3]>,
     bvh: Bvh,
 }
 
@@ -119,9 +122,19 @@ impl TriMesh {
         let boxes: Vec<Aabb> = triangles.iter().map(|t| tri_aabb(t.map(|i| vertices[i as usize]))).collect();
         let bvh = Bvh::build(&boxes);
         let neighbours = neighbours(&vertices, &triangles);
-        let mut mesh = TriMesh { vertices, triangles, normals, neighbours, edge_shapes: Vec::new(), bvh };
-        mesh.edge_shapes =
+        let mut mesh = TriMesh {
+            vertices,
+            triangles,
+            normals,
+            neighbours,
+            edge_shapes: Vec::new(),
+            neighbour_widths: Vec::new(),
+            bvh,
+        };
+        let edges: Vec<[(EdgeShape, f32); 3]> =
             (0..mesh.triangles.len() as u32).map(|t| [0, 1, 2].map(|k| mesh.classify_edge(t, k))).collect();
+        mesh.edge_shapes = edges.iter().map(|e| e.map(|(shape, _)| shape)).collect();
+        mesh.neighbour_widths = edges.iter().map(|e| e.map(|(_, width)| width)).collect();
         Ok(mesh)
     }
 
@@ -139,9 +152,17 @@ impl TriMesh {
         self.edge_shapes[t as usize][k]
     }
 
-    /// [`TriMesh::edge_shape`] computed from the geometry (once per edge, at build).
-    fn classify_edge(&self, t: u32, k: usize) -> EdgeShape {
-        let Some(u) = self.neighbour(t, k) else { return EdgeShape::Boundary };
+    /// How far the neighbour of triangle `t` across edge `k` reaches past that edge: the
+    /// distance of its far corner from the edge's line (0 without a neighbour).
+    #[inline]
+    pub fn neighbour_width(&self, t: u32, k: usize) -> f32 {
+        self.neighbour_widths[t as usize][k]
+    }
+
+    /// [`TriMesh::edge_shape`] and [`TriMesh::neighbour_width`] computed from the geometry
+    /// (once per edge, at build).
+    fn classify_edge(&self, t: u32, k: usize) -> (EdgeShape, f32) {
+        let Some(u) = self.neighbour(t, k) else { return (EdgeShape::Boundary, 0.0) };
         let tri = self.triangles[t as usize];
         let (a, b) = (self.vertices[tri[k] as usize], self.vertices[tri[(k + 1) % 3] as usize]);
         // The neighbour's corner that is on neither end of the edge.
@@ -152,13 +173,15 @@ impl TriMesh {
             .unwrap_or(a);
         let d = self.normals[t as usize].dot(far - a);
         let reach = (far - a).length();
-        if d.abs() <= 1e-3 * reach {
+        let width = (far - a).cross(b - a).length() / (b - a).length();
+        let shape = if d.abs() <= 1e-3 * reach {
             EdgeShape::Flat
         } else if d < 0.0 {
             EdgeShape::Convex
         } else {
             EdgeShape::Concave
-        }
+        };
+        (shape, width)
     }
 
     /// From a flat index list (three per triangle).

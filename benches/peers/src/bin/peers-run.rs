@@ -143,7 +143,11 @@ fn main() -> ExitCode {
             println!("  {} bodies outside the room", contactlab_peers::escaped(&world, &poses));
         }
         if scene.starts_with("heightfield-") {
-            println!("  {} bodies below the terrain", contactlab_peers::below_terrain(&world, &poses));
+            println!(
+                "  {} bodies below the terrain; deepest vertex {:.4} m under it (straight down)",
+                contactlab_peers::below_terrain(&world, &poses),
+                contactlab_peers::deepest_vertex_below_terrain(&world, &poses)
+            );
         }
         return ExitCode::SUCCESS;
     }
@@ -177,7 +181,11 @@ fn main() -> ExitCode {
         println!("  {} bodies outside the room", contactlab_peers::escaped(&world, &poses));
     }
     if scene.starts_with("heightfield-") {
-        println!("  {} bodies below the terrain", contactlab_peers::below_terrain(&world, &poses));
+        println!(
+            "  {} bodies below the terrain; deepest vertex {:.4} m under it (straight down)",
+            contactlab_peers::below_terrain(&world, &poses),
+            contactlab_peers::deepest_vertex_below_terrain(&world, &poses)
+        );
     }
     ExitCode::SUCCESS
 }
