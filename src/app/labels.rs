@@ -239,12 +239,12 @@ fn paint_side(
             painter.text(at, Align2::LEFT_BOTTOM, text, FontId::proportional(13.0), dark);
         }
         // A body on a mesh along several normals: the further groups' points, named by group
-        // and set below left of the point (a corner in a crease is a point of both groups).
+        // and set below right of the point (a corner in a crease is a point of both groups).
         for (g, c) in w.contact_groups(pd.a as u32, pd.b as u32).enumerate() {
             for (k, pt) in c.manifold.points.iter().enumerate() {
-                let Some(at) = screen(vp, main, ppp, pt.position).map(|s| s + egui::vec2(-9.0, 9.0)) else { continue };
+                let Some(at) = screen(vp, main, ppp, pt.position).map(|s| s + egui::vec2(9.0, 9.0)) else { continue };
                 let text = format!("g{}·{k}: {:.2} N·s", g + 2, c.impulses[k].normal);
-                painter.text(at, Align2::RIGHT_TOP, text, FontId::proportional(13.0), dark);
+                painter.text(at, Align2::LEFT_TOP, text, FontId::proportional(13.0), dark);
             }
         }
     }
