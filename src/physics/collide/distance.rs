@@ -82,7 +82,8 @@ impl<'a> Proxy<'a> {
             },
             Shape::Box { hull, .. } | Shape::Hull(hull) => Proxy { core: Core::Hull(hull), radius: 0.0 },
             // A mesh is not convex: its triangles are queried one by one. As a whole it
-            // stands for a point at its origin (callers skip mesh bodies).
+            // stands for a point at its origin (callers query its triangles instead,
+            // [`Proxy::triangle`]).
             Shape::Mesh(_) => Proxy::point(Vec3::ZERO, 0.0),
         }
     }
