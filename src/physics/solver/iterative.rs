@@ -184,9 +184,28 @@ pub const RESTITUTION_TOLERANCE: f32 = 1e-4;
 /// so the uneven split of a flat face's impulses among its corners stays free (per point,
 /// a flat-dropped cube left spinning at 0.01 rad/s). Leaving out the stopping impulse bound
 /// head-on speculative contacts, whose approach is not quite stopped by the substeps.
-pub fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], threshold: f32) {
+///
+/// `bouncing` is scratch (the indices of the manifolds with a bouncing point: which they are
+/// does not change during the passes, so they are listed once instead of every manifold
+/// being looked at in every pass).
+pub fn apply_restitution(
+    constraints: &mut [ContactConstraint],
+    bodies: &mut [SolverBody],
+    threshold: f32,
+    bouncing: &mut Vec<u32>,
+) {
     let bounces = |p: &super::ConstraintPoint| p.relative_velocity <= -threshold && p.max_normal_impulse > 0.0;
-    for c in constraints.iter_mut().filter(|c| c.restitution > 0.0) {
+    bouncing.clear();
+    bouncing.extend(
+        constraints
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.restitution > 0.0 && c.points[..c.count as usize].iter().any(bounces))
+            .map(|(i, _)| i as u32),
+    );
+    // The compression impulse only bounds a bouncing manifold.
+    for &i in bouncing.iter() {
+        let c = &mut constraints[i as usize];
         let (a, b) = super::pair_mut(bodies, c.a, c.b);
         for p in c.points[..c.count as usize].iter_mut() {
             let vn = Row::new(a, b, p.ra, p.rb, c.normal).velocity(a, b, c.normal);
@@ -194,13 +213,14 @@ pub fn apply_restitution(constraints: &mut [ContactConstraint], bodies: &mut [So
         }
     }
     for pass in 0..MAX_RESTITUTION_PASSES {
+        if bouncing.is_empty() {
+            break;
+        }
         let reverse = pass % 2 == 1;
         let (mut change, mut largest) = (0.0f32, 0.0f32);
-        for c in constraints.iter_mut() {
+        for &i in bouncing.iter() {
+            let c = &mut constraints[i as usize];
             let count = c.count as usize;
-            if c.restitution == 0.0 || !c.points[..count].iter().any(bounces) {
-                continue;
-            }
             let (a, b) = super::pair_mut(bodies, c.a, c.b);
             for k in 0..count {
                 let p = &mut c.points[if reverse { count - 1 - k } else { k }];
@@ -277,6 +297,8 @@ pub struct ScalarSolver {
     counter: PassCounter,
     /// The impulses were copied back for the restitution pass (they are stored from there).
     restituted: bool,
+    /// Scratch of [`apply_restitution`].
+    bouncing: Vec<u32>,
 }
 
 impl ScalarSolver {
@@ -389,7 +411,7 @@ impl Resolver for ScalarSolver {
 
     fn restitution(&mut self, constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], settings: &Settings) {
         self.store(constraints);
-        apply_restitution(constraints, bodies, settings.restitution_threshold);
+        apply_restitution(constraints, bodies, settings.restitution_threshold, &mut self.bouncing);
         self.restituted = true;
     }
 

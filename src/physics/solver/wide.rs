@@ -191,6 +191,8 @@ pub struct WideSolver {
     counter: PassCounter,
     /// The impulses were copied back for the restitution pass (they are stored from there).
     restituted: bool,
+    /// Scratch of [`iterative::apply_restitution`].
+    bouncing: Vec<u32>,
 }
 
 impl WideSolver {
@@ -395,7 +397,7 @@ impl Resolver for WideSolver {
 
     fn restitution(&mut self, constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], settings: &Settings) {
         self.store(constraints);
-        iterative::apply_restitution(constraints, bodies, settings.restitution_threshold);
+        iterative::apply_restitution(constraints, bodies, settings.restitution_threshold, &mut self.bouncing);
         self.restituted = true;
     }
 
