@@ -180,13 +180,15 @@ impl Simplex {
         }
     }
 
-    /// Keeps the vertices `keep` (indices into the current list) with weights `weights`.
+    /// Keeps the vertices `keep` (ascending indices into the current list) with weights
+    /// `weights`, compacted in place (each kept vertex moves down, never over one still to
+    /// be read).
     fn reduce(&mut self, keep: &[usize], weights: &[f32]) {
-        let old = self.v.clone();
-        self.v.clear();
-        for (&k, &wt) in keep.iter().zip(weights) {
-            self.v.push(SimplexVertex { weight: wt, ..old[k] });
+        debug_assert!(keep.windows(2).all(|p| p[0] < p[1]));
+        for (j, (&k, &wt)) in keep.iter().zip(weights).enumerate() {
+            self.v[j] = SimplexVertex { weight: wt, ..self.v[k] };
         }
+        self.v.truncate(keep.len());
     }
 
     /// Segment `w0 w1`: the origin's projection `t` along it decides the region — before
