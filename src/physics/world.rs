@@ -387,17 +387,26 @@ impl World {
     /// The contact of pair (a, b), either order (for a body–mesh pair, its deepest normal
     /// group; [`World::contact_groups`] gives the others).
     pub fn contact(&self, a: u32, b: u32) -> Option<&Contact> {
+        self.pair_contact_index(a, b).map(|i| &*self.contacts[i])
+    }
+
+    /// How many of `contacts` are the pair-aligned ones (one per candidate pair, sorted); the
+    /// further normal groups of mesh pairs follow them.
+    fn pair_aligned(&self) -> usize {
+        self.keys.len().min(self.contacts.len())
+    }
+
+    /// Index of pair (a, b)'s own contact (either order) among the pair-aligned ones.
+    pub(crate) fn pair_contact_index(&self, a: u32, b: u32) -> Option<usize> {
         let key = (a.min(b), a.max(b));
-        let pairs = &self.contacts[..self.keys.len().min(self.contacts.len())];
-        pairs.binary_search_by(|c| (c.a, c.b).cmp(&key)).ok().map(|i| &*pairs[i])
+        self.contacts[..self.pair_aligned()].binary_search_by(|c| (c.a, c.b).cmp(&key)).ok()
     }
 
     /// The further manifolds of pair (a, b), either order: a body touching a mesh along
     /// several normals has one contact per further normal group (empty for other pairs).
     pub fn contact_groups(&self, a: u32, b: u32) -> impl Iterator<Item = &Contact> {
         let key = (a.min(b), a.max(b));
-        let start = self.keys.len().min(self.contacts.len());
-        self.contacts[start..].iter().filter(move |c| (c.a, c.b) == key).map(|c| &**c)
+        self.contacts[self.pair_aligned()..].iter().filter(move |c| (c.a, c.b) == key).map(|c| &**c)
     }
 
     /// Counts for display.

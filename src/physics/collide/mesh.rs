@@ -24,8 +24,9 @@
 //! Voronoi region the neighbour allows cannot be real). Triangle corners and edges inside
 //! the body (2, 3) count only where the mesh is convex there: inside a flat floor the body's
 //! own vertices (1) carry the contact. In a concave crease a body vertex under both faces
-//! projects outside both triangles; (1) then ignores the concave edges, so the vertex is
-//! held by both faces' normals instead of slipping through the crease.
+//! projects outside both triangles; (1) then looks just past the concave edges
+//! ([`CREASE_REACH`]), so the vertex is held by both faces' normals instead of slipping
+//! through the crease.
 //!
 //! **Normal groups.** A body can touch faces of the mesh that meet at an angle (a box in a
 //! V valley rests on both slopes), and one manifold holds one normal. So the candidates are
@@ -41,8 +42,9 @@
 //! Limits: triangles are two-sided, their normal taken on the side of the body's centre, so
 //! a body whose centre has passed a face is pushed on through it (continuous collision
 //! keeps fast bodies from getting there), and near a ridge a face of the other slope can
-//! see a body from behind (its speculative points then point down that slope's normal); a fifth normal direction under one body is
-//! dropped; edge shapes (convex, concave) are those seen from the front.
+//! see a body from behind (its speculative points then point down that slope's normal); a
+//! fifth normal direction under one body is dropped; edge shapes (convex, concave) are
+//! those seen from the front.
 
 use super::clip::{reduce_to_four, ClipVertex};
 use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold, Scratch};

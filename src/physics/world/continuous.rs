@@ -263,23 +263,15 @@ impl World {
                     if ctx.centre_crosses(&tri) {
                         // Its centre went through the triangle: passed, however it started
                         // (a triangle has no inside: past its plane the contact normal
-                        // turns and pushes the body on through).
-                        let q = record_toi(
-                            rec,
-                            i as u32,
-                            j as u32,
-                            &other,
-                            &ctx.mover,
-                            &ToiConfig::new(slop, extent, f32::INFINITY),
-                            false,
-                        )
-                        .1;
-                        let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalize_or_zero();
-                        let n = if n.dot(p0.pos - tri[0]) >= 0.0 { n } else { -n };
-                        let toi = &rec.queries[q as usize].result;
+                        // turns and pushes the body on through). Back to its time of
+                        // impact, or held where it started, the face's normal towards it.
+                        let cfg = ToiConfig::new(slop, extent, target.shape.min_extent());
+                        let (toi, q) = record_toi(rec, i as u32, j as u32, &other, &ctx.mover, &cfg, false);
+                        let face = o.pose.transform_vector(mesh.normal(t));
+                        let n = if face.dot(p0.pos - tri[0]) >= 0.0 { face } else { -face };
                         let t = if toi.state == ToiState::Hit && toi.t < 1.0 { toi.t } else { 0.0 };
                         if best.is_none_or(|b| t < b.0) {
-                            best = Some((t, j as u32, q, ToiConfig::new(slop, extent, f32::INFINITY).target, n));
+                            best = Some((t, j as u32, q, cfg.target, n));
                         }
                         if t == 0.0 {
                             break 'candidates;

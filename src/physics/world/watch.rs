@@ -81,10 +81,9 @@ impl World {
     /// apart (its contact exists) or no candidate at all.
     pub(super) fn finish_watch(&mut self) {
         let step = self.step_count + 1;
-        for r in &mut self.watch {
-            let key = (r.a, r.b);
-            let pairs = &self.contacts[..self.keys.len().min(self.contacts.len())];
-            let at = pairs.binary_search_by(|c| (c.a, c.b).cmp(&key)).ok();
+        let mut watch = std::mem::take(&mut self.watch);
+        for r in &mut watch {
+            let at = self.pair_contact_index(r.a, r.b);
             if r.step != step {
                 r.step = step;
                 r.path = if at.is_some() { PairPath::StillApart } else { PairPath::NotCandidate };
@@ -101,6 +100,7 @@ impl World {
                 }
             }
         }
+        self.watch = watch;
     }
 }
 
