@@ -111,7 +111,7 @@ pub struct TraceWatched {
     pub a: String,
     /// Body B's name.
     pub b: String,
-    /// Narrow-phase path: `not_candidate`, `asleep`, `still_apart`, `sphere_skip`,
+    /// Narrow-phase path: `not_candidate`, `paths_miss`, `asleep`, `still_apart`, `sphere_skip`,
     /// `recycled`, `cached_axis_separates`, `cached_feature`, `full_sat`, `closed_form`.
     pub path: String,
     /// Speculative margin the pair was tested with (m).

@@ -23,6 +23,7 @@ fn kind_name(k: ContactKind) -> &'static str {
 pub fn path_name(p: PairPath) -> &'static str {
     match p {
         PairPath::NotCandidate => "no candidate pair",
+        PairPath::PathsMiss => "paths miss (dropped)",
         PairPath::Asleep => "asleep, kept",
         PairPath::StillApart => "still apart (skipped)",
         PairPath::SphereSkip => "bounding spheres apart",
@@ -386,6 +387,9 @@ fn method_controls(ui: &mut egui::Ui, t: &mut Testbed) {
             .text("restitution threshold (m/s)"),
     );
     ui.add(egui::Slider::new(&mut s.margin, limits::MARGIN.within(0.0..=0.1)).text("speculative margin (m)"));
+    ui.checkbox(&mut s.path_test, "path test").on_hover_text(
+        "on: the broad phase drops pairs whose bounding spheres miss each other on their straight paths over          the step; off: every pair whose swept boxes overlap gets speculative contacts, which can brake fast          bodies that would pass each other (ghost collisions)",
+    );
     ui.add(egui::Slider::new(&mut s.recycle_distance, limits::RECYCLE_DISTANCE.within(0.0..=0.1)).text("contact recycling (m)"))
         .on_hover_text(
         "pairs that moved less than this keep their manifold's normal and lever arms (Box3D); 0: exact geometry every step",

@@ -156,8 +156,10 @@ pub struct SettingsDef {
     cyclone_angular_limit: f32,
     joint_hertz: f32,
     joint_damping_ratio: f32,
+    path_test: bool,
     #[serde(with = "ContinuousModeDef")]
     ccd: ContinuousMode,
+    simplex_cache: bool,
     max_sub_events: u32,
 }
 

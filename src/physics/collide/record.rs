@@ -5,6 +5,9 @@
 //! The paths, cheapest first (each one line, as the inspector shows them):
 //! - [`PairPath::NotCandidate`]: the broad phase did not pair the bodies (their swept boxes
 //!   do not overlap), so the narrow phase never saw them.
+//! - [`PairPath::PathsMiss`]: the swept boxes overlap, but the bounding spheres' straight
+//!   paths over the step miss each other by more than the margin (`Settings::path_test`):
+//!   the broad phase dropped the pair, and no speculative ghost contact brakes it.
 //! - [`PairPath::Asleep`]: both bodies asleep (or asleep and static): the manifold is kept.
 //! - [`PairPath::StillApart`]: found apart earlier, and the gap then minus how far the pair
 //!   can have closed since still exceeds the margin ([`crate::physics::contact::Apart`]).
@@ -28,6 +31,8 @@ pub enum PairPath {
     /// Not a candidate pair of the broad phase.
     #[default]
     NotCandidate,
+    /// The boxes overlap but the bounding spheres' paths miss: dropped by the broad phase.
+    PathsMiss,
     /// Both bodies asleep (or asleep + static): manifold kept as it was.
     Asleep,
     /// Still apart by the earlier gap: not opened.
@@ -48,8 +53,9 @@ pub enum PairPath {
 
 impl PairPath {
     /// Every path, in the order of the module docs.
-    pub const ALL: [PairPath; 9] = [
+    pub const ALL: [PairPath; 10] = [
         PairPath::NotCandidate,
+        PairPath::PathsMiss,
         PairPath::Asleep,
         PairPath::StillApart,
         PairPath::SphereSkip,
@@ -64,6 +70,7 @@ impl PairPath {
     pub fn as_str(self) -> &'static str {
         match self {
             PairPath::NotCandidate => "not_candidate",
+            PairPath::PathsMiss => "paths_miss",
             PairPath::Asleep => "asleep",
             PairPath::StillApart => "still_apart",
             PairPath::SphereSkip => "sphere_skip",
@@ -79,6 +86,9 @@ impl PairPath {
     pub fn explain(self) -> &'static str {
         match self {
             PairPath::NotCandidate => "broad phase: the swept boxes do not overlap, so the pair was not tested",
+            PairPath::PathsMiss => {
+                "broad phase: the swept boxes overlap, but on their straight paths over the step the bounding spheres miss by more than the margin, so the pair was not tested (no ghost contact)"
+            }
             PairPath::Asleep => "both bodies asleep: the manifold was kept as it was",
             PairPath::StillApart => "still apart: the gap found earlier exceeds how far the pair can have closed since",
             PairPath::SphereSkip => "bounding spheres apart by more than the margin: no SAT",

@@ -21,7 +21,9 @@
 //! so no contact is possible before `t + (d − target)/μ`: advance to there and measure
 //! again. Each advance is safe, so the time found is never later than the first real
 //! contact; the gap at the reported time lies within `[target, target + tolerance]`.
-//! When `μ ≤ 0` the bodies cannot approach along `n`: no impact.
+//! When `μ ≤ 0` the bodies cannot approach along `n`: no impact. With
+//! [`ToiConfig::simplex_cache`] each query after the first starts from the last one's
+//! simplex ([`super::distance::SimplexCache`]); both searches use it.
 //!
 //! # Bisection ([`time_of_impact_bisection`])
 //! Homer's method: the bounding spheres are swept first, which narrows the search to the
@@ -47,7 +49,7 @@
 //! time the gap falls to the target, not contacts that begin and end between two test times
 //! deeper than the tolerance (there are none: see the bounds above).
 
-use super::distance::{distance, Proxy};
+use super::distance::{distance_cached, Distance, Proxy, SimplexCache};
 use crate::physics::body::rotation;
 use crate::physics::math::Iso;
 use glam::{Quat, Vec3};
@@ -126,6 +128,10 @@ pub struct ToiConfig {
     pub tolerance: f32,
     /// Search only `t ∈ [0, t_max]`.
     pub t_max: f32,
+    /// Each distance query after the first starts from the last one's simplex
+    /// ([`SimplexCache`], Box2D's warm start); off, each starts from one point (the
+    /// textbook GJK). The times found agree to the tolerance.
+    pub simplex_cache: bool,
 }
 
 impl ToiConfig {
@@ -134,7 +140,12 @@ impl ToiConfig {
     /// half the target, never below [`MIN_TARGET`].
     pub fn new(slop: f32, extent_a: f32, extent_b: f32) -> ToiConfig {
         let target = (0.5 * slop).min(0.25 * extent_a.min(extent_b)).max(MIN_TARGET);
-        ToiConfig { target, tolerance: 0.5 * target, t_max: 1.0 }
+        ToiConfig { target, tolerance: 0.5 * target, t_max: 1.0, simplex_cache: true }
+    }
+
+    /// This configuration with the simplex cache on or off.
+    pub fn with_simplex_cache(self, on: bool) -> ToiConfig {
+        ToiConfig { simplex_cache: on, ..self }
     }
 }
 
@@ -233,13 +244,24 @@ fn closing_bound(a: &Mover, b: &Mover, n: Vec3) -> f32 {
         + b.sweep.turn.length() * b.radius
 }
 
+/// The distance query between `a` and `b` at time `t`, from `cache`'s simplex when
+/// `cfg.simplex_cache` is on (else from one point, the cache left empty).
+#[inline]
+fn gap(a: &Mover, b: &Mover, t: f32, cfg: &ToiConfig, cache: &mut SimplexCache) -> Distance {
+    if !cfg.simplex_cache {
+        *cache = SimplexCache::default();
+    }
+    distance_cached(&a.proxy, &a.sweep.at(t), &b.proxy, &b.sweep.at(t), cache)
+}
+
 /// Time of impact by conservative advancement (module docs). `log` receives every distance
 /// query made, in order.
 pub fn time_of_impact(a: &Mover, b: &Mover, cfg: &ToiConfig, mut log_to: Option<&mut Vec<ToiIteration>>) -> Toi {
     let mut t = 0.0f32;
     let mut out = Toi { distance: f32::INFINITY, ..Default::default() };
+    let mut cache = SimplexCache::default();
     for k in 0..MAX_ITERATIONS {
-        let d = distance(&a.proxy, &a.sweep.at(t), &b.proxy, &b.sweep.at(t));
+        let d = gap(a, b, t, cfg, &mut cache);
         log(&mut log_to, t, d.distance);
         out = Toi { t, distance: d.distance, normal: d.normal, point: d.point_a, iterations: k + 1, t_upper: t, ..out };
         if d.distance <= cfg.target + cfg.tolerance {
@@ -319,7 +341,8 @@ pub fn time_of_impact_bisection(
         return none;
     };
     let speed = a.sweep.speed_bound(a.radius) + b.sweep.speed_bound(b.radius);
-    let gap_at = |t: f32| distance(&a.proxy, &a.sweep.at(t), &b.proxy, &b.sweep.at(t));
+    let mut cache = SimplexCache::default();
+    let mut gap_at = |t: f32| gap(a, b, t, cfg, &mut cache);
     let mut iterations = 0;
     // March through the window: find a clear test time followed by one within the target.
     let mut lo = enter;
@@ -444,7 +467,7 @@ mod tests {
     fn sphere_falling_on_a_plane_matches_the_analytic_time() {
         let ground = Shape::cuboid(Vec3::new(10.0, 0.1, 10.0)).unwrap();
         let ball = Shape::Sphere { radius: 0.25 };
-        let cfg = ToiConfig { target: 0.0025, tolerance: 1e-5, t_max: 1.0 };
+        let cfg = ToiConfig { target: 0.0025, tolerance: 1e-5, t_max: 1.0, simplex_cache: true };
         for (h, v0, window) in [(1.0f32, -3.0f32, 0.5f32), (0.6, 0.0, 0.4), (5.0, -40.0, 1.0 / 60.0 * 10.0)] {
             let g = -9.81f32;
             let gpose = Iso::from_translation(Vec3::new(0.0, -0.1, 0.0));
@@ -473,7 +496,7 @@ mod tests {
     #[test]
     fn approaching_spheres_match_the_analytic_time() {
         let (sa, sb) = (Shape::Sphere { radius: 0.3 }, Shape::Sphere { radius: 0.2 });
-        let cfg = ToiConfig { target: 0.001, tolerance: 1e-5, t_max: 1.0 };
+        let cfg = ToiConfig { target: 0.001, tolerance: 1e-5, t_max: 1.0, simplex_cache: true };
         let dt = 1.0 / 60.0;
         for (p, va, vb) in [
             (Vec3::new(2.0, 0.0, 0.0), Vec3::new(50.0, 0.0, 0.0), Vec3::new(-70.0, 0.0, 0.0)),

@@ -196,8 +196,17 @@ pub struct Settings {
     pub joint_hertz: f32,
     /// Joints: damping ratio of that feedback.
     pub joint_damping_ratio: f32,
+    /// Broad phase: keep only the pairs whose bounding spheres come within the margin of
+    /// each other on their straight paths over the step (no *ghost* speculative contacts
+    /// between fast bodies that pass each other, Catto's ghost collisions); off keeps every
+    /// pair whose swept boxes overlap, and such pairs can brake each other.
+    pub path_test: bool,
     /// Continuous collision detection ([`ContinuousMode`]; default `Fast`).
     pub ccd: ContinuousMode,
+    /// Time of impact: each distance query of a search starts from the last one's simplex
+    /// (Box2D's simplex cache); off starts each from one point (the textbook GJK). The
+    /// times found agree to the search's tolerance.
+    pub simplex_cache: bool,
     /// Earliest-collision mode: most cuts (sub-events) per step; the rest of a step that
     /// reaches it runs uncut and the step's record says so.
     pub max_sub_events: u32,
@@ -230,7 +239,9 @@ impl Default for Settings {
             cyclone_angular_limit: 0.2,
             joint_hertz: 120.0,
             joint_damping_ratio: 2.0,
+            path_test: true,
             ccd: ContinuousMode::Fast,
+            simplex_cache: true,
             max_sub_events: 32,
         }
     }

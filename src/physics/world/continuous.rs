@@ -242,6 +242,7 @@ impl World {
             slop,
             margin: self.settings.margin,
             extent,
+            simplex_cache: self.settings.simplex_cache,
         };
         'candidates: for &j in &scratch.candidates {
             let (j, o) = (j as usize, &self.bodies[j as usize]);
@@ -265,7 +266,8 @@ impl World {
                         // (a triangle has no inside: past its plane the contact normal
                         // turns and pushes the body on through). Back to its time of
                         // impact, or held where it started, the face's normal towards it.
-                        let cfg = ToiConfig::new(slop, extent, target.shape.min_extent());
+                        let cfg = ToiConfig::new(slop, extent, target.shape.min_extent())
+                            .with_simplex_cache(ctx.simplex_cache);
                         let (toi, q) = record_toi(rec, i as u32, j as u32, &other, &ctx.mover, &cfg, false);
                         let face = o.pose.transform_vector(mesh.normal(t));
                         let n = if face.dot(p0.pos - tri[0]) >= 0.0 { face } else { -face };
@@ -369,6 +371,8 @@ struct SweepCtx<'a> {
     slop: f32,
     margin: f32,
     extent: f32,
+    /// `Settings::simplex_cache`.
+    simplex_cache: bool,
 }
 
 impl SweepCtx<'_> {
@@ -400,7 +404,8 @@ impl SweepCtx<'_> {
     ) -> bool {
         let (i, j) = (self.i, target.j);
         let t_max = best.map_or(1.0, |b| b.0);
-        let cfg = ToiConfig { t_max, ..ToiConfig::new(self.slop, self.extent, target.shape.min_extent()) };
+        let cfg = ToiConfig { t_max, ..ToiConfig::new(self.slop, self.extent, target.shape.min_extent()) }
+            .with_simplex_cache(self.simplex_cache);
         let (mut toi, mut q) = record_toi(rec, i, j, other, &self.mover, &cfg, false);
         if toi.state == ToiState::Initial {
             // Touching at the start. If the step carried its centre past the contact
@@ -434,7 +439,8 @@ impl SweepCtx<'_> {
                     return true;
                 }
             }
-            let cfg = ToiConfig { t_max, ..ToiConfig::new(self.slop, self.probe_radius, target.shape.min_extent()) };
+            let cfg = ToiConfig { t_max, ..ToiConfig::new(self.slop, self.probe_radius, target.shape.min_extent()) }
+                .with_simplex_cache(self.simplex_cache);
             (toi, q) = record_toi(rec, i, j, other, &self.probe, &cfg, true);
         }
         let hit = matches!(toi.state, ToiState::Hit | ToiState::MaxIterations);

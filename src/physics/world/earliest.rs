@@ -48,7 +48,7 @@ use crate::physics::collide::toi::{
     contact_time, sphere_window, time_of_impact_bisection, triangle_mover, Mover, Sweep, ToiConfig, ToiState,
 };
 use crate::physics::math::{Aabb, Iso};
-use crate::physics::solver::Schedule;
+use crate::physics::solver::{Schedule, Settings};
 use glam::Vec3;
 
 /// Shortest cut, as a fraction of the step.
@@ -128,7 +128,8 @@ impl World {
                 Sweep::fixed(&b.pose)
             }
         }));
-        let (slop, margin) = (self.settings.slop, self.settings.margin);
+        let settings = self.settings;
+        let (slop, margin) = (settings.slop, settings.margin);
         let any_frozen = self.containment.any();
         let n = self.bodies.len();
         for a in 0..n {
@@ -165,7 +166,7 @@ impl World {
                         let tri = triangle_mover(mesh, t, &bm.pose);
                         // Movers in the pair's order (a < b), as the record names them.
                         let (ma, mb) = if m == a { (&tri, &mo) } else { (&mo, &tri) };
-                        if let Some(hit) = pair_time(rec, (a as u32, b as u32), ma, mb, (ea, eb), slop, margin, round) {
+                        if let Some(hit) = pair_time(rec, (a as u32, b as u32), ma, mb, (ea, eb), &settings, round) {
                             if first.is_none_or(|f| hit.0 < f.0) {
                                 first = Some(hit);
                             }
@@ -183,7 +184,7 @@ impl World {
                         sweep: scratch.sweeps[b],
                         radius: bb.shape.bounding_radius(),
                     };
-                    pair_time(rec, (a as u32, b as u32), &ma, &mb, (ea, eb), slop, margin, round)
+                    pair_time(rec, (a as u32, b as u32), &ma, &mb, (ea, eb), &settings, round)
                 };
                 if let Some((t, upper, query)) = found {
                     scratch.hits.push((t, upper, a as u32, b as u32, query));
@@ -249,17 +250,16 @@ impl World {
 /// `extents`): Homer's sphere sweep, then bisection on the real shapes; the time, the end
 /// of its bracket and the query's index when they come within the target gap in the rest
 /// of the step. Every query is recorded in `rec`.
-#[allow(clippy::too_many_arguments)]
 fn pair_time(
     rec: &mut ContinuousRecord,
     pair: (u32, u32),
     ma: &Mover,
     mb: &Mover,
     extents: (f32, f32),
-    slop: f32,
-    margin: f32,
+    settings: &Settings,
     round: u32,
 ) -> Option<(f32, f32, u32)> {
+    let (slop, margin) = (settings.slop, settings.margin);
     // Homer's sphere sweep: receding spheres, or spheres that never come within the
     // margin, cannot collide in this step.
     let (enter, _) = sphere_window(ma, mb, margin, 1.0)?;
@@ -268,7 +268,7 @@ fn pair_time(
     if enter == 0.0 && distance(&ma.proxy, &ma.sweep.at(0.0), &mb.proxy, &mb.sweep.at(0.0)).distance <= margin {
         return None;
     }
-    let cfg = ToiConfig::new(slop, extents.0, extents.1);
+    let cfg = ToiConfig::new(slop, extents.0, extents.1).with_simplex_cache(settings.simplex_cache);
     let start = rec.iterations.len() as u32;
     let toi = time_of_impact_bisection(ma, mb, &cfg, Some(&mut rec.iterations));
     rec.queries.push(ToiQuery {
