@@ -192,7 +192,7 @@ pub struct WideSolver {
     /// The impulses were copied back for the restitution pass (they are stored from there).
     restituted: bool,
     /// Scratch of [`iterative::apply_restitution`].
-    bouncing: Vec<u32>,
+    restitution: iterative::RestitutionScratch,
 }
 
 impl WideSolver {
@@ -397,7 +397,8 @@ impl Resolver for WideSolver {
 
     fn restitution(&mut self, constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], settings: &Settings) {
         self.store(constraints);
-        iterative::apply_restitution(constraints, bodies, settings.restitution_threshold, &mut self.bouncing);
+        // The active set: the fast path beside the scalar solver's full passes.
+        iterative::apply_restitution(constraints, bodies, settings.restitution_threshold, true, &mut self.restitution);
         self.restituted = true;
     }
 
