@@ -112,3 +112,33 @@ fn a_resting_stack_keeps_every_pair() {
     let top = &w.bodies()[4];
     assert!((top.pose.pos.y - 3.5).abs() < 0.01, "top box at {}", top.pose.pos.y);
 }
+
+/// `scenes/ghost_collisions.ron`: its outer pairs (centres 0.72–0.76 m apart at their
+/// closest, more than the 0.7 m that touches) slide past with no velocity across their
+/// motion until the walls; without the path test the ghosts deflect every one of them; the
+/// inner pair (0.54 m) collides either way.
+#[test]
+fn the_ghost_collisions_scene_shows_what_its_description_says() {
+    let run = |path_test: bool| {
+        let path = contactlab::scene::scenes_dir().join("ghost_collisions.ron");
+        let mut s = contactlab::scene::load(&path).unwrap();
+        s.world.settings.path_test = path_test;
+        let across = |s: &contactlab::scene::LoadedScene, name: &str| {
+            s.world.bodies()[s.body_index(name).unwrap()].velocity.z.abs()
+        };
+        // 20 steps: each pair has crossed (after 0.25 s) and no ball has reached a wall.
+        let mut worst = [0.0f32; 4];
+        for _ in 0..20 {
+            s.world.step(DT);
+            for (k, w) in worst.iter_mut().enumerate() {
+                *w = w.max(across(&s, &format!("big{}", k + 1))).max(across(&s, &format!("small{}", k + 1)));
+            }
+        }
+        worst
+    };
+    let (on, off) = (run(true), run(false));
+    eprintln!("largest speed across the lanes, per pair: {on:?} with the path test, {off:?} without");
+    assert!(on[0] > 1.0 && off[0] > 1.0, "the touching pair is deflected: {on:?} {off:?}");
+    assert_eq!(&on[1..], &[0.0; 3], "with the path test the outer pairs slide straight");
+    assert!(off[1..].iter().all(|&v| v > 0.5), "without it the ghosts deflect every outer pair: {off:?}");
+}
