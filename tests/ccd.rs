@@ -40,16 +40,21 @@ fn farthest(w: &mut World, steps: usize) -> f32 {
     x
 }
 
+/// The shots: a 5 cm sphere, and a 10 cm cube spinning at (3, 20, 50) rad/s.
+fn shots() -> [(&'static str, Shape, Vec3); 2] {
+    [
+        ("sphere", Shape::Sphere { radius: 0.05 }, Vec3::ZERO),
+        ("spinning cube", Shape::cuboid(Vec3::splat(0.05)).unwrap(), Vec3::new(3.0, 20.0, 50.0)),
+    ]
+}
+
 /// Spheres and spinning cubes at 50, 400 and 1,000 m/s against a 0.2 m wall and a 0.02 m
 /// plate: the centre never gets past the wall's middle plane (so the body is never on the
 /// far side), in both modes and with every resolution method. With continuous collision
 /// off the 400 and 1,000 m/s shots do pass (the test would notice a mode doing nothing).
 #[test]
 fn fast_bodies_never_pass_through_walls() {
-    let shots = [
-        ("sphere", Shape::Sphere { radius: 0.05 }, Vec3::ZERO),
-        ("spinning cube", Shape::cuboid(Vec3::splat(0.05)).unwrap(), Vec3::new(3.0, 20.0, 50.0)),
-    ];
+    let shots = shots();
     let mut runs = 0;
     for (name, shape, spin) in &shots {
         for speed in [50.0, 400.0, 1000.0] {
@@ -393,10 +398,7 @@ fn mesh_wall(thickness: f32) -> Shape {
 /// continuous collision off the 400 and 1,000 m/s shots pass (so the test can fail).
 #[test]
 fn fast_bodies_never_pass_through_mesh_walls() {
-    let shots = [
-        ("sphere", Shape::Sphere { radius: 0.05 }, Vec3::ZERO),
-        ("spinning cube", Shape::cuboid(Vec3::splat(0.05)).unwrap(), Vec3::new(3.0, 20.0, 50.0)),
-    ];
+    let shots = shots();
     let mut passed_without = 0;
     let mut failures = Vec::new();
     for (name, shape, spin) in &shots {

@@ -266,8 +266,7 @@ impl World {
                         // (a triangle has no inside: past its plane the contact normal
                         // turns and pushes the body on through). Back to its time of
                         // impact, or held where it started, the face's normal towards it.
-                        let cfg = ToiConfig::new(slop, extent, target.shape.min_extent())
-                            .with_simplex_cache(ctx.simplex_cache);
+                        let cfg = ctx.toi_config(extent, &target, 1.0);
                         let (toi, q) = record_toi(rec, i as u32, j as u32, &other, &ctx.mover, &cfg, false);
                         let face = o.pose.transform_vector(mesh.normal(t));
                         let n = if face.dot(p0.pos - tri[0]) >= 0.0 { face } else { -face };
@@ -376,6 +375,14 @@ struct SweepCtx<'a> {
 }
 
 impl SweepCtx<'_> {
+    /// The time-of-impact configuration for the swept shape (inner radius `extent`: the
+    /// body's, or the probe's) against `target`, searching `[0, t_max]`, with the world's
+    /// simplex-cache setting.
+    fn toi_config(&self, extent: f32, target: &Target, t_max: f32) -> ToiConfig {
+        ToiConfig { t_max, ..ToiConfig::new(self.slop, extent, target.shape.min_extent()) }
+            .with_simplex_cache(self.simplex_cache)
+    }
+
     /// Whether the centre's straight path over the step, `p0` to `p1`, passes through the
     /// triangle `tri` (world corners).
     fn centre_crosses(&self, tri: &[Vec3; 3]) -> bool {
@@ -404,8 +411,7 @@ impl SweepCtx<'_> {
     ) -> bool {
         let (i, j) = (self.i, target.j);
         let t_max = best.map_or(1.0, |b| b.0);
-        let cfg = ToiConfig { t_max, ..ToiConfig::new(self.slop, self.extent, target.shape.min_extent()) }
-            .with_simplex_cache(self.simplex_cache);
+        let cfg = self.toi_config(self.extent, target, t_max);
         let (mut toi, mut q) = record_toi(rec, i, j, other, &self.mover, &cfg, false);
         if toi.state == ToiState::Initial {
             // Touching at the start. If the step carried its centre past the contact
@@ -439,8 +445,7 @@ impl SweepCtx<'_> {
                     return true;
                 }
             }
-            let cfg = ToiConfig { t_max, ..ToiConfig::new(self.slop, self.probe_radius, target.shape.min_extent()) }
-                .with_simplex_cache(self.simplex_cache);
+            let cfg = self.toi_config(self.probe_radius, target, t_max);
             (toi, q) = record_toi(rec, i, j, other, &self.probe, &cfg, true);
         }
         let hit = matches!(toi.state, ToiState::Hit | ToiState::MaxIterations);
