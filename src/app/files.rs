@@ -7,14 +7,16 @@
 //! that fails to parse or validate leaves the running scene as it is and shows its error —
 //! with line and column for syntax errors — in the panel, until a save fixes it.
 //!
-//! Limits: a scene that reads other files (none do yet) is not reloaded when those change;
-//! a burst of events within one frame reloads once.
+//! Limits: a scene that reads other files (none do yet) is not reloaded when those change.
+//! A burst of events reloads once, and only when the file's bytes differ from those last
+//! loaded; an editor that truncates and then writes may show a parse error for a frame
+//! before the write's own event reloads the whole file.
 
 use super::testbed::Testbed;
 use notify::{RecursiveMode, Watcher};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::Duration;
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 /// A watch on the open scene file.
 pub struct SceneWatch {
@@ -22,6 +24,10 @@ pub struct SceneWatch {
     pub path: PathBuf,
     _watcher: notify::RecommendedWatcher,
     events: Receiver<notify::Result<notify::Event>>,
+    /// A fingerprint of the file's bytes when last loaded (or tried): a write that leaves
+    /// them as they were — a save without edits, or the late events of a save already
+    /// reloaded — reloads nothing, so the running scene is not reset twice.
+    seen: Option<u64>,
 }
 
 impl std::fmt::Debug for SceneWatch {
@@ -30,28 +36,74 @@ impl std::fmt::Debug for SceneWatch {
     }
 }
 
+/// A hash of the file's bytes, or `None` if it cannot be read (mid-rename, removed).
+fn fingerprint(path: &Path) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    let bytes = std::fs::read(path).ok()?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    Some(h.finish())
+}
+
+/// Whether `kind` may have changed a file's bytes: a write, a create, a rename onto it or
+/// the close after a write. Opens and reads (our own reload reads the file) are not.
+fn may_change(kind: &notify::EventKind) -> bool {
+    use notify::event::{AccessKind, AccessMode, EventKind};
+    matches!(
+        kind,
+        EventKind::Create(_) | EventKind::Modify(_) | EventKind::Access(AccessKind::Close(AccessMode::Write))
+    )
+}
+
 impl SceneWatch {
-    /// Watches `path` (through its folder).
+    /// Watches `path` (through its folder); its bytes now are the ones loaded.
     pub fn new(path: &Path) -> notify::Result<SceneWatch> {
         let (tx, events) = channel();
         let mut watcher = notify::recommended_watcher(tx)?;
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         watcher.watch(dir, RecursiveMode::NonRecursive)?;
-        Ok(SceneWatch { path: path.to_path_buf(), _watcher: watcher, events })
+        Ok(SceneWatch { path: path.to_path_buf(), _watcher: watcher, events, seen: fingerprint(path) })
     }
 
-    /// Whether the file changed since the last call (drains the events), waiting up to
-    /// `wait` for the first event.
-    pub fn changed(&self, wait: Duration) -> bool {
+    /// Takes the file's bytes now as the ones loaded (after a load from any path).
+    pub fn mark_loaded(&mut self) {
+        self.seen = fingerprint(&self.path);
+    }
+
+    /// Whether the file's bytes changed since the last call, draining the events. Waits up
+    /// to `wait` for an event that may have changed the file (other events — opens, reads,
+    /// other files of the folder — are passed over, not taken as the answer), then compares
+    /// the bytes with those last seen.
+    pub fn changed(&mut self, wait: Duration) -> bool {
+        let deadline = Instant::now() + wait;
         let name = self.path.file_name();
-        let mut changed = false;
-        let first = if wait.is_zero() { self.events.try_recv().ok() } else { self.events.recv_timeout(wait).ok() };
-        for event in first.into_iter().chain(std::iter::from_fn(|| self.events.try_recv().ok())) {
+        loop {
+            let now = Instant::now();
+            let event = if now >= deadline {
+                match self.events.try_recv() {
+                    Ok(e) => e,
+                    Err(_) => return false,
+                }
+            } else {
+                match self.events.recv_timeout(deadline - now) {
+                    Ok(e) => e,
+                    Err(RecvTimeoutError::Timeout) => continue,
+                    Err(RecvTimeoutError::Disconnected) => return false,
+                }
+            };
             let Ok(event) = event else { continue };
-            let writes = event.kind.is_modify() || event.kind.is_create();
-            changed |= writes && event.paths.iter().any(|p| p.file_name() == name);
+            if !(may_change(&event.kind) && event.paths.iter().any(|p| p.file_name() == name)) {
+                continue;
+            }
+            // A burst of events from one save reloads once: drain what has come.
+            while self.events.try_recv().is_ok() {}
+            let now_seen = fingerprint(&self.path);
+            if now_seen.is_none() || now_seen == self.seen {
+                return false;
+            }
+            self.seen = now_seen;
+            return true;
         }
-        changed
     }
 }
 
@@ -66,6 +118,9 @@ impl Testbed {
     pub(super) fn sync_scene_watch(&mut self) {
         let want = self.scene_path.clone().filter(|_| self.hot_reload);
         if self.scene_watch.as_ref().map(|w| &w.path) == want.as_ref() {
+            if let Some(w) = self.scene_watch.as_mut() {
+                w.mark_loaded();
+            }
             return;
         }
         self.scene_watch = None;
@@ -85,7 +140,7 @@ impl Testbed {
 
     /// [`Testbed::poll_hot_reload`], waiting up to `wait` for the file system's event (tests).
     pub fn poll_hot_reload_within(&mut self, wait: Duration) -> bool {
-        if !self.scene_watch.as_ref().is_some_and(|w| w.changed(wait)) {
+        if !self.scene_watch.as_mut().is_some_and(|w| w.changed(wait)) {
             return false;
         }
         let camera = self.camera;
