@@ -313,6 +313,79 @@ fn jointed_runs_are_bit_identical() {
     assert_eq!(run(), run());
 }
 
+/// The fast path runs the joint passes on compact records (`joint/compact.rs`); it must give
+/// the per-joint path's numbers bit for bit: bodies, point impulses, per-step sums, errors,
+/// and the step a breakable joint breaks. Every kind is here (the others keep their place
+/// in the order), ball joints between two moving bodies, to the world and to a static body,
+/// and no contacts (the contacts' SIMD batches are tested against the scalar solver apart).
+#[test]
+fn the_compact_joint_path_gives_the_per_joint_numbers_bit_for_bit() {
+    use contactlab::physics::SolverMode;
+    let run = |mode: SolverMode, simd: bool| {
+        let mut w = world(Settings { mode, simd, ..settings() });
+        let post = w.add_body(BodyDesc::new("post", cube(0.2), Vec3::new(-3.0, 3.0, 0.0)).fixed()).unwrap().index;
+        let axis = Vec3::new(0.0, 0.0, 1.0);
+        let kinds = [
+            JointKind::Ball,
+            JointKind::Hinge { axis, limits: Some((-0.5, 0.5)), motor: Some(Motor { speed: 1.0, max: 5.0 }) },
+            JointKind::Ball,
+            JointKind::Distance { anchor_b: Vec3::ZERO, length: 0.0, min: None, max: None, spring: None },
+            JointKind::Slider { axis: Vec3::X, limits: Some((-0.3, 0.3)), motor: None },
+            JointKind::Weld { linear_hertz: 0.0, angular_hertz: 5.0, damping_ratio: 0.7 },
+        ];
+        let mut prev = post;
+        for (k, kind) in kinds.into_iter().enumerate() {
+            let x = k as f32 * 0.6 - 2.7;
+            let b = sphere(&mut w, &format!("b{k}"), 0.2, Vec3::new(x, 3.0 + 0.1 * k as f32, 0.0), 1.0 + k as f32);
+            let anchor = Vec3::new(x - 0.3, 3.0, 0.0);
+            let kind = match kind {
+                JointKind::Distance { .. } => JointKind::Distance {
+                    anchor_b: Vec3::new(x, 3.0, 0.0),
+                    length: 0.3,
+                    min: None,
+                    max: None,
+                    spring: Some(Spring { hertz: 3.0, damping_ratio: 0.2 }),
+                },
+                k => k,
+            };
+            w.add_joint(JointDesc::new(format!("j{k}"), kind, prev, b, anchor)).unwrap();
+            prev = b;
+        }
+        // A pendulum on the world, and one whose ball joint breaks under a kick.
+        let bob = sphere(&mut w, "bob", 0.1, Vec3::new(2.0, 2.0, 0.3), 2.0);
+        joint(&mut w, "pivot", JointKind::Ball, WORLD, bob, Vec3::new(2.0, 3.0, 0.0));
+        let weak = sphere(&mut w, "weak", 0.1, Vec3::new(3.0, 2.0, 0.0), 1.0);
+        let mut d = JointDesc::new("weak", JointKind::Ball, WORLD, weak, Vec3::new(3.0, 3.0, 0.0));
+        d.break_force = Some(60.0);
+        w.add_joint(d).unwrap();
+        let mut out = Vec::new();
+        for step in 0..240 {
+            if step == 100 {
+                w.body_mut(w.handle(weak as usize)).unwrap().velocity = Vec3::new(9.0, 0.0, 0.0);
+            }
+            w.step(DT);
+            for b in w.bodies() {
+                out.extend(b.pose.pos.to_array().into_iter().chain(b.pose.rot.to_array()).chain(b.velocity.to_array()));
+                out.extend(b.angular_velocity.to_array());
+            }
+            for j in w.joints() {
+                out.extend(j.impulses.point.to_array().into_iter().chain(j.linear_impulse.to_array()));
+                out.extend(j.angular_impulse.to_array().into_iter().chain([j.position_error, j.angular_error]));
+                out.push(if j.broken { step as f32 } else { -1.0 });
+            }
+        }
+        let broke = w.joints().iter().any(|j| j.name == "weak" && j.broken);
+        (out.into_iter().map(f32::to_bits).collect::<Vec<_>>(), broke)
+    };
+    for mode in SolverMode::ALL {
+        let (fast, broke) = run(mode, true);
+        let (per_joint, _) = run(mode, false);
+        assert!(broke, "{mode:?}: the weak joint breaks");
+        let first = fast.iter().zip(&per_joint).position(|(a, b)| a != b);
+        assert_eq!(first, None, "{mode:?}: the compact path differs from the per-joint path at value {first:?}");
+    }
+}
+
 #[test]
 fn every_kind_runs_in_every_method_without_blowing_up() {
     use contactlab::physics::SolverMode;

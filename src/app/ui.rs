@@ -339,8 +339,9 @@ fn method_controls(ui: &mut egui::Ui, t: &mut Testbed) {
         ui.add(egui::Slider::new(&mut s.substeps, 1..=16).text("substeps"));
         ui.checkbox(&mut s.warm_starting, "warm starting");
         ui.checkbox(&mut s.simd, "SIMD batches").on_hover_text(
-            "on: four manifolds per batch in SIMD lanes (solver/wide.rs); off: the scalar \
-             sequential-impulse solver on every manifold, the textbook path (solver/iterative.rs)",
+            "on: four manifolds per batch in SIMD lanes (solver/wide.rs) and the joints from compact \
+             records (joint/compact.rs); off: the scalar sequential-impulse solver on every \
+             manifold and every joint from its own data, the textbook path (solver/iterative.rs)",
         );
         ui.add(
             egui::Slider::new(&mut s.contact_hertz, limits::CONTACT_HERTZ.within(1.0..=240.0))

@@ -31,7 +31,8 @@
 //! relax passes: the error is fed back without adding velocity. Springs keep their own
 //! softness in every pass. Warm starting re-applies the last substep's impulses, per joint.
 //! Within a joint: motor, limits, then the angular rows, the point rows last (the most
-//! important, Box2D's order).
+//! important, Box2D's order). With `Settings::simd` (the default) the passes read the joints
+//! from compact per-step records ([`compact`]), bit-identical to solving each [`Joint`].
 //!
 //! **Order with contacts.** Joints are not coloured: they are solved in one scalar pass over
 //! all joints before the contacts' passes of every stage (warm start, solve, relax) — an
@@ -51,6 +52,7 @@
 
 pub mod angle;
 pub mod ball;
+pub mod compact;
 pub mod distance;
 pub mod hinge;
 pub mod mouse;
@@ -622,6 +624,27 @@ impl Joint {
                 r.jac.apply(a, b, r.impulse);
             }
         }
+    }
+
+    /// [`Joint::warm_start`] on the joint's bodies in `bodies`.
+    #[inline]
+    pub fn warm_start_in(&self, bodies: &mut [SolverBody]) {
+        compact::with_bodies(bodies, self.a, self.b, |a, b| self.warm_start(a, b));
+    }
+
+    /// [`Joint::solve`] on the joint's bodies in `bodies`.
+    #[inline]
+    pub fn solve_in(&mut self, bodies: &mut [SolverBody], pass: &Pass) {
+        let (a, b) = (self.a, self.b);
+        compact::with_bodies(bodies, a, b, |a, b| self.solve(a, b, pass));
+    }
+
+    /// Adds this substep's reaction ([`Joint::reaction`]) to the per-step impulses.
+    #[inline]
+    pub fn accumulate_in(&mut self, bodies: &[SolverBody]) {
+        let (lin, ang) = self.reaction(|| self.frame(&load(bodies, self.a), &load(bodies, self.b)));
+        self.linear_impulse += Vec3::from(lin);
+        self.angular_impulse += Vec3::from(ang);
     }
 
     /// The impulse the accumulated row impulses apply to B: linear, and angular without the

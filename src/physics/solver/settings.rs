@@ -174,7 +174,9 @@ pub struct Settings {
     /// Iterative: solve four manifolds at a time in SIMD lanes after graph colouring
     /// ([`wide`]); off runs the scalar sequential-impulse solver ([`iterative`]) on every
     /// manifold, one after another in the batches' order — the textbook path to read and
-    /// single-step, with the same maths (tested equal on a pyramid).
+    /// single-step, with the same maths (tested equal on a pyramid). On, the joint passes also
+    /// run on compact per-step records ([`crate::physics::joint::compact`]; off, each joint
+    /// from its [`crate::physics::joint::Joint`]; bit-identical, tested).
     pub simd: bool,
     /// Cyclone: penetration-resolution steps per step, per contact point (Millington's demos
     /// allow four times the contact count).

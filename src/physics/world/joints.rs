@@ -9,12 +9,15 @@
 //! substeps the impulses are summed per step, and `finish_joints` measures each joint's
 //! error on the new poses and breaks the joints whose force or torque exceeded their
 //! threshold. A world without joints skips all of it at the cost of one test per stage.
+//! With `Settings::simd` the passes run on compact records built in `prepare_joints`
+//! (`joint/compact.rs`), and `finish_joints` writes their impulses back.
 //!
 //! The one-pass methods (naive, Cyclone, averaged) get the same sequential impulses for
 //! their joints: one warm start and `iterations` biased passes over the step (the joint
 //! softness tuned for the whole step) before the method's own velocity pass.
 
 use super::World;
+use crate::physics::joint::compact::Compact;
 use crate::physics::joint::{self, Joint, JointDesc, JointHandle, JointKind, Pass, Spring, WORLD};
 use crate::physics::math::Iso;
 use crate::physics::solver::Softness;
@@ -35,6 +38,10 @@ pub struct JointSet {
     /// Softness of rigid joint rows for this step's (sub)step.
     soft: Softness,
     h: f32,
+    /// This step's passes run on [`Compact`] records (`Settings::simd`), not on the joints.
+    fast: bool,
+    /// The compact records of this step (scratch: rebuilt by every `prepare`).
+    compact: Compact,
 }
 
 impl JointSet {
@@ -365,6 +372,9 @@ impl World {
         self.joints.h = h;
         let warm = s.warm_starting;
         self.joints.active.clear();
+        let fast = s.simd;
+        self.joints.fast = fast;
+        self.joints.compact.clear();
         let inv_mass = |i: u32, sb: &[crate::physics::solver::SolverBody]| {
             if i == WORLD {
                 0.0
@@ -390,6 +400,10 @@ impl World {
                 j.impulses = Default::default();
             }
             j.prepare(&pa, &pb, h);
+            if fast {
+                // The fast path: the passes run on compact copies (`joint/compact.rs`).
+                self.joints.compact.push(k as u32, &self.joints.joints[k]);
+            }
             self.joints.active.push(k as u32);
             for i in [a, b] {
                 if i != WORLD {
@@ -405,16 +419,11 @@ impl World {
             return;
         }
         let set = &mut self.joints;
+        if set.fast {
+            return set.compact.warm_start(&set.joints, &mut self.solver_bodies);
+        }
         for &k in &set.active {
-            let j = &set.joints[k as usize];
-            if let Some([a, b]) = joint::both_moving(&mut self.solver_bodies, j.a, j.b) {
-                j.warm_start(a, b);
-                continue;
-            }
-            let (mut a, mut b) = (joint::load(&self.solver_bodies, j.a), joint::load(&self.solver_bodies, j.b));
-            j.warm_start(&mut a, &mut b);
-            joint::store(&mut self.solver_bodies, j.a, &a);
-            joint::store(&mut self.solver_bodies, j.b, &b);
+            set.joints[k as usize].warm_start_in(&mut self.solver_bodies);
         }
     }
 
@@ -426,16 +435,12 @@ impl World {
         let set = &mut self.joints;
         let pass = Pass { h: set.h, inv_h: 1.0 / set.h, use_bias, soft: set.soft };
         for _ in 0..self.settings.iterations.max(1) {
+            if set.fast {
+                set.compact.solve(&mut set.joints, &mut self.solver_bodies, &pass);
+                continue;
+            }
             for &k in &set.active {
-                let j = &mut set.joints[k as usize];
-                if let Some([a, b]) = joint::both_moving(&mut self.solver_bodies, j.a, j.b) {
-                    j.solve(a, b, &pass);
-                    continue;
-                }
-                let (mut a, mut b) = (joint::load(&self.solver_bodies, j.a), joint::load(&self.solver_bodies, j.b));
-                j.solve(&mut a, &mut b, &pass);
-                joint::store(&mut self.solver_bodies, j.a, &a);
-                joint::store(&mut self.solver_bodies, j.b, &b);
+                set.joints[k as usize].solve_in(&mut self.solver_bodies, &pass);
             }
         }
     }
@@ -446,12 +451,11 @@ impl World {
             return;
         }
         let set = &mut self.joints;
+        if set.fast {
+            return set.compact.accumulate(&mut set.joints, &self.solver_bodies);
+        }
         for &k in &set.active {
-            let j = &mut set.joints[k as usize];
-            let bodies = &self.solver_bodies;
-            let (lin, ang) = j.reaction(|| j.frame(&joint::load(bodies, j.a), &joint::load(bodies, j.b)));
-            j.linear_impulse += Vec3::from(lin);
-            j.angular_impulse += Vec3::from(ang);
+            set.joints[k as usize].accumulate_in(&self.solver_bodies);
         }
     }
 
@@ -466,7 +470,11 @@ impl World {
             let k = self.joints.active[idx] as usize;
             let (a, b) = (self.joints.joints[k].a, self.joints.joints[k].b);
             let (pa, pb) = (self.pose_of(a), self.pose_of(b));
-            let j = &mut self.joints.joints[k];
+            let set = &mut self.joints;
+            let j = &mut set.joints[k];
+            if set.fast {
+                set.compact.write_back(idx, j);
+            }
             let (lin, ang) = j.errors(&j.frame_at(&pa, &pb));
             j.position_error = lin;
             j.angular_error = ang;

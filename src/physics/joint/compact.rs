@@ -1,0 +1,179 @@
+//! The step's joints in one compact array: the fast path of the joint passes
+//! (`Settings::simd`, with the contacts' SIMD batches).
+//!
+//! A [`Joint`] carries everything about itself — name, kind, the geometry of every kind in
+//! its bodies' frames, the impulses of every row kind, its step start — about 560 bytes, of
+//! which a ball joint's pass reads about 80 spread over five cache lines. A net of 20,000
+//! ball joints is then 11 MB streamed through the cache twelve times a step (warm start,
+//! solve, relax and the impulse sums, four substeps), and the joint passes wait on memory.
+//! Here `prepare` copies what a ball joint's pass reads — its lever arms and centre
+//! separation at the step's start, its point impulse, its two body indices — into one
+//! 80-byte [`Hot`] record per joint, in the order the joints are solved; the passes run on
+//! these (1.6 MB for the same net) and the impulses go back to the joints once, after the
+//! step ([`Compact::write_back`], in the pass that measures their errors).
+//!
+//! The arithmetic is the ball joint's own, term for term ([`super::ball`],
+//! [`super::row::solve_point`], the ball branches of [`Joint::warm_start`] and
+//! [`Joint::reaction`]), in the same joint order, so the results are bit-identical to the
+//! per-joint path (tested in `tests/joints.rs`). Other kinds keep their place in the order
+//! and are solved from their [`Joint`] as before.
+//!
+//! Limits: only the ball joint has a compact record (the commonest joint, and the one nets,
+//! ragdolls and chains are made of); no colouring or SIMD lanes for joints yet.
+
+use super::row::{solve_point, Feedback, Frame};
+use super::{Joint, JointKind, Pass};
+use crate::physics::solver::SolverBody;
+use glam::{Quat, Vec3A};
+
+/// What a pass reads of one joint: for a ball joint its step-start geometry and point
+/// impulse; for the other kinds only the joint's index.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hot {
+    /// A's lever arm at the step's start (world axes).
+    pub ra: Vec3A,
+    /// B's lever arm at the step's start.
+    pub rb: Vec3A,
+    /// B's centre of mass minus A's at the step's start.
+    pub dc: Vec3A,
+    /// The accumulated point impulse (N·s, world), the joint's `impulses.point`.
+    pub p: Vec3A,
+    /// Body A (or [`super::WORLD`]).
+    pub a: u32,
+    /// Body B.
+    pub b: u32,
+    /// The joint's slot.
+    pub joint: u32,
+    /// A ball joint (solved from this record); otherwise from the joint.
+    pub ball: bool,
+}
+
+// Five 16-byte lanes: four vectors and the indices.
+const _: () = assert!(std::mem::size_of::<Hot>() == 80);
+
+/// The compact records of the joints solved this step, and the ball joints' impulse sums
+/// over the substeps (the per-step linear impulse on B).
+///
+/// Scratch of one step: `prepare` fills it, the passes use it, the impulses are back in the
+/// joints when the step ends. So a copy (a history snapshot, taken between steps) starts
+/// empty and costs nothing.
+#[derive(Debug, Default)]
+pub struct Compact {
+    /// One record per joint solved, in solving order.
+    pub hot: Vec<Hot>,
+    /// Per record: Σ of the point impulse over the substeps (ball joints).
+    pub sums: Vec<Vec3A>,
+}
+
+impl Clone for Compact {
+    fn clone(&self) -> Self {
+        Compact::default()
+    }
+}
+
+impl Compact {
+    /// Empties the records for a new step (buffers are reused).
+    pub fn clear(&mut self) {
+        self.hot.clear();
+        self.sums.clear();
+    }
+
+    /// Appends joint `k`, just prepared for this step, to the solving order.
+    #[inline]
+    pub fn push(&mut self, k: u32, j: &Joint) {
+        self.hot.push(match j.kind {
+            JointKind::Ball => Hot {
+                ra: j.start.ra,
+                rb: j.start.rb,
+                dc: j.start.dc,
+                p: j.impulses.point,
+                a: j.a,
+                b: j.b,
+                joint: k,
+                ball: true,
+            },
+            _ => Hot { a: j.a, b: j.b, joint: k, ..Hot::default() },
+        });
+        self.sums.push(Vec3A::ZERO);
+    }
+
+    /// Re-applies the accumulated impulses ([`Joint::warm_start`]).
+    pub fn warm_start(&self, joints: &[Joint], bodies: &mut [SolverBody]) {
+        for h in &self.hot {
+            if !h.ball {
+                joints[h.joint as usize].warm_start_in(bodies);
+                continue;
+            }
+            with_bodies(bodies, h.a, h.b, |a, b| {
+                let f = frame(h, a, b);
+                let p = h.p;
+                a.v -= p * a.inv_mass;
+                a.w -= a.inv_i * f.ra.cross(p);
+                b.v += p * b.inv_mass;
+                b.w += b.inv_i * f.rb.cross(p);
+            });
+        }
+    }
+
+    /// One pass over the joints ([`Joint::solve`]).
+    pub fn solve(&mut self, joints: &mut [Joint], bodies: &mut [SolverBody], pass: &Pass) {
+        for h in &mut self.hot {
+            if !h.ball {
+                joints[h.joint as usize].solve_in(bodies, pass);
+                continue;
+            }
+            let p = &mut h.p;
+            let (ra, rb, dc) = (h.ra, h.rb, h.dc);
+            with_bodies(bodies, h.a, h.b, |a, b| {
+                let f = frame(&Hot { ra, rb, dc, ..Hot::default() }, a, b);
+                solve_point(&f, f.d, Feedback::rigid(&pass.soft, pass.use_bias), p, a, b);
+            });
+        }
+    }
+
+    /// Adds the substep's impulses to the per-step sums (the ball joint's reaction is its
+    /// point impulse, [`Joint::reaction`]); other kinds sum into their joint.
+    pub fn accumulate(&mut self, joints: &mut [Joint], bodies: &[SolverBody]) {
+        for (h, sum) in self.hot.iter().zip(&mut self.sums) {
+            if h.ball {
+                *sum += h.p;
+            } else {
+                joints[h.joint as usize].accumulate_in(bodies);
+            }
+        }
+    }
+
+    /// Record `idx`'s impulse and per-step sum back to its joint `j` (after the step, in
+    /// the pass that measures the joints' errors).
+    #[inline]
+    pub fn write_back(&self, idx: usize, j: &mut Joint) {
+        let h = &self.hot[idx];
+        if h.ball {
+            j.impulses.point = h.p;
+            j.linear_impulse += glam::Vec3::from(self.sums[idx]);
+        }
+    }
+}
+
+/// The ball joint's frame from a record ([`Joint::frame`] without what the ball never
+/// reads: the anchors' world positions and the orientations).
+#[inline]
+fn frame(h: &Hot, a: &SolverBody, b: &SolverBody) -> Frame {
+    let ra = a.dq * h.ra;
+    let rb = b.dq * h.rb;
+    let d = h.dc + (b.dp - a.dp) + (rb - ra);
+    Frame { ra, rb, d, pa: Vec3A::ZERO, pb: Vec3A::ZERO, qa: Quat::IDENTITY, qb: Quat::IDENTITY }
+}
+
+/// Runs `f` on the joint's two solver bodies: in place when both move, else on copies
+/// ([`super::load`]/[`super::store`], the world and static bodies).
+#[inline]
+pub fn with_bodies(bodies: &mut [SolverBody], a: u32, b: u32, f: impl FnOnce(&mut SolverBody, &mut SolverBody)) {
+    if let Some([x, y]) = super::both_moving(bodies, a, b) {
+        return f(x, y);
+    }
+    let (mut x, mut y) = (super::load(bodies, a), super::load(bodies, b));
+    f(&mut x, &mut y);
+    super::store(bodies, a, &x);
+    super::store(bodies, b, &y);
+}
