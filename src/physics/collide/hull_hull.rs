@@ -149,16 +149,33 @@ fn edge_cache(e: &EdgeQuery) -> SatCache {
     SatCache::Edge { edge_a: e.edge_a, edge_b: e.edge_b, separation: e.separation }
 }
 
-/// Index of the face of `inc` most anti-parallel to `n` (given in `inc`'s frame).
+/// Index of the face of `inc` most anti-parallel to `n` (given in `inc`'s frame): the first
+/// face, in index order, of the smallest `normal · n` (face 0 if none compares).
+///
+/// One scan over the faces, kept as four running minima (faces `i ≡ 0, 1, 2, 3 mod 4`) so
+/// that the compare-and-keep steps do not wait on each other; the four are merged on
+/// (`normal · n`, index), which picks the same face as a single running minimum (ties go to
+/// the lower index; tested against the plain scan, ties included).
 pub fn incident_face(inc: &Hull, n: glam::Vec3) -> u32 {
-    let mut best = (0, f32::MAX);
+    let mut best = [(u32::MAX, f32::MAX); 4];
     for (i, f) in inc.faces.iter().enumerate() {
         let d = f.normal.dot(n);
-        if d < best.1 {
-            best = (i as u32, d);
+        let lane = &mut best[i % 4];
+        if d < lane.1 {
+            *lane = (i as u32, d);
         }
     }
-    best.0
+    let mut out = best[0];
+    for b in &best[1..] {
+        if b.1 < out.1 || (b.1 == out.1 && b.0 < out.0) {
+            out = *b;
+        }
+    }
+    if out.0 == u32::MAX {
+        0
+    } else {
+        out.0
+    }
 }
 
 /// Face contact with reference face `ref_face` of `rh`; `flipped` when the reference hull
@@ -306,4 +323,57 @@ pub fn edge_contact(
         depth: -sep,
         id: FeatureId::edge(ea, eb),
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::incident_face;
+    use crate::physics::hull::{builders::SplitMix64, Hull};
+    use glam::Vec3;
+
+    /// The plain scan: one running minimum, the first face of the smallest `normal · n`.
+    fn scan(h: &Hull, n: Vec3) -> u32 {
+        let mut best = (0, f32::MAX);
+        for (i, f) in h.faces.iter().enumerate() {
+            let d = f.normal.dot(n);
+            if d < best.1 {
+                best = (i as u32, d);
+            }
+        }
+        best.0
+    }
+
+    #[test]
+    fn incident_face_is_the_plain_scans_face_ties_included() {
+        let mut hulls = vec![
+            Hull::cuboid(Vec3::new(0.5, 0.3, 0.2)).unwrap(),
+            Hull::prism(0.5, 0.2, 7).unwrap(),
+            Hull::geodesic_sphere(1.0, 1).unwrap(),
+        ];
+        hulls.extend((0..20).map(|s| Hull::random(20 + s as usize, 0.5, s).unwrap()));
+        // The 26 directions of {−1, 0, 1}³ tie two or three of a box's faces (and of the
+        // prism's caps and sides); zero ties every face, NaN none.
+        let mut dirs: Vec<Vec3> = Vec::new();
+        for x in -1..=1 {
+            for y in -1..=1 {
+                for z in -1..=1 {
+                    dirs.push(Vec3::new(x as f32, y as f32, z as f32));
+                }
+            }
+        }
+        dirs.push(Vec3::NAN);
+        let mut rng = SplitMix64(7);
+        dirs.extend((0..500).map(|_| Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 2.0 - 1.0));
+        let mut ties = 0;
+        for h in &hulls {
+            for &n in &dirs {
+                let d: Vec<f32> = h.faces.iter().map(|f| f.normal.dot(n)).collect();
+                let min = d.iter().copied().fold(f32::MAX, f32::min);
+                ties += (d.iter().filter(|&&x| x == min).count() > 1) as usize;
+                assert_eq!(incident_face(h, n), scan(h, n), "{} faces, n = {n}", h.faces.len());
+            }
+        }
+        println!("{} hulls × {} directions, {ties} with tied faces", hulls.len(), dirs.len());
+        assert!(ties >= 40, "the directions must tie faces: {ties}");
+    }
 }
