@@ -67,8 +67,10 @@ pub struct Cli {
     #[arg(long, value_name = "MODE", value_parser = ccd_parser())]
     pub ccd: Option<ContinuousMode>,
 
-    /// Iterative method: run the scalar sequential-impulse solver on every manifold (the
-    /// textbook path, `solver/iterative.rs`) instead of the SIMD batches.
+    /// Run the textbook paths: the scalar sequential-impulse solver on every manifold
+    /// (`solver/iterative.rs`) instead of the SIMD batches (iterative method), and every
+    /// joint from its own data instead of the compact records (`joint/compact.rs`, every
+    /// method; same numbers).
     #[arg(long)]
     pub scalar: bool,
 

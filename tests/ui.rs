@@ -9,8 +9,11 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
 fn testbed(name: &str) -> Testbed {
-    let path = scene::scenes_dir().join(name);
-    Testbed::new(scene::load(&path).unwrap(), Some(path))
+    testbed_at(&scene::scenes_dir().join(name))
+}
+
+fn testbed_at(path: &std::path::Path) -> Testbed {
+    Testbed::new(scene::load(path).unwrap(), Some(path.to_path_buf()))
 }
 
 fn harness(t: Testbed) -> Harness<'static, Testbed> {
@@ -422,7 +425,7 @@ fn saving_the_scene_file_reloads_it_keeping_the_camera_and_a_broken_save_keeps_t
         )
     };
     std::fs::write(&path, scene_text(2.0)).unwrap();
-    let mut t = Testbed::new(scene::load(&path).unwrap(), Some(path.clone()));
+    let mut t = testbed_at(&path);
     t.set_hot_reload(true);
     t.camera.target = glam::Vec3::new(1.0, 2.0, 3.0);
     let wait = std::time::Duration::from_secs(10);
@@ -451,6 +454,53 @@ fn saving_the_scene_file_reloads_it_keeping_the_camera_and_a_broken_save_keeps_t
     let mut h = harness(t);
     h.run();
     h.get_by_label_contains("Could not load");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A scene reads its OBJ meshes: saving the OBJ reloads the scene as saving the scene file
+/// does, and a save of the OBJ that changes nothing reloads nothing.
+#[test]
+fn saving_an_obj_the_scene_reads_reloads_the_scene() {
+    let dir = std::env::temp_dir().join(format!("contactlab-hot-obj-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (path, obj) = (dir.join("level.ron"), dir.join("floor.obj"));
+    let quads = |n: usize| {
+        let mut text = String::new();
+        for k in 0..n {
+            let x = k as f32 * 2.0;
+            text += &format!("v {x} 0 0\nv {} 0 0\nv {} 0 2\nv {x} 0 2\n", x + 2.0, x + 2.0);
+            let b = 4 * k + 1;
+            text += &format!("f {} {} {}\nf {} {} {}\n", b, b + 2, b + 1, b, b + 3, b + 2);
+        }
+        text
+    };
+    let triangles = |t: &Testbed| match &t.world().bodies()[0].shape {
+        contactlab::physics::Shape::Mesh(m) => m.len(),
+        s => panic!("the floor is a mesh, not {s:?}"),
+    };
+    std::fs::write(&obj, quads(1)).unwrap();
+    std::fs::write(
+        &path,
+        r#"Scene(name: "obj", bodies: [
+            (name: "floor", shape: Obj(path: "floor.obj"), kind: Static),
+            (name: "ball", shape: Sphere(radius: 0.5), position: (1.0, 2.0, 1.0)),
+        ])"#,
+    )
+    .unwrap();
+    let mut t = testbed_at(&path);
+    t.set_hot_reload(true);
+    assert_eq!(triangles(&t), 2);
+    let wait = std::time::Duration::from_secs(10);
+
+    std::fs::write(&obj, quads(3)).unwrap();
+    assert!(t.poll_hot_reload_within(wait), "the OBJ's save was noticed");
+    assert_eq!(triangles(&t), 6, "the scene was built from the new OBJ");
+    assert!(t.load_error.is_none());
+
+    t.step_once();
+    std::fs::write(&obj, quads(3)).unwrap();
+    assert!(!t.poll_hot_reload_within(wait), "the same bytes are not reloaded");
+    assert_eq!(t.world().step_count, 1);
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -2,42 +2,63 @@
 //! "Open…" file dialog (`egui_file`, drawn by egui, so it works anywhere egui does).
 //!
 //! Hot reload watches the scene file's folder (editors often save by writing a new file and
-//! renaming it over the old one, which a watch on the file itself would lose) and, when an
-//! event names the open file, loads it again at the next frame, keeping the camera. A file
-//! that fails to parse or validate leaves the running scene as it is and shows its error —
-//! with line and column for syntax errors — in the panel, until a save fixes it.
+//! renaming it over the old one, which a watch on the file itself would lose), and the
+//! folders of the files the scene reads (its OBJ meshes). When an event may have changed
+//! one of them, their bytes are compared with those the running scene was loaded from; if
+//! any differ, the scene is loaded again at the next frame, keeping the camera. A file that
+//! fails to parse or validate leaves the running scene as it is and shows its error — with
+//! line and column for syntax errors — in the panel, until a save fixes it.
 //!
-//! Limits: a scene that reads other files (none do yet) is not reloaded when those change.
-//! A burst of events reloads once, and only when the file's bytes differ from those last
-//! loaded; an editor that truncates and then writes may show a parse error for a frame
-//! before the write's own event reloads the whole file.
+//! Limits: a burst of events reloads once; an editor that truncates and then writes may
+//! show a parse error for a frame before the write's own event reloads the whole file.
 
 use super::testbed::Testbed;
+use crate::scene::SceneDesc;
 use notify::{RecursiveMode, Watcher};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-/// A watch on the open scene file.
+/// The files a running scene came from — the scene file first, then the files it reads —
+/// and a fingerprint of each one's bytes as loaded.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Loaded {
+    /// The scene file, then the files it reads.
+    pub files: Vec<PathBuf>,
+    /// Per file: a hash of its bytes, `None` if it could not be read.
+    pub seen: Vec<Option<u64>>,
+}
+
+impl Loaded {
+    /// The scene file `path`, whose bytes hashed to `scene` *before* it was read (so a save
+    /// landing during the load is seen as a change and reloaded, never lost), and the files
+    /// its description `desc` reads, hashed now.
+    pub fn new(path: &Path, scene: Option<u64>, desc: &SceneDesc) -> Loaded {
+        let mut files = vec![path.to_path_buf()];
+        files.extend(crate::scene::mesh::files_read(desc, path));
+        let seen = std::iter::once(scene).chain(files[1..].iter().map(|f| fingerprint(f))).collect();
+        Loaded { files, seen }
+    }
+}
+
+/// A watch on the open scene file and the files it reads.
 pub struct SceneWatch {
-    /// The file watched.
-    pub path: PathBuf,
+    /// What is watched, and the bytes last loaded (or tried): a write that leaves them as
+    /// they were — a save without edits, or the late events of a save already reloaded —
+    /// reloads nothing, so the running scene is not reset twice.
+    loaded: Loaded,
     _watcher: notify::RecommendedWatcher,
     events: Receiver<notify::Result<notify::Event>>,
-    /// A fingerprint of the file's bytes when last loaded (or tried): a write that leaves
-    /// them as they were — a save without edits, or the late events of a save already
-    /// reloaded — reloads nothing, so the running scene is not reset twice.
-    seen: Option<u64>,
 }
 
 impl std::fmt::Debug for SceneWatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SceneWatch").field("path", &self.path).finish_non_exhaustive()
+        f.debug_struct("SceneWatch").field("files", &self.loaded.files).finish_non_exhaustive()
     }
 }
 
 /// A hash of the file's bytes, or `None` if it cannot be read (mid-rename, removed).
-fn fingerprint(path: &Path) -> Option<u64> {
+pub fn fingerprint(path: &Path) -> Option<u64> {
     use std::hash::{Hash, Hasher};
     let bytes = std::fs::read(path).ok()?;
     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -45,63 +66,71 @@ fn fingerprint(path: &Path) -> Option<u64> {
     Some(h.finish())
 }
 
-/// Whether `kind` may have changed a file's bytes: a write, a create, a rename onto it or
-/// the close after a write. Opens and reads (our own reload reads the file) are not.
-fn may_change(kind: &notify::EventKind) -> bool {
+/// Whether `event` may have changed a file's bytes: a write, a create, a rename onto it or
+/// the close after a write — or the watcher lost events and asks for a rescan. Opens and
+/// reads (our own reload reads the file) are not.
+fn may_change(event: &notify::Event) -> bool {
     use notify::event::{AccessKind, AccessMode, EventKind};
-    matches!(
-        kind,
-        EventKind::Create(_) | EventKind::Modify(_) | EventKind::Access(AccessKind::Close(AccessMode::Write))
-    )
+    event.need_rescan()
+        || matches!(
+            event.kind,
+            EventKind::Create(_) | EventKind::Modify(_) | EventKind::Access(AccessKind::Close(AccessMode::Write))
+        )
 }
 
 impl SceneWatch {
-    /// Watches `path` (through its folder); its bytes now are the ones loaded.
-    pub fn new(path: &Path) -> notify::Result<SceneWatch> {
+    /// Watches the folders of `loaded`'s files.
+    pub fn new(loaded: Loaded) -> notify::Result<SceneWatch> {
         let (tx, events) = channel();
         let mut watcher = notify::recommended_watcher(tx)?;
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        watcher.watch(dir, RecursiveMode::NonRecursive)?;
-        Ok(SceneWatch { path: path.to_path_buf(), _watcher: watcher, events, seen: fingerprint(path) })
+        let mut dirs: Vec<&Path> = loaded
+            .files
+            .iter()
+            .map(|f| f.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")))
+            .collect();
+        dirs.sort();
+        dirs.dedup();
+        for dir in dirs {
+            watcher.watch(dir, RecursiveMode::NonRecursive)?;
+        }
+        Ok(SceneWatch { loaded, _watcher: watcher, events })
     }
 
-    /// Takes the file's bytes now as the ones loaded (after a load from any path).
-    pub fn mark_loaded(&mut self) {
-        self.seen = fingerprint(&self.path);
-    }
-
-    /// Whether the file's bytes changed since the last call, draining the events. Waits up
-    /// to `wait` for an event that may have changed the file (other events — opens, reads,
-    /// other files of the folder — are passed over, not taken as the answer), then compares
-    /// the bytes with those last seen.
+    /// Whether the files' bytes changed since they were loaded or last compared, draining
+    /// the events. Waits up to `wait` for an event that may have changed one of them (other
+    /// events — opens, reads, other files of the folders — are passed over, not taken as
+    /// the answer), then compares the bytes with those last seen.
     pub fn changed(&mut self, wait: Duration) -> bool {
-        let deadline = Instant::now() + wait;
-        let name = self.path.file_name();
+        let deadline = Instant::now().checked_add(wait);
+        let names: Vec<_> = self.loaded.files.iter().filter_map(|f| f.file_name()).collect();
         loop {
-            let now = Instant::now();
-            let event = if now >= deadline {
+            let left = deadline.map_or(Duration::MAX, |d| d.saturating_duration_since(Instant::now()));
+            let event = if left.is_zero() {
                 match self.events.try_recv() {
                     Ok(e) => e,
                     Err(_) => return false,
                 }
             } else {
-                match self.events.recv_timeout(deadline - now) {
+                match self.events.recv_timeout(left) {
                     Ok(e) => e,
                     Err(RecvTimeoutError::Timeout) => continue,
                     Err(RecvTimeoutError::Disconnected) => return false,
                 }
             };
             let Ok(event) = event else { continue };
-            if !(may_change(&event.kind) && event.paths.iter().any(|p| p.file_name() == name)) {
+            let ours = event.paths.iter().any(|p| p.file_name().is_some_and(|n| names.contains(&n)));
+            if !(may_change(&event) && (ours || event.need_rescan())) {
                 continue;
             }
-            // A burst of events from one save reloads once: drain what has come.
+            // A burst of events from one save reloads once: drain what has come, then read
+            // (so nothing drained is newer than the bytes compared).
             while self.events.try_recv().is_ok() {}
-            let now_seen = fingerprint(&self.path);
-            if now_seen.is_none() || now_seen == self.seen {
+            let now: Vec<Option<u64>> = self.loaded.files.iter().map(|f| fingerprint(f)).collect();
+            // The scene file unreadable: mid-rename or removed; its next event will tell.
+            if now[0].is_none() || now == self.loaded.seen {
                 return false;
             }
-            self.seen = now_seen;
+            self.loaded.seen = now;
             return true;
         }
     }
@@ -114,26 +143,28 @@ impl Testbed {
         self.sync_scene_watch();
     }
 
-    /// Keeps the watch on the open file (called after loading another file).
+    /// Keeps the watch on the open file and the files it reads, with the bytes they were
+    /// loaded from (called after every load).
     pub(super) fn sync_scene_watch(&mut self) {
-        let want = self.scene_path.clone().filter(|_| self.hot_reload);
-        if self.scene_watch.as_ref().map(|w| &w.path) == want.as_ref() {
-            if let Some(w) = self.scene_watch.as_mut() {
-                w.mark_loaded();
-            }
+        let want = self.scene_path.is_some() && self.hot_reload;
+        if !want {
+            self.scene_watch = None;
+            return;
+        }
+        if let Some(w) = self.scene_watch.as_mut().filter(|w| w.loaded.files == self.loaded.files) {
+            w.loaded.seen.clone_from(&self.loaded.seen);
             return;
         }
         self.scene_watch = None;
-        if let Some(path) = want {
-            match SceneWatch::new(&path) {
-                Ok(w) => self.scene_watch = Some(w),
-                Err(e) => self.status = format!("cannot watch {} for changes: {e}", path.display()),
-            }
+        match SceneWatch::new(self.loaded.clone()) {
+            Ok(w) => self.scene_watch = Some(w),
+            Err(e) => self.status = format!("cannot watch {} for changes: {e}", self.loaded.files[0].display()),
         }
     }
 
-    /// Reloads the scene file if it changed on disk, keeping the camera; returns whether it
-    /// tried. A broken file keeps the running scene and shows its error.
+    /// Reloads the scene file if it (or a file it reads) changed on disk, keeping the
+    /// camera; returns whether it tried. A broken file keeps the running scene and shows its
+    /// error.
     pub fn poll_hot_reload(&mut self) -> bool {
         self.poll_hot_reload_within(Duration::ZERO)
     }

@@ -112,6 +112,8 @@ pub struct Testbed {
     /// Reload the scene file when it changes on disk ([`super::files`]).
     pub hot_reload: bool,
     pub(super) scene_watch: Option<super::files::SceneWatch>,
+    /// The files the running scene was loaded from, with their bytes' fingerprints.
+    pub(super) loaded: super::files::Loaded,
     /// The trace being replayed (`--replay`), if any: then no physics runs.
     pub replay: Option<super::replay::Replay>,
     /// The selected joint (clicked near its anchor), shown in the joint inspector.
@@ -175,6 +177,7 @@ impl Testbed {
             plots: Default::default(),
             hot_reload: false,
             scene_watch: None,
+            loaded: Default::default(),
             file_dialog: None,
             recorder: Default::default(),
             look: Default::default(),
@@ -185,6 +188,10 @@ impl Testbed {
             toi_hold: Default::default(),
             characters: Default::default(),
         };
+        if let Some(p) = t.scene_path.clone() {
+            // Loaded by the caller: its bytes now are taken as the ones loaded.
+            t.loaded = super::files::Loaded::new(&p, super::files::fingerprint(&p), &t.scene.desc);
+        }
         t.apply_scene_view();
         t
     }
@@ -334,8 +341,10 @@ impl Testbed {
     /// Loads a scene file. On error the current scene keeps running and the error is kept
     /// for the panel.
     pub fn load(&mut self, path: PathBuf) -> Result<(), String> {
+        let before = super::files::fingerprint(&path);
         match scene::load(&path) {
             Ok(s) => {
+                self.loaded = super::files::Loaded::new(&path, before, &s.desc);
                 self.initial = s.clone();
                 self.scene = s;
                 self.history.clear();

@@ -286,7 +286,7 @@ fn scene_picker(ui: &mut egui::Ui, t: &mut Testbed) {
             t.open_dialog();
         }
         let mut hot = t.hot_reload;
-        let tip = "reload the scene file when it is saved, keeping the camera";
+        let tip = "reload the scene when its file, or an OBJ mesh it reads, is saved, keeping the camera";
         if ui.checkbox(&mut hot, "reload on save").on_hover_text(tip).changed() {
             t.set_hot_reload(hot);
         }

@@ -12,13 +12,13 @@
 //! materials, normals and texture coordinates in the file are ignored.
 
 use super::build::Check;
-use super::format::{HeightsDesc, ShapeDesc, V3};
+use super::format::{HeightsDesc, SceneDesc, ShapeDesc, V3};
 use super::SceneError;
 use crate::physics::limits;
 use crate::physics::mesh::{generate, MeshError, TriMesh};
 use crate::physics::Shape;
 use glam::Vec3;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Whether a shape description is a triangle mesh (static bodies only).
@@ -102,10 +102,31 @@ fn inline(c: &Check, ctx: &str, vertices: &[V3], indices: &[u32]) -> Result<TriM
     built(c, ctx, TriMesh::from_indices(vs, indices))
 }
 
+/// Where the OBJ file `path` of the scene file `origin` is: relative to its folder.
+fn obj_file(origin: &Path, path: &str) -> PathBuf {
+    origin.parent().unwrap_or(Path::new("")).join(path)
+}
+
+/// The other files the scene file `origin` reads (its OBJ meshes), for hot reload: an edit
+/// to one of them reloads the scene as an edit to the scene file does.
+pub fn files_read(desc: &SceneDesc, origin: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = desc
+        .bodies
+        .iter()
+        .filter_map(|b| match &b.shape {
+            ShapeDesc::Obj { path, .. } => Some(obj_file(origin, path)),
+            _ => None,
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// The OBJ file `path` (relative to the scene file's folder), every object merged.
 fn obj(c: &Check, ctx: &str, origin: &str, path: &str, scale: f32) -> Result<TriMesh, SceneError> {
     c.positive(ctx, "scale", scale)?;
-    let file = Path::new(origin).parent().unwrap_or(Path::new("")).join(path);
+    let file = obj_file(Path::new(origin), path);
     if !file.is_file() {
         return Err(c.err(ctx, "path", format!("no OBJ file '{path}' (looked for {})", file.display())));
     }

@@ -9,8 +9,10 @@
 //! Here `prepare` copies what a ball joint's pass reads — its lever arms and centre
 //! separation at the step's start, its point impulse, its two body indices — into one
 //! 80-byte [`Hot`] record per joint, in the order the joints are solved; the passes run on
-//! these (1.6 MB for the same net) and the impulses go back to the joints once, after the
-//! step ([`Compact::write_back`], in the pass that measures their errors).
+//! these (with the per-step impulse sums, 96 bytes a joint: 1.9 MB for the same net) and the
+//! impulses go back to the joints once, after the step — after each cut of it in the
+//! earliest-collision mode — in the pass that measures their errors
+//! ([`Compact::write_back`]).
 //!
 //! The arithmetic is the ball joint's own, term for term ([`super::ball`],
 //! [`super::row::solve_point`], the ball branches of [`Joint::warm_start`] and
@@ -29,7 +31,7 @@ use glam::{Quat, Vec3A};
 /// What a pass reads of one joint: for a ball joint its step-start geometry and point
 /// impulse; for the other kinds only the joint's index.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Hot {
+pub(crate) struct Hot {
     /// A's lever arm at the step's start (world axes).
     pub ra: Vec3A,
     /// B's lever arm at the step's start.
@@ -58,7 +60,7 @@ const _: () = assert!(std::mem::size_of::<Hot>() == 80);
 /// joints when the step ends. So a copy (a history snapshot, taken between steps) starts
 /// empty and costs nothing.
 #[derive(Debug, Default)]
-pub struct Compact {
+pub(crate) struct Compact {
     /// One record per joint solved, in solving order.
     pub hot: Vec<Hot>,
     /// Per record: Σ of the point impulse over the substeps (ball joints).
@@ -104,7 +106,7 @@ impl Compact {
                 joints[h.joint as usize].warm_start_in(bodies);
                 continue;
             }
-            with_bodies(bodies, h.a, h.b, |a, b| {
+            super::with_bodies(bodies, h.a, h.b, |a, b| {
                 let f = frame(h, a, b);
                 let p = h.p;
                 a.v -= p * a.inv_mass;
@@ -124,7 +126,7 @@ impl Compact {
             }
             let p = &mut h.p;
             let (ra, rb, dc) = (h.ra, h.rb, h.dc);
-            with_bodies(bodies, h.a, h.b, |a, b| {
+            super::with_bodies(bodies, h.a, h.b, |a, b| {
                 let f = frame(&Hot { ra, rb, dc, ..Hot::default() }, a, b);
                 solve_point(&f, f.d, Feedback::rigid(&pass.soft, pass.use_bias), p, a, b);
             });
@@ -163,17 +165,4 @@ fn frame(h: &Hot, a: &SolverBody, b: &SolverBody) -> Frame {
     let rb = b.dq * h.rb;
     let d = h.dc + (b.dp - a.dp) + (rb - ra);
     Frame { ra, rb, d, pa: Vec3A::ZERO, pb: Vec3A::ZERO, qa: Quat::IDENTITY, qb: Quat::IDENTITY }
-}
-
-/// Runs `f` on the joint's two solver bodies: in place when both move, else on copies
-/// ([`super::load`]/[`super::store`], the world and static bodies).
-#[inline]
-pub fn with_bodies(bodies: &mut [SolverBody], a: u32, b: u32, f: impl FnOnce(&mut SolverBody, &mut SolverBody)) {
-    if let Some([x, y]) = super::both_moving(bodies, a, b) {
-        return f(x, y);
-    }
-    let (mut x, mut y) = (super::load(bodies, a), super::load(bodies, b));
-    f(&mut x, &mut y);
-    super::store(bodies, a, &x);
-    super::store(bodies, b, &y);
 }

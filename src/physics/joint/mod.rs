@@ -52,7 +52,7 @@
 
 pub mod angle;
 pub mod ball;
-pub mod compact;
+pub(crate) mod compact;
 pub mod distance;
 pub mod hinge;
 pub mod mouse;
@@ -629,14 +629,14 @@ impl Joint {
     /// [`Joint::warm_start`] on the joint's bodies in `bodies`.
     #[inline]
     pub fn warm_start_in(&self, bodies: &mut [SolverBody]) {
-        compact::with_bodies(bodies, self.a, self.b, |a, b| self.warm_start(a, b));
+        with_bodies(bodies, self.a, self.b, |a, b| self.warm_start(a, b));
     }
 
     /// [`Joint::solve`] on the joint's bodies in `bodies`.
     #[inline]
     pub fn solve_in(&mut self, bodies: &mut [SolverBody], pass: &Pass) {
         let (a, b) = (self.a, self.b);
-        compact::with_bodies(bodies, a, b, |a, b| self.solve(a, b, pass));
+        with_bodies(bodies, a, b, |a, b| self.solve(a, b, pass));
     }
 
     /// Adds this substep's reaction ([`Joint::reaction`]) to the per-step impulses.
@@ -731,6 +731,19 @@ pub fn both_moving(bodies: &mut [SolverBody], a: u32, b: u32) -> Option<[&mut So
     }
     let [x, y] = bodies.get_disjoint_mut([a as usize, b as usize]).ok()?;
     (x.inv_mass > 0.0 && y.inv_mass > 0.0).then_some([x, y])
+}
+
+/// Runs `f` on the joint's two solver bodies: in place when both move ([`both_moving`]),
+/// else on copies ([`load`]/[`store`]: the world, static and sleeping bodies).
+#[inline]
+pub fn with_bodies(bodies: &mut [SolverBody], a: u32, b: u32, f: impl FnOnce(&mut SolverBody, &mut SolverBody)) {
+    if let Some([x, y]) = both_moving(bodies, a, b) {
+        return f(x, y);
+    }
+    let (mut x, mut y) = (load(bodies, a), load(bodies, b));
+    f(&mut x, &mut y);
+    store(bodies, a, &x);
+    store(bodies, b, &y);
 }
 
 /// Writes back a joint body's velocities if it can move.

@@ -436,7 +436,8 @@ fn batch_totals(w: &mut WideBatch) {
 
 /// Below `INSIDE_DISC · max²`, |impulse|² is surely inside the friction disc as the exact
 /// test computes it (`√|impulse|² > max`, rounded): max² and this product are within
-/// 2·2⁻²⁴ of exact and the rounded square root within 2⁻²⁴, far less than the 10⁻⁶ margin.
+/// 2·2⁻²⁴ of exact and the rounded square root within 2⁻²⁴, far less than the margin
+/// (2·10⁻⁶ on |impulse|², 10⁻⁶ on |impulse|).
 const INSIDE_DISC: f32 = 1.0 - 2e-6;
 
 /// What one pass of [`WideSolver::pass`] gives every batch.
@@ -487,7 +488,9 @@ fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &mut [SolverBody], k:
         // points are mostly well inside: when every lane's |impulse|² is below max² by more
         // than the roundings of max², the square root and the division can reach
         // (`INSIDE_DISC`), every scale is exactly 1 and both are skipped — the same numbers.
-        let (n1, n2) = if len2.cmpge(max * max * INSIDE_DISC).any() {
+        // A zero impulse (empty slots and lanes: max = 0 too) is never scaled (√0 > max
+        // is false for every max ≥ 0), so it does not force the exact path.
+        let (n1, n2) = if (len2.cmpge(max * max * INSIDE_DISC) & len2.cmpgt(zero)).any() {
             let len = sqrt4(len2);
             let scale = Vec4::select(len.cmpgt(max), max / len, one);
             (n1 * scale, n2 * scale)

@@ -334,10 +334,16 @@ fn the_friction_clamps_shortcut_never_skips_a_lane_the_exact_test_scales() {
         let m = Vec4::splat(max);
         let len2 = n1 * n1 + n2 * n2;
         let exact_scales = sqrt4(len2).cmpgt(m).any();
-        let skips = !len2.cmpge(m * m * INSIDE_DISC).any();
+        let skips = !(len2.cmpge(m * m * INSIDE_DISC) & len2.cmpgt(Vec4::ZERO)).any();
         assert!(!(skips && exact_scales), "max {max}, |j|² {}", len2.x);
         skipped += skips as u32;
         near += (skips && sqrt4(len2).x > max * 0.999_99) as u32;
+    }
+    // Zero impulses, with max zero (empty slots) or not, are skipped and never scaled.
+    for max in [0.0, 1e-30, 1.0] {
+        let (z, m) = (Vec4::ZERO, Vec4::splat(max));
+        assert!(!sqrt4(z * z + z * z).cmpgt(m).any());
+        assert!(!((z * z + z * z).cmpge(m * m * INSIDE_DISC) & (z * z + z * z).cmpgt(Vec4::ZERO)).any());
     }
     println!("{skipped} skipped, {near} of them within 10⁻⁵ of the rim");
     assert!(near > 10_000, "the samples must reach the margin: {near}");

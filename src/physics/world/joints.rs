@@ -40,7 +40,8 @@ pub struct JointSet {
     h: f32,
     /// This step's passes run on [`Compact`] records (`Settings::simd`), not on the joints.
     fast: bool,
-    /// The compact records of this step (scratch: rebuilt by every `prepare`).
+    /// The compact records of this step: scratch, rebuilt by every `prepare` and written
+    /// back by every `finish_joints`, so a clone (a history snapshot) gets it empty.
     compact: Compact,
 }
 
@@ -420,7 +421,8 @@ impl World {
         }
         let set = &mut self.joints;
         if set.fast {
-            return set.compact.warm_start(&set.joints, &mut self.solver_bodies);
+            set.compact.warm_start(&set.joints, &mut self.solver_bodies);
+            return;
         }
         for &k in &set.active {
             set.joints[k as usize].warm_start_in(&mut self.solver_bodies);
@@ -452,7 +454,8 @@ impl World {
         }
         let set = &mut self.joints;
         if set.fast {
-            return set.compact.accumulate(&mut set.joints, &self.solver_bodies);
+            set.compact.accumulate(&mut set.joints, &self.solver_bodies);
+            return;
         }
         for &k in &set.active {
             set.joints[k as usize].accumulate_in(&self.solver_bodies);
