@@ -23,10 +23,10 @@
 //! Limits: only the ball joint has a compact record (the commonest joint, and the one nets,
 //! ragdolls and chains are made of); no colouring or SIMD lanes for joints yet.
 
-use super::row::{solve_point, Feedback, Frame};
-use super::{Joint, JointKind, Pass};
+use super::row::{apply_point, solve_point, Feedback, Frame};
+use super::{moved_arms, Joint, JointKind, Pass};
 use crate::physics::solver::SolverBody;
-use glam::{Quat, Vec3A};
+use glam::Vec3A;
 
 /// What a pass reads of one joint: for a ball joint its step-start geometry and point
 /// impulse; for the other kinds only the joint's index.
@@ -107,12 +107,8 @@ impl Compact {
                 continue;
             }
             super::with_bodies(bodies, h.a, h.b, |a, b| {
-                let f = frame(h, a, b);
-                let p = h.p;
-                a.v -= p * a.inv_mass;
-                a.w -= a.inv_i * f.ra.cross(p);
-                b.v += p * b.inv_mass;
-                b.w += b.inv_i * f.rb.cross(p);
+                let (ra, rb, _) = moved_arms(h.ra, h.rb, h.dc, a, b);
+                apply_point(ra, rb, h.p, a, b);
             });
         }
     }
@@ -124,11 +120,12 @@ impl Compact {
                 joints[h.joint as usize].solve_in(bodies, pass);
                 continue;
             }
-            let p = &mut h.p;
-            let (ra, rb, dc) = (h.ra, h.rb, h.dc);
-            super::with_bodies(bodies, h.a, h.b, |a, b| {
-                let f = frame(&Hot { ra, rb, dc, ..Hot::default() }, a, b);
-                solve_point(&f, f.d, Feedback::rigid(&pass.soft, pass.use_bias), p, a, b);
+            let Hot { ra, rb, dc, ref mut p, a, b, .. } = *h;
+            super::with_bodies(bodies, a, b, |a, b| {
+                // The ball joint reads only the lever arms and the gap of its frame.
+                let (ra, rb, d) = moved_arms(ra, rb, dc, a, b);
+                let f = Frame { ra, rb, d, ..Frame::default() };
+                solve_point(&f, d, Feedback::rigid(&pass.soft, pass.use_bias), p, a, b);
             });
         }
     }
@@ -155,14 +152,4 @@ impl Compact {
             j.linear_impulse += glam::Vec3::from(self.sums[idx]);
         }
     }
-}
-
-/// The ball joint's frame from a record ([`Joint::frame`] without what the ball never
-/// reads: the anchors' world positions and the orientations).
-#[inline]
-fn frame(h: &Hot, a: &SolverBody, b: &SolverBody) -> Frame {
-    let ra = a.dq * h.ra;
-    let rb = b.dq * h.rb;
-    let d = h.dc + (b.dp - a.dp) + (rb - ra);
-    Frame { ra, rb, d, pa: Vec3A::ZERO, pb: Vec3A::ZERO, qa: Quat::IDENTITY, qb: Quat::IDENTITY }
 }

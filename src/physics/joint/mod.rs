@@ -532,10 +532,8 @@ impl Joint {
     #[inline]
     pub fn frame(&self, a: &SolverBody, b: &SolverBody) -> Frame {
         let s = &self.start;
-        let ra = a.dq * s.ra;
-        let rb = b.dq * s.rb;
+        let (ra, rb, d) = moved_arms(s.ra, s.rb, s.dc, a, b);
         let pa = s.ca + a.dp + ra;
-        let d = s.dc + (b.dp - a.dp) + (rb - ra);
         Frame { ra, rb, d, pa, pb: pa + d, qa: a.dq * s.qa, qb: b.dq * s.qb }
     }
 
@@ -611,12 +609,7 @@ impl Joint {
     pub fn warm_start(&self, a: &mut SolverBody, b: &mut SolverBody) {
         if let JointKind::Ball = self.kind {
             let f = self.frame(a, b);
-            let p = self.impulses.point;
-            a.v -= p * a.inv_mass;
-            a.w -= a.inv_i * f.ra.cross(p);
-            b.v += p * b.inv_mass;
-            b.w += b.inv_i * f.rb.cross(p);
-            return;
+            return row::apply_point(f.ra, f.rb, self.impulses.point, a, b);
         }
         let f = self.frame(a, b);
         for r in self.rows(&f).as_slice() {
@@ -731,6 +724,16 @@ pub fn both_moving(bodies: &mut [SolverBody], a: u32, b: u32) -> Option<[&mut So
     }
     let [x, y] = bodies.get_disjoint_mut([a as usize, b as usize]).ok()?;
     (x.inv_mass > 0.0 && y.inv_mass > 0.0).then_some([x, y])
+}
+
+/// The lever arms `ra`, `rb` and anchor gap `d = pB − pA` now, from their values at the step's
+/// start (`ra`, `rb`, centre separation `dc`) and how far the solver bodies have moved and
+/// turned since (`dp`, `dq`).
+#[inline]
+pub fn moved_arms(ra: Vec3A, rb: Vec3A, dc: Vec3A, a: &SolverBody, b: &SolverBody) -> (Vec3A, Vec3A, Vec3A) {
+    let ra = a.dq * ra;
+    let rb = b.dq * rb;
+    (ra, rb, dc + (b.dp - a.dp) + (rb - ra))
 }
 
 /// Runs `f` on the joint's two solver bodies: in place when both move ([`both_moving`]),

@@ -222,10 +222,17 @@ pub fn solve_point(f: &Frame, c: Vec3A, fb: Feedback, acc: &mut Vec3A, a: &mut S
     let x = solve3_or_zero(&k, dv + c * fb.rate);
     let d = -fb.mass_scale * x - fb.impulse_scale * *acc;
     *acc += d;
-    a.v -= d * a.inv_mass;
-    a.w -= a.inv_i * f.ra.cross(d);
-    b.v += d * b.inv_mass;
-    b.w += b.inv_i * f.rb.cross(d);
+    apply_point(f.ra, f.rb, d, a, b);
+}
+
+/// Applies the point impulse `p` (world, on B; −p on A) at lever arms `ra`, `rb`: the ball
+/// block's `V += M⁻¹Jᵀp` (solve, warm start).
+#[inline]
+pub fn apply_point(ra: Vec3A, rb: Vec3A, p: Vec3A, a: &mut SolverBody, b: &mut SolverBody) {
+    a.v -= p * a.inv_mass;
+    a.w -= a.inv_i * ra.cross(p);
+    b.v += p * b.inv_mass;
+    b.w += b.inv_i * rb.cross(p);
 }
 
 /// The ball joint's K (see [`solve_point`]).
