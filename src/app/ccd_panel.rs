@@ -84,7 +84,8 @@ pub fn section(ui: &mut egui::Ui, t: &mut Testbed) {
     );
     ui.add_enabled(s.ccd != ContinuousMode::Off, egui::Checkbox::new(&mut s.simplex_cache, "GJK simplex cache"))
         .on_hover_text(
-            "on: each distance query of a time-of-impact search starts from the last one's simplex              (Box2D's cache); off: each starts from one point, the textbook GJK (collide/distance.rs)",
+            "on: each distance query of a time-of-impact search starts from the last one's simplex \
+             (Box2D's cache); off: each starts from one point, the textbook GJK (collide/distance.rs)",
         );
     *s = s.clamped();
     if t.scene.world.settings != before {

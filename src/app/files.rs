@@ -66,16 +66,15 @@ pub fn fingerprint(path: &Path) -> Option<u64> {
     Some(h.finish())
 }
 
-/// Whether `event` may have changed a file's bytes: a write, a create, a rename onto it or
-/// the close after a write — or the watcher lost events and asks for a rescan. Opens and
-/// reads (our own reload reads the file) are not.
-fn may_change(event: &notify::Event) -> bool {
+/// Whether an event of this kind may have changed a file's bytes: a write, a create, a
+/// rename onto it or the close after a write. Opens and reads (our own reload reads the
+/// file) are not.
+fn may_change(kind: &notify::EventKind) -> bool {
     use notify::event::{AccessKind, AccessMode, EventKind};
-    event.need_rescan()
-        || matches!(
-            event.kind,
-            EventKind::Create(_) | EventKind::Modify(_) | EventKind::Access(AccessKind::Close(AccessMode::Write))
-        )
+    matches!(
+        kind,
+        EventKind::Create(_) | EventKind::Modify(_) | EventKind::Access(AccessKind::Close(AccessMode::Write))
+    )
 }
 
 impl SceneWatch {
@@ -102,7 +101,6 @@ impl SceneWatch {
     /// the answer), then compares the bytes with those last seen.
     pub fn changed(&mut self, wait: Duration) -> bool {
         let deadline = Instant::now().checked_add(wait);
-        let names: Vec<_> = self.loaded.files.iter().filter_map(|f| f.file_name()).collect();
         loop {
             let left = deadline.map_or(Duration::MAX, |d| d.saturating_duration_since(Instant::now()));
             let event = if left.is_zero() {
@@ -118,8 +116,9 @@ impl SceneWatch {
                 }
             };
             let Ok(event) = event else { continue };
-            let ours = event.paths.iter().any(|p| p.file_name().is_some_and(|n| names.contains(&n)));
-            if !(may_change(&event) && (ours || event.need_rescan())) {
+            let ours = || event.paths.iter().any(|p| self.loaded.files.iter().any(|f| f.file_name() == p.file_name()));
+            // A rescan request: the watcher lost events, so any file may have changed.
+            if !(event.need_rescan() || (may_change(&event.kind) && ours())) {
                 continue;
             }
             // A burst of events from one save reloads once: drain what has come, then read

@@ -389,7 +389,9 @@ fn method_controls(ui: &mut egui::Ui, t: &mut Testbed) {
     );
     ui.add(egui::Slider::new(&mut s.margin, limits::MARGIN.within(0.0..=0.1)).text("speculative margin (m)"));
     ui.checkbox(&mut s.path_test, "path test").on_hover_text(
-        "on: the broad phase drops pairs whose bounding spheres miss each other on their straight paths over          the step; off: every pair whose swept boxes overlap gets speculative contacts, which can brake fast          bodies that would pass each other (ghost collisions)",
+        "on: the broad phase drops pairs whose bounding spheres miss each other on their straight paths over \
+         the step; off: every pair whose swept boxes overlap gets speculative contacts, which can brake fast \
+         bodies that would pass each other (ghost collisions)",
     );
     ui.add(egui::Slider::new(&mut s.recycle_distance, limits::RECYCLE_DISTANCE.within(0.0..=0.1)).text("contact recycling (m)"))
         .on_hover_text(
