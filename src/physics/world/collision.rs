@@ -32,7 +32,9 @@ pub(super) struct Motion {
     /// Bounding radius about the centre.
     radius: f32,
     /// Dynamic and awake.
-    awake: bool,
+    pub(super) awake: bool,
+    /// Dynamic and asleep (a body an awake one may wake before the solve, `world/islands.rs`).
+    pub(super) sleeping: bool,
     /// The centre of mass (the body origin, about which `radius` is measured).
     centre: Vec3,
 }
@@ -41,9 +43,16 @@ impl Motion {
     fn of(b: &Body) -> Motion {
         let (radius, centre) = (b.shape.bounding_radius(), b.pose.pos);
         if !b.is_dynamic() || b.asleep {
-            return Motion { radius, centre, ..Default::default() };
+            return Motion { radius, centre, sleeping: b.is_dynamic(), ..Default::default() };
         }
-        Motion { v: b.velocity, spin: b.angular_velocity.length() * radius, radius, awake: true, centre }
+        Motion {
+            v: b.velocity,
+            spin: b.angular_velocity.length() * radius,
+            radius,
+            awake: true,
+            sleeping: false,
+            centre,
+        }
     }
 
     /// Whether the bounding spheres of `a` and `b` come within `slack` of each other while
@@ -564,8 +573,8 @@ mod tests {
         let mut v = |s: f32| Vec3::new(rng.next_f32() - 0.5, rng.next_f32() - 0.5, rng.next_f32() - 0.5) * s;
         let (mut met, mut missed) = (0, 0);
         for _ in 0..2000 {
-            let a = Motion { v: v(200.0), radius: 0.3, centre: v(4.0), awake: true, spin: 0.0 };
-            let b = Motion { v: v(200.0), radius: 0.5, centre: v(4.0), awake: true, spin: 0.0 };
+            let a = Motion { v: v(200.0), radius: 0.3, centre: v(4.0), awake: true, sleeping: false, spin: 0.0 };
+            let b = Motion { v: v(200.0), radius: 0.5, centre: v(4.0), awake: true, sleeping: false, spin: 0.0 };
             let (dt, slack) = (1.0 / 60.0, 0.02);
             let closest = (0..=10_000)
                 .map(|k| {

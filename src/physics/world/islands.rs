@@ -5,10 +5,19 @@
 //! Jointed dynamic bodies join one island too (`world/joints.rs`), so a chain sleeps and
 //! wakes as one; a joint to the world or to a static body joins nothing.
 //!
+//! Waking happens twice a step. Before the solve ([`World::wake_touched`], right after the
+//! narrow phase) every sleeping island that a moving body now touches — a new contact,
+//! speculative points included — or pulls through a joint wakes, so the struck bodies take
+//! part in the same step's solve exactly as if they had never slept: a ball rolled into a
+//! sleeping ball hands over its momentum instead of bouncing off it as off a wall. After
+//! the step ([`World::update_sleep`]) islands whose members all rested long enough go to
+//! sleep, and the others wake.
+//!
 //! Limits: islands are rebuilt every step from the contacts (no persistent island graph);
 //! a body touching only static bodies is an island of its own.
 
 use super::World;
+use crate::physics::joint::WORLD;
 use glam::Vec3;
 
 impl World {
@@ -28,6 +37,70 @@ impl World {
         let (ra, rb) = (Self::find(parent, a), Self::find(parent, b));
         if ra != rb {
             parent[ra.max(rb) as usize] = ra.min(rb);
+        }
+    }
+
+    /// Before the solve: wakes every sleeping island that a moving body (awake, and not yet
+    /// rested for `Settings::sleep_time`, the rule [`World::update_sleep`] wakes islands by)
+    /// touches through a contact with points or pulls through a joint. The island is found
+    /// as at the end of the step (union–find over the touching contacts between dynamic
+    /// bodies and the joints), so its whole stack wakes, not only the body struck.
+    /// `gravity_dv`: the velocity this step's gravity already gave the awake bodies (the
+    /// one-pass methods add it before detection), given to each woken body too.
+    ///
+    /// Costs one scan of the compact per-body motions when nothing sleeps, and one more of
+    /// the touching contacts and the joints when something does; allocates nothing once the
+    /// island buffers have grown.
+    pub(super) fn wake_touched(&mut self, gravity_dv: Vec3) {
+        if !self.settings.sleeping || !self.motions.iter().any(|m| m.sleeping) {
+            return;
+        }
+        let (motions, contacts) = (&self.motions, &self.contacts);
+        let mixed = |a: u32, b: u32| {
+            let (ma, mb) = (&motions[a as usize], &motions[b as usize]);
+            (ma.awake && mb.sleeping) || (ma.sleeping && mb.awake)
+        };
+        let struck = self.touching.iter().any(|&ci| mixed(contacts[ci as usize].a, contacts[ci as usize].b))
+            || self
+                .joints
+                .joints
+                .iter()
+                .any(|j| j.is_alive() && !j.broken && j.a != WORLD && j.b != WORLD && mixed(j.a, j.b));
+        if !struck {
+            return;
+        }
+        let n = self.bodies.len();
+        self.island_parent.clear();
+        self.island_parent.extend(0..n as u32);
+        for &ci in &self.touching {
+            let c = &self.contacts[ci as usize];
+            let (ma, mb) = (&self.motions[c.a as usize], &self.motions[c.b as usize]);
+            if (ma.awake || ma.sleeping) && (mb.awake || mb.sleeping) {
+                Self::union(&mut self.island_parent, c.a, c.b);
+            }
+        }
+        self.union_joints();
+        self.island_moving.clear();
+        self.island_moving.resize(n, false);
+        let rest = self.settings.sleep_time;
+        for i in 0..n {
+            let b = &self.bodies[i];
+            if self.motions[i].awake && b.sleep_time < rest {
+                let r = Self::find(&mut self.island_parent, i as u32);
+                self.island_moving[r as usize] = true;
+            }
+        }
+        for i in 0..n {
+            if !self.motions[i].sleeping {
+                continue;
+            }
+            let r = Self::find(&mut self.island_parent, i as u32);
+            if self.island_moving[r as usize] {
+                let b = &mut self.bodies[i];
+                b.asleep = false;
+                b.sleep_time = 0.0;
+                b.velocity += gravity_dv;
+            }
         }
     }
 
