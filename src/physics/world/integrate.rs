@@ -29,8 +29,11 @@ impl World {
     /// state; the poses are written once, in [`World::finish_positions`].
     ///
     /// A rotation by ω·h is exact for isotropic bodies (cubes, spheres: ω is constant
-    /// between impulses). Free bodies take the body's midpoint rule, which holds the
-    /// angular momentum fixed (module docs of [`crate::physics::body`]). Bodies in contact
+    /// between impulses). Free bodies, and bodies held only by joints, take the body's
+    /// midpoint rule, which holds the angular momentum fixed between impulses — the
+    /// gyroscopic term (module docs of [`crate::physics::body`]) — and their world inverse
+    /// inertia in the solver state follows the turn, so the next substep's joint rows use
+    /// the inertia the body has. Bodies in contact
     /// turn by ω·h too: their impulses use the world inertia of the step's start, and a
     /// gyroscopic update with the turning inertia between impulses computed with the old
     /// one let slivers gain energy without bound (docs/physics.md, the fuzzer); their spin
@@ -60,6 +63,9 @@ impl World {
                 b.integrate_rotation(h);
                 s.w = b.angular_velocity.into();
                 s.dq = b.pose.rot * start.rot.conjugate();
+                // The joint rows of the next substep see the inertia at the new orientation
+                // (a spinning top on a ball joint: its impulses must not use the start's).
+                s.inv_i = glam::Mat3A::from(b.inv_inertia_world());
             }
         }
     }

@@ -361,8 +361,10 @@ impl World {
     }
 
     /// The `Prepare` stage's joint part: which joints are solved this step, their lever
-    /// arms and orientations at the step's start, their warm impulses; bodies with a joint
-    /// are marked as constrained (`touching`) for the integration.
+    /// arms and orientations at the step's start, their warm impulses. A jointed body is
+    /// integrated as a free one (the gyroscopic midpoint rule, no turn limit): only contacts
+    /// mark a body `touching`, and the joint rows read the world inverse inertia the
+    /// integration keeps current (`world/integrate.rs`).
     pub(super) fn prepare_joints(&mut self, h: f32) {
         if self.joints.is_empty() {
             return;
@@ -406,11 +408,6 @@ impl World {
                 self.joints.compact.push(k as u32, &self.joints.joints[k]);
             }
             self.joints.active.push(k as u32);
-            for i in [a, b] {
-                if i != WORLD {
-                    self.solver_bodies[i as usize].touching = true;
-                }
-            }
         }
     }
 
