@@ -2,8 +2,9 @@
 //! /work/shared/seeds/homer-simulator-thread.txt, 2008). One pass per step
 //! ([`Schedule::Once`]), velocities first.
 //!
-//! For each touching pair, in detection order, every point that penetrates (depth ≥ 0) and
-//! approaches (`vn < 0`, n from A to B) is resolved on its own, from the same pre-collision
+//! For each touching pair, in detection order, every point that approaches (`vn < 0`, n
+//! from A to B) and touches this step — it penetrates (depth ≥ 0), or it bounces and the
+//! approach closes its speculative gap within the step — is resolved on its own, from the same pre-collision
 //! velocities: `j_i = −(1 + e)·vn_i·m_eff,i` along n (the naive impulse). The velocity
 //! changes each impulse would cause (`±j_i·n/m`, `±I⁻¹(r_i × j_i·n)` per body) are summed
 //! per body and their average is applied — "the average of the effect of the impulses",
@@ -17,19 +18,18 @@
 //! comes out as `−e` times the incoming one, `s = (−(1 + e)·v̄_in − Δv̄_friction)/Δv̄_normal`
 //! (here: `s = (v̄⁺ − v̄_in − Δv̄_friction)/Δv̄_normal` with the rebound v̄⁺ of the
 //! departures below).
-//! Restitution follows the other methods' threshold: e = 0 when the mean approach speed is
-//! under `Settings::restitution_threshold`.
+//! Restitution follows the other methods' threshold: e = 0 unless a point's speed at the
+//! moment of impact is over `Settings::restitution_threshold`.
 //!
 //! Two departures from the seed, both found by the fuzzer (docs/physics.md §8), both only
 //! lowering the rebound:
-//! - The rebound reflects the mean approach `v̄₀` the pair had *before* this step's gravity
-//!   and pays that gravity, `max(0, −e·v̄₀ + min(g_n·dt, 0))` with `g_n·dt` gravity's part of
-//!   the pair's relative normal velocity (the naive method's rule). The seed winds time
-//!   back to the moment of impact, so its bounce never contains the speed gravity adds
-//!   after it; here the step adds gravity, then resolves, then moves the bodies, and a
-//!   rebound of the speed after gravity, carried up a whole step unslowed, gained about
-//!   `2·m·g·|v|·dt` per bounce (seed 1000688: a 264 kg capsule, +80 J in its bounce step).
-//!   A flat drop now leaves at `e·v − g·dt` (tests/methods.rs).
+//! - The rebound is the mean of the points' rebounds (prepare's, [`super::bounce`]): `e`
+//!   times each point's speed at the moment of impact inside the step, measured with the
+//!   integrator's energy so that the apex after a bounce is `e²` times the one before. The
+//!   seed winds time back to the moment of impact; here the step adds gravity, then
+//!   resolves, then moves the bodies, and a rebound of the speed after gravity, carried up a
+//!   whole step unslowed, gained about `2·m·g·|v|·dt` per bounce (a fuzz regression case: a
+//!   264 kg capsule, +80 J in its bounce step). A point that does not bounce stops.
 //! - Poisson's bound: the restitution part of the normal effect is at most e times the
 //!   compression part (the effect that, with the friction, stops the mean approach): when
 //!   friction adds `Δv̄_f > 0` to the closing velocity the rebound is lowered by `e·Δv̄_f`.
@@ -66,6 +66,7 @@
 //!   angular velocity is a large share of the closing velocity (Poisson's bound above
 //!   removes the part of it friction causes).
 
+use super::bounce::Impact;
 use super::{
     effective_mass, naive::Naive, pair_mut, relative_velocity, ContactConstraint, PositionMoves, Resolver, Schedule,
     Settings, SolverBody, StepInfo,
@@ -88,9 +89,8 @@ impl Resolver for Averaged {
     }
 
     fn solve(&mut self, constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], step: &StepInfo) {
-        let gravity_dv = step.gravity * step.h;
         for c in constraints.iter_mut() {
-            solve_pair(c, bodies, step.settings, gravity_dv);
+            solve_pair(c, bodies, step.h);
         }
     }
 
@@ -134,37 +134,44 @@ impl Effect {
     }
 }
 
-/// Resolves one pair (module docs) and records each point's share of the impulse.
-/// `gravity_dv` is the velocity this step's gravity added to every moving body (`g·dt`),
-/// before the solve.
-pub fn solve_pair(c: &mut ContactConstraint, bodies: &mut [SolverBody], settings: &Settings, gravity_dv: Vec3A) {
+/// Resolves one pair (module docs) and records each point's share of the impulse; `h` is
+/// the step.
+pub fn solve_pair(c: &mut ContactConstraint, bodies: &mut [SolverBody], h: f32) {
     let (sa, sb) = (bodies[c.a as usize], bodies[c.b as usize]);
     let n = c.normal;
-    // Gravity's part of the pair's relative normal velocity (bodies of inverse mass 0 got
-    // none): negative when it pulls the two together.
-    let felt = |s: &SolverBody| if s.inv_mass > 0.0 { gravity_dv } else { Vec3A::ZERO };
-    let gravity_vn = (felt(&sb) - felt(&sa)).dot(n);
     let count = c.count as usize;
-    // The points that take part, and their approach velocities, all from the same state.
+    // The points that take part — penetrating, or bouncing and speculative with a gap this
+    // step's approach closes — their approach velocities, all from the same state, and the
+    // normal velocity each should leave with: its rebound if it bounces, else at rest.
     let mut hit = [false; 4];
     let mut vin = [0.0f32; 4];
     let mut hits = 0usize;
-    let mut mean_in = 0.0;
+    let (mut mean_in, mut mean_target, mut bounces) = (0.0, 0.0, false);
     for (k, p) in c.points[..count].iter_mut().enumerate() {
         p.normal_impulse = 0.0;
         p.tangent_impulse = [0.0; 2];
         let vn = relative_velocity(&sa, &sb, p.ra, p.rb).dot(n);
-        if p.depth >= 0.0 && vn < 0.0 {
+        let gap = -p.depth;
+        if vn < 0.0 && (gap <= 0.0 || (p.rebound > 0.0 && -vn * h >= gap)) {
             hit[k] = true;
             vin[k] = vn;
             hits += 1;
             mean_in += vn;
+            bounces |= p.rebound > 0.0;
+            // The rebound from the approach the pair has now (an earlier pair of this pass may
+            // have changed it since prepare).
+            mean_target += if p.rebound > 0.0 {
+                Impact::new(-vn - p.closing * h, gap, p.closing, h).before_move(c.restitution)
+            } else {
+                0.0
+            };
         }
     }
     if hits > 0 {
         let inv = 1.0 / hits as f32;
         mean_in *= inv;
-        let e = if -mean_in > settings.restitution_threshold { c.restitution } else { 0.0 };
+        mean_target *= inv;
+        let e = if bounces { c.restitution } else { 0.0 };
         let (mut normal, mut friction) = (Effect::default(), Effect::default());
         let mut impulses = [(0.0f32, Vec3A::ZERO); 4];
         for k in (0..count).filter(|&k| hit[k]) {
@@ -192,12 +199,11 @@ pub fn solve_pair(c: &mut ContactConstraint, bodies: &mut [SolverBody], settings
             df += friction.closing(p.ra, p.rb, n);
         }
         let (dn, df) = (dn * inv, df * inv);
-        // Newton's −e·v̄₀ of the mean approach without this step's gravity, less e times
-        // what friction adds to the closing velocity (Poisson's bound: the restitution part
-        // of the normal effect at most e times the compression part, which with friction
-        // stops the approach), slowed by the step's gravity that pulls the pair together.
-        let approach = mean_in - gravity_vn;
-        let rebound = ((-e * approach).max(0.0) - e * df.max(0.0) + gravity_vn.min(0.0)).max(0.0);
+        // The points' mean rebound (e times the speed at the moment of impact, measured with
+        // the integrator's energy, `bounce.rs`), less e times what friction adds to the
+        // closing velocity (Poisson's bound: the restitution part of the normal effect at
+        // most e times the compression part, which with friction stops the approach).
+        let rebound = if bounces { (mean_target - e * df.max(0.0)).max(0.0) } else { mean_target };
         // At most the number of points: the impulses then add up to the sum of the point
         // impulses, each as if alone. (When the averaged rotations nearly cancel the
         // closing-velocity change, the factor would grow without bound.)

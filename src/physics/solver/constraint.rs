@@ -103,6 +103,13 @@ pub struct ConstraintPoint {
     pub max_normal_impulse: f32,
     /// Normal relative velocity before the solve (negative: approaching).
     pub relative_velocity: f32,
+    /// The separating normal speed this point's bounce aims at (0: it does not bounce),
+    /// from its speed at the moment of impact and the integrator's energy
+    /// ([`super::bounce`]); set in prepare for the method's schedule.
+    pub rebound: f32,
+    /// The rate at which gravity closes the pair along the normal (m/s²; what it adds to an
+    /// approach over a gap, [`super::bounce::Impact`]).
+    pub closing: f32,
     /// The compression impulse: the step's normal impulse before the restitution pass plus
     /// the impulse that stops what approach is left then (restitution adds at most `e` times
     /// it, summed over the manifold, on top of that stopping impulse).

@@ -34,17 +34,16 @@
 //! row, `g_n = Δv_n / (M₀₀ + μ·(M₀₁·u₁ + M₀₂·u₂))`.
 //!
 //! The resting-contact trick: the velocity the step's gravity added along n,
-//! `v_acc = n·(g_B − g_A)·h` (g of awake dynamic bodies only), is not bounced:
-//! `target = −e·(vn − v_acc)`, and `e = 0` when the approach speed is under
-//! `Settings::restitution_threshold` (Millington's `velocityLimit`). A box at rest gets
-//! exactly the impulse that cancels one step of gravity, and no more. The rebound then pays
-//! the step's gravity, `target = max(0, −e·(vn − v_acc) + min(v_acc, 0))`: Millington's
-//! loop integrates (gravity, then positions) before it detects and resolves, so the rebound
-//! it leaves is slowed by the next frame's gravity before the bodies move; this world adds
-//! gravity first and moves the bodies after the solve, and only paying it here gives the
-//! book's motion. Without it a rebound rose a whole step unslowed, `m·g·|v|·h` of energy per
-//! bounce (fuzz seeds 42 and 1000688, with the naive method's fix of the same fault). A flat
-//! drop then leaves at `e·v − g·h` at the end of its impact step (tests/methods.rs).
+//! `v_acc = n·(g_B − g_A)·h` (g of awake dynamic bodies only), is not bounced, and nothing
+//! bounces unless its speed at the moment of impact is over
+//! `Settings::restitution_threshold` (Millington's `velocityLimit`): a box at rest gets
+//! exactly the impulse that cancels one step of gravity, and no more. A bouncing point
+//! leaves at its rebound (prepare's, [`super::bounce`]): `e` times its speed at the moment
+//! of impact — a speculative point whose gap this step's approach closes counts as
+//! touching and bounces then, not a step later from deep inside — measured with the
+//! integrator's energy, so that the apex after a bounce is `e²` times the one before
+//! (Millington's loop integrates before it detects and resolves; this world adds gravity,
+//! resolves, then moves, and a rebound that ignored that rose a whole step unslowed).
 //!
 //! The point with the largest `target − vn` (or slip, see below) is resolved first; the
 //! velocities of every point of its two bodies are measured again (from the bodies, not
@@ -105,7 +104,7 @@
 //!   upward speed the ground (e = 0) then took away, and the pair alternated until the upper
 //!   box left faster than it came (+255 J in one pass). A scene where nothing bounces runs
 //!   one pass exactly as before; a lone bounce leaves as before (`tests/methods.rs`: the
-//!   dropped cube at `e·v − g·h`, head-on spheres with e).
+//!   dropped cube at its rebound, head-on spheres with e).
 //! - The projection's turn is limited to `cyclone_angular_limit` rad as well as the book's
 //!   move at the point. For inertia the same about every axis the two limits are the same
 //!   (the turn is the move over the lever arm in the plane); for a needle a small move at
@@ -115,8 +114,9 @@
 //!   `apply_moves`): ω fixed in world axes while the body turns under it changed `½·ω·I·ω`
 //!   of a sliver 30-fold (seed 39).
 //!
-//! Points count as touching when their depth (after the projection) is at least −`slop`;
-//! speculative points further apart are left alone (no impulse at a distance).
+//! Points count as touching when their depth (after the projection) is at least −`slop`, or
+//! when they bounce and the approach closes their gap within the step; other speculative
+//! points are left alone (no impulse at a distance).
 //!
 //! # Cost and limits
 //! Per resolution step: a scan of every point for the worst, then O(points of the two
@@ -171,6 +171,10 @@ struct Point {
     cap: f32,
     /// Restitution in effect (0 under the threshold).
     e: f32,
+    /// The point's rebound from prepare (0: it does not bounce; [`super::bounce`]).
+    rebound: f32,
+    /// The impulse of the rebound's part beyond Newton's `e·|vn₀|`, added to the cap.
+    beyond: f32,
     /// Takes part in the velocity pass.
     touching: bool,
     /// Contact-space velocity change per unit impulse, and its inverse.
@@ -240,21 +244,20 @@ fn contact_impulse(m: &Mat3A, m_inv: &Mat3A, dv: Vec3A, vn: f32, mu: f32, acc: V
     .unwrap_or(normal_only)
 }
 
-/// The normal velocity a point should leave with (module docs): Newton's `−e·vn₀` of the
-/// approach `vn₀` without this step's gravity (the resting-contact trick), bounded by
-/// Poisson's rule — the restitution impulse at most `e` times the compression impulse
-/// `M⁻¹·(−vn₀, −vt1, −vt2)` that stops the point, sliding included; with static friction the
-/// restitution impulse for a rebound u is `u·(M⁻¹)₀₀` — and then slowed by the gravity
-/// `v_acc` (< 0) that pulls the pair together over the step, as Millington's loop slows it
-/// before the bodies move.
-fn bounce_target(m_inv: &Mat3A, e: f32, vn0: f32, vt1: f32, vt2: f32, v_acc: f32) -> f32 {
-    let mut rebound = (-e * vn0).max(0.0);
+/// The normal velocity a bouncing point should leave with (module docs): its `rebound`
+/// (`e` times its speed at the moment of impact, measured with the integrator's energy,
+/// [`super::bounce`]), bounded by Poisson's rule — the restitution impulse at most `e` times
+/// the compression impulse `M⁻¹·(−vn₀, −vt1, −vt2)` that stops the point, sliding included
+/// (with static friction the restitution impulse for a rebound u is `u·(M⁻¹)₀₀`), plus the
+/// rebound's part beyond Newton's `e·|vn₀|` (what gravity adds over the gap), which is not
+/// friction's doing. `vn₀` is the approach without this step's gravity.
+fn bounce_target(m_inv: &Mat3A, e: f32, rebound: f32, vn0: f32, vt1: f32, vt2: f32) -> f32 {
     let diagonal = m_inv.x_axis.x;
     if rebound > 0.0 && diagonal > 0.0 {
         let compression = (*m_inv * Vec3A::new(-vn0, -vt1, -vt2)).x.max(0.0);
-        rebound = rebound.min(e * compression / diagonal);
+        return rebound.min(e * compression / diagonal + (rebound + e * vn0).max(0.0));
     }
-    (rebound + v_acc.min(0.0)).max(0.0)
+    rebound
 }
 
 /// How much point `p` asks to be resolved: its missing normal velocity; its excess normal
@@ -411,6 +414,7 @@ impl Resolver for Cyclone {
                     friction: c.friction,
                     restitution: c.restitution,
                     depth: p.depth,
+                    rebound: p.rebound,
                     ..Default::default()
                 });
             }
@@ -501,16 +505,25 @@ impl Resolver for Cyclone {
             p.acc = Vec3A::ZERO;
             let gain = |s: &SolverBody| if s.inv_mass > 0.0 { step.gravity * step.h } else { Vec3A::ZERO };
             let v_acc = (gain(b) - gain(a)).dot(p.n);
-            let e = if -p.vn > settings.restitution_threshold { p.restitution } else { 0.0 };
-            p.touching = p.depth >= -slop;
+            let e = if p.rebound > 0.0 { p.restitution } else { 0.0 };
+            // Touching: within slop, or a bouncing speculative point whose gap this step's
+            // approach closes — it bounces at the moment of impact instead of a step later,
+            // deep in.
+            let gap = -p.depth;
+            p.touching = p.depth >= -slop || (p.rebound > 0.0 && p.vn < 0.0 && -p.vn * step.h >= gap);
             let k = Mat3A::from_diagonal(Vec3::splat(a.inv_mass + b.inv_mass))
                 - skew(p.ra) * a.inv_i * skew(p.ra)
                 - skew(p.rb) * b.inv_i * skew(p.rb);
             let basis = Mat3A::from_cols(p.n, p.t1, p.t2);
             p.m = basis.transpose() * k * basis;
             p.m_inv = if p.m.determinant() > 0.0 { p.m.inverse() } else { Mat3A::ZERO };
-            p.bounce = bounce_target(&p.m_inv, e, p.vn - v_acc, v.dot(p.t1), v.dot(p.t2), v_acc);
-            p.target = bounce_target(&p.m_inv, 0.0, p.vn - v_acc, v.dot(p.t1), v.dot(p.t2), v_acc);
+            p.bounce = bounce_target(&p.m_inv, e, p.rebound, p.vn - v_acc, v.dot(p.t1), v.dot(p.t2));
+            // Compression stops every point (a bouncing one's cap counts that impulse).
+            p.target = 0.0;
+            // The rebound's part beyond Newton's e·|vn₀| (gravity over the gap) as an impulse:
+            // Poisson's cap grants it on top (`bounce_target`).
+            let m00 = p.m.x_axis.x;
+            p.beyond = if m00 > 0.0 { (p.bounce + e * (p.vn - v_acc)).max(0.0) / m00 } else { 0.0 };
             p.cap = f32::INFINITY;
             p.e = e;
         }
@@ -520,7 +533,7 @@ impl Resolver for Cyclone {
         if self.points.iter().any(|p| p.touching && p.bounce > p.target) {
             for p in &mut self.points {
                 if p.bounce > p.target {
-                    p.cap = (1.0 + p.e) * p.acc.x.max(0.0);
+                    p.cap = (1.0 + p.e) * p.acc.x.max(0.0) + p.beyond;
                     p.target = p.bounce;
                 }
             }

@@ -39,9 +39,9 @@
 //! the dynamic ones, so manifolds on the same static body do not chain through memory.
 //!
 //! Speculative points (s > 0) let bodies approach at up to `s/h` — they land exactly.
-//! Restitution is separate, after all substeps: points whose approach speed before the step
-//! exceeded the threshold get `vn = −e·vn_before` (Box2D v3), in passes repeated until they
-//! agree ([`apply_restitution`]).
+//! Restitution is separate, after all substeps (Box2D v3): points whose speed at the moment
+//! of impact exceeded the threshold leave at `e` times it, measured with the integrator's
+//! energy ([`super::bounce`]), in passes repeated until they agree ([`apply_restitution`]).
 
 use super::colouring::Colouring;
 use super::{
@@ -151,6 +151,23 @@ pub fn accumulate_totals(constraints: &mut [ContactConstraint]) {
     }
 }
 
+/// A speculative point counts as landed at the step's end when its separation is at most
+/// this fraction of `Settings::slop` (0.5 mm at the default slop): the substep that closes a
+/// gap ends on the surface to rounding, and the last relax pass's braking leaves a point
+/// apart by the whole approach of a substep ([`apply_restitution`]).
+pub const LANDED: f32 = 0.1;
+
+/// How far apart a speculative point may end the step and still count as landed
+/// ([`LANDED`] × slop); unbounded in the earliest-collision mode, whose cuts end where
+/// pairs meet (a point apart at a cut's end is met by the next cut).
+pub fn landed_within(settings: &Settings) -> f32 {
+    if settings.ccd == super::ContinuousMode::EarliestCollision {
+        f32::INFINITY
+    } else {
+        LANDED * settings.slop
+    }
+}
+
 /// Most restitution passes per step ([`apply_restitution`]).
 pub const MAX_RESTITUTION_PASSES: u32 = 24;
 
@@ -158,32 +175,41 @@ pub const MAX_RESTITUTION_PASSES: u32 = 24;
 /// fraction of the largest accumulated normal impulse.
 pub const RESTITUTION_TOLERANCE: f32 = 1e-4;
 
-/// Restitution: `vn → −e·vn_before` at every point whose approach was faster than the
-/// threshold, as accumulated, clamped impulses on top of the solve's.
+/// Restitution: every bouncing point leaves at its rebound (`ConstraintPoint::rebound`:
+/// `e` times its speed at the moment of impact inside the step, measured with the
+/// integrator's energy, [`super::bounce`]), as accumulated, clamped impulses on top of the
+/// solve's. A point bounces when prepare gave it a rebound (its impact was faster than the
+/// threshold) and it took a normal impulse in the substeps.
 ///
 /// One pass (Box2D v3) leaves the points of a face contact unequal: the first corner's
 /// impulse also turns the body, and the corners after it see other speeds, so a box dropped
 /// flat would leave spinning with the wrong rebound. The passes are repeated, alternating
 /// the point order, until no impulse changes by more than [`RESTITUTION_TOLERANCE`] of the
-/// largest (at most [`MAX_RESTITUTION_PASSES`]): every bouncing point then leaves at
-/// `−e·vn_before` and a flat drop bounces straight. The friction rows of a bouncing
-/// manifold are solved in the same passes (clamped to μ times the new normal impulse):
-/// the extra normal impulse of an off-centre corner also slides the others sideways, and
-/// friction left as the solve found it would turn that into spin. Constraints without a
-/// bouncing point cost one test per pass.
+/// largest (at most [`MAX_RESTITUTION_PASSES`]): every bouncing point then leaves at its
+/// rebound and a flat drop bounces straight. The friction rows of a bouncing manifold are
+/// solved in the same passes (clamped to μ times the new normal impulse): the extra normal
+/// impulse of an off-centre corner also slides the others sideways, and friction left as the
+/// solve found it would turn that into spin. Constraints without a bouncing point cost one
+/// test per pass.
 ///
 /// Poisson's bound: a manifold's restitution impulses add up to at most `e` times its
-/// compression impulse — the normal impulse it took in the substeps plus the impulse that
-/// stops what approach is left when the pass begins — on top of that stopping impulse. Newton's rule alone
-/// (`vn → −e·vn_before`) can return more energy than the impact took when friction changed
-/// the bodies' spin in between (Kane's paradox): a 264 kg capsule spinning at 7 rad/s
-/// landed, friction stopped the spin, and the rebound aimed at e times the approach speed
-/// of its contact point *with* that spin — +158 J of kinetic energy in one bounce (fuzz seed
-/// 1000688). An ordinary bounce needs exactly that (less `e` times gravity's share under
-/// gravity), so the bound binds it at most by rounding; it is per manifold, not per point,
-/// so the uneven split of a flat face's impulses among its corners stays free (per point,
-/// a flat-dropped cube left spinning at 0.01 rad/s). Leaving out the stopping impulse bound
-/// head-on speculative contacts, whose approach is not quite stopped by the substeps.
+/// compression impulse, on top of that compression. Newton's rule alone can return more
+/// energy than the impact took when friction changed the bodies' spin in between (Kane's
+/// paradox): a 264 kg capsule spinning at 7 rad/s landed, friction stopped the spin, and the
+/// rebound aimed at e times the approach speed of its contact point *with* that spin — +158 J
+/// of kinetic energy in one bounce (a fuzz regression case, tests/fuzz.rs). The compression
+/// impulse is the normal impulse the manifold took in the substeps plus, at every visit, the
+/// impulse that stops whatever approach the visit finds: at the first visit what the
+/// substeps left, later what other bounces pushed back in. That second part is what lets
+/// simultaneous elastic impacts keep their energy: a ball that bounces off a wall in the
+/// same step as another ball strikes it is pushed back into that ball, and the pair's
+/// bound grows with the approach this makes, so the pair still separates at its full
+/// rebound (a bound fixed when the pass began held such a pair to 3.88 m/s after a
+/// 4.79 m/s approach). The restitution part of the bound grows by the ratio of the rebound
+/// to Newton's `e·u` of the step-start approach (the speed gravity adds over the gap). An ordinary bounce needs just
+/// that, so the bound binds it at most by rounding; it is per manifold, not per point, so
+/// the uneven split of a flat face's impulses among its corners stays free (per point, a
+/// flat-dropped cube left spinning at 0.01 rad/s).
 ///
 /// **Active set** (`active_set`, the SIMD solver's fast path): after the first pass, a
 /// manifold whose last visit changed no impulse by more than the tolerance, and none of whose
@@ -198,12 +224,30 @@ pub const RESTITUTION_TOLERANCE: f32 = 1e-4;
 pub fn apply_restitution(
     constraints: &mut [ContactConstraint],
     bodies: &mut [SolverBody],
-    threshold: f32,
+    landed: f32,
     active_set: bool,
     scratch: &mut RestitutionScratch,
 ) -> usize {
-    let bounces = |p: &super::ConstraintPoint| p.relative_velocity <= -threshold && p.max_normal_impulse > 0.0;
+    let bounces = |p: &super::ConstraintPoint| p.rebound > 0.0 && p.max_normal_impulse > 0.0;
     let RestitutionScratch { bouncing, changed_at, settled_at } = scratch;
+    // A speculative point still apart at the step's end has not landed: whatever impulse it
+    // holds is the last relax pass braking it so that it lands at the start of the next
+    // substep. For a bouncy pair that braking is kinetic energy lost for good (its speed at
+    // impact, next step, would be the braked one): it is taken back, and the point does
+    // not bounce — it lands, and bounces, next step, at its full speed.
+    for c in constraints.iter_mut().filter(|c| c.restitution > 0.0) {
+        let (a, b) = super::pair_mut(bodies, c.a, c.b);
+        let n = c.normal;
+        for p in c.points[..c.count as usize].iter_mut() {
+            let s = n.dot((b.dp - a.dp) + (b.dq * p.rb - a.dq * p.ra)) + p.adjusted_separation;
+            if s > landed && p.normal_impulse > 0.0 {
+                Row::new(a, b, p.ra, p.rb, n).apply(a, b, n, -p.normal_impulse);
+                p.total_normal_impulse -= p.normal_impulse;
+                p.normal_impulse = 0.0;
+                p.max_normal_impulse = 0.0;
+            }
+        }
+    }
     bouncing.clear();
     bouncing.extend(
         constraints
@@ -212,13 +256,12 @@ pub fn apply_restitution(
             .filter(|(_, c)| c.restitution > 0.0 && c.points[..c.count as usize].iter().any(bounces))
             .map(|(i, _)| i as u32),
     );
-    // The compression impulse only bounds a bouncing manifold.
+    // The compression impulse only bounds a bouncing manifold: the step's normal impulse so
+    // far; each visit adds the impulse that stops any approach it finds (below).
     for &i in bouncing.iter() {
         let c = &mut constraints[i as usize];
-        let (a, b) = super::pair_mut(bodies, c.a, c.b);
         for p in c.points[..c.count as usize].iter_mut() {
-            let vn = Row::new(a, b, p.ra, p.rb, c.normal).velocity(a, b, c.normal);
-            p.compression_impulse = p.total_normal_impulse + p.normal_mass * (-vn).max(0.0);
+            p.compression_impulse = p.total_normal_impulse;
         }
     }
     if active_set {
@@ -254,7 +297,23 @@ pub fn apply_restitution(
                 p.total_tangent_impulse[1] += d[1];
                 own = own.max(d[0].abs()).max(d[1].abs());
             }
-            let limit = (1.0 + c.restitution) * c.points[..count].iter().map(|p| p.compression_impulse).sum::<f32>();
+            // Approach found now (this visit's friction, or another manifold's bounce pushing
+            // the pair together again: a ball struck while it hits a wall) is compression
+            // too, and its stopping impulse joins the bound.
+            for p in c.points[..count].iter_mut().filter(|p| bounces(p)) {
+                let vn = Row::new(a, b, p.ra, p.rb, c.normal).velocity(a, b, c.normal);
+                p.compression_impulse += p.normal_mass * (-vn).max(0.0);
+            }
+            let e = c.restitution;
+            // What the rebound asks beyond Newton's e·u of the step-start approach (the speed
+            // gravity adds over the gap; `bounce.rs`) is not the friction's doing: the bound
+            // grows in the same ratio.
+            let beyond = c.points[..count]
+                .iter()
+                .filter(|p| bounces(p) && e * p.relative_velocity < 0.0)
+                .map(|p| p.rebound / (-e * p.relative_velocity))
+                .fold(1.0f32, f32::max);
+            let limit = (1.0 + e * beyond) * c.points[..count].iter().map(|p| p.compression_impulse).sum::<f32>();
             let mut total: f32 = c.points[..count].iter().map(|p| p.total_normal_impulse).sum();
             for k in 0..count {
                 let p = &mut c.points[if reverse { count - 1 - k } else { k }];
@@ -266,7 +325,7 @@ pub fn apply_restitution(
                 let old = p.normal_impulse;
                 // Poisson's bound on the manifold (see above).
                 let room = (limit - total).max(0.0);
-                let new = (old - p.normal_mass * (vn + c.restitution * p.relative_velocity)).max(0.0).min(old + room);
+                let new = (old - p.normal_mass * (vn - p.rebound)).max(0.0).min(old + room);
                 total += new - old;
                 p.normal_impulse = new;
                 p.total_normal_impulse += new - old;
@@ -467,7 +526,7 @@ impl Resolver for ScalarSolver {
 
     fn restitution(&mut self, constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], settings: &Settings) {
         self.store(constraints);
-        apply_restitution(constraints, bodies, settings.restitution_threshold, false, &mut self.restitution);
+        apply_restitution(constraints, bodies, landed_within(settings), false, &mut self.restitution);
         self.restituted = true;
     }
 

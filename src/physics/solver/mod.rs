@@ -33,6 +33,7 @@
 //! (correct positions, otherwise) → store impulses.
 
 pub mod averaged;
+pub mod bounce;
 pub mod colouring;
 mod constraint;
 pub mod cyclone;

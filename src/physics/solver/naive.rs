@@ -1,37 +1,37 @@
 //! Naive resolution (seed design §4.1; Millington ch. 7 before iteration is introduced).
 //!
 //! For every contact point, in detection order, once: if the bodies approach there
-//! (`vn < 0`) and the point actually penetrates, apply the one impulse along the normal
-//! that leaves the point separating at `v⁺ = max(0, −e·vn₀ − |g·n|·dt)`:
-//! `j = (v⁺ − vn)·m_eff`. `vn₀` is the approach speed before this step's gravity, and `e`
-//! is 0 unless `vn₀` is faster than the restitution threshold; e = 0 gives the textbook
-//! `j = −vn·m_eff`. Later points see the velocities already changed by earlier ones, and
-//! nothing is revisited — that is what makes it naive. No friction. Then, after the bodies
-//! moved, each manifold's deepest penetration beyond slop is projected away linearly, split
-//! by inverse mass — the penetration still left after the step's motion, never more than
-//! detection measured.
+//! (`vn < 0`) and the point touches during this step — it penetrates, or it is a bouncing
+//! speculative point whose gap `s` the approach closes within the step (`−vn·dt ≥ s`) —
+//! apply the one impulse along the normal that leaves it at its target:
+//! `j = (v⁺ − vn)·m_eff`. A bouncing point's target is its rebound: `e` times its speed at
+//! the moment of impact, measured with the integrator's energy so that the apex after the
+//! bounce is `e²` times the drop height ([`super::bounce`]; prepare sets it, and only when
+//! that speed is over the restitution threshold). Otherwise the point stops: `v⁺ = 0` (the
+//! textbook `j = −vn·m_eff`); speculative points that do not bounce get nothing (no impulse
+//! at a distance). Later points see the velocities already
+//! changed by earlier ones, and nothing is revisited — that is what makes it naive. No
+//! friction. Then, after the bodies moved, each manifold's deepest penetration beyond slop
+//! is projected away linearly, split by inverse mass — the penetration still left after
+//! the step's motion, never more than detection measured.
 //!
-//! Why the rebound and the projection are measured that way (docs/physics.md, the fuzzer):
-//! the step adds gravity before the impulse and moves the bodies after it, so a rebound of
-//! the speed *after* gravity, carried up for a whole step that gravity no longer slows,
-//! gave a bouncing body about `2·m·g·|v|·dt` per bounce; and a projection of the depth
-//! detection measured lifted bodies that the rebound had already carried out of the
-//! ground, a second time, as potential energy nothing paid for. Both made energy in the
-//! fuzzer's piles and stacks (20 of the 21 naive runs over the bound in its long run once
-//! a narrow-phase fault was fixed).
+//! Why the projection is measured that way (docs/physics.md, the fuzzer): a projection of
+//! the depth detection measured lifted bodies that the rebound had already carried out of
+//! the ground, a second time, as potential energy nothing paid for (20 of the 21 naive runs
+//! over the bound in the fuzzer's long run once a narrow-phase fault was fixed).
 //!
 //! The projection is paid for: a body it lifts against gravity by `h` while the body still
 //! sinks on into the contact loses `m·|g|·h` of that sinking motion (to none at most;
 //! `World::apply_moves`). Unpaid, a body falling into a contact the one pass does not stop
 //! was lifted back each step while it kept its speed, the height given back as energy
-//! nothing paid for (fuzz seed 1000266: the upper of two boxes tipping off the lower one,
-//! held about 7 cm into it, +1.05 % of the energy scale over 113 steps). A body at rest or
-//! already leaving (a rebound) pays nothing and is lifted as before.
+//! nothing paid for (a fuzz regression case: the upper of two boxes tipping off the lower
+//! one). A body at rest or already leaving (a rebound) pays nothing and is lifted as before.
 //!
 //! What to expect: exact for one isolated contact (momentum conserved, restitution
 //! honoured); in stacks, points resolved early are undone by later ones, so boxes jitter
 //! and sink. The testbed shows this side by side with the iterative method.
 
+use super::bounce::Impact;
 use super::{
     effective_mass, pair_mut, relative_velocity, ContactConstraint, PositionMoves, Resolver, Schedule, Settings,
     SolverBody, StepInfo,
@@ -54,7 +54,7 @@ impl Resolver for Naive {
     }
 
     fn solve(&mut self, constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], step: &StepInfo) {
-        solve_velocities(constraints, bodies, step.settings.restitution_threshold, step.gravity * step.h);
+        solve_velocities(constraints, bodies, step.h);
     }
 
     fn correct_positions(
@@ -69,40 +69,33 @@ impl Resolver for Naive {
     }
 }
 
-/// Applies one normal impulse per approaching, penetrating point (module docs).
-/// `gravity_dv` is the velocity this step's gravity added to every moving body (`g·dt`),
-/// before the impulses.
+/// Applies one normal impulse per approaching point that touches this step (module docs):
+/// a penetrating point, or a bouncing speculative one whose gap the approach closes
+/// within `h`.
 ///
-/// Restitution reflects the approach speed the pair had before that gravity, and only
-/// where it is faster than `threshold` (as in the iterative method): otherwise a resting
-/// bouncy box would bounce off the speed gravity gave it this step, and each step would
-/// lift it (fuzz seed 91). The rebound then pays this step's gravity, `|g·n|·dt`, as a
-/// body thrown up pays it in free flight: the step moves the bodies after the impulse, and
-/// a rebound not slowed by this step's gravity rose a whole step for free (fuzz seeds
-/// 42, 1000091, 1000688: +2·m·g·|v|·dt per bounce at e = 1).
-pub fn solve_velocities(
-    constraints: &mut [ContactConstraint],
-    bodies: &mut [SolverBody],
-    threshold: f32,
-    gravity_dv: glam::Vec3A,
-) {
+/// A bouncing point (prepare gave it a rebound: its speed at the moment of impact was over
+/// the restitution threshold) leaves at its rebound — `e` times that speed, measured with
+/// the integrator's energy ([`super::bounce`]) — taken from the approach it has when its
+/// turn comes, so a body that an earlier point sent back into another still bounces off
+/// it elastically. A point that does not bounce stops (`vn = 0`).
+pub fn solve_velocities(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], h: f32) {
     for c in constraints.iter_mut() {
         let (a, b) = pair_mut(bodies, c.a, c.b);
-        // Gravity's part of the relative normal velocity (bodies of inverse mass 0 — static
-        // or asleep — got none), and of the rebound.
-        let felt = |inv_mass: f32| if inv_mass > 0.0 { gravity_dv } else { glam::Vec3A::ZERO };
-        let gravity_vn = (felt(b.inv_mass) - felt(a.inv_mass)).dot(c.normal);
-        let gravity_pull = gravity_dv.dot(c.normal).abs();
         for p in c.points[..c.count as usize].iter_mut() {
-            if p.depth < 0.0 {
-                continue;
-            }
             let vn = relative_velocity(a, b, p.ra, p.rb).dot(c.normal);
-            if vn >= 0.0 {
+            let gap = -p.depth;
+            // A speculative point counts only if it bounces and this step's approach closes
+            // its gap: it bounces at the moment of impact, not a step later from inside.
+            if vn >= 0.0 || (gap > 0.0 && (p.rebound <= 0.0 || -vn * h < gap)) {
                 continue;
             }
-            let approach = vn - gravity_vn;
-            let target = if approach < -threshold { (-c.restitution * approach - gravity_pull).max(0.0) } else { 0.0 };
+            // A bouncing point's rebound from the approach it has now: an earlier point of
+            // this pass (a wall the body just bounced off) may have made it faster.
+            let target = if p.rebound > 0.0 {
+                Impact::new(-vn - p.closing * h, gap, p.closing, h).before_move(c.restitution)
+            } else {
+                -gap.max(0.0) / h
+            };
             let m = effective_mass(a, b, p.ra, p.rb, c.normal);
             let j = (target - vn) * m;
             a.apply(-c.normal * j, p.ra);

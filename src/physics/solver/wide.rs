@@ -398,7 +398,13 @@ impl Resolver for WideSolver {
     fn restitution(&mut self, constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], settings: &Settings) {
         self.store(constraints);
         // The active set: the fast path beside the scalar solver's full passes.
-        iterative::apply_restitution(constraints, bodies, settings.restitution_threshold, true, &mut self.restitution);
+        iterative::apply_restitution(
+            constraints,
+            bodies,
+            iterative::landed_within(settings),
+            true,
+            &mut self.restitution,
+        );
         self.restituted = true;
     }
 

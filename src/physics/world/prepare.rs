@@ -2,13 +2,20 @@
 //! (lever arms, tangent basis along the slip, materials, soft-contact coefficients, warm
 //! impulses), then the method's own preparation ([`crate::physics::solver::Resolver::prepare`]).
 //!
+//! Each point's bounce target (`rebound`) is set here, from its speed at the moment of
+//! impact and the integrator's energy ([`crate::physics::solver::bounce`]), for the
+//! method's schedule: every method bounces to it.
+//!
 //! Materials: a pair's friction is the geometric mean `√(μa·μb)` and its restitution the
 //! maximum `max(ea, eb)` (Box2D's rules), unless a [`super::PairMaterial`] override names
 //! the pair.
 
 use super::{World, PREFETCH_AHEAD};
 use crate::physics::math::{prefetch, tangent_basis};
-use crate::physics::solver::{relative_velocity, ConstraintPoint, ContactConstraint, Schedule, Softness, SolverBody};
+use crate::physics::solver::bounce::Impact;
+use crate::physics::solver::{
+    relative_velocity, ConstraintPoint, ContactConstraint, ContinuousMode, Schedule, Softness, SolverBody,
+};
 use glam::{Mat3A, Vec3, Vec3A};
 
 impl World {
@@ -53,7 +60,14 @@ impl World {
         }
         self.constraints.clear();
         self.bouncy = false;
-        let warm = self.settings.warm_starting && self.methods.get(&self.settings).schedule() == Schedule::SoftStep;
+        let soft_step = self.methods.get(&self.settings).schedule() == Schedule::SoftStep;
+        let warm = self.settings.warm_starting && soft_step;
+        let (gravity, threshold) = (Vec3A::from(self.gravity), self.settings.restitution_threshold);
+        // The earliest-collision mode cuts the step at each impact: a pair meets at the cut,
+        // so its approach there is its speed of impact, and a speculative point is left to
+        // the cut that reaches it.
+        let earliest = self.settings.ccd == ContinuousMode::EarliestCollision;
+        let slop = self.settings.slop;
         let hertz = self.settings.contact_hertz.min(0.25 / h);
         let soft = Softness::new(hertz, self.settings.damping_ratio, h);
         let static_soft = Softness::new(2.0 * hertz, self.settings.damping_ratio, h);
@@ -102,12 +116,32 @@ impl World {
             self.bouncy |= restitution > 0.0;
             cc.softness = if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft };
             cc.count = c.manifold.points.len() as u32;
+            // The rate at which gravity closes the pair along n (a body of inverse mass 0
+            // feels none): what it adds to a bounce's approach over the gap.
+            let felt = |s: &SolverBody| if s.inv_mass > 0.0 { gravity } else { Vec3A::ZERO };
+            let closing = -(felt(sb) - felt(sa)).dot(n);
             for (k, p) in c.manifold.points.iter().enumerate() {
                 // The lever arms captured with the manifold (equal to `position − centre` on
                 // a fresh one, frozen while it is recycled; see `Recycle`).
                 let (ra, rb) = c.recycle.levers[k];
                 let (ra, rb) = (Vec3A::from(ra), Vec3A::from(rb));
                 let imp = &c.impulses[k];
+                let vn = if restitution > 0.0 { relative_velocity(sa, sb, ra, rb).dot(n) } else { 0.0 };
+                let rebound = if restitution > 0.0 {
+                    // The one-pass methods added this step's gravity before this stage: the
+                    // approach at the step's start is without it.
+                    let approach = if soft_step { -vn } else { -vn - closing * h };
+                    let gap = if earliest { 0.0 } else { -p.depth };
+                    let impact = Impact::new(approach, gap, closing, h);
+                    let reached = !earliest || soft_step || p.depth >= -slop;
+                    match (reached && approach > 0.0 && impact.speed() > threshold, soft_step) {
+                        (false, _) => 0.0,
+                        (true, true) => impact.after_move(restitution),
+                        (true, false) => impact.before_move(restitution),
+                    }
+                } else {
+                    0.0
+                };
                 let (normal_impulse, tangent_impulse) = if warm {
                     (imp.warm_normal, [Vec3A::from(imp.warm_friction).dot(t1), Vec3A::from(imp.warm_friction).dot(t2)])
                 } else {
@@ -123,8 +157,10 @@ impl World {
                     total_normal_impulse: 0.0,
                     total_tangent_impulse: [0.0; 2],
                     max_normal_impulse: 0.0,
-                    // Only the restitution pass reads it.
-                    relative_velocity: if restitution > 0.0 { relative_velocity(sa, sb, ra, rb).dot(n) } else { 0.0 },
+                    // Only the restitution passes read these.
+                    relative_velocity: vn,
+                    rebound,
+                    closing,
                     depth: p.depth,
                     id: p.id,
                     ..Default::default()
