@@ -119,7 +119,7 @@ impl World {
             // The rate at which gravity closes the pair along n (a body of inverse mass 0
             // feels none): what it adds to a bounce's approach over the gap.
             let felt = |s: &SolverBody| if s.inv_mass > 0.0 { gravity } else { Vec3A::ZERO };
-            let closing = -(felt(sb) - felt(sa)).dot(n);
+            let closing = if restitution > 0.0 { -(felt(sb) - felt(sa)).dot(n) } else { 0.0 };
             for (k, p) in c.manifold.points.iter().enumerate() {
                 // The lever arms captured with the manifold (equal to `position − centre` on
                 // a fresh one, frozen while it is recycled; see `Recycle`).
