@@ -232,38 +232,18 @@ pub fn apply_restitution(
     let RestitutionScratch { bouncing, changed_at, settled_at } = scratch;
     // A speculative point still apart at the step's end has not landed: whatever impulse it
     // holds is the last relax pass braking it so that it lands at the start of the next
-    // substep, and it does not bounce (it lands, and bounces, next step). For a bouncy pair
-    // that braking is kinetic energy lost for good (next step's impact would come at the
-    // braked speed): when no point of the pair touches and neither moving body touches
-    // anything else, it is given back. A body that touches something else keeps it: giving
-    // it back drove its other contacts, which these passes do not revisit, into each other,
-    // and their push-out then made energy (two fuzz regression cases, tests/fuzz.rs).
-    if landed.is_finite() {
-        changed_at.clear();
-        changed_at.resize(bodies.len(), 0);
-        for c in constraints.iter() {
-            let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
-            if c.points[..c.count as usize].iter().any(|p| separation_of(c.normal, p, a, b) <= landed) {
-                changed_at[c.a as usize] += 1;
-                changed_at[c.b as usize] += 1;
-            }
-        }
-        for c in constraints.iter_mut().filter(|c| c.restitution > 0.0) {
-            let count = c.count as usize;
-            let n = c.normal;
-            let (a, b) = super::pair_mut(bodies, c.a, c.b);
-            let apart = c.points[..count].iter().all(|p| separation_of(n, p, a, b) > landed);
-            let alone = |i: u32, s: &SolverBody| s.inv_mass == 0.0 || changed_at[i as usize] == 0;
-            let give_back = apart && alone(c.a, a) && alone(c.b, b);
-            for p in c.points[..count].iter_mut() {
-                if separation_of(n, p, a, b) <= landed {
-                    continue;
-                }
-                if give_back && p.normal_impulse > 0.0 {
-                    Row::new(a, b, p.ra, p.rb, n).apply(a, b, n, -p.normal_impulse);
-                    p.total_normal_impulse -= p.normal_impulse;
-                    p.normal_impulse = 0.0;
-                }
+    // substep. For a bouncy pair that braking is kinetic energy lost for good (its speed at
+    // impact, next step, would be the braked one): it is taken back, and the point does
+    // not bounce — it lands, and bounces, next step, at its full speed.
+    for c in constraints.iter_mut().filter(|c| c.restitution > 0.0) {
+        let (a, b) = super::pair_mut(bodies, c.a, c.b);
+        let n = c.normal;
+        for p in c.points[..c.count as usize].iter_mut() {
+            let s = n.dot((b.dp - a.dp) + (b.dq * p.rb - a.dq * p.ra)) + p.adjusted_separation;
+            if s > landed && p.normal_impulse > 0.0 {
+                Row::new(a, b, p.ra, p.rb, n).apply(a, b, n, -p.normal_impulse);
+                p.total_normal_impulse -= p.normal_impulse;
+                p.normal_impulse = 0.0;
                 p.max_normal_impulse = 0.0;
             }
         }
@@ -389,13 +369,6 @@ pub struct RestitutionScratch {
     changed_at: Vec<u32>,
     /// …and per listed manifold, the visit at which it settled (0: not settled).
     settled_at: Vec<u32>,
-}
-
-/// The current separation of point `p` along `n`, from how far the bodies moved and turned
-/// since the step began.
-#[inline]
-fn separation_of(n: glam::Vec3A, p: &super::ConstraintPoint, a: &SolverBody, b: &SolverBody) -> f32 {
-    n.dot((b.dp - a.dp) + (b.dq * p.rb - a.dq * p.ra)) + p.adjusted_separation
 }
 
 /// Where the passes of a step stand, for the alternating point order: pass k of a substep
