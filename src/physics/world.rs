@@ -444,10 +444,7 @@ impl World {
     /// bulges by as much, so a bounce that keeps the apex shows a plain-energy jump of
     /// `m·|g|·h·|v|` at the floor that this one does not.
     pub fn integrator_energy(&mut self, dt: f32) -> f32 {
-        let h = match self.methods.get(&self.settings).schedule() {
-            Schedule::SoftStep => dt / self.settings.substeps.max(1) as f32,
-            Schedule::Once { .. } => dt,
-        };
+        let h = dt / self.integration_substeps() as f32;
         let g = self.gravity;
         self.total_energy()
             + self.bodies.iter().filter(|b| b.is_dynamic()).map(|b| 0.5 * h * b.mass() * g.dot(b.velocity)).sum::<f32>()

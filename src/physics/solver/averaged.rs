@@ -161,7 +161,7 @@ pub fn solve_pair(c: &mut ContactConstraint, bodies: &mut [SolverBody], h: f32) 
             // The rebound from the approach the pair has now (an earlier pair of this pass may
             // have changed it since prepare).
             mean_target += if p.rebound > 0.0 {
-                Impact::new(-vn - p.closing * h, gap, p.closing, h).before_move(c.restitution)
+                Impact::after_gravity(vn, gap, p.closing, h).before_move(c.restitution)
             } else {
                 0.0
             };

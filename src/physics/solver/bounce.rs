@@ -56,6 +56,13 @@ impl Impact {
         Impact { approach, gap: gap.max(0.0), closing, h }
     }
 
+    /// A point's impact from its normal velocity `vn` after this step's gravity (the one-pass
+    /// methods add gravity before they resolve): the approach at the step's start is
+    /// `−vn − a·h`.
+    pub fn after_gravity(vn: f32, gap: f32, closing: f32, h: f32) -> Impact {
+        Impact::new(-vn - closing * h, gap, closing, h)
+    }
+
     /// The normal speed at the moment the gap closes, `√(u² + 2·a·s)` (the speed Newton's law
     /// bounces, and what the restitution threshold is compared with).
     pub fn speed(&self) -> f32 {

@@ -147,6 +147,15 @@ pub struct ContactConstraint {
     pub count: u32,
 }
 
+impl ConstraintPoint {
+    /// The point's separation along `n` now, from how far bodies `a` and `b` moved and turned
+    /// since the step began: `s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`.
+    #[inline]
+    pub fn separation_now(&self, n: Vec3A, a: &SolverBody, b: &SolverBody) -> f32 {
+        n.dot((b.dp - a.dp) + (b.dq * self.rb - a.dq * self.ra)) + self.adjusted_separation
+    }
+}
+
 impl ContactConstraint {
     /// Fills every point's normal and tangent effective masses from its lever arms and the
     /// bodies' inverse masses and inertias ([`Row::effective_mass`]).

@@ -239,8 +239,7 @@ pub fn apply_restitution(
         let (a, b) = super::pair_mut(bodies, c.a, c.b);
         let n = c.normal;
         for p in c.points[..c.count as usize].iter_mut() {
-            let s = n.dot((b.dp - a.dp) + (b.dq * p.rb - a.dq * p.ra)) + p.adjusted_separation;
-            if s > landed && p.normal_impulse > 0.0 {
+            if p.normal_impulse > 0.0 && p.separation_now(n, a, b) > landed {
                 Row::new(a, b, p.ra, p.rb, n).apply(a, b, n, -p.normal_impulse);
                 p.total_normal_impulse -= p.normal_impulse;
                 p.normal_impulse = 0.0;
@@ -308,12 +307,12 @@ pub fn apply_restitution(
             // What the rebound asks beyond Newton's e·u of the step-start approach (the speed
             // gravity adds over the gap; `bounce.rs`) is not the friction's doing: the bound
             // grows in the same ratio.
-            let beyond = c.points[..count]
+            let gain = c.points[..count]
                 .iter()
                 .filter(|p| bounces(p) && e * p.relative_velocity < 0.0)
                 .map(|p| p.rebound / (-e * p.relative_velocity))
                 .fold(1.0f32, f32::max);
-            let limit = (1.0 + e * beyond) * c.points[..count].iter().map(|p| p.compression_impulse).sum::<f32>();
+            let limit = (1.0 + e * gain) * c.points[..count].iter().map(|p| p.compression_impulse).sum::<f32>();
             let mut total: f32 = c.points[..count].iter().map(|p| p.total_normal_impulse).sum();
             for k in 0..count {
                 let p = &mut c.points[if reverse { count - 1 - k } else { k }];
@@ -452,12 +451,12 @@ impl ScalarSolver {
     }
 
     /// Recomputes the current separation of every point from how far its bodies moved and
-    /// turned since the step began, `s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`.
+    /// turned since the step began ([`super::ConstraintPoint::separation_now`]).
     pub(super) fn update_separations(&mut self, bodies: &[SolverBody]) {
         for c in &mut self.constraints {
             let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
             for p in &mut c.points[..c.count as usize] {
-                p.separation = c.normal.dot((b.dp - a.dp) + (b.dq * p.rb - a.dq * p.ra)) + p.adjusted_separation;
+                p.separation = p.separation_now(c.normal, a, b);
             }
         }
     }

@@ -92,9 +92,9 @@ pub fn solve_velocities(constraints: &mut [ContactConstraint], bodies: &mut [Sol
             // A bouncing point's rebound from the approach it has now: an earlier point of
             // this pass (a wall the body just bounced off) may have made it faster.
             let target = if p.rebound > 0.0 {
-                Impact::new(-vn - p.closing * h, gap, p.closing, h).before_move(c.restitution)
+                Impact::after_gravity(vn, gap, p.closing, h).before_move(c.restitution)
             } else {
-                -gap.max(0.0) / h
+                0.0
             };
             let m = effective_mass(a, b, p.ra, p.rb, c.normal);
             let j = (target - vn) * m;
@@ -130,7 +130,7 @@ pub fn project_positions(
         let depth = c.points[..c.count as usize]
             .iter()
             .map(|p| {
-                let now = -(c.normal.dot((b.dp - a.dp) + (b.dq * p.rb - a.dq * p.ra)) + p.adjusted_separation);
+                let now = -p.separation_now(c.normal, a, b);
                 p.depth.min(now)
             })
             .fold(f32::NEG_INFINITY, f32::max);

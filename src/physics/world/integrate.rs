@@ -73,11 +73,7 @@ impl World {
     /// Writes the poses and velocities of the bodies moved in [`World::integrate_positions`].
     pub(super) fn finish_positions(&mut self) {
         // Turns below SMALL_TURN per substep (a resting pile) keep ω as it is.
-        let substeps = match self.methods.get(&self.settings).schedule() {
-            Schedule::SoftStep => self.settings.substeps.max(1),
-            Schedule::Once { .. } => 1,
-        };
-        let small_turn = SMALL_TURN * substeps as f32;
+        let small_turn = SMALL_TURN * self.integration_substeps() as f32;
         for ((b, s), start) in self.bodies.iter_mut().zip(&self.solver_bodies).zip(&self.start_poses) {
             if s.inv_mass > 0.0 {
                 b.pose.pos = start.pos + Vec3::from(s.dp);
@@ -88,6 +84,15 @@ impl World {
                     b.carry_spin(start.rot);
                 }
             }
+        }
+    }
+
+    /// How many position updates the method in force makes per step: the soft step's
+    /// substeps, or 1 (the one-pass methods).
+    pub(super) fn integration_substeps(&mut self) -> u32 {
+        match self.methods.get(&self.settings).schedule() {
+            Schedule::SoftStep => self.settings.substeps.max(1),
+            Schedule::Once { .. } => 1,
         }
     }
 

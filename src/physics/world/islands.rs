@@ -43,14 +43,15 @@ impl World {
     /// Before the solve: wakes every sleeping island that a moving body (awake, and not yet
     /// rested for `Settings::sleep_time`, the rule [`World::update_sleep`] wakes islands by)
     /// touches through a contact with points or pulls through a joint. The island is found
-    /// as at the end of the step (union–find over the touching contacts between dynamic
-    /// bodies and the joints), so its whole stack wakes, not only the body struck.
+    /// as at the end of the step ([`World::find_moving_islands`]), so its whole stack wakes,
+    /// not only the body struck.
     /// `gravity_dv`: the velocity this step's gravity already gave the awake bodies (the
     /// one-pass methods add it before detection), given to each woken body too.
     ///
-    /// Costs one scan of the compact per-body motions when nothing sleeps, and one more of
-    /// the touching contacts and the joints when something does; allocates nothing once the
-    /// island buffers have grown.
+    /// Costs one scan of the compact per-body motions when nothing sleeps, one more of the
+    /// touching contacts and the joints when something does, and the islands only when a
+    /// moving body touches a sleeping one; allocates nothing once the island buffers have
+    /// grown.
     pub(super) fn wake_touched(&mut self, gravity_dv: Vec3) {
         if !self.settings.sleeping || !self.motions.iter().any(|m| m.sleeping) {
             return;
@@ -69,27 +70,8 @@ impl World {
         if !struck {
             return;
         }
+        self.find_moving_islands();
         let n = self.bodies.len();
-        self.island_parent.clear();
-        self.island_parent.extend(0..n as u32);
-        for &ci in &self.touching {
-            let c = &self.contacts[ci as usize];
-            let (ma, mb) = (&self.motions[c.a as usize], &self.motions[c.b as usize]);
-            if (ma.awake || ma.sleeping) && (mb.awake || mb.sleeping) {
-                Self::union(&mut self.island_parent, c.a, c.b);
-            }
-        }
-        self.union_joints();
-        self.island_moving.clear();
-        self.island_moving.resize(n, false);
-        let rest = self.settings.sleep_time;
-        for i in 0..n {
-            let b = &self.bodies[i];
-            if self.motions[i].awake && b.sleep_time < rest {
-                let r = Self::find(&mut self.island_parent, i as u32);
-                self.island_moving[r as usize] = true;
-            }
-        }
         for i in 0..n {
             if !self.motions[i].sleeping {
                 continue;
@@ -100,6 +82,35 @@ impl World {
                 b.asleep = false;
                 b.sleep_time = 0.0;
                 b.velocity += gravity_dv;
+            }
+        }
+    }
+
+    /// Builds the islands (union–find over the contacts with points between dynamic bodies,
+    /// and the joints) into `island_parent`, and marks in `island_moving` the roots of those
+    /// with an awake member that has not rested for `Settings::sleep_time`: an island stays
+    /// or comes awake while it has one.
+    fn find_moving_islands(&mut self) {
+        let n = self.bodies.len();
+        self.island_parent.clear();
+        self.island_parent.extend(0..n as u32);
+        for c in &self.contacts {
+            if c.manifold.points.is_empty() {
+                continue;
+            }
+            if self.bodies[c.a as usize].is_dynamic() && self.bodies[c.b as usize].is_dynamic() {
+                Self::union(&mut self.island_parent, c.a, c.b);
+            }
+        }
+        self.union_joints();
+        self.island_moving.clear();
+        self.island_moving.resize(n, false);
+        let rest = self.settings.sleep_time;
+        for i in 0..n {
+            let b = &self.bodies[i];
+            if b.is_dynamic() && !b.asleep && b.sleep_time < rest {
+                let r = Self::find(&mut self.island_parent, i as u32);
+                self.island_moving[r as usize] = true;
             }
         }
     }
@@ -120,28 +131,8 @@ impl World {
         if !s.sleeping {
             return;
         }
+        self.find_moving_islands();
         let n = self.bodies.len();
-        self.island_parent.clear();
-        self.island_parent.extend(0..n as u32);
-        for c in &self.contacts {
-            if c.manifold.points.is_empty() {
-                continue;
-            }
-            if self.bodies[c.a as usize].is_dynamic() && self.bodies[c.b as usize].is_dynamic() {
-                Self::union(&mut self.island_parent, c.a, c.b);
-            }
-        }
-        self.union_joints();
-        // An island stays awake while any awake member has not rested long enough.
-        self.island_moving.clear();
-        self.island_moving.resize(n, false);
-        for i in 0..n {
-            let b = &self.bodies[i];
-            if b.is_dynamic() && !b.asleep && b.sleep_time < s.sleep_time {
-                let r = Self::find(&mut self.island_parent, i as u32);
-                self.island_moving[r as usize] = true;
-            }
-        }
         for i in 0..n {
             if !self.bodies[i].is_dynamic() {
                 continue;

@@ -128,13 +128,15 @@ impl World {
                 let imp = &c.impulses[k];
                 let vn = if restitution > 0.0 { relative_velocity(sa, sb, ra, rb).dot(n) } else { 0.0 };
                 let rebound = if restitution > 0.0 {
-                    // The one-pass methods added this step's gravity before this stage: the
-                    // approach at the step's start is without it.
-                    let approach = if soft_step { -vn } else { -vn - closing * h };
+                    // The one-pass methods added this step's gravity before this stage.
                     let gap = if earliest { 0.0 } else { -p.depth };
-                    let impact = Impact::new(approach, gap, closing, h);
+                    let impact = if soft_step {
+                        Impact::new(-vn, gap, closing, h)
+                    } else {
+                        Impact::after_gravity(vn, gap, closing, h)
+                    };
                     let reached = !earliest || soft_step || p.depth >= -slop;
-                    match (reached && approach > 0.0 && impact.speed() > threshold, soft_step) {
+                    match (reached && impact.approach > 0.0 && impact.speed() > threshold, soft_step) {
                         (false, _) => 0.0,
                         (true, true) => impact.after_move(restitution),
                         (true, false) => impact.before_move(restitution),
