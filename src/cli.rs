@@ -1,5 +1,6 @@
 //! The command line (clap) and the headless runner.
 
+use crate::app::sides::{MAX_SIDES, SIDE_NAMES};
 use crate::physics::{ContinuousMode, SolverMode, World};
 use crate::scene::{self, LoadedScene, SceneError};
 use crate::trace::{TraceStep, TraceWriter};
@@ -49,10 +50,11 @@ pub struct Cli {
     #[arg(long, value_name = "METHOD", value_parser = method_parser())]
     pub solver: Option<SolverMode>,
 
-    /// Run two copies of the scene in lockstep under two methods, A,B (e.g.
-    /// `--compare naive,iterative`). Headless: a summary per side, the trace in
-    /// FILE.a.jsonl and FILE.b.jsonl (from --trace FILE.jsonl) and one screenshot with the
-    /// two sides side by side. Window: opens the A/B view.
+    /// Run copies of the scene in lockstep under two to four methods, A,B[,C[,D]] (e.g.
+    /// `--compare naive,iterative` or `--compare naive,iterative,cyclone,averaged`).
+    /// Headless: a summary per side, the traces in FILE.a.jsonl, FILE.b.jsonl, … (from
+    /// --trace FILE.jsonl) and one screenshot with the sides tiled (1×2, or 2×2 for three or
+    /// four). Window: opens the comparison.
     #[arg(long, value_name = "METHOD,METHOD", value_delimiter = ',', num_args = 1, value_parser = method_parser(), conflicts_with = "solver")]
     pub compare: Vec<SolverMode>,
 
@@ -325,21 +327,21 @@ pub fn load_scene(cli: &Cli) -> Result<LoadedScene, CliError> {
 pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, CliError> {
     let pair = selected_pair(cli, &scene)?;
     let mut t = crate::app::Testbed::new(scene, Some(scene_path(cli)));
-    t.look = crate::view::Look { theme: cli.theme, transparent: cli.transparent, labels: cli.labels };
+    t.view.look = crate::view::Look { theme: cli.theme, transparent: cli.transparent, labels: cli.labels };
     if !cli.overlay.is_empty() {
-        t.overlays = Default::default();
+        t.view.overlays.clear();
         for o in &cli.overlay {
-            t.overlays.enable(*o);
+            t.view.overlays.enable(*o);
         }
     }
     if let Some((a, b)) = pair {
         t.select_pair(a, b);
     }
     if let Some(c) = cli.camera {
-        let fov = t.camera.fov_y.to_degrees();
-        t.camera =
+        let fov = t.view.camera.fov_y.to_degrees();
+        t.view.camera =
             crate::view::Camera::look_at(glam::Vec3::new(c[0], c[1], c[2]), glam::Vec3::new(c[3], c[4], c[5]), fov);
-        t.initial_camera = t.camera;
+        t.view.initial_camera = t.view.camera;
     }
     if let Some(n) = cli.clip_stage {
         if pair.is_none() {
@@ -356,17 +358,17 @@ pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, Cli
                 stages - 1
             )));
         }
-        t.clip_stage = if n + 1 == stages { None } else { Some(n) };
+        t.selection.clip_stage = if n + 1 == stages { None } else { Some(n) };
     }
     Ok(t)
 }
 
-/// The two methods of `--compare`, if given (exactly two, or an error).
-pub fn compare_modes(cli: &Cli) -> Result<Option<(SolverMode, SolverMode)>, CliError> {
-    match cli.compare.as_slice() {
-        [] => Ok(None),
-        [a, b] => Ok(Some((*a, *b))),
-        other => Err(CliError::Compare(format!("expected two methods A,B, got {}", other.len()))),
+/// The methods of `--compare`, if given (two to four, or an error).
+pub fn compare_modes(cli: &Cli) -> Result<Option<Vec<SolverMode>>, CliError> {
+    match cli.compare.len() {
+        0 => Ok(None),
+        2..=MAX_SIDES => Ok(Some(cli.compare.clone())),
+        n => Err(CliError::Compare(format!("expected two methods A,B (or up to {MAX_SIDES}: A,B,C,D), got {n}"))),
     }
 }
 
@@ -452,43 +454,46 @@ pub fn run_headless(cli: &Cli, scene: &mut LoadedScene) -> Result<Summary, CliEr
     watch_selected(cli, scene)?;
     let (name, dt) = (scene.desc.name.clone(), scene.timestep());
     let follow = selected_pair(cli, scene)?.map(|p| p.0);
-    run_world(cli, &mut scene.world, &name, dt, (cli.trace.as_deref(), cli.plots.as_deref()), follow)
+    run_world(cli, &mut scene.world, (&name, ""), dt, (cli.trace.as_deref(), cli.plots.as_deref()), follow)
 }
 
-/// Both sides of an `--compare` run.
+/// One side of a `--compare` run.
 #[derive(Clone, Debug)]
-pub struct CompareRun {
-    /// Side A (the scene's own world, under the first method).
-    pub a: Summary,
-    /// Side B.
-    pub b: Summary,
-    /// Side B's world after the run (side A's is the scene's).
-    pub world_b: World,
+pub struct CompareSide {
+    /// Its method.
+    pub mode: SolverMode,
+    /// Its numbers.
+    pub summary: Summary,
+    /// Its world after the run.
+    pub world: World,
 }
 
-/// Runs `scene` under both methods of `--compare` from the same start, with the same
-/// settings otherwise; each side writes its own trace (FILE.a.jsonl, FILE.b.jsonl). The
-/// sides share nothing, so running one after the other gives what lockstep gives.
-pub fn run_compare(
-    cli: &Cli,
-    scene: &mut LoadedScene,
-    modes: (SolverMode, SolverMode),
-) -> Result<CompareRun, CliError> {
+/// The side letter of side `k` of a comparison in file names: `a`, `b`, `c`, `d`.
+pub fn side_letter(k: usize) -> String {
+    SIDE_NAMES[k.min(MAX_SIDES - 1)].to_lowercase()
+}
+
+/// Runs `scene` under each method of `--compare` from the same start, with the same settings
+/// otherwise; each side writes its own trace (FILE.a.jsonl, FILE.b.jsonl, …). The sides
+/// share nothing, so running one after the other gives what lockstep gives. The scene's
+/// world is left as it was loaded.
+pub fn run_compare(cli: &Cli, scene: &mut LoadedScene, modes: &[SolverMode]) -> Result<Vec<CompareSide>, CliError> {
     watch_selected(cli, scene)?;
     let (name, dt) = (scene.desc.name.clone(), scene.timestep());
-    scene.world.settings.mode = modes.0;
-    let mut world_b = scene.world.clone();
-    world_b.settings.mode = modes.1;
     let follow = selected_pair(cli, scene)?.map(|p| p.0);
-    // Each side's trace and plots: FILE.a.ext and FILE.b.ext.
-    let files = |side: &str| {
-        let of = |f: &Option<PathBuf>| f.as_deref().map(|p| side_path(p, side));
-        (of(&cli.trace), of(&cli.plots))
-    };
-    let ((ta, pa), (tb, pb)) = (files("a"), files("b"));
-    let a = run_world(cli, &mut scene.world, &name, dt, (ta.as_deref(), pa.as_deref()), follow)?;
-    let b = run_world(cli, &mut world_b, &name, dt, (tb.as_deref(), pb.as_deref()), follow)?;
-    Ok(CompareRun { a, b, world_b })
+    let mut sides = Vec::with_capacity(modes.len());
+    for (k, &mode) in modes.iter().enumerate() {
+        let mut world = scene.world.clone();
+        world.settings.mode = mode;
+        // Each side's trace and plots: FILE.a.ext, FILE.b.ext, …
+        let letter = side_letter(k);
+        let of = |f: &Option<PathBuf>| f.as_deref().map(|p| side_path(p, &letter));
+        let (trace, plots) = (of(&cli.trace), of(&cli.plots));
+        let summary =
+            run_world(cli, &mut world, (&name, SIDE_NAMES[k]), dt, (trace.as_deref(), plots.as_deref()), follow)?;
+        sides.push(CompareSide { mode, summary, world });
+    }
+    Ok(sides)
 }
 
 /// `FILE.jsonl` → `FILE.<side>.jsonl` (the extension kept, `jsonl` if there is none).
@@ -517,11 +522,12 @@ pub fn steps(cli: &Cli) -> u64 {
     cli.steps.unwrap_or(if cli.frames.is_some() { 0 } else { DEFAULT_STEPS })
 }
 
-/// Steps `world` `cli.steps` times at `dt`, writing a trace to `trace` if given.
+/// Steps `world` `cli.steps` times at `dt`, writing a trace to `trace` if given; `name` is
+/// the scene's name and the side's letter in a comparison ("" for none).
 fn run_world(
     cli: &Cli,
     world: &mut World,
-    name: &str,
+    (name, side): (&str, &str),
     dt: f32,
     (trace, plots): (Option<&std::path::Path>, Option<&std::path::Path>),
     follow: Option<usize>,
@@ -540,14 +546,9 @@ fn run_world(
     world.record_convergence |= series.is_some();
     let mut max_pen = 0.0f32;
     let start = Instant::now();
-    let mut reported = world.non_finite().len();
     let total = steps(cli);
     for n in 1..=total {
-        world.step(dt);
-        for e in &world.non_finite()[reported..] {
-            log::warn!("{e}");
-        }
-        reported = world.non_finite().len();
+        crate::trace::step_logging_non_finite(world, dt, side);
         max_pen = max_pen.max(world.stats().max_penetration);
         if let Some(s) = series.as_mut() {
             s.record(world, follow);

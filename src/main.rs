@@ -1,7 +1,7 @@
 //! The `contactlab` binary: parses the command line, then opens the window or runs headless.
 
 use clap::Parser;
-use contactlab::app::compare::Comparison;
+use contactlab::app::sides::{Side, SIDE_NAMES};
 use contactlab::app::{headless, window};
 use contactlab::cli::{self, Cli, CliError};
 use contactlab::physics::SolverMode;
@@ -59,10 +59,10 @@ fn run(args: &Cli) -> Result<(), CliError> {
         return finite;
     }
     let mut t = cli::testbed(args, scene)?;
-    if let Some((_, b)) = compare {
-        t.start_compare(b);
+    if let Some(modes) = compare {
+        t.set_sides(&modes);
     }
-    t.screenshot_scale = args.scale;
+    t.tools.capture.scale = args.scale;
     if let Some(trace) = &args.replay {
         t.open_replay(trace).map_err(CliError::Replay)?;
     }
@@ -75,24 +75,30 @@ fn run(args: &Cli) -> Result<(), CliError> {
     window::run(t, opts).map_err(CliError::Render)
 }
 
-/// `--headless --compare A,B`: both sides' summaries, traces and one side-by-side screenshot.
-fn run_compare(args: &Cli, mut scene: LoadedScene, modes: (SolverMode, SolverMode)) -> Result<(), CliError> {
-    let run = cli::run_compare(args, &mut scene, modes)?;
+/// `--headless --compare A,B[,C[,D]]`: every side's summary and trace, and one screenshot with
+/// the sides tiled.
+fn run_compare(args: &Cli, mut scene: LoadedScene, modes: Vec<SolverMode>) -> Result<(), CliError> {
+    let run = cli::run_compare(args, &mut scene, &modes)?;
     println!("scene            {}", scene.desc.name);
-    for (side, mode, summary) in [("A", modes.0, &run.a), ("B", modes.1, &run.b)] {
-        println!("\nside {side}: {}", mode.name());
-        println!("{summary}");
+    for (k, side) in run.iter().enumerate() {
+        println!("\nside {}: {}", SIDE_NAMES[k], side.mode.name());
+        println!("{}", side.summary);
     }
     if let Some(p) = &args.trace {
-        println!("\ntraces           {}, {}", cli::side_path(p, "a").display(), cli::side_path(p, "b").display());
+        let files: Vec<String> =
+            (0..run.len()).map(|k| cli::side_path(p, &cli::side_letter(k)).display().to_string()).collect();
+        println!("\ntraces           {}", files.join(", "));
     }
-    let finite = cli::check_finite(&scene.world).and(cli::check_finite(&run.world_b));
+    let finite = run.iter().try_for_each(|s| cli::check_finite(&s.world));
     if let Some(path) = &args.screenshot {
         let mut t = cli::testbed(args, scene)?;
-        t.max_penetration_run = run.a.max_penetration;
-        let mut b = Comparison::new(&run.world_b, modes.1);
-        b.max_penetration_run = run.b.max_penetration;
-        t.compare = Some(b);
+        t.set_sides(&modes);
+        for (k, side) in run.into_iter().enumerate() {
+            if let Some(s) = t.sides.get_mut(k) {
+                *s = Side::new(side.world);
+                s.max_penetration_run = side.summary.max_penetration;
+            }
+        }
         capture(args, &mut t, path)?;
     }
     finite

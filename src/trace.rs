@@ -20,6 +20,21 @@ use crate::physics::World;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 
+/// One step of `world` at `dt`, logging (as warnings) each body frozen in it because its
+/// state became non-finite; `side` names the world in a comparison ("" for none). The
+/// window, the comparison and the headless run all step through here.
+pub fn step_logging_non_finite(world: &mut World, dt: f32, side: &str) {
+    let reported = world.non_finite().len();
+    world.step(dt);
+    for e in &world.non_finite()[reported..] {
+        if side.is_empty() {
+            log::warn!("{e}");
+        } else {
+            log::warn!("side {side}: {e}");
+        }
+    }
+}
+
 /// First line of a trace.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceHeader {

@@ -3,11 +3,12 @@
 //! the ghosts drawn (render, on lavapipe in CI) and `--ccd`.
 
 use contactlab::app::headless::Offscreen;
-use contactlab::app::ui::panel;
+use contactlab::app::panels::panel;
 use contactlab::app::Testbed;
 use contactlab::physics::ContinuousMode;
 use contactlab::render::toi::{GHOST_IMPACT, GHOST_START};
 use contactlab::scene;
+use contactlab::scene::format::Overlay;
 use contactlab::view::Overlays;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
@@ -20,7 +21,7 @@ fn testbed(name: &str) -> Testbed {
 
 /// Steps until the last step had a time of impact for `body` (at most 60 steps).
 fn step_to_impact(t: &mut Testbed, body: &str) -> u64 {
-    let i = t.scene.body_index(body).unwrap() as u32;
+    let i = t.session.scene.body_index(body).unwrap() as u32;
     for _ in 0..60 {
         t.step_once();
         if t.world().continuous().event_of(i).is_some() {
@@ -34,7 +35,7 @@ fn step_to_impact(t: &mut Testbed, body: &str) -> u64 {
 fn the_panel_lists_the_impacts_and_the_inspector_the_pairs_iterations() {
     let mut t = testbed("bullet_wall.ron");
     let step = step_to_impact(&mut t, "ball");
-    let (ball, wall) = (t.scene.body_index("ball").unwrap(), t.scene.body_index("wall").unwrap());
+    let (ball, wall) = (t.session.scene.body_index("ball").unwrap(), t.session.scene.body_index("wall").unwrap());
     let (lo, hi) = t.selected_pair().expect("the scene selects a pair");
     assert_eq!((lo.min(hi), lo.max(hi)), (ball.min(wall), ball.max(wall)), "the scene selects (ball, wall)");
     // What the inspector must show: the query of (ball, wall) and its iterations.
@@ -62,7 +63,7 @@ fn the_panel_lists_the_impacts_and_the_inspector_the_pairs_iterations() {
 fn the_ghosts_are_drawn_only_with_the_overlay_and_fade_after_the_step() {
     let mut off = Offscreen::new((640, 360)).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
     let mut t = testbed("bullet_wall.ron");
-    t.selected.clear();
+    t.selection.bodies.clear();
     step_to_impact(&mut t, "ball");
     let srgb = |c: [f32; 3]| {
         c.map(|x| {
@@ -74,17 +75,17 @@ fn the_ghosts_are_drawn_only_with_the_overlay_and_fade_after_the_step() {
         let c = srgb(c);
         img.pixels().filter(|p| (0..3).map(|k| (p.0[k] as i32 - c[k]).abs()).sum::<i32>() <= 30).count()
     };
-    t.overlays = Overlays::default();
+    t.view.overlays = Overlays::default();
     let none = off.render(&mut t, (640, 360)).unwrap();
-    t.overlays.toi = true;
+    t.view.overlays.set(Overlay::Toi, true);
     let on = off.render(&mut t, (640, 360)).unwrap();
     let (impact_off, impact_on) = (count(&none, GHOST_IMPACT), count(&on, GHOST_IMPACT));
     let (start_off, start_on) = (count(&none, GHOST_START), count(&on, GHOST_START));
     assert!(impact_off == 0 && impact_on > 30, "impact ghost pixels: {impact_off} off, {impact_on} on");
     assert!(start_on > start_off + 10, "start ghost pixels: {start_off} off, {start_on} on");
     // Held (fading) for a while after the step, gone after the hold.
-    t.playing = false;
-    for _ in 0..contactlab::app::ccd_panel::HOLD_STEPS {
+    t.session.playing = false;
+    for _ in 0..contactlab::app::sides::HOLD_STEPS {
         t.step_once();
         if !t.world().continuous().events.is_empty() {
             return; // another impact: the hold restarted (the cube); nothing more to check
@@ -144,7 +145,7 @@ fn the_panel_switches_the_path_test_and_the_simplex_cache() {
     let step = step_to_impact(h.state_mut(), "ball");
     let mut cached = testbed("bullet_wall.ron");
     assert_eq!(step_to_impact(&mut cached, "ball"), step, "the impact comes in the same step");
-    let ball = cached.scene.body_index("ball").unwrap() as u32;
+    let ball = cached.session.scene.body_index("ball").unwrap() as u32;
     let (e0, e1) = (h.state().world().continuous().event_of(ball), cached.world().continuous().event_of(ball));
     let (e0, e1) = (e0.unwrap(), e1.unwrap());
     // The ball moves 6.7 m in the step: the search's 1.25 mm tolerance is 2·10⁻⁴ of it.

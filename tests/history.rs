@@ -3,7 +3,7 @@
 //! and stored impulse bit for bit — in every resolution method, through replayed drags and
 //! edits, with the snapshots thinned by a small budget.
 
-use contactlab::app::testbed::Drag;
+use contactlab::app::drag::Drag;
 use contactlab::app::Testbed;
 use contactlab::physics::{SolverMode, World};
 use contactlab::scene;
@@ -50,8 +50,8 @@ fn methods() -> Vec<(SolverMode, bool)> {
 
 fn with_method(name: &str, (mode, simd): (SolverMode, bool)) -> Testbed {
     let mut t = testbed(name);
-    t.scene.world.settings.mode = mode;
-    t.scene.world.settings.simd = simd;
+    t.world_mut().settings.mode = mode;
+    t.world_mut().settings.simd = simd;
     t
 }
 
@@ -73,13 +73,13 @@ fn scrubbing_back_and_forth_lands_on_the_straight_runs_world_in_every_method() {
             let want = straight(scene, method, 305);
             let mut t = with_method(scene, method);
             // A budget of a few snapshots, so thinning runs and most steps are re-simulated.
-            t.history.budget = 4 * t.world().snapshot_bytes().max(64 << 10);
+            t.session.history.budget = 4 * t.world().snapshot_bytes().max(64 << 10);
             for _ in 0..300 {
                 t.step_once();
             }
             let at = |t: &Testbed| (t.world().step_count, fingerprint(t.world()));
             assert_eq!(at(&t), (300, want[300]));
-            assert!(t.history.bytes() <= t.history.budget || t.history.snapshots() <= 2);
+            assert!(t.session.history.bytes() <= t.session.history.budget || t.session.history.snapshots() <= 2);
             for target in [200, 199, 37, 0, 150, 151, 300, 250] {
                 t.seek(target);
                 assert_eq!(at(&t), (target, want[target as usize]), "{scene} {method:?} at step {target}");
@@ -89,12 +89,12 @@ fn scrubbing_back_and_forth_lands_on_the_straight_runs_world_in_every_method() {
                 assert_eq!(at(&t), (250 - k, want[250 - k as usize]), "{scene} {method:?} back");
             }
             // Playing on from the past re-runs the recorded steps, then runs new ones.
-            t.playing = true;
+            t.session.playing = true;
             for _ in 0..60 {
                 t.step_once();
             }
             assert_eq!(t.world().step_count, 305);
-            assert_eq!(t.history.head(), 305);
+            assert_eq!(t.session.history.head(), 305);
             assert_eq!(fingerprint(t.world()), want[305]);
         }
     }
@@ -111,7 +111,7 @@ fn a_recorded_drag_is_replayed_when_re_simulating() {
             if s == 40 {
                 let i = top(t);
                 let p = t.world().bodies()[i].pose.pos;
-                t.drag = Some(Drag {
+                t.session.drag = Some(Drag {
                     body: i,
                     local: Vec3::ZERO,
                     target: p + Vec3::new(2.0, 1.0, 0.0),
@@ -145,7 +145,7 @@ fn an_edit_at_a_past_step_branches_and_a_setting_changed_at_the_head_is_kept() {
     }
     // A setting changed at step 100 (as the panel does): re-simulating across step 100 must
     // use the old setting before it and the new one after.
-    t.scene.world.settings.iterations = 2;
+    t.world_mut().settings.iterations = 2;
     for _ in 0..50 {
         t.step_once();
     }
@@ -159,8 +159,8 @@ fn an_edit_at_a_past_step_branches_and_a_setting_changed_at_the_head_is_kept() {
     // An edit at step 120: everything after it is gone.
     t.seek(120);
     t.edited();
-    assert_eq!(t.history.head(), 120);
-    assert!(t.history.note.contains("branched at step 120"), "{}", t.history.note);
+    assert_eq!(t.session.history.head(), 120);
+    assert!(t.session.history.note.contains("branched at step 120"), "{}", t.session.history.note);
     assert!(!t.in_past());
 }
 
@@ -171,14 +171,14 @@ fn the_budget_thins_old_snapshots_first_and_keeps_the_start() {
         t.step_once();
     }
     // Room for about a dozen snapshots of the settled pyramid.
-    t.history.budget = 12 * t.world().snapshot_bytes();
+    t.session.history.budget = 12 * t.world().snapshot_bytes();
     for _ in 0..1500 {
         t.step_once();
-        assert!(t.history.bytes() <= t.history.budget, "over budget at step {}", t.world().step_count);
+        assert!(t.session.history.bytes() <= t.session.history.budget, "over budget at step {}", t.world().step_count);
     }
-    let steps: Vec<u64> = t.history.snapshot_steps().collect();
+    let steps: Vec<u64> = t.session.history.snapshot_steps().collect();
     assert_eq!(steps[0], 0, "the scene's start stays reachable");
-    assert_eq!(t.history.first(), 0);
+    assert_eq!(t.session.history.first(), 0);
     // Spacing grows with age: the gaps near the head are shorter than those near the start.
     let gaps: Vec<u64> = steps.windows(2).map(|w| w[1] - w[0]).collect();
     let n = gaps.len();
@@ -211,7 +211,7 @@ fn a_replayed_trace_shows_the_recorded_bodies_and_contacts_at_every_step() {
     let mut t = testbed("single_box_drop.ron");
     t.open_replay(&path).unwrap();
     assert_eq!(t.timeline(), (0, 90));
-    let box_i = t.scene.body_index("box").unwrap();
+    let box_i = t.session.scene.body_index("box").unwrap();
     for s in recorded.iter().filter(|s| s.step % 15 == 0) {
         t.seek(s.step);
         assert_eq!(t.world().step_count, s.step);
@@ -236,7 +236,7 @@ fn a_replayed_trace_shows_the_recorded_bodies_and_contacts_at_every_step() {
     let mut other = testbed("stack_10.ron");
     let e = other.open_replay(&path).unwrap_err();
     assert!(e.contains("open the scene it was recorded from"), "{e}");
-    assert!(other.replay.is_none());
+    assert!(other.session.replay.is_none());
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -244,8 +244,8 @@ fn a_replayed_trace_shows_the_recorded_bodies_and_contacts_at_every_step() {
 fn record_gif_takes_a_frame_every_k_steps_and_writes_them_all() {
     let dir = std::env::temp_dir().join(format!("contactlab-gif-{}", std::process::id()));
     let mut t = testbed("single_box_drop.ron");
-    t.recorder.dir = dir.clone();
-    t.recorder.every = 3;
+    t.tools.capture.recorder.dir = dir.clone();
+    t.tools.capture.recorder.every = 3;
     t.start_gif();
     let frame = |k: u8| image::RgbaImage::from_pixel(40, 30, image::Rgba([k, 100, 200, 255]));
     let mut taken = 0;
@@ -259,7 +259,7 @@ fn record_gif_takes_a_frame_every_k_steps_and_writes_them_all() {
     assert_eq!(taken, 4, "steps 0, 3, 6 and 9");
     t.stop_gif();
     t.poll_gif_within(true);
-    let saved = t.status.strip_prefix("saved ").unwrap_or_else(|| panic!("{}", t.status)).to_owned();
+    let saved = t.tools.status.strip_prefix("saved ").unwrap_or_else(|| panic!("{}", t.tools.status)).to_owned();
     assert!(saved.ends_with(".gif"));
     use image::AnimationDecoder;
     let file = std::io::BufReader::new(std::fs::File::open(&saved).unwrap());
@@ -272,7 +272,7 @@ fn record_gif_takes_a_frame_every_k_steps_and_writes_them_all() {
 #[test]
 fn ctrl_drag_turns_the_held_body_and_replays_exactly() {
     let mut t = testbed("single_box_drop.ron");
-    let i = t.scene.body_index("box").unwrap();
+    let i = t.session.scene.body_index("box").unwrap();
     let p = t.world().bodies()[i].pose.pos;
     // Paused: the body turns at once, 0.01 rad per pixel, about the view's up axis.
     t.begin_drag(i, p);
@@ -284,10 +284,10 @@ fn ctrl_drag_turns_the_held_body_and_replays_exactly() {
     t.end_drag();
 
     // Running: the drag holds the body's spin; re-simulating replays it bit for bit.
-    t.playing = true;
+    t.session.playing = true;
     t.begin_drag(i, t.world().bodies()[i].pose.pos);
     t.turn_drag(40.0, 0.0);
-    let want_spin = t.drag.unwrap().turn;
+    let want_spin = t.session.drag.unwrap().turn;
     assert!((want_spin.length() - 10.0).abs() < 1e-3, "{want_spin}");
     let mut prints = vec![];
     let start = t.world().bodies()[i].pose.rot;

@@ -40,19 +40,24 @@ fn the_5050_box_pyramid_keeps_its_whole_run_within_the_budget() {
     let desc = scene::parse(text, "pyramid_5050").unwrap();
     let mut t = Testbed::new(scene::build(&desc, "pyramid_5050").unwrap(), None);
     let budget = 48 << 20;
-    t.history.budget = budget;
+    t.session.history.budget = budget;
     let steps = 300;
     for _ in 0..steps {
         t.step_once();
-        assert!(t.history.bytes() <= budget, "reported {} B at step {}", t.history.bytes(), t.world().step_count);
+        assert!(
+            t.session.history.bytes() <= budget,
+            "reported {} B at step {}",
+            t.session.history.bytes(),
+            t.world().step_count
+        );
     }
-    assert_eq!(t.history.first(), 0, "the start is still reachable");
-    assert_eq!(t.history.head(), steps);
-    assert!(t.history.snapshots() >= 4, "{} snapshots", t.history.snapshots());
+    assert_eq!(t.session.history.first(), 0, "the start is still reachable");
+    assert_eq!(t.session.history.head(), steps);
+    assert!(t.session.history.snapshots() >= 4, "{} snapshots", t.session.history.snapshots());
 
     let with = LIVE.load(Ordering::SeqCst);
-    let reported = t.history.bytes() as isize;
-    t.history.clear();
+    let reported = t.session.history.bytes() as isize;
+    t.session.history.clear();
     let held = with - LIVE.load(Ordering::SeqCst);
     assert!(held <= budget as isize, "the history held {held} B, over the {budget} B budget");
     let off = (held - reported).abs() as f64 / reported as f64;

@@ -1,8 +1,8 @@
 //! Triangle meshes in scene files (inline, OBJ, generators) and the characters in the
 //! window: what loads, what is refused with which message, and driving a character.
 
-use contactlab::app::character_panel::{drive, DriveKeys, DRIVE_SPEED};
-use contactlab::app::ui::panel;
+use contactlab::app::input::{drive, DriveKeys, DRIVE_SPEED};
+use contactlab::app::panels::panel;
 use contactlab::app::Testbed;
 use contactlab::physics::Shape;
 use contactlab::scene;
@@ -109,12 +109,12 @@ fn a_driven_character_walks_where_the_camera_looks_and_jumps() {
     h.get_by_label_contains("drive it").click();
     h.run();
     let t = h.state_mut();
-    assert_eq!((t.characters.selected, t.characters.driving), (Some(1), true));
+    assert_eq!((t.selection.characters.selected, t.selection.characters.driving), (Some(1), true));
     // Turn the camera to look along −z (and walk away from the ramps, on flat ground).
-    t.camera.yaw = 0.0;
-    let eye = t.camera.eye();
+    t.view.camera.yaw = 0.0;
+    let eye = t.view.camera.eye();
     let forward = {
-        let d = t.camera.target - eye;
+        let d = t.view.camera.target - eye;
         glam::Vec3::new(d.x, 0.0, d.z).normalize()
     };
     // Settle on the ground first.
@@ -134,7 +134,7 @@ fn a_driven_character_walks_where_the_camera_looks_and_jumps() {
     let want = DRIVE_SPEED * 30.0 / 60.0;
     assert!((along - want).abs() < 0.03 * want, "walked {along} m along the view, want {want}");
     assert!((d - forward * along).length() < 0.01, "straight: {d:?}");
-    assert!((t.camera.target - p1).length() < 0.06, "the camera follows");
+    assert!((t.view.camera.target - p1).length() < 0.06, "the camera follows");
     // Space: a jump from the ground.
     drive(t, DriveKeys { jump: true, ..Default::default() });
     t.step_once();
@@ -153,7 +153,7 @@ fn a_driven_character_walks_where_the_camera_looks_and_jumps() {
 fn the_inspector_names_a_mesh_pairs_contact() {
     let path = scene::scenes_dir().join("obj_level.ron");
     let mut t = Testbed::new(scene::load(&path).unwrap(), Some(path));
-    let (level, crate1) = (t.scene.body_index("level").unwrap(), t.scene.body_index("crate1").unwrap());
+    let (level, crate1) = (t.session.scene.body_index("level").unwrap(), t.session.scene.body_index("crate1").unwrap());
     t.select_pair(level, crate1);
     for _ in 0..30 {
         t.step_once();
@@ -176,7 +176,8 @@ fn the_inspector_names_a_mesh_pairs_contact() {
 fn the_inspector_lists_a_mesh_pairs_further_normal_groups() {
     let path = scene::scenes_dir().join("v_valley.ron");
     let mut t = Testbed::new(scene::load(&path).unwrap(), Some(path));
-    let (valley, cube) = (t.scene.body_index("valley").unwrap(), t.scene.body_index("frictionless box").unwrap());
+    let (valley, cube) =
+        (t.session.scene.body_index("valley").unwrap(), t.session.scene.body_index("frictionless box").unwrap());
     t.select_pair(valley, cube);
     for _ in 0..240 {
         t.step_once();

@@ -7,6 +7,7 @@ use contactlab::app::Testbed;
 use contactlab::render::draw::Rect;
 use contactlab::render::views::inset_rects;
 use contactlab::scene;
+use contactlab::scene::format::Overlay;
 use contactlab::view::{colors, depth_color, Overlays};
 use glam::Vec3;
 use image::RgbaImage;
@@ -32,7 +33,7 @@ fn dist(p: &image::Rgba<u8>, c: [u8; 3]) -> i32 {
 }
 
 fn project(t: &Testbed, p: Vec3) -> (u32, u32) {
-    let ndc = t.camera.view_proj(SIZE.0 as f32 / SIZE.1 as f32).project_point3(p);
+    let ndc = t.view.camera.view_proj(SIZE.0 as f32 / SIZE.1 as f32).project_point3(p);
     (((ndc.x + 1.0) * 0.5 * SIZE.0 as f32) as u32, ((1.0 - ndc.y) * 0.5 * SIZE.1 as f32) as u32)
 }
 
@@ -51,8 +52,8 @@ fn bodies_cover_their_pixels_and_the_background_is_clear() {
     let mut off = Offscreen::new(SIZE).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
     eprintln!("adapter: {}", off.adapter_name);
     let mut t = testbed("box_on_box.ron");
-    t.overlays = Overlays::default();
-    t.selected.clear();
+    t.view.overlays = Overlays::default();
+    t.selection.bodies.clear();
     let img = render(&mut off, &mut t);
     let bg = srgb(colors::BACKGROUND);
     // Far above the grid: only background.
@@ -63,7 +64,7 @@ fn bodies_cover_their_pixels_and_the_background_is_clear() {
         let p = img.get_pixel(x, y);
         assert!(dist(p, bg) > 40, "body {} at ({x}, {y}) looks like background: {p:?}", b.name);
         // Lit body colour: brighter or darker, but the same hue ordering as its colour.
-        let c = t.scene.colors[i];
+        let c = t.session.scene.colors[i];
         if c[0] > c[2] + 0.3 {
             assert!(p.0[0] as i32 > p.0[2] as i32 + 30, "body {} should read warm: {p:?}", b.name);
         }
@@ -76,13 +77,13 @@ fn bodies_cover_their_pixels_and_the_background_is_clear() {
 fn overlay_colours_appear_only_when_the_overlay_is_on() {
     let mut off = Offscreen::new(SIZE).unwrap();
     let mut t = testbed("box_on_box.ron");
-    t.selected.clear();
+    t.selection.bodies.clear();
     for _ in 0..3 {
         t.step_once();
     }
     let c = t.world().contacts().iter().find(|c| c.manifold.points.len() == 4).expect("resting contact");
     // Dots are depth-tested: take the point nearest the camera, which the box does not hide.
-    let eye = t.camera.eye();
+    let eye = t.view.camera.eye();
     let pt = *c
         .manifold
         .points
@@ -93,13 +94,13 @@ fn overlay_colours_appear_only_when_the_overlay_is_on() {
     let want = srgb(depth_color(pt.depth));
     let normal_rgb = srgb(colors::NORMAL);
 
-    t.overlays = Overlays::default();
+    t.view.overlays = Overlays::default();
     let off_img = render(&mut off, &mut t);
     assert!(dist(off_img.get_pixel(x, y), want) > 40, "no contact point drawn when off");
     assert_eq!(count_near(&off_img, None, normal_rgb, 30), 0, "no normal arrows when off");
 
-    t.overlays.contacts = true;
-    t.overlays.normals = true;
+    t.view.overlays.set(Overlay::Contacts, true);
+    t.view.overlays.set(Overlay::Normals, true);
     let on_img = render(&mut off, &mut t);
     let p = on_img.get_pixel(x, y);
     assert!(dist(p, want) <= 24, "contact point colour at ({x}, {y}): {p:?} vs {want:?}");
@@ -114,12 +115,12 @@ fn gauss_map_view_shows_both_maps_and_minkowski_view_its_faces() {
     let (g, m) = inset_rects(Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 });
     let (a, b, e) = (srgb(colors::MAP_A), srgb(colors::MAP_B), srgb(colors::MINKOWSKI_EDGE));
 
-    t.overlays = Overlays::default();
+    t.view.overlays = Overlays::default();
     let none = render(&mut off, &mut t);
     assert_eq!(count_near(&none, Some(g), b, 40), 0, "no Gauss map when the overlay is off");
 
-    t.overlays.gauss = true;
-    t.overlays.minkowski = true;
+    t.view.overlays.set(Overlay::Gauss, true);
+    t.view.overlays.set(Overlay::Minkowski, true);
     let img = render(&mut off, &mut t);
     let (na, nb) = (count_near(&img, Some(g), a, 40), count_near(&img, Some(g), b, 40));
     assert!(na > 100 && nb > 100, "Gauss map of A: {na} px, of −B: {nb} px");
@@ -156,15 +157,15 @@ fn every_shipped_scene_renders() {
 fn contact_dots_hide_behind_solid_bodies() {
     let mut off = Offscreen::new(SIZE).unwrap();
     let mut t = testbed("box_on_box.ron");
-    t.selected.clear();
+    t.selection.bodies.clear();
     for _ in 0..3 {
         t.step_once();
     }
     // From the front, a little above: the box's front bottom corners show, its back ones
     // are behind it.
-    t.camera = contactlab::view::Camera::look_at(Vec3::new(0.2, 2.0, 5.0), Vec3::new(0.2, 0.8, -0.1), 45.0);
-    t.overlays = Overlays::default();
-    t.overlays.contacts = true;
+    t.view.camera = contactlab::view::Camera::look_at(Vec3::new(0.2, 2.0, 5.0), Vec3::new(0.2, 0.8, -0.1), 45.0);
+    t.view.overlays = Overlays::default();
+    t.view.overlays.set(Overlay::Contacts, true);
     let img = render(&mut off, &mut t);
     let c = t.world().contacts().iter().find(|c| c.manifold.points.len() == 4).expect("resting contact");
     let (mut front, mut back) = (0, 0);
@@ -190,8 +191,8 @@ fn the_ab_view_draws_each_side_in_its_half() {
     let mut off = Offscreen::new(SIZE).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
     let mut t = testbed("naive_stack.ron");
     assert_eq!(t.world().settings.mode, contactlab::physics::SolverMode::Naive);
-    t.overlays = Overlays::default();
-    t.selected.clear();
+    t.view.overlays = Overlays::default();
+    t.selection.bodies.clear();
     t.start_compare(contactlab::physics::SolverMode::Iterative);
     for _ in 0..240 {
         t.step_once();
@@ -199,10 +200,10 @@ fn the_ab_view_draws_each_side_in_its_half() {
     let img = render(&mut off, &mut t);
     let half = SIZE.0 / 2;
     let at = |p: Vec3, x0: u32| {
-        let ndc = t.camera.view_proj(half as f32 / SIZE.1 as f32).project_point3(p);
+        let ndc = t.view.camera.view_proj(half as f32 / SIZE.1 as f32).project_point3(p);
         (x0 + ((ndc.x + 1.0) * 0.5 * half as f32) as u32, ((1.0 - ndc.y) * 0.5 * SIZE.1 as f32) as u32)
     };
-    let top_b = t.compare.as_ref().unwrap().world.bodies().last().unwrap().pose.pos;
+    let top_b = t.sides.get(1).unwrap().world.bodies().last().unwrap().pose.pos;
     assert!(top_b.y > 5.0, "the iterative stack stands: top box at {top_b}");
     assert!(t.world().bodies().last().unwrap().pose.pos.y < 2.0, "the naive stack fell");
     let bg = srgb(colors::BACKGROUND);
@@ -257,9 +258,9 @@ fn a_scaled_screenshot_is_the_same_picture_at_twice_the_size() {
     };
     let same = block_diff(&one, &down);
     // The view after the box was nudged 5 cm: a small change of the picture.
-    let i = t.scene.body_index("box").unwrap();
-    let h = t.scene.world.handle(i);
-    t.scene.world.body_mut(h).unwrap().pose.pos.x += 0.05;
+    let i = t.session.scene.body_index("box").unwrap();
+    let h = t.world_mut().handle(i);
+    t.world_mut().body_mut(h).unwrap().pose.pos.x += 0.05;
     t.edited();
     let moved = off.render_scaled(&mut t, SIZE, 1).expect("render");
     let other = block_diff(&one, &moved);
@@ -270,22 +271,22 @@ fn a_scaled_screenshot_is_the_same_picture_at_twice_the_size() {
 fn dark_theme_and_transparent_background_change_only_the_background() {
     let mut off = Offscreen::new(SIZE).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
     let mut t = testbed("box_on_box.ron");
-    t.overlays = Overlays::default();
-    t.selected.clear();
+    t.view.overlays = Overlays::default();
+    t.selection.bodies.clear();
     let light = render(&mut off, &mut t);
-    t.look.theme = contactlab::view::Theme::Dark;
+    t.view.look.theme = contactlab::view::Theme::Dark;
     let dark = render(&mut off, &mut t);
-    let c = t.look.clear();
+    let c = t.view.look.clear();
     let bg = srgb([c[0], c[1], c[2]]);
     let top = dark.get_pixel(SIZE.0 / 2, 4);
     assert!(dist(top, bg) <= 6, "dark background pixel {top:?} vs {bg:?}");
     assert!(top.0[0] < 60 && top.0[3] == 255, "{top:?}");
     // The bodies are drawn alike: the box's centre pixel is the same colour in both themes.
-    let i = t.scene.body_index("box").unwrap();
+    let i = t.session.scene.body_index("box").unwrap();
     let (x, y) = project(&t, t.world().bodies()[i].pose.pos);
     assert!(dist(light.get_pixel(x, y), dark.get_pixel(x, y).0[..3].try_into().unwrap()) <= 6);
 
-    t.look.transparent = true;
+    t.view.look.transparent = true;
     let clear = render(&mut off, &mut t);
     assert_eq!(clear.get_pixel(SIZE.0 / 2, 4).0[3], 0, "nothing drawn there: alpha 0");
     assert_eq!(clear.get_pixel(x, y).0[3], 255, "the box stays opaque");
@@ -299,13 +300,13 @@ fn dark_theme_and_transparent_background_change_only_the_background() {
 fn teaching_labels_name_the_faces_in_the_picture() {
     let mut off = Offscreen::new(SIZE).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
     let mut t = testbed("twisted_boxes.ron");
-    let (a, b) = (t.scene.body_index("lower").unwrap(), t.scene.body_index("upper").unwrap());
+    let (a, b) = (t.session.scene.body_index("lower").unwrap(), t.session.scene.body_index("upper").unwrap());
     t.select_pair(a, b);
-    t.overlays = Overlays::default();
-    t.overlays.clip = true;
+    t.view.overlays = Overlays::default();
+    t.view.overlays.set(Overlay::Clip, true);
     t.step_once();
     let plain = render(&mut off, &mut t);
-    t.look.labels = true;
+    t.view.look.labels = true;
     let labelled = render(&mut off, &mut t);
     // The reference face's plate is drawn in the reference colour: many more pixels of it.
     let reference = srgb(colors::REFERENCE);

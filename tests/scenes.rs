@@ -425,7 +425,7 @@ fn every_shipped_scene_starts_with_its_moving_bodies_in_the_picture() {
     let mut outside = Vec::new();
     for path in scene::shipped_scenes() {
         let mut s = scene::load(&path).unwrap();
-        let cam = contactlab::app::testbed::initial_camera(&s);
+        let cam = contactlab::app::view_state::initial_camera(&s);
         let vp = cam.view_proj(aspect);
         let dt = s.timestep();
         for k in 0..=240 {
@@ -460,7 +460,7 @@ fn a_scene_without_a_camera_is_framed_from_outside_its_bodies() {
     )
     .unwrap();
     assert!(s.desc.camera.is_none());
-    let cam = contactlab::app::testbed::initial_camera(&s);
+    let cam = contactlab::app::view_state::initial_camera(&s);
     let vp = cam.view_proj(1240.0 / 900.0);
     let mut bounds: Option<contactlab::physics::Aabb> = None;
     for b in s.world.bodies().iter().filter(|b| b.is_dynamic()) {
@@ -476,6 +476,6 @@ fn a_scene_without_a_camera_is_framed_from_outside_its_bodies() {
     // A scene that sets its camera keeps it.
     let own =
         scene::load_str("Scene(name: \"c\", camera: (eye: (1.0, 2.0, 3.0), target: (0.0, 0.0, 0.0)))", "c").unwrap();
-    let c = contactlab::app::testbed::initial_camera(&own);
+    let c = contactlab::app::view_state::initial_camera(&own);
     assert!((c.eye() - Vec3::new(1.0, 2.0, 3.0)).length() < 1e-4);
 }

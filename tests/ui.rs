@@ -1,7 +1,7 @@
 //! The control panel driven as a user would (egui_kittest): buttons, radio buttons, the path
 //! field. No GPU needed.
 
-use contactlab::app::ui::panel;
+use contactlab::app::panels::panel;
 use contactlab::app::Testbed;
 use contactlab::physics::SolverMode;
 use contactlab::scene;
@@ -28,7 +28,7 @@ fn step_advances_exactly_one_step() {
     h.get_by_label("Step").click();
     h.run();
     assert_eq!(h.state().world().step_count, 1, "one click, one step");
-    assert!(!h.state().playing, "stepping does not start playback");
+    assert!(!h.state().session.playing, "stepping does not start playback");
     h.get_by_label("Step").click();
     h.run();
     assert_eq!(h.state().world().step_count, 2);
@@ -61,7 +61,7 @@ fn a_broken_scene_shows_its_error_and_the_old_scene_keeps_running() {
     let bad = dir.join("broken.ron");
     std::fs::write(&bad, "Scene(name: \"broken\", bodies: [(name: \"a\", shape: Sphere(radius: -2.0))])").unwrap();
     let mut t = testbed("stack_10.ron");
-    t.path_input = bad.display().to_string();
+    t.tools.files.path_input = bad.display().to_string();
     let mut h = harness(t);
     h.run();
     h.get_by_label("Step").click();
@@ -70,7 +70,7 @@ fn a_broken_scene_shows_its_error_and_the_old_scene_keeps_running() {
     h.run();
     h.get_by_label_contains("Could not load");
     h.get_by_label_contains("field 'radius'");
-    assert_eq!(h.state().scene.desc.name, "Stack of 10", "the old scene is kept");
+    assert_eq!(h.state().session.scene.desc.name, "Stack of 10", "the old scene is kept");
     assert_eq!(h.state().world().step_count, 1, "and its state too");
     h.get_by_label("Step").click();
     h.run();
@@ -110,7 +110,7 @@ fn click_at(h: &mut Harness<'_, Testbed>, p: egui::Pos2) {
 
 /// Clicks body `name` in the 3D view, where its centre projects.
 fn click_body(h: &mut Harness<'_, Testbed>, name: &str) {
-    let i = h.state().scene.body_index(name).unwrap();
+    let i = h.state().session.scene.body_index(name).unwrap();
     let c = h.state().world().bodies()[i].pose.pos;
     let rect = central_rect(h);
     let p = contactlab::app::viewport::project(h.state(), rect, c);
@@ -119,22 +119,24 @@ fn click_body(h: &mut Harness<'_, Testbed>, name: &str) {
 
 /// The view rectangle the last frame used (the part of the window the panel leaves).
 fn central_rect(h: &Harness<'_, Testbed>) -> egui::Rect {
-    h.state().view_rect
+    h.state().view.rect
 }
 
 #[test]
 fn clicks_on_the_panel_never_change_the_selected_pair() {
     let mut h = window_harness(testbed("welcome.ron"));
     h.run();
-    let (pedestal, twisted) =
-        (h.state().scene.body_index("pedestal").unwrap(), h.state().scene.body_index("twisted").unwrap());
+    let (pedestal, twisted) = (
+        h.state().session.scene.body_index("pedestal").unwrap(),
+        h.state().session.scene.body_index("twisted").unwrap(),
+    );
     // Clear the scene's own selection by clicking empty sky, then pick the pair by hand.
     let sky = central_rect(&h).center_top() + egui::vec2(0.0, 20.0);
     click_at(&mut h, sky);
-    assert!(h.state().selected.is_empty(), "a click on empty space clears the selection");
+    assert!(h.state().selection.bodies.is_empty(), "a click on empty space clears the selection");
     click_body(&mut h, "twisted");
     click_body(&mut h, "pedestal");
-    assert_eq!(h.state().selected, vec![twisted, pedestal]);
+    assert_eq!(h.state().selection.bodies, vec![twisted, pedestal]);
     let pair = h.state().selected_pair();
     assert_eq!(pair, Some((pedestal.min(twisted), pedestal.max(twisted))));
     h.get_by_label("Overlays").click();
@@ -217,7 +219,7 @@ fn stats_show_this_steps_and_the_runs_max_penetration() {
     for _ in 0..60 {
         t.step_once();
     }
-    let run = t.max_penetration_run;
+    let run = t.sides.main().max_penetration_run;
     let now = t.world().stats().max_penetration;
     assert!(run > 0.0 && run >= now, "run {run}, now {now}");
     let mut h = harness(t);
@@ -229,7 +231,7 @@ fn stats_show_this_steps_and_the_runs_max_penetration() {
     h.get_by_label(&format!("{run:.4} m"));
     h.get_by_label("Reset").click();
     h.run();
-    assert_eq!(h.state().max_penetration_run, 0.0, "reset starts a new run");
+    assert_eq!(h.state().sides.main().max_penetration_run, 0.0, "reset starts a new run");
 }
 
 #[test]
@@ -237,15 +239,15 @@ fn enter_in_the_path_field_opens_the_scene() {
     let mut h = harness(testbed("stack_10.ron"));
     h.run();
     let path = scene::scenes_dir().join("box_on_box.ron").display().to_string();
-    h.state_mut().path_input.clear();
+    h.state_mut().tools.files.path_input.clear();
     h.get_by_role(egui::accesskit::Role::TextInput).focus();
     h.run();
     h.get_by_role(egui::accesskit::Role::TextInput).type_text(&path);
     h.run();
     h.key_press(egui::Key::Enter);
     h.run();
-    assert_eq!(h.state().scene_path.as_deref(), Some(std::path::Path::new(&path)));
-    assert_ne!(h.state().scene.desc.name, "Stack of 10");
+    assert_eq!(h.state().session.scene_path.as_deref(), Some(std::path::Path::new(&path)));
+    assert_ne!(h.state().session.scene.desc.name, "Stack of 10");
 }
 
 #[test]
@@ -281,7 +283,7 @@ fn one_selected_body_is_shown_and_its_material_edits_wake_it() {
     for _ in 0..600 {
         t.step_once();
     }
-    let i = t.scene.body_index("box").unwrap();
+    let i = t.session.scene.body_index("box").unwrap();
     assert!(t.world().bodies()[i].asleep, "the box has settled");
     let mass = t.world().bodies()[i].mass();
     t.click_body(None);
@@ -321,25 +323,25 @@ fn one_selected_body_is_shown_and_its_material_edits_wake_it() {
 #[test]
 fn reset_restores_the_scenes_camera() {
     let mut t = testbed("box_on_box.ron");
-    let start = t.camera;
-    t.camera.orbit(120.0, 40.0);
-    t.camera.zoom_towards(glam::Vec3::ZERO, 0.5);
-    assert_ne!(t.camera, start);
+    let start = t.view.camera;
+    t.view.camera.orbit(120.0, 40.0);
+    t.view.camera.zoom_towards(glam::Vec3::ZERO, 0.5);
+    assert_ne!(t.view.camera, start);
     t.reset();
-    assert_eq!(t.camera, start);
+    assert_eq!(t.view.camera, start);
 }
 
-/// The A/B comparison from the panel: side B takes the other method, steps with side A,
-/// and side A runs exactly as it would alone.
+/// The comparison from the panel: side B takes another method, steps with side A, and side A
+/// runs exactly as it would alone.
 #[test]
 fn the_ab_comparison_steps_both_sides_and_leaves_side_a_as_it_was() {
     let mut h = harness(testbed("naive_stack.ron"));
     h.run();
     let mut alone = testbed("naive_stack.ron");
     let a_mode = h.state().world().settings.mode;
-    h.get_by_label("A/B: compare with a second method").click();
+    h.get_by_label("compare methods side by side").click();
     h.run();
-    let b_mode = h.state().compare.as_ref().expect("comparison started").mode;
+    let b_mode = h.state().sides.get(1).expect("comparison started").mode();
     assert_ne!(b_mode, a_mode);
     for _ in 0..30 {
         h.get_by_label("Step").click();
@@ -347,7 +349,7 @@ fn the_ab_comparison_steps_both_sides_and_leaves_side_a_as_it_was() {
         alone.step_once();
     }
     let t = h.state();
-    let b = &t.compare.as_ref().unwrap().world;
+    let b = &t.sides.get(1).unwrap().world;
     assert_eq!((t.world().step_count, b.step_count), (30, 30));
     for (x, y) in t.world().bodies().iter().zip(alone.world().bodies()) {
         assert_eq!((x.pose.pos, x.pose.rot), (y.pose.pos, y.pose.rot), "side A differs from the run alone");
@@ -358,15 +360,19 @@ fn the_ab_comparison_steps_both_sides_and_leaves_side_a_as_it_was() {
     h.get_by_label("Stats").click();
     h.run();
     let column = format!("B: {}", b_mode.name());
-    assert_eq!(h.query_all_by_label(&column).count(), 2, "the stats and the stage times have side B's column");
+    assert_eq!(
+        h.query_all_by_label(&column).count(),
+        3,
+        "the stats and the stage times have side B's column, the inspector's side selector its button"
+    );
     // Reset restarts both sides; side B keeps its method.
     h.get_by_label("Reset").click();
     h.run();
-    let c = h.state().compare.as_ref().unwrap();
-    assert_eq!((h.state().world().step_count, c.world.step_count, c.mode), (0, 0, b_mode));
-    h.get_by_label("A/B: compare with a second method").click();
+    let c = h.state().sides.get(1).unwrap();
+    assert_eq!((h.state().world().step_count, c.world.step_count, c.mode()), (0, 0, b_mode));
+    h.get_by_label("compare methods side by side").click();
     h.run();
-    assert!(h.state().compare.is_none());
+    assert!(!h.state().sides.comparing());
 }
 
 /// In the A/B view each half is a view of its own: a click on a body in the right half
@@ -374,18 +380,18 @@ fn the_ab_comparison_steps_both_sides_and_leaves_side_a_as_it_was() {
 #[test]
 fn a_click_in_side_bs_half_selects_the_body_there() {
     let mut t = testbed("box_on_box.ron");
-    t.selected.clear();
+    t.selection.bodies.clear();
     t.start_compare(SolverMode::Naive);
     let mut h = window_harness(t);
     h.run();
-    let i = h.state().scene.body_index("box").unwrap();
+    let i = h.state().session.scene.body_index("box").unwrap();
     let c = h.state().world().bodies()[i].pose.pos;
     let rect = central_rect(&h);
     let right = rect.with_min_x(rect.center().x);
     let p = contactlab::app::viewport::project(h.state(), right, c);
     assert!(p.x > rect.center().x, "the box projects into the right half");
     click_at(&mut h, p);
-    assert_eq!(h.state().selected, vec![i]);
+    assert_eq!(h.state().selection.bodies, vec![i]);
 }
 
 /// F1 opens the help overlay with every key and mouse action, and closes it again; the
@@ -397,18 +403,18 @@ fn f1_shows_every_key_and_mouse_action() {
     assert!(h.query_by_label("Keys and mouse").is_none());
     h.key_press(egui::Key::F1);
     h.run();
-    assert!(h.state().show_help);
-    for (input, action) in contactlab::app::help::ACTIONS {
+    assert!(h.state().view.show_help);
+    for (input, action) in contactlab::app::panels::help::rows() {
         h.get_by_label(input);
         assert!(h.query_all_by_label(action).count() >= 1, "'{action}' missing");
     }
     h.key_press(egui::Key::F1);
     h.run();
-    assert!(!h.state().show_help);
+    assert!(!h.state().view.show_help);
     assert!(h.query_by_label("pan").is_none(), "the overlay closed");
     h.get_by_label("Keys and mouse (F1)").click();
     h.run();
-    assert!(h.state().show_help, "the panel's button opens it too");
+    assert!(h.state().view.show_help, "the panel's button opens it too");
 }
 
 #[test]
@@ -427,16 +433,16 @@ fn saving_the_scene_file_reloads_it_keeping_the_camera_and_a_broken_save_keeps_t
     std::fs::write(&path, scene_text(2.0)).unwrap();
     let mut t = testbed_at(&path);
     t.set_hot_reload(true);
-    t.camera.target = glam::Vec3::new(1.0, 2.0, 3.0);
+    t.view.camera.target = glam::Vec3::new(1.0, 2.0, 3.0);
     let wait = std::time::Duration::from_secs(10);
 
     // A good save: the ball moves to the new height, the camera stays.
     std::fs::write(&path, scene_text(4.0)).unwrap();
     assert!(t.poll_hot_reload_within(wait), "the save was noticed");
-    let ball = t.scene.body_index("ball").unwrap();
+    let ball = t.session.scene.body_index("ball").unwrap();
     assert_eq!(t.world().bodies()[ball].pose.pos.y, 4.0);
-    assert_eq!(t.camera.target, glam::Vec3::new(1.0, 2.0, 3.0));
-    assert!(t.load_error.is_none());
+    assert_eq!(t.view.camera.target, glam::Vec3::new(1.0, 2.0, 3.0));
+    assert!(t.tools.files.load_error.is_none());
 
     // A save that leaves the bytes as they were (and the late events of the save just
     // reloaded) reloads nothing: the running scene is not reset.
@@ -448,7 +454,7 @@ fn saving_the_scene_file_reloads_it_keeping_the_camera_and_a_broken_save_keeps_t
     // A broken save: the error names line and column, the running scene stays.
     std::fs::write(&path, "Scene(name: \"hot\",\n  bodies: [ (name: \"ball\", shape: Sphere(radius: ) ],\n)").unwrap();
     assert!(t.poll_hot_reload_within(wait));
-    let e = t.load_error.clone().expect("the error is kept for the panel");
+    let e = t.tools.files.load_error.clone().expect("the error is kept for the panel");
     assert!(e.contains("hot.ron:2:"), "line and column in {e}");
     assert_eq!(t.world().step_count, 1, "the running scene keeps its state");
     let mut h = harness(t);
@@ -495,7 +501,7 @@ fn saving_an_obj_the_scene_reads_reloads_the_scene() {
     std::fs::write(&obj, quads(3)).unwrap();
     assert!(t.poll_hot_reload_within(wait), "the OBJ's save was noticed");
     assert_eq!(triangles(&t), 6, "the scene was built from the new OBJ");
-    assert!(t.load_error.is_none());
+    assert!(t.tools.files.load_error.is_none());
 
     t.step_once();
     std::fs::write(&obj, quads(3)).unwrap();
@@ -520,8 +526,11 @@ fn the_open_dialog_lists_scene_files_and_loads_the_one_chosen() {
     h.run();
     h.get_by_label("Open").click();
     h.run();
-    assert_eq!(h.state().scene.desc.name, scene::load(&scene::scenes_dir().join("box_on_box.ron")).unwrap().desc.name);
-    assert!(h.state().file_dialog.is_none(), "the dialog closes");
+    assert_eq!(
+        h.state().session.scene.desc.name,
+        scene::load(&scene::scenes_dir().join("box_on_box.ron")).unwrap().desc.name
+    );
+    assert!(h.state().tools.files.dialog.is_none(), "the dialog closes");
 }
 
 #[test]
@@ -531,7 +540,7 @@ fn clicking_a_joint_anchor_selects_it_and_the_inspector_shows_its_rows_and_k() {
     let anchor = h.state().world().joint_records()[0].anchor_a;
     let p = contactlab::app::viewport::project(h.state(), central_rect(&h), anchor);
     click_at(&mut h, p + egui::vec2(3.0, 2.0));
-    let h_sel = h.state().selected_joint.expect("the click near the anchor selects the joint");
+    let h_sel = h.state().selection.joint.expect("the click near the anchor selects the joint");
     assert_eq!(h_sel, h.state().world().joint_records()[0].handle);
     h.run();
     h.get_by_label_contains("joint 'door_hinge' (hinge)");
@@ -542,5 +551,5 @@ fn clicking_a_joint_anchor_selects_it_and_the_inspector_shows_its_rows_and_k() {
     assert!(rows >= 5, "{rows} rows");
     h.get_by_label("Deselect joint").click();
     h.run();
-    assert!(h.state().selected_joint.is_none());
+    assert!(h.state().selection.joint.is_none());
 }

@@ -135,29 +135,96 @@ impl SceneWatch {
     }
 }
 
-impl Testbed {
-    /// Turns hot reload on or off for the open scene file.
-    pub fn set_hot_reload(&mut self, on: bool) {
-        self.hot_reload = on;
-        self.sync_scene_watch();
+/// A shipped scene in the picker.
+#[derive(Clone, Debug)]
+pub struct SceneEntry {
+    /// File.
+    pub path: PathBuf,
+    /// Scene name.
+    pub name: String,
+    /// Its description.
+    pub description: String,
+}
+
+/// The shipped scenes, for the picker (those that fail to parse are left out).
+pub fn scene_list() -> Vec<SceneEntry> {
+    crate::scene::shipped_scenes()
+        .into_iter()
+        .filter_map(|p| {
+            let d = crate::scene::load_file(&p).ok()?;
+            Some(SceneEntry { path: p, name: d.name, description: d.description })
+        })
+        .collect()
+}
+
+/// Scene files in the window (module docs).
+#[derive(Debug, Default)]
+pub struct Files {
+    /// Shipped scenes.
+    pub scene_list: Vec<SceneEntry>,
+    /// Path field of the panel.
+    pub path_input: String,
+    /// Last load error, shown in the panel.
+    pub load_error: Option<String>,
+    /// Reload the scene file when it changes on disk.
+    pub hot_reload: bool,
+    watch: Option<SceneWatch>,
+    /// The files the running scene was loaded from, with their bytes' fingerprints.
+    loaded: Loaded,
+    /// The "Open…" dialog, while open.
+    pub dialog: Option<egui_file::FileDialog>,
+}
+
+impl Files {
+    /// Takes `loaded` as the files the running scene came from (after a load) and keeps the
+    /// watch on them; returns a message when they cannot be watched.
+    pub fn loaded(&mut self, loaded: Loaded) -> Option<String> {
+        self.loaded = loaded;
+        self.sync_watch()
     }
 
     /// Keeps the watch on the open file and the files it reads, with the bytes they were
-    /// loaded from (called after every load).
-    pub(super) fn sync_scene_watch(&mut self) {
-        let want = self.scene_path.is_some() && self.hot_reload;
-        if !want {
-            self.scene_watch = None;
-            return;
+    /// loaded from; returns a message when they cannot be watched.
+    fn sync_watch(&mut self) -> Option<String> {
+        if !self.hot_reload || self.loaded.files.is_empty() {
+            self.watch = None;
+            return None;
         }
-        if let Some(w) = self.scene_watch.as_mut().filter(|w| w.loaded.files == self.loaded.files) {
+        if let Some(w) = self.watch.as_mut().filter(|w| w.loaded.files == self.loaded.files) {
             w.loaded.seen.clone_from(&self.loaded.seen);
-            return;
+            return None;
         }
-        self.scene_watch = None;
+        self.watch = None;
         match SceneWatch::new(self.loaded.clone()) {
-            Ok(w) => self.scene_watch = Some(w),
-            Err(e) => self.status = format!("cannot watch {} for changes: {e}", self.loaded.files[0].display()),
+            Ok(w) => {
+                self.watch = Some(w);
+                None
+            }
+            Err(e) => Some(format!("cannot watch {} for changes: {e}", self.loaded.files[0].display())),
+        }
+    }
+
+    /// Whether the watched files changed on disk (waiting up to `wait` for the event).
+    fn changed(&mut self, wait: Duration) -> bool {
+        self.watch.as_mut().is_some_and(|w| w.changed(wait))
+    }
+
+    /// Opens the "Open…" dialog in folder `start`.
+    fn open_dialog(&mut self, start: PathBuf) {
+        let filter: egui_file::Filter<PathBuf> = Box::new(|p: &Path| p.extension().is_some_and(|e| e == "ron"));
+        let mut d =
+            egui_file::FileDialog::open_file().initial_path(start).title("Open a scene").show_files_filter(filter);
+        d.open();
+        self.dialog = Some(d);
+    }
+}
+
+impl Testbed {
+    /// Turns hot reload on or off for the open scene file.
+    pub fn set_hot_reload(&mut self, on: bool) {
+        self.tools.files.hot_reload = on;
+        if let Some(msg) = self.tools.files.sync_watch() {
+            self.tools.status = msg;
         }
     }
 
@@ -170,45 +237,41 @@ impl Testbed {
 
     /// [`Testbed::poll_hot_reload`], waiting up to `wait` for the file system's event (tests).
     pub fn poll_hot_reload_within(&mut self, wait: Duration) -> bool {
-        if !self.scene_watch.as_mut().is_some_and(|w| w.changed(wait)) {
+        if !self.tools.files.changed(wait) {
             return false;
         }
-        let camera = self.camera;
+        let camera = self.view.camera;
         if self.reload().is_ok() {
-            self.camera = camera;
-            self.status = "reloaded the scene file (it changed on disk)".into();
+            self.view.camera = camera;
+            self.tools.status = "reloaded the scene file (it changed on disk)".into();
         }
         true
     }
 
-    /// Opens the "Open…" dialog at the scene's folder.
+    /// Opens the "Open…" dialog at the scene's folder (else the shipped scenes').
     pub fn open_dialog(&mut self) {
-        // The dialog starts in a folder: the open scene's, else the shipped scenes'.
         let start = self
+            .session
             .scene_path
             .as_deref()
             .and_then(Path::parent)
             .filter(|d| d.is_dir())
             .map_or_else(crate::scene::scenes_dir, Path::to_path_buf);
-        let filter: egui_file::Filter<PathBuf> = Box::new(|p: &Path| p.extension().is_some_and(|e| e == "ron"));
-        let mut d =
-            egui_file::FileDialog::open_file().initial_path(start).title("Open a scene").show_files_filter(filter);
-        d.open();
-        self.file_dialog = Some(d);
+        self.tools.files.open_dialog(start);
     }
 }
 
 /// Draws the dialog while it is open and loads the file chosen.
 pub fn show_dialog(ctx: &egui::Context, t: &mut Testbed) {
-    let Some(d) = t.file_dialog.as_mut() else { return };
+    let Some(d) = t.tools.files.dialog.as_mut() else { return };
     if d.show(ctx).selected() {
         let path = d.path().map(Path::to_path_buf);
-        t.file_dialog = None;
+        t.tools.files.dialog = None;
         if let Some(p) = path {
             // An error shows in the panel; the running scene stays.
             let _ = t.load(p);
         }
     } else if !d.visible() {
-        t.file_dialog = None;
+        t.tools.files.dialog = None;
     }
 }

@@ -2,6 +2,7 @@
 //! renderer's offscreen texture, which is read back as an image (for `--screenshot` and the
 //! render tests).
 
+use super::egui_pass::EguiFrame;
 use super::testbed::Testbed;
 use crate::render::draw::Rect;
 use crate::render::screenshot::{read_texture, save_png};
@@ -76,7 +77,7 @@ impl Offscreen {
         };
         let mut encoder =
             self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen frame") });
-        self.renderer.clear = testbed.look.clear();
+        self.renderer.clear = testbed.view.look.clear();
         self.renderer.render(&mut encoder, &views);
         // Labels (scene, step, inset titles and legends) drawn by egui into the same texture.
         let points = egui::vec2(size.0 as f32, size.1 as f32) / scale as f32;
@@ -86,34 +87,18 @@ impl Offscreen {
         };
         raw.viewports.entry(egui::ViewportId::ROOT).or_default().native_pixels_per_point = Some(scale as f32);
         let full = self.egui_ctx.run_ui(raw, |ui| super::labels::paint(ui, testbed, rect));
-        let jobs = self.egui_ctx.tessellate(full.shapes, full.pixels_per_point);
-        let mut textures = full.textures_delta;
-        for (id, deltas) in textures.set.drain() {
-            for delta in &deltas {
-                self.egui_renderer.update_texture(&self.device, &self.queue, id, delta);
-            }
-        }
-        let screen =
-            egui_wgpu::ScreenDescriptor { size_in_pixels: [size.0, size.1], pixels_per_point: full.pixels_per_point };
-        let extra = self.egui_renderer.update_buffers(&self.device, &self.queue, &mut encoder, &jobs, &screen);
-        {
-            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("labels"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: self.renderer.scene_view_unorm(),
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
-                })],
-                ..Default::default()
-            });
-            self.egui_renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
-        }
+        let (frame, extra) = EguiFrame::prepare(
+            &self.device,
+            &self.queue,
+            &mut self.egui_renderer,
+            &mut encoder,
+            &self.egui_ctx,
+            full,
+            size,
+        );
+        frame.draw_into(&mut encoder, &self.egui_renderer, self.renderer.scene_view_unorm());
         self.queue.submit(extra.into_iter().chain(Some(encoder.finish())));
-        for id in textures.free.drain() {
-            self.egui_renderer.free_texture(&id);
-        }
-        textures.clear();
+        frame.finish(&mut self.egui_renderer);
         read_texture(&self.device, &self.queue, self.renderer.scene_texture(), (0, 0, size.0, size.1))
             .map_err(|e| e.to_string())
     }

@@ -4,7 +4,7 @@
 //! The engine is bit-deterministic (same world, same inputs → same next world), so the
 //! history stores *some* steps and re-simulates the rest:
 //!
-//! - **Snapshots** ([`World::snapshot`]) of the world (and of side B of an A/B comparison)
+//! - **Snapshots** ([`World::snapshot`]) of the world (of every side of a comparison)
 //!   are taken every [`History::interval`] steps while the simulation runs, plus the
 //!   scene's start, the latest step when one scrubs back from it, and the state after
 //!   every edit.
@@ -21,11 +21,10 @@
 //!
 //! Limits: re-simulating to a far step costs one world step per step between it and the
 //! snapshot before it (a 5,050-box pyramid at 10 minutes of history and a 256 MB budget:
-//! about a hundred steps near the cursor, more far from it; docs/BENCHMARKS.md). Starting or
-//! stopping an A/B comparison starts the history afresh (a snapshot holds either one world
-//! or two). Camera, selection and overlays are not part of the history.
+//! about a hundred steps near the cursor, more far from it; docs/BENCHMARKS.md). Changing the
+//! sides of a comparison starts the history afresh (a snapshot holds one world per side). Camera, selection and overlays are not part of the history.
 
-use super::testbed::Drag;
+use super::drag::Drag;
 use crate::physics::{Settings, World};
 use glam::Vec3;
 
@@ -34,19 +33,18 @@ use glam::Vec3;
 struct Snap {
     /// The world's step count.
     step: u64,
-    /// Side A.
-    a: World,
-    /// Side B of an A/B comparison.
-    b: Option<World>,
-    /// Heap bytes of both.
+    /// One world per side, side A first.
+    worlds: Vec<World>,
+    /// Heap bytes of all of them.
     bytes: usize,
     /// Taken after an edit: the state at this step is not what re-simulating the step
     /// before gives, so it is never thinned and re-simulation passing it restores it.
     edit: bool,
 }
 
-/// What the panel may change in the world between steps: a change is an edit. (Side B's
-/// settings follow side A's, and its method changes through the panel, an edit.)
+/// What the panel may change in the world between steps: a change is an edit. (The other
+/// sides' settings follow side A's; changing their methods changes the sides, which
+/// restarts the history.)
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Inputs {
     settings: Settings,
@@ -137,9 +135,11 @@ impl History {
         self.drags.binary_search_by_key(&step, |d| d.0).ok().map(|i| self.drags[i].1)
     }
 
-    /// Called before the step from `a.step_count`: notes edits the panel made to the settings
-    /// (a branch point, like any edit), takes a snapshot when one is due, and logs `drag`.
-    pub fn before_step(&mut self, a: &World, b: Option<&World>, drag: Option<Drag>) {
+    /// Called before the step from side A's `step_count` (`worlds`: every side, A first):
+    /// notes edits the panel made to the settings (a branch point, like any edit), takes a
+    /// snapshot when one is due, and logs `drag`.
+    pub fn before_step<'a>(&mut self, worlds: impl Iterator<Item = &'a World> + Clone, drag: Option<Drag>) {
+        let Some(a) = worlds.clone().next() else { return };
         let step = a.step_count;
         let inputs = Inputs { settings: a.settings, gravity: a.gravity };
         if self.last_inputs.is_some_and(|l| l != inputs) {
@@ -158,7 +158,7 @@ impl History {
         }
         let due = self.snaps.is_empty() || self.dirty || step % self.interval.max(1) == 0;
         if due && (self.dirty || self.find(step).is_err()) {
-            self.store(a, b, step);
+            self.store(worlds, step);
         }
     }
 
@@ -176,7 +176,7 @@ impl History {
         self.dirty = true;
     }
 
-    /// Restarts the history at `step` (an A/B comparison started or stopped).
+    /// Restarts the history at `step` (the sides of a comparison changed).
     pub fn restart(&mut self, step: u64, why: &str) {
         self.clear();
         self.head = step;
@@ -196,10 +196,10 @@ impl History {
 
     /// Makes sure the state at the current step can be returned to (called before leaving
     /// it for an earlier step): snapshots it unless one is stored and it was not edited.
-    pub fn keep_current(&mut self, a: &World, b: Option<&World>) {
-        let step = a.step_count;
+    pub fn keep_current<'a>(&mut self, worlds: impl Iterator<Item = &'a World> + Clone) {
+        let Some(step) = worlds.clone().next().map(|a| a.step_count) else { return };
         if self.dirty || self.find(step).is_err() {
-            self.store(a, b, step);
+            self.store(worlds, step);
         }
     }
 
@@ -208,10 +208,11 @@ impl History {
         self.snaps.binary_search_by_key(&step, |s| s.step)
     }
 
-    fn store(&mut self, a: &World, b: Option<&World>, step: u64) {
+    fn store<'a>(&mut self, worlds: impl Iterator<Item = &'a World>, step: u64) {
         let edit = std::mem::take(&mut self.dirty);
-        let bytes = a.snapshot_bytes() + b.map_or(0, |w| w.snapshot_bytes());
-        let snap = Snap { step, a: a.snapshot(), b: b.map(|w| w.snapshot()), bytes, edit };
+        let worlds: Vec<World> = worlds.map(World::snapshot).collect();
+        let bytes = worlds.iter().map(World::snapshot_bytes).sum();
+        let snap = Snap { step, worlds, bytes, edit };
         match self.find(step) {
             Ok(i) => {
                 self.bytes -= self.snaps[i].bytes;
@@ -253,18 +254,18 @@ impl History {
     }
 
     /// The snapshot to start from to reach `target` (the last at or before it).
-    pub fn restore_point(&self, target: u64) -> Option<(u64, World, Option<World>)> {
+    pub fn restore_point(&self, target: u64) -> Option<(u64, Vec<World>)> {
         let i = self.snaps.partition_point(|s| s.step <= target).checked_sub(1)?;
         let s = &self.snaps[i];
-        Some((s.step, s.a.snapshot(), s.b.as_ref().map(World::snapshot)))
+        Some((s.step, s.worlds.iter().map(World::snapshot).collect()))
     }
 
     /// The edited state at `step`, if the state there was edited (re-simulation passing
     /// `step` continues from it).
-    pub fn edit_at(&self, step: u64) -> Option<(World, Option<World>)> {
+    pub fn edit_at(&self, step: u64) -> Option<Vec<World>> {
         let i = self.find(step).ok()?;
         let s = &self.snaps[i];
-        s.edit.then(|| (s.a.snapshot(), s.b.as_ref().map(World::snapshot)))
+        s.edit.then(|| s.worlds.iter().map(World::snapshot).collect())
     }
 
     /// Takes the settings of a restored state as the ones in force (they are not an edit).
@@ -282,55 +283,4 @@ impl History {
 /// Two logged drags are the same input.
 fn same_drag(a: &Drag, b: &Drag) -> bool {
     a.body == b.body && a.local == b.local && a.target == b.target && a.turn == b.turn
-}
-
-impl super::testbed::Testbed {
-    /// Goes to step `target` (clamped to what the history holds): restores the last
-    /// snapshot at or before it, unless going forward from the current step is shorter, and
-    /// re-simulates the steps between. Ends any mouse drag.
-    pub fn seek(&mut self, target: u64) {
-        if self.replay.is_some() {
-            return self.seek_replay(target);
-        }
-        let target = target.clamp(self.history.first(), self.history.head());
-        let current = self.scene.world.step_count;
-        if target == current {
-            return;
-        }
-        self.drag = None;
-        if current == self.history.head() || target < current {
-            self.history.keep_current(&self.scene.world, self.compare.as_ref().map(|c| &c.world));
-        }
-        if let Some((from, a, b)) = self.history.restore_point(target) {
-            if target < current || from > current {
-                self.restore(a, b);
-            }
-        }
-        while self.scene.world.step_count < target {
-            self.step_once();
-        }
-        self.touch();
-    }
-
-    /// One step back (key comma or Left arrow).
-    pub fn step_back(&mut self) {
-        self.playing = false;
-        if self.replay.is_some() {
-            return self.step_replay(-1);
-        }
-        let current = self.scene.world.step_count;
-        if current > self.history.first() {
-            self.seek(current - 1);
-        }
-    }
-
-    /// One step forward: the recorded step at a past step, a new one at the latest.
-    pub fn step_forward(&mut self) {
-        self.step_once();
-    }
-
-    /// Whether the shown step is earlier than the latest one simulated.
-    pub fn in_past(&self) -> bool {
-        self.replay.is_none() && self.scene.world.step_count < self.history.head()
-    }
 }

@@ -1,11 +1,12 @@
 //! Text drawn over the 3D view by egui, in the window and in headless screenshots alike:
 //! the scene title and step, and the titles and legends of the inset views.
 
-use super::compare::split;
+use super::sides::{tiles, Side, SIDE_NAMES};
 use super::testbed::Testbed;
 use crate::physics::World;
 use crate::render::draw::Rect;
 use crate::render::views::inset_rects;
+use crate::scene::format::Overlay;
 use crate::view::colors;
 use crate::view::PairDebug;
 use egui::{Align2, Color32, FontId, Pos2};
@@ -19,24 +20,26 @@ fn c32(c: [f32; 3]) -> Color32 {
 }
 
 /// Paints the labels for a main view occupying `main` (physical pixels): one set per side
-/// of an A/B comparison ([`super::compare::split`]), each with its own method, stats and
-/// pair labels.
+/// of a comparison, in its tile ([`super::sides::tiles`]), each with its own method, stats
+/// and pair labels, and a line between the tiles.
 pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) {
-    let rects = split(main, t.compare.is_some());
-    let sides = std::iter::once((t.world(), t.pair_debug_cached(), t.max_penetration_run, "A"))
-        .chain(t.compare.as_ref().map(|c| (&c.world, t.pair_debug_b_cached(), c.max_penetration_run, "B")));
-    for (k, ((w, pair, max_pen, side), rect)) in sides.zip(&rects).enumerate() {
-        let side = (rects.len() > 1).then_some((side, max_pen));
-        paint_side(ui, t, w, pair, side, *rect);
-        paint_joints(ui, t, w, &t.joint_cache[k.min(1)], *rect);
+    let rects = tiles(main, t.sides.len());
+    let comparing = rects.len() > 1;
+    let pair = t.selected_pair();
+    for (k, (side, rect)) in t.sides.iter().zip(&rects).enumerate() {
+        let name = comparing.then_some(SIDE_NAMES[k]);
+        paint_side(ui, t, side, side.pair_debug_cached(pair), name, *rect);
+        paint_joints(ui, t, &side.world, side.joints(), *rect);
     }
-    if let [_, b] = rects.as_slice() {
+    if comparing {
         let ppp = ui.ctx().pixels_per_point();
-        let x = b.x / ppp;
-        ui.painter().line_segment(
-            [Pos2::new(x, b.y / ppp), Pos2::new(x, (b.y + b.h) / ppp)],
-            egui::Stroke::new(2.0, Color32::from_rgb(90, 95, 110)),
-        );
+        let stroke = egui::Stroke::new(2.0, Color32::from_rgb(90, 95, 110));
+        let x = (main.x + (main.w * 0.5).floor()) / ppp;
+        ui.painter().line_segment([Pos2::new(x, main.y / ppp), Pos2::new(x, (main.y + main.h) / ppp)], stroke);
+        if rects.len() > 2 {
+            let y = (main.y + (main.h * 0.5).floor()) / ppp;
+            ui.painter().line_segment([Pos2::new(main.x / ppp, y), Pos2::new((main.x + main.w) / ppp, y)], stroke);
+        }
     }
 }
 
@@ -57,16 +60,16 @@ fn paint_joints(ui: &mut egui::Ui, t: &Testbed, w: &World, joints: &[crate::phys
         return;
     }
     let ppp = ui.ctx().pixels_per_point();
-    let vp = t.camera.view_proj(main.w / main.h.max(1.0));
+    let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
     let at = |q: glam::Vec3| screen(vp, main, ppp, q).map(|p| p + egui::vec2(6.0, -6.0));
     let dt = t.timestep();
     let force = c32(crate::render::joints::FORCE);
-    let [r, g, b] = t.look.text();
+    let [r, g, b] = t.view.look.text();
     let dark = Color32::from_rgb(r, g, b);
     // Many joints (a chain, a grid): label only the selected one's force and the drag's.
     let all = joints.len() <= 12;
     for r in joints {
-        let selected = t.selected_joint == Some(r.handle);
+        let selected = t.selection.joint == Some(r.handle);
         // The mouse joint's force (a drag) is always labelled.
         let label = all || selected || r.kind == "mouse";
         if let (true, Some(tip)) = (label, crate::render::joints::force_tip(w, r, dt)) {
@@ -98,7 +101,7 @@ fn teaching_labels(ui: &egui::Ui, t: &Testbed, pd: &PairDebug, main: Rect, text:
     let project = |vp: glam::Mat4, r: Rect, q: glam::Vec3| screen(vp, r, ppp, q);
     let painter = ui.painter();
     let font = FontId::proportional(13.0);
-    let vp = t.camera.view_proj(main.w / main.h.max(1.0));
+    let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
     if let Some(clip) = &pd.clip {
         let centroid = |poly: &[glam::Vec3]| poly.iter().copied().sum::<glam::Vec3>() / poly.len().max(1) as f32;
         let owner = if clip.reference_on_b { "B" } else { "A" };
@@ -126,9 +129,9 @@ fn teaching_labels(ui: &egui::Ui, t: &Testbed, pd: &PairDebug, main: Rect, text:
             }
         }
     }
-    if let (true, Some(ga), Some(gb)) = (t.overlays.gauss, &pd.gauss_a, &pd.gauss_b) {
+    if let (true, Some(ga), Some(gb)) = (t.view.overlays.has(Overlay::Gauss), &pd.gauss_a, &pd.gauss_b) {
         let (g, _) = inset_rects(main);
-        let cam = crate::render::views::gauss_camera(g, t.inset_rotation);
+        let cam = crate::render::views::gauss_camera(g, t.view.inset_rotation);
         let vp = cam.view_proj(g.w / g.h.max(1.0));
         let eye = cam.eye().normalize_or_zero();
         for (map, side) in [(ga, "A"), (gb, "B")] {
@@ -144,27 +147,22 @@ fn teaching_labels(ui: &egui::Ui, t: &Testbed, pd: &PairDebug, main: Rect, text:
     }
 }
 
-/// The labels of one view: `world` with its selected pair's records `pd`; `side` names the
-/// side of a comparison (and its deepest penetration so far), whose stats then show too.
-fn paint_side(
-    ui: &mut egui::Ui,
-    t: &Testbed,
-    w: &World,
-    pd: Option<&PairDebug>,
-    side: Option<(&str, f32)>,
-    main: Rect,
-) {
+/// The labels of one view: side `s` with its selected pair's records `pd`; `name` names the
+/// side in a comparison, whose stats then show too.
+fn paint_side(ui: &mut egui::Ui, t: &Testbed, s: &Side, pd: Option<&PairDebug>, name: Option<&str>, main: Rect) {
+    let w = &s.world;
+    let side = name.map(|n| (n, s.max_penetration_run));
     let ppp = ui.ctx().pixels_per_point();
     // Offsets are in points (physical pixels × ppp), so the layout scales with the text.
     let u = ppp;
     let p = |x: f32, y: f32| Pos2::new(x / ppp, y / ppp);
     let painter = ui.painter();
-    let [r, g, b] = t.look.text();
+    let [r, g, b] = t.view.look.text();
     let dark = Color32::from_rgb(r, g, b);
     let method = w.settings.mode.name();
     let title = match side {
-        Some((s, _)) => format!("{s}: {method}   ·   {}   ·   step {}", t.scene.desc.name, w.step_count),
-        None => format!("{}   ·   step {}   ·   {method}", t.scene.desc.name, w.step_count),
+        Some((s, _)) => format!("{s}: {method}   ·   {}   ·   step {}", t.session.scene.desc.name, w.step_count),
+        None => format!("{}   ·   step {}   ·   {method}", t.session.scene.desc.name, w.step_count),
     };
     painter.text(p(main.x + 14.0 * u, main.y + 10.0 * u), Align2::LEFT_TOP, title, FontId::proportional(17.0), dark);
     let mut line_y = main.y + 34.0 * u;
@@ -181,13 +179,9 @@ fn paint_side(
         painter.text(p(main.x + 14.0 * u, line_y), Align2::LEFT_TOP, text, FontId::proportional(14.0), dark);
         line_y += 22.0 * u;
     }
-    // Continuous collision: what the ghosts are (side A's kept record; side B's own step).
-    let toi = if side.is_some_and(|(s, _)| s == "B") {
-        Some(w.continuous()).filter(|r| r.step == w.step_count && !r.events.is_empty())
-    } else {
-        t.toi_hold.shown(w).map(|(r, _)| r)
-    };
-    if let (Some(rec), true) = (toi, t.overlays.toi) {
+    // Continuous collision: what the ghosts are (the side's kept record).
+    let toi = s.toi_shown().map(|(r, _)| r);
+    if let (Some(rec), true) = (toi, t.view.overlays.has(Overlay::Toi)) {
         use crate::render::toi::{GHOST_END, GHOST_IMPACT, GHOST_START};
         let first = rec.events.first().map_or(0.0, |e| e.fraction);
         let items = [
@@ -223,12 +217,12 @@ fn paint_side(
                 "{} – {}:  {} in step {}",
                 w.bodies()[pd.a].name,
                 w.bodies()[pd.b].name,
-                super::ui::path_name(r.path),
+                super::panels::path_name(r.path),
                 r.step
             );
             painter.text(p(main.x + 14.0 * u, line_y), Align2::LEFT_TOP, line, FontId::proportional(14.0), dark);
         }
-        let vp = t.camera.view_proj(main.w / main.h.max(1.0));
+        let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
         for (k, pt) in pd.manifold.points.iter().enumerate() {
             // 9 points right of and above the point (u = ppp: 9·u pixels are 9 points).
             let Some(at) = screen(vp, main, ppp, pt.position).map(|s| s + egui::vec2(9.0, -9.0)) else { continue };
@@ -248,13 +242,13 @@ fn paint_side(
             }
         }
     }
-    if let (Some(pd), true) = (pd, t.look.labels) {
+    if let (Some(pd), true) = (pd, t.view.look.labels) {
         teaching_labels(ui, t, pd, main, dark);
     }
     let (g, m) = inset_rects(main);
     let font = FontId::proportional(14.0);
     let small = FontId::proportional(12.0);
-    if t.overlays.gauss {
+    if t.view.overlays.has(Overlay::Gauss) {
         painter.text(p(g.x + 8.0 * u, g.y + 6.0 * u), Align2::LEFT_TOP, "Gauss maps", font.clone(), dark);
         let legend = [
             (colors::MAP_A, "A"),
@@ -268,7 +262,7 @@ fn paint_side(
             painter.text(p(g.x + 24.0 * u, y), Align2::LEFT_TOP, *name, small.clone(), dark);
         }
     }
-    if t.overlays.minkowski {
+    if t.view.overlays.has(Overlay::Minkowski) {
         painter.text(p(m.x + 8.0 * u, m.y + 6.0 * u), Align2::LEFT_TOP, "Minkowski difference A − B", font, dark);
         let legend = [
             (colors::MAP_A, "face of A"),

@@ -1,24 +1,41 @@
-//! The testbed application: state ([`testbed`]), the A/B comparison ([`compare`]), the egui panel ([`ui`], [`body_panel`], [`ccd_panel`], [`character_panel`]), the
-//! window's egui frame with the 3D view's mouse input ([`viewport`]), the winit window
-//! ([`window`]), picking, and headless rendering ([`headless`]). It reads the physics
-//! module's state and debug records and never reaches into its internals.
+//! The testbed application. It reads the physics module's state and debug records and never
+//! reaches into its internals.
+//!
+//! State, in named parts composed by [`testbed::Testbed`]:
+//! - [`session`]: the scene as loaded, the clock, the step, with [`history`] (stepping back)
+//!   and [`replay`] (a recorded trace); [`drag`] is the mouse drag, the steps' input;
+//! - [`sides`]: the running worlds, one per method compared;
+//! - [`selection`]: bodies, joint, clip stage, inspector side, character;
+//! - [`view_state`]: camera, overlays, look;
+//! - [`tools`]: [`files`] (picker, dialog, hot reload), capture with [`record`] (GIF), the
+//!   plots' samples, the status line.
+//!
+//! Input and drawing: [`input`] (the one table of keys, dispatched from egui's input),
+//! [`viewport`] (the window's egui frame and the 3D view's mouse), [`picking`], [`panels`]
+//! (the control panel's sections, the inspector, the help and plots windows), [`labels`]
+//! (text over the 3D view), [`egui_pass`] (egui drawn with wgpu), [`window`] (winit and the
+//! wgpu surface) and [`headless`] (pictures without a window).
+//!
+//! Panels define no state: `tests/app_structure.rs` checks that nothing outside
+//! [`panels`] imports from it but the viewport, so the app's files import no circle.
 
-pub mod body_panel;
-pub mod ccd_panel;
-pub mod character_panel;
-pub mod compare;
+pub mod drag;
+pub mod egui_pass;
 pub mod files;
 pub mod headless;
-pub mod help;
 pub mod history;
-pub mod joint_panel;
+pub mod input;
 pub mod labels;
+pub mod panels;
 pub mod picking;
-pub mod plots;
 pub mod record;
 pub mod replay;
+pub mod selection;
+pub mod session;
+pub mod sides;
 pub mod testbed;
-pub mod ui;
+pub mod tools;
+pub mod view_state;
 pub mod viewport;
 pub mod window;
 

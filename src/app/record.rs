@@ -49,15 +49,15 @@ impl Default for Recorder {
 impl Testbed {
     /// Starts recording (frames are taken by the window, [`Testbed::gif_frame_due`]).
     pub fn start_gif(&mut self) {
-        self.recorder.active =
-            Some(GifRecording { frames: Vec::new(), every: self.recorder.every.max(1), last_step: None });
-        self.status = "recording a GIF: play or step the scene, then press Stop".into();
+        self.tools.capture.recorder.active =
+            Some(GifRecording { frames: Vec::new(), every: self.tools.capture.recorder.every.max(1), last_step: None });
+        self.tools.status = "recording a GIF: play or step the scene, then press Stop".into();
     }
 
     /// Whether the window should capture a frame now: the first one, then one each time the
     /// world has taken `every` steps since the last.
     pub fn gif_frame_due(&self) -> bool {
-        self.recorder.active.as_ref().is_some_and(|r| {
+        self.tools.capture.recorder.active.as_ref().is_some_and(|r| {
             r.last_step.is_none_or(|s| self.world().step_count >= s + r.every as u64) && r.frames.len() < MAX_FRAMES
         })
     }
@@ -65,7 +65,7 @@ impl Testbed {
     /// Adds a captured frame; stops the recording when it is full.
     pub fn push_gif_frame(&mut self, img: RgbaImage) {
         let step = self.world().step_count;
-        let Some(r) = self.recorder.active.as_mut() else { return };
+        let Some(r) = self.tools.capture.recorder.active.as_mut() else { return };
         r.frames.push(img);
         r.last_step = Some(step);
         if r.frames.len() >= MAX_FRAMES {
@@ -75,14 +75,14 @@ impl Testbed {
 
     /// Stops recording and writes the GIF on a worker thread.
     pub fn stop_gif(&mut self) {
-        let Some(r) = self.recorder.active.take() else { return };
+        let Some(r) = self.tools.capture.recorder.active.take() else { return };
         if r.frames.is_empty() {
-            self.status = "GIF not written: no frame was captured".into();
+            self.tools.status = "GIF not written: no frame was captured".into();
             return;
         }
         let shot = crate::render::screenshot::timestamped_path().with_extension("gif");
-        let path = self.recorder.dir.join(shot.file_name().unwrap_or_default());
-        let delay = super::headless::gif_delay_ms(self.timestep(), r.every);
+        let path = self.tools.capture.recorder.dir.join(shot.file_name().unwrap_or_default());
+        let delay = super::headless::gif_delay_ms(self.session.timestep(), r.every);
         let n = r.frames.len();
         let (tx, rx) = channel();
         std::thread::spawn(move || {
@@ -94,21 +94,21 @@ impl Testbed {
                 .map(|()| path);
             let _ = tx.send(result);
         });
-        self.recorder.writing = Some(rx);
-        self.status = format!("writing a GIF of {n} frames…");
+        self.tools.capture.recorder.writing = Some(rx);
+        self.tools.status = format!("writing a GIF of {n} frames…");
     }
 
     /// Picks up the result of a GIF being written (called every frame; `wait`: block until
     /// it is written, for tests).
     pub fn poll_gif_within(&mut self, wait: bool) {
-        let Some(rx) = &self.recorder.writing else { return };
+        let Some(rx) = &self.tools.capture.recorder.writing else { return };
         let result = if wait { rx.recv().ok() } else { rx.try_recv().ok() };
         if let Some(result) = result {
-            self.status = match result {
+            self.tools.status = match result {
                 Ok(p) => format!("saved {}", p.display()),
                 Err(e) => format!("GIF failed: {e}"),
             };
-            self.recorder.writing = None;
+            self.tools.capture.recorder.writing = None;
         }
     }
 

@@ -74,26 +74,26 @@ impl Testbed {
             return Err(format!("{}: the trace has no steps", path.display()));
         }
         let body_index = header.bodies.iter().enumerate().map(|(i, n)| (n.clone(), i as u32)).collect();
-        if self.compare.is_some() {
-            self.stop_compare();
+        if self.sides.comparing() {
+            self.set_sides(&[self.sides.main().mode()]);
         }
-        self.replay = Some(Replay { path: path.to_path_buf(), header, steps, index: 0, body_index });
+        self.session.replay = Some(Replay { path: path.to_path_buf(), header, steps, index: 0, body_index });
         self.show_replay_frame(0);
         Ok(())
     }
 
     /// Leaves the replay: the scene starts again from its beginning.
     pub fn stop_replay(&mut self) {
-        self.replay = None;
+        self.session.replay = None;
         self.reset();
     }
 
     /// Shows recorded frame `index` (clamped).
     pub(super) fn show_replay_frame(&mut self, index: usize) {
-        let Some(r) = self.replay.as_mut() else { return };
+        let Some(r) = self.session.replay.as_mut() else { return };
         r.index = index.min(r.steps.len() - 1);
         let step = &r.steps[r.index];
-        let w = &mut self.scene.world;
+        let w = &mut self.sides.main_mut().world;
         for (i, b) in step.bodies.iter().enumerate() {
             let pose = Iso::new(Vec3::from_array(b.position), Quat::from_array(b.rotation));
             w.set_recorded_body(i, pose, Vec3::from_array(b.velocity), Vec3::from_array(b.angular_velocity), b.asleep);
@@ -126,20 +126,13 @@ impl Testbed {
         w.set_recorded_contacts(contacts);
         w.step_count = step.step;
         w.time = step.time;
-        self.touch();
-    }
-
-    /// The first and the last step one can go to: the history's, or the replayed trace's.
-    pub fn timeline(&self) -> (u64, u64) {
-        match &self.replay {
-            Some(r) => r.span(),
-            None => (self.history.first(), self.history.head()),
-        }
+        self.sides.forget();
+        self.session.touch();
     }
 
     /// In a replay: goes to the last recorded frame at or before `step`.
     pub(super) fn seek_replay(&mut self, step: u64) {
-        if let Some(r) = &self.replay {
+        if let Some(r) = &self.session.replay {
             let i = r.steps.partition_point(|s| s.step <= step).saturating_sub(1);
             self.show_replay_frame(i);
         }
@@ -148,11 +141,11 @@ impl Testbed {
     /// In a replay: moves `by` recorded frames; playing stops on the last frame, or where it
     /// cannot move.
     pub(super) fn step_replay(&mut self, by: isize) {
-        let Some(r) = &self.replay else { return };
+        let Some(r) = &self.session.replay else { return };
         let last = r.steps.len() - 1;
         let next = (r.index as isize + by).clamp(0, last as isize) as usize;
         if next == r.index || next == last {
-            self.playing = false;
+            self.session.playing = false;
         }
         self.show_replay_frame(next);
     }

@@ -9,14 +9,17 @@
 //! Mouse on the view: left-click selects bodies (two make a pair, empty space clears);
 //! left-drag on a dynamic body drags it with a mouse joint (or moves it directly while paused);
 //! left-drag elsewhere orbits; right or middle drag pans; the wheel zooms towards the cursor;
-//! dragging inside an inset rotates the inset views. In an A/B comparison each half of the
-//! view is a view of its own through the same camera: a click in either half selects in both.
+//! dragging inside an inset rotates the inset views. In a comparison each tile of the view
+//! is a view of its own through the same camera: a click in any tile selects on every side.
+//!
+//! The frame also runs the keys ([`super::input::dispatch`]) and the floating windows.
 
-use super::compare::split;
+use super::panels::{panel, PANEL_WIDTH};
+use super::sides::tiles;
 use super::testbed::Testbed;
-use super::ui::{panel, PANEL_WIDTH};
 use crate::render::draw::Rect;
 use crate::render::views::inset_rects;
+use crate::scene::format::Overlay;
 use egui::{PointerButton, Pos2, Sense};
 use glam::Vec3;
 
@@ -43,11 +46,11 @@ pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
         w: (central.width() * ppp).max(1.0),
         h: (central.height() * ppp).max(1.0),
     };
-    t.view_rect = central;
+    t.view.rect = central;
     view_input(ui, t, central, main);
-    super::character_panel::drive(t, super::character_panel::DriveKeys::read(ui.ctx()));
-    super::help::show(ui.ctx(), t);
-    super::plots::show(ui.ctx(), t);
+    super::input::dispatch(ui.ctx(), t);
+    super::panels::help::show(ui.ctx(), t);
+    super::panels::plots::show(ui.ctx(), t);
     super::files::show_dialog(ui.ctx(), t);
     t.poll_hot_reload();
     main
@@ -56,38 +59,37 @@ pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
 /// World-space ray through point `p` (egui points) of the view `rect`.
 pub fn ray(t: &Testbed, rect: egui::Rect, p: Pos2) -> (Vec3, Vec3) {
     let ndc = (((p.x - rect.min.x) / rect.width()) * 2.0 - 1.0, 1.0 - ((p.y - rect.min.y) / rect.height()) * 2.0);
-    t.camera.ray(ndc, rect.width() / rect.height().max(1.0))
+    t.view.camera.ray(ndc, rect.width() / rect.height().max(1.0))
 }
 
 /// Where world point `w` appears in the view `rect` (egui points).
 pub fn project(t: &Testbed, rect: egui::Rect, w: Vec3) -> Pos2 {
-    let ndc = t.camera.view_proj(rect.width() / rect.height().max(1.0)).project_point3(w);
+    let ndc = t.view.camera.view_proj(rect.width() / rect.height().max(1.0)).project_point3(w);
     Pos2::new(rect.min.x + (ndc.x + 1.0) * 0.5 * rect.width(), rect.min.y + (1.0 - ndc.y) * 0.5 * rect.height())
 }
 
-/// The view (egui points) under `p`: the whole view, or the half of an A/B comparison it
-/// lies in (both halves show the same bodies through the same camera).
+/// The tile (egui points) of the view `rect` under `p`: the whole view, or the tile of the
+/// side it lies in (every tile shows the same bodies through the same camera).
 fn side_rect(t: &Testbed, rect: egui::Rect, p: Pos2) -> egui::Rect {
-    if t.compare.is_none() {
-        return rect;
-    }
-    let mid = rect.center().x;
-    if p.x < mid {
-        rect.with_max_x(mid)
-    } else {
-        rect.with_min_x(mid)
-    }
+    let main = Rect { x: rect.min.x, y: rect.min.y, w: rect.width(), h: rect.height() };
+    tiles(main, t.sides.len())
+        .into_iter()
+        .map(|r| egui::Rect::from_min_size(Pos2::new(r.x, r.y), egui::vec2(r.w, r.h)))
+        .find(|r| r.contains(p))
+        .unwrap_or(rect)
 }
 
 fn over_inset(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> bool {
-    if t.selected_pair().is_none() || !(t.overlays.gauss || t.overlays.minkowski) {
+    let o = &t.view.overlays;
+    let (gauss, minkowski) = (o.has(Overlay::Gauss), o.has(Overlay::Minkowski));
+    if t.selected_pair().is_none() || !(gauss || minkowski) {
         return false;
     }
     let q = (p.x * ppp, p.y * ppp);
-    let sides = split(main, t.compare.is_some());
+    let sides = tiles(main, t.sides.len());
     let Some(side) = sides.iter().find(|r| r.contains(q)) else { return false };
     let (g, m) = inset_rects(*side);
-    (t.overlays.gauss && g.contains(q)) || (t.overlays.minkowski && m.contains(q))
+    (gauss && g.contains(q)) || (minkowski && m.contains(q))
 }
 
 fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) {
@@ -111,12 +113,12 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
                     .filter(|(_, d)| *d < 10.0)
                     .min_by(|a, b| a.1.total_cmp(&b.1));
                 if let Some((h, _)) = near_joint {
-                    t.selected_joint = Some(h);
+                    t.selection.joint = Some(h);
                 } else {
                     let (o, d) = ray(t, side, p);
                     let hit = t.pick(o, d).map(|(i, _)| i);
                     t.click_body(hit);
-                    t.selected_joint = None;
+                    t.selection.joint = None;
                 }
             }
         }
@@ -145,7 +147,7 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
             Some(Gesture::Inset) => {
                 let q = glam::Quat::from_rotation_y(-delta.x * 0.01)
                     * glam::Quat::from_axis_angle(Vec3::X, -delta.y * 0.01);
-                t.inset_rotation = (q * t.inset_rotation).normalize();
+                t.view.inset_rotation = (q * t.view.inset_rotation).normalize();
             }
             Some(Gesture::Body) if ui.input(|i| i.modifiers.ctrl) => t.turn_drag(delta.x, delta.y),
             Some(Gesture::Body) => {
@@ -154,7 +156,7 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
                     t.update_drag(o, d);
                 }
             }
-            Some(Gesture::Orbit) => t.camera.orbit(delta.x, delta.y),
+            Some(Gesture::Orbit) => t.view.camera.orbit(delta.x, delta.y),
             None => {}
         }
     }
@@ -164,7 +166,7 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
     }
     if r.dragged_by(PointerButton::Secondary) || r.dragged_by(PointerButton::Middle) {
         let delta = r.drag_delta();
-        t.camera.pan(delta.x, delta.y, rect.height());
+        t.view.camera.pan(delta.x, delta.y, rect.height());
     }
     if r.hovered() {
         // Wheel: egui turns a notch into 40 points (spread over a few frames).
@@ -175,9 +177,9 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
                 // Zoom towards what is under the cursor, or the point at the target's depth.
                 let focus = match t.pick(o, d) {
                     Some((_, dist)) => o + d * dist,
-                    None => o + d * (t.camera.target - o).length(),
+                    None => o + d * (t.view.camera.target - o).length(),
                 };
-                t.camera.zoom_towards(focus, 0.88f32.powf(lines));
+                t.view.camera.zoom_towards(focus, 0.88f32.powf(lines));
             }
         }
     }

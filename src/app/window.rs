@@ -5,12 +5,13 @@
 //! top. Screenshots copy the offscreen texture (optionally after drawing egui into it too).
 //! Lost or outdated surfaces are reconfigured; a minimised window (zero size) skips frames.
 //!
-//! The mouse on the 3D view is handled inside egui ([`super::viewport`]), so a press that
-//! begins on the panel never picks. Keys (when no text field has focus): Space play/pause,
-//! period or → step, R reset (bodies and camera), F frame, F12 screenshot, Esc clear
-//! selection; Ctrl +/− scale the interface.
+//! The mouse on the 3D view and the keys are handled inside egui ([`super::viewport`],
+//! [`super::input`]), so a press that begins on the panel never picks, and a key typed into
+//! a text field never steps.
 
-use super::testbed::{ScreenshotRequest, Testbed};
+use super::egui_pass::EguiFrame;
+use super::testbed::Testbed;
+use super::tools::ScreenshotRequest;
 use crate::render::draw::Rect;
 use crate::render::screenshot::{read_texture, save_png};
 use crate::render::views::build_views;
@@ -19,9 +20,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 use winit::application::ApplicationHandler;
-use winit::event::{ElementState, WindowEvent};
+use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
 /// Options for automated runs.
@@ -80,8 +80,8 @@ pub fn run(testbed: Testbed, opts: WindowOptions) -> Result<(), String> {
         main_rect: Rect { x: 0.0, y: 0.0, w: 1.0, h: 1.0 },
         error: None,
     };
-    app.testbed.playing = app.opts.play;
-    app.testbed.plots.open |= app.opts.plots.is_some();
+    app.testbed.session.playing = app.opts.play;
+    app.testbed.tools.plots.open |= app.opts.plots.is_some();
     app.testbed.set_hot_reload(true);
     event_loop.run_app(&mut app).map_err(|e| e.to_string())?;
     if let Some(path) = &app.opts.plots {
@@ -96,7 +96,7 @@ pub fn run(testbed: Testbed, opts: WindowOptions) -> Result<(), String> {
 impl App {
     fn init(&mut self, el: &ActiveEventLoop) -> Result<Gfx, String> {
         let attrs = Window::default_attributes()
-            .with_title(format!("contactlab — {}", self.testbed.scene.desc.name))
+            .with_title(format!("contactlab — {}", self.testbed.session.scene.desc.name))
             .with_inner_size(winit::dpi::LogicalSize::new(1600.0, 900.0));
         let window = Arc::new(el.create_window(attrs).map_err(|e| format!("cannot create the window: {e}"))?);
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
@@ -226,47 +226,21 @@ impl App {
         g.blit.group = None;
     }
 
-    fn on_key(&mut self, key: &Key) {
-        match key {
-            // Space jumps while a character is driven (`character_panel`).
-            Key::Named(NamedKey::Space) if self.testbed.characters.driving => {}
-            Key::Named(NamedKey::Space) => self.testbed.playing = !self.testbed.playing,
-            Key::Named(NamedKey::ArrowRight) => self.testbed.step_forward(),
-            Key::Named(NamedKey::ArrowLeft) => self.testbed.step_back(),
-            Key::Named(NamedKey::Home) => self.testbed.seek(self.testbed.timeline().0),
-            Key::Named(NamedKey::End) => self.testbed.seek(self.testbed.timeline().1),
-            Key::Named(NamedKey::F12) => {
-                self.testbed.screenshot = Some(ScreenshotRequest {
-                    path: crate::render::screenshot::timestamped_path(),
-                    with_panel: self.testbed.screenshot_with_panel,
-                })
-            }
-            Key::Named(NamedKey::Escape) => self.testbed.click_body(None),
-            Key::Character(c) => match c.as_str() {
-                "." => self.testbed.step_forward(),
-                "," => self.testbed.step_back(),
-                "r" | "R" => self.testbed.reset(),
-                "f" | "F" => self.testbed.frame_scene(),
-                _ => {}
-            },
-            _ => {}
-        }
-    }
-
     fn frame(&mut self, el: &ActiveEventLoop) {
         let now = Instant::now();
         let dt = (now - self.last).as_secs_f32();
         self.last = now;
-        self.testbed.frame_ms = dt * 1000.0;
+        self.testbed.view.frame_ms = dt * 1000.0;
         self.testbed.advance(dt);
         // `--screenshot` in the window: the whole window, or the view alone at `--scale N`.
-        let with_panel = self.testbed.screenshot_scale <= 1;
+        let capture = &mut self.testbed.tools.capture;
+        let with_panel = capture.scale <= 1;
         if let (Some(n), Some(path)) = (self.opts.quit_after, self.opts.screenshot.clone()) {
             if self.frames + 1 == n {
-                self.testbed.screenshot = Some(ScreenshotRequest { path, with_panel });
+                capture.screenshot = Some(ScreenshotRequest { path, with_panel });
             }
         } else if let (None, Some(path)) = (self.opts.quit_after, self.opts.screenshot.take()) {
-            self.testbed.screenshot = Some(ScreenshotRequest { path, with_panel });
+            capture.screenshot = Some(ScreenshotRequest { path, with_panel });
         }
         let Some(g) = self.gfx.as_mut() else { return };
         if g.config.width == 0 || g.config.height == 0 {
@@ -275,29 +249,23 @@ impl App {
         // egui: the panel on the left; the rest of the window is the 3D view.
         let raw = g.egui_state.take_egui_input(&g.window);
         let ctx = g.egui_state.egui_ctx().clone();
-        let dark = self.testbed.look.theme == crate::view::Theme::Dark;
+        let dark = self.testbed.view.look.theme == crate::view::Theme::Dark;
         if ctx.global_style().visuals.dark_mode != dark {
             ctx.set_visuals(if dark { egui::Visuals::dark() } else { egui::Visuals::light() });
         }
         let testbed = &mut self.testbed;
         let mut main = self.main_rect;
-        let full = ctx.run_ui(raw, |ui| {
+        let mut full = ctx.run_ui(raw, |ui| {
             main = super::viewport::frame(ui, testbed);
             super::labels::paint(ui, testbed, main);
         });
-        g.egui_state.handle_platform_output(&g.window, full.platform_output);
-        let ppp = full.pixels_per_point;
+        g.egui_state.handle_platform_output(&g.window, std::mem::take(&mut full.platform_output));
         self.main_rect = main;
-        let jobs = ctx.tessellate(full.shapes, ppp);
-        // Consume the texture delta now: uploads first, frees after the frame is drawn.
-        let mut textures = full.textures_delta;
-        for (id, deltas) in textures.set.drain() {
-            for delta in &deltas {
-                g.egui_renderer.update_texture(&g.device, &g.queue, id, delta);
-            }
-        }
-        let to_free: Vec<egui::TextureId> = textures.free.drain().collect();
-        textures.clear();
+        // egui's textures are uploaded now, even when the surface skips this frame.
+        let size = (g.config.width, g.config.height);
+        let mut encoder = g.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+        let (egui_frame, user_buffers) =
+            EguiFrame::prepare(&g.device, &g.queue, &mut g.egui_renderer, &mut encoder, &ctx, full, size);
         let surface_tex = match g.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
             wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => return,
@@ -311,36 +279,19 @@ impl App {
                 return;
             }
         };
-        let size = (g.config.width, g.config.height);
         g.renderer.sync_meshes(self.testbed.world());
         let views = {
             let inputs = self.testbed.frame_inputs(size, self.main_rect, &g.renderer.outlines);
             inputs.iter().flat_map(build_views).collect::<Vec<_>>()
         };
-        let mut encoder = g.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
-        g.renderer.clear = self.testbed.look.clear();
+        g.renderer.clear = self.testbed.view.look.clear();
         g.renderer.render(&mut encoder, &views);
-        let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: [size.0, size.1], pixels_per_point: ppp };
-        let user_buffers = g.egui_renderer.update_buffers(&g.device, &g.queue, &mut encoder, &jobs, &screen);
-        let shot = self.testbed.screenshot.take();
+        let shot = self.testbed.tools.capture.screenshot.take();
         let gif_frame = self.testbed.gif_frame_due();
         // Screenshots and GIF frames carry the labels (and the panel when asked): egui is drawn
         // into the scene texture too.
         if shot.is_some() || gif_frame {
-            {
-                // Draw egui into the scene texture too, so the capture shows the panel.
-                let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("egui into screenshot"),
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view: g.renderer.scene_view_unorm(),
-                        depth_slice: None,
-                        resolve_target: None,
-                        ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
-                    })],
-                    ..Default::default()
-                });
-                g.egui_renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
-            }
+            egui_frame.draw_into(&mut encoder, &g.egui_renderer, g.renderer.scene_view_unorm());
         }
         let target = surface_tex.texture.create_view(&Default::default());
         if g.blit.group.is_none() {
@@ -373,7 +324,7 @@ impl App {
             pass.set_pipeline(&g.blit.pipeline);
             pass.set_bind_group(0, g.blit.group.as_ref(), &[]);
             pass.draw(0..3, 0..1);
-            g.egui_renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
+            g.egui_renderer.render(&mut pass.forget_lifetime(), &egui_frame.jobs, &egui_frame.screen);
         }
         g.queue.submit(user_buffers.into_iter().chain(Some(encoder.finish())));
         if gif_frame {
@@ -387,15 +338,15 @@ impl App {
             ) {
                 Ok(img) => self.testbed.push_gif_frame(img),
                 Err(e) => {
-                    self.testbed.recorder.active = None;
-                    self.testbed.status = format!("GIF recording stopped: {e}");
+                    self.testbed.tools.capture.recorder.active = None;
+                    self.testbed.tools.status = format!("GIF recording stopped: {e}");
                 }
             }
         }
         self.testbed.poll_gif();
         if let Some(req) = shot {
             let r = self.main_rect;
-            let scale = self.testbed.screenshot_scale.clamp(1, 4);
+            let scale = self.testbed.tools.capture.scale.clamp(1, 4);
             let rect =
                 if req.with_panel { (0, 0, size.0, size.1) } else { (r.x as u32, r.y as u32, r.w as u32, r.h as u32) };
             let result = if scale > 1 && !req.with_panel {
@@ -406,7 +357,7 @@ impl App {
                     .and_then(|img| save_png(&img, &req.path))
                     .map_err(|e| e.to_string())
             };
-            self.testbed.status = match result {
+            self.testbed.tools.status = match result {
                 Ok(()) => format!("saved {}", req.path.display()),
                 Err(e) => {
                     log::error!("screenshot failed: {e}");
@@ -416,13 +367,11 @@ impl App {
         }
         g.window.pre_present_notify();
         g.queue.present(surface_tex);
-        for id in &to_free {
-            g.egui_renderer.free_texture(id);
-        }
+        egui_frame.finish(&mut g.egui_renderer);
         self.frames += 1;
         if self.opts.quit_after.is_some_and(|n| self.frames >= n) {
-            if self.testbed.status.starts_with("screenshot failed") {
-                self.error = Some(self.testbed.status.clone());
+            if self.testbed.tools.status.starts_with("screenshot failed") {
+                self.error = Some(self.testbed.tools.status.clone());
             }
             el.exit();
         }
@@ -447,17 +396,17 @@ impl ApplicationHandler for App {
     }
 
     fn window_event(&mut self, el: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
-        let consumed = match self.gfx.as_mut() {
-            Some(g) => g.egui_state.on_window_event(&g.window, &event).consumed,
+        match self.gfx.as_mut() {
+            // egui takes every event; the keys are dispatched from its input ([`super::input`]).
+            Some(g) => {
+                let _ = g.egui_state.on_window_event(&g.window, &event);
+            }
             None => return,
-        };
+        }
         match event {
             WindowEvent::CloseRequested => el.exit(),
             WindowEvent::Resized(s) => self.resize(s.width, s.height),
             WindowEvent::RedrawRequested => self.frame(el),
-            WindowEvent::KeyboardInput { event, .. } if !consumed && event.state == ElementState::Pressed => {
-                self.on_key(&event.logical_key)
-            }
             _ => {}
         }
     }

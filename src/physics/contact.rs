@@ -133,8 +133,8 @@ impl Recycle {
             return false;
         }
         // The anchors move with one rotation matrix per body, three SIMD products per
-        // anchor (a quaternion rotation per anchor made the 210 pyramid's narrow phase
-        // 17 % slower).
+        // anchor (a quaternion rotation per anchor made the narrow phase measurably slower;
+        // docs/BENCHMARKS.md).
         let (n, ma, mb) = (Vec3A::from(m.normal), Mat3A::from_quat(xa.rot), Mat3A::from_quat(xb.rot));
         let (oa, ob) = (Vec3A::from(xa.pos), Vec3A::from(xb.pos));
         let mut at = [(Vec3A::ZERO, Vec3A::ZERO); 4];

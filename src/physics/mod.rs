@@ -5,21 +5,60 @@
 //! data ([`debug`]). It depends on `glam` and `std` only — never on the renderer or UI.
 //!
 //! ## How a step works (for students)
-//! 1. **Bodies** ([`body`]) carry a pose, velocities and mass data computed exactly from
-//!    their [`shape`] (hulls by tetrahedral decomposition).
-//! 2. **Broad phase** ([`broadphase`]): each body's AABB is filed in a cell
-//!    (hashed uniform grid); only overlapping boxes become candidate pairs.
-//! 3. **Narrow phase** ([`collide`]): for each candidate pair, the separating-axis test
-//!    (Gregorius) finds the axis of least penetration among A's faces, B's faces and the
-//!    edge pairs whose Gauss-map arcs cross (the Minkowski faces of A − B). A face axis
-//!    gives a *reference face*; the most anti-parallel face of the other body (the
-//!    *incident face*) is clipped against the reference face's side planes
-//!    (Sutherland–Hodgman) and reduced to at most 4 points. An edge axis gives one point.
-//!    Each point carries a feature ID so it can be recognised next step.
-//! 4. **Resolution** ([`solver`]): contact impulses make the bodies stop approaching —
-//!    once per point (naive) or by sequential impulses with friction, warm starting and
-//!    position correction (iterative, Catto).
-//! 5. **Integration** moves the bodies, conserving angular momentum in free flight.
+//! **Bodies** ([`body`]) carry a pose, velocities and mass data computed exactly from their
+//! [`shape`] (hulls by tetrahedral decomposition); a static body may instead be a triangle
+//! [`mesh`]. [`World::step`] then runs, in this order (the one-pass methods' order; the
+//! world's module docs, [`world`], give each method's schedule and the [`Stage`] each part
+//! is timed under):
+//! 1. **Gravity** into the velocities (`IntegrateForces`; the soft step adds it in each
+//!    substep instead, stage 5).
+//! 2. **Broad phase** ([`broadphase`]): each body's AABB, swept over the step, is filed in a
+//!    cell (hashed uniform grid); only overlapping boxes become candidate pairs, less those
+//!    whose bounding spheres' straight paths miss each other (`Settings::path_test`).
+//! 3. **Narrow phase** ([`collide`]): for each candidate pair a manifold of at most 4
+//!    points, speculative ones included (still apart, but within the pair's margin). Two
+//!    hulls take the separating-axis test (Gregorius): the axis of least penetration among
+//!    A's faces, B's faces and the edge pairs whose Gauss-map arcs cross (the Minkowski
+//!    faces of A − B). A face axis gives a *reference face*; the most anti-parallel face of
+//!    the other body (the *incident face*) is clipped against the reference face's side
+//!    planes (Sutherland–Hodgman) and reduced to at most 4 points; an edge axis gives one
+//!    point. Spheres and capsules take closed forms. **Mesh contacts**: a convex body on a
+//!    static triangle mesh gets per-triangle contacts, grouped by normal into one manifold
+//!    per group. Each point carries a feature ID so it can be recognised next step; a pair
+//!    that barely moved keeps its manifold (depths measured again), and a pair still apart
+//!    is skipped. Then every sleeping island that a moving body now touches or pulls
+//!    through a joint wakes.
+//! 4. **Prepare**: one constraint per touching manifold (lever arms, tangents, materials,
+//!    bounce targets), the **joints'** rows ([`joint`]), and the method's own preparation.
+//! 5. **Resolution** ([`solver`]): in every method the joints are solved first, by
+//!    sequential impulses; the contacts by one of five methods ([`SolverMode`]):
+//!    - *naive*: one impulse per contact point, once, then a linear projection of
+//!      penetration after the integration;
+//!    - *iterative, scalar*: sequential impulses with friction and warm starting (Catto),
+//!      position error handled by soft contacts over substeps — per substep gravity, warm
+//!      start, solve, integrate, relax — then a restitution pass (Box2D v3's soft step);
+//!    - *iterative, SIMD*: the same, four manifolds at a time after graph colouring;
+//!    - *Cyclone* (Millington): penetrations by nonlinear projection, deepest first,
+//!      *before* the velocities; then contact-space impulses, fastest closing point first;
+//!    - *averaged* (Homer): each pair's points resolved from the same velocities and the
+//!      average of their effects applied, rescaled to the pair's restitution; then the
+//!      naive projection.
+//! 6. **Integration** moves the bodies, conserving angular momentum in free flight.
+//! 7. **Continuous collision** ([`ContinuousMode`]): in the fast mode (the default), a body
+//!    that moved far for its size is swept and moved back to its time of impact against
+//!    static bodies (bullets: against any body); in the earliest-collision mode the step is
+//!    instead cut at each earliest collision and stages 1–6 run once per cut, each cut
+//!    followed by the fast sweep and stage 8.
+//! 8. **Store impulses**: the impulses go back into the contacts (warm starting, drawing,
+//!    the watched pairs' records); each joint's error is measured and joints loaded past
+//!    their threshold break.
+//! 9. **Sleep**: islands of touching or jointed bodies that have all rested long enough go
+//!    to sleep; the others wake.
+//! 10. **Characters** ([`character`]): collide-and-slide ellipsoids walk and fall through
+//!     the box and hull bodies and the static meshes, pushing the dynamic bodies they walk
+//!     into.
+//! 11. **Finiteness check**: a body whose state became NaN or infinite is frozen and
+//!     reported ([`World::non_finite`]).
 //!
 //! ## Conventions
 //! - SI units (m, kg, s). Y is up.
@@ -32,8 +71,16 @@
 //! ## Known limits
 //! - Continuous collision detection ([`ContinuousMode`]) keeps fast bodies from tunnelling
 //!   through static ones (and bullets through anything) but costs them the rest of their
-//!   step; a fast non-bullet body can still pass through a thin *dynamic* body.
-//! - Hulls are convex; concave objects need several bodies (no compounds yet).
+//!   step; a fast non-bullet body can still pass through a thin *dynamic* body. The
+//!   earliest-collision mode runs the whole step once per cut.
+//! - Moving shapes are convex (sphere, capsule, box, hull); triangle meshes are static
+//!   only, and a concave moving object needs several bodies (no compounds yet).
+//! - The naive and averaged methods let stacks sink and jitter; Cyclone has no warm
+//!   starting, and its worst-first scan grows in the worst case with the square of the
+//!   number of contact points (the method docs in [`solver`]).
+//! - Characters are kinematic: bodies block them but never push them back, and they
+//!   collide with triangles only (spheres and capsules are passed through).
+//! - The step is single-threaded.
 
 pub mod body;
 pub mod broadphase;

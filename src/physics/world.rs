@@ -24,10 +24,14 @@
 //!   → for each substep: `IntegrateForces` (gravity) → `WarmStart` → `SolveVelocities` →
 //!   `IntegratePositions` (`world/integrate.rs`) → `Relax` — then `Restitution` →
 //!   `Continuous` → `StoreImpulses` → `Sleep` (islands, `world/islands.rs`).
-//! - **One pass** (naive): `IntegrateForces` → `BroadPhase` → `NarrowPhase` → `Prepare` →
-//!   `SolveVelocities` → `IntegratePositions` → `PositionCorrection` → `Continuous` →
-//!   `StoreImpulses` → `Sleep`; a method that projects penetrations first runs `PositionCorrection` right
-//!   after `Prepare` instead.
+//! - **One pass** (naive, Cyclone, averaged): `IntegrateForces` → `BroadPhase` →
+//!   `NarrowPhase` → `Prepare` → `SolveVelocities` → `IntegratePositions` →
+//!   `PositionCorrection` → `Continuous` → `StoreImpulses` → `Sleep`; Cyclone, which
+//!   projects penetrations first, runs `PositionCorrection` right after `Prepare` instead.
+//!
+//! In every method the joints are prepared in `Prepare`, solved before the contacts in the
+//! velocity stages, and measured and broken in `StoreImpulses` (`world/joints.rs`); the
+//! characters move in `Characters`, after `Sleep` (`world/characters.rs`).
 //!
 //! Free bodies conserve |L| (see [`crate::physics::body`]).
 //!
@@ -166,15 +170,15 @@ pub struct World {
     /// actual boxes overlap, sorted.
     pairs: Vec<(u32, u32)>,
     /// Boxed, so that when the pair list changes (most steps of a moving pile) the contacts
-    /// (about 600 bytes each) are regrouped by moving pointers, not copied: the 1k box pile's
-    /// narrow phase went from 0.96 to 0.78 ms/step (docs/BENCHMARKS.md).
+    /// (about 600 bytes each) are regrouped by moving pointers, not copied, which made the
+    /// narrow phase of a moving pile faster (docs/BENCHMARKS.md).
     #[allow(clippy::vec_box)]
     contacts: Vec<Box<Contact>>,
     #[allow(clippy::vec_box)]
     contacts_next: Vec<Box<Contact>>,
     /// Per contact (same order): its pair and [`Apart`] record in one compact array, so the
     /// narrow phase matches pairs and skips the pairs still apart without opening the
-    /// contacts' boxes (hull pile: narrow phase 2.4 → 1.7 ms/step, docs/BENCHMARKS.md).
+    /// contacts' boxes (faster on piles with many pairs still apart, docs/BENCHMARKS.md).
     keys: Vec<collision::PairKey>,
     keys_next: Vec<collision::PairKey>,
     /// Indices of this step's contacts that are not still apart (the narrow phase opens

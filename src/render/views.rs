@@ -5,6 +5,7 @@ use super::draw::*;
 use super::mesh::{mesh_key, push_face, MeshData, MeshKey};
 use crate::physics::debug::{EdgePairStatus, MinkowskiFaceKind};
 use crate::physics::{Shape, World};
+use crate::scene::format::Overlay;
 use crate::view::{colors, depth_color, Camera, Overlays, PairDebug};
 use glam::{Mat4, Quat, Vec3};
 
@@ -115,13 +116,13 @@ pub fn build_views(f: &FrameInput) -> Vec<ViewDraw> {
     let mut views = vec![main_view(f)];
     if let Some(pair) = f.pair {
         let (gr, mr) = inset_rects(f.main_rect);
-        if f.overlays.gauss {
+        if f.overlays.has(Overlay::Gauss) {
             if let Some(mut v) = gauss_view(pair, gr, f.inset_rotation) {
                 v.background = Some(f.look.inset());
                 views.push(v);
             }
         }
-        if f.overlays.minkowski {
+        if f.overlays.has(Overlay::Minkowski) {
             if let Some(mut v) = minkowski_view(pair, mr, f.inset_rotation, f.overlays.minkowski_see_through) {
                 v.background = Some(f.look.inset());
                 views.push(v);
@@ -157,7 +158,7 @@ fn main_view(f: &FrameInput) -> ViewDraw {
     }
     for (i, b) in w.bodies().iter().enumerate() {
         let mut color = f.colors.get(i).copied().unwrap_or([0.7, 0.7, 0.7]);
-        if let Some((rec, fade)) = f.toi.filter(|_| f.overlays.toi) {
+        if let Some((rec, fade)) = f.toi.filter(|_| f.overlays.has(Overlay::Toi)) {
             if super::toi::hit_bodies(rec).any(|k| k == i) {
                 color = super::toi::tint(color, fade);
             }
@@ -166,14 +167,14 @@ fn main_view(f: &FrameInput) -> ViewDraw {
             // Sleeping bodies are dimmed: 35 % of the way towards a mid grey.
             color = [0.65 * color[0] + 0.16, 0.65 * color[1] + 0.16, 0.65 * color[2] + 0.17];
         }
-        let alpha = if f.overlays.wireframe { 0.0 } else { 1.0 };
+        let alpha = if f.overlays.has(Overlay::Wireframe) { 0.0 } else { 1.0 };
         if alpha > 0.0 {
             v.meshes.push(MeshDraw::new(mesh_ref(&b.shape, i), body_model(w, i), color, alpha));
         }
         let selected = f.selected.contains(&i);
         let (oc, ow) = if selected {
             (colors::SELECTED, 3.5)
-        } else if f.overlays.wireframe {
+        } else if f.overlays.has(Overlay::Wireframe) {
             (color, 1.8)
         } else {
             (OUTLINE, 1.4)
@@ -192,16 +193,16 @@ fn main_view(f: &FrameInput) -> ViewDraw {
         if matches!(b.shape, Shape::Sphere { .. }) && selected {
             v.overlay.push(Segment::point(pose.pos, colors::SELECTED, 12.0));
         }
-        if f.overlays.axes {
+        if f.overlays.has(Overlay::Axes) {
             let r = b.shape.bounding_radius() * 0.9;
             for (axis, c) in [(Vec3::X, [0.9, 0.1, 0.1]), (Vec3::Y, [0.1, 0.7, 0.1]), (Vec3::Z, [0.1, 0.2, 0.95])] {
                 v.overlay.push(Segment::line(pose.pos, pose.pos + pose.rot * axis * r, c, 2.5));
             }
         }
-        if f.overlays.aabbs {
+        if f.overlays.has(Overlay::Aabbs) {
             box_outline(&mut v.overlay, &b.shape.aabb(&pose), colors::AABB, 1.5);
         }
-        if f.overlays.enlarged_aabbs {
+        if f.overlays.has(Overlay::EnlargedAabbs) {
             if let Some(bb) = w.enlarged_aabbs().get(i) {
                 box_outline(&mut v.overlay, bb, colors::ENLARGED_AABB, 1.0);
             }
@@ -222,10 +223,10 @@ fn main_view(f: &FrameInput) -> ViewDraw {
             // top, since a normal usually points into a body, and start a few pixels out
             // along the normal so the dot under them still shows.
             let base = p.position + m.normal * (0.012 * (v.eye - p.position).length());
-            if f.overlays.normals {
+            if f.overlays.has(Overlay::Normals) {
                 arrow(&mut v.overlay, base, base + m.normal * 0.35, colors::NORMAL, 2.5);
             }
-            if f.overlays.impulses && unit.is_finite() && unit > 0.0 {
+            if f.overlays.has(Overlay::Impulses) && unit.is_finite() && unit > 0.0 {
                 let imp = c.impulses[k];
                 let ln = (imp.normal / unit * 0.4).min(3.0);
                 if ln > 1e-3 {
@@ -237,25 +238,25 @@ fn main_view(f: &FrameInput) -> ViewDraw {
                     arrow(&mut v.overlay, base, base + fr.normalize() * lf, colors::IMPULSE_FRICTION, 3.0);
                 }
             }
-            if f.overlays.contacts {
+            if f.overlays.has(Overlay::Contacts) {
                 contact_dot(&mut v.lines, v.eye, p.position, depth_color(p.depth), 11.0);
             }
         }
     }
-    if let Some((rec, fade)) = f.toi.filter(|_| f.overlays.toi || f.overlays.swept_bounds) {
-        if f.overlays.toi {
+    if let Some((rec, fade)) = f.toi.filter(|_| f.overlays.has(Overlay::Toi) || f.overlays.has(Overlay::SweptBounds)) {
+        if f.overlays.has(Overlay::Toi) {
             super::toi::draw(&mut v, w, rec, f.outlines, fade);
         }
-        if f.overlays.swept_bounds {
+        if f.overlays.has(Overlay::SweptBounds) {
             for e in &rec.events {
                 box_outline(&mut v.overlay, &e.swept, super::toi::SWEPT, 1.6);
             }
         }
     }
-    if f.overlays.wireframe {
+    if f.overlays.has(Overlay::Wireframe) {
         super::mesh_debug::wireframe(&mut v, w);
     }
-    if f.overlays.bvh {
+    if f.overlays.has(Overlay::Bvh) {
         super::mesh_debug::bvh_level(&mut v, w, f.overlays.bvh_level);
     }
     if !w.characters().is_empty() {
@@ -264,7 +265,7 @@ fn main_view(f: &FrameInput) -> ViewDraw {
     if !f.joints.is_empty() {
         super::joints::draw(&mut v.overlay, w, f.joints, f.selected_joint, f.dt, arrow);
     }
-    if let (Some(pair), true) = (f.pair, f.overlays.clip) {
+    if let (Some(pair), true) = (f.pair, f.overlays.has(Overlay::Clip)) {
         clip_overlay(&mut v, pair, f.clip_stage);
     }
     if let Some((a, t)) = f.drag {

@@ -11,65 +11,46 @@ pub use pair::PairDebug;
 
 use crate::scene::format::Overlay;
 
-/// Which overlays are drawn.
+/// Which overlays are drawn: a set of [`Overlay`]s (one bit each), plus the two settings of
+/// overlays that have one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Overlays {
-    /// Contact points coloured by depth.
-    pub contacts: bool,
-    /// Contact normals.
-    pub normals: bool,
-    /// Normal and friction impulse arrows.
-    pub impulses: bool,
-    /// Bounding boxes.
-    pub aabbs: bool,
-    /// The broad phase's enlarged boxes.
-    pub enlarged_aabbs: bool,
-    /// Clip polygons of the selected pair.
-    pub clip: bool,
-    /// Gauss-map inset of the selected pair.
-    pub gauss: bool,
-    /// Minkowski-difference inset of the selected pair.
-    pub minkowski: bool,
-    /// Wireframe instead of solids.
-    pub wireframe: bool,
-    /// Body axes.
-    pub axes: bool,
-    /// Continuous collision: ghosts at t0, the time of impact and t1 of each body that had
-    /// a time of impact, which is tinted.
-    pub toi: bool,
-    /// Continuous collision: the swept bounds of those bodies.
-    pub swept_bounds: bool,
-    /// One level of the meshes' bounding volume hierarchies.
-    pub bvh: bool,
-    /// The level drawn (root 0).
+    /// Bit `o as u32` set: overlay `o` is drawn.
+    on: u32,
+    /// The mesh hierarchy level drawn by [`Overlay::Bvh`] (root 0).
     pub bvh_level: u32,
     /// Minkowski inset: show the hidden (back) edges through the faces. Off = opaque.
     pub minkowski_see_through: bool,
 }
 
 impl Overlays {
-    /// Switches one overlay on.
-    pub fn enable(&mut self, o: Overlay) {
-        *self.flag(o) = true;
+    /// Whether overlay `o` is drawn.
+    pub fn has(&self, o: Overlay) -> bool {
+        self.on & (1 << o as u32) != 0
     }
 
-    /// Mutable flag of one overlay.
-    pub fn flag(&mut self, o: Overlay) -> &mut bool {
-        match o {
-            Overlay::Contacts => &mut self.contacts,
-            Overlay::Normals => &mut self.normals,
-            Overlay::Impulses => &mut self.impulses,
-            Overlay::Aabbs => &mut self.aabbs,
-            Overlay::EnlargedAabbs => &mut self.enlarged_aabbs,
-            Overlay::Clip => &mut self.clip,
-            Overlay::Gauss => &mut self.gauss,
-            Overlay::Minkowski => &mut self.minkowski,
-            Overlay::Wireframe => &mut self.wireframe,
-            Overlay::Axes => &mut self.axes,
-            Overlay::Toi => &mut self.toi,
-            Overlay::SweptBounds => &mut self.swept_bounds,
-            Overlay::Bvh => &mut self.bvh,
+    /// Draws overlay `o` or stops drawing it.
+    pub fn set(&mut self, o: Overlay, on: bool) {
+        if on {
+            self.on |= 1 << o as u32;
+        } else {
+            self.on &= !(1 << o as u32);
         }
+    }
+
+    /// Switches one overlay on.
+    pub fn enable(&mut self, o: Overlay) {
+        self.set(o, true);
+    }
+
+    /// Switches every overlay off (their settings stay).
+    pub fn clear(&mut self) {
+        self.on = 0;
+    }
+
+    /// The overlays drawn, in [`Overlays::ALL`]'s order.
+    pub fn iter(&self) -> impl Iterator<Item = Overlay> + '_ {
+        Self::ALL.into_iter().map(|(o, _)| o).filter(|&o| self.has(o))
     }
 
     /// All overlays with display names, for the panel.

@@ -15,17 +15,24 @@
 //! 3. Edge queries only among edges whose Gauss-map arc can beat the best face at all
 //!    ([`sat::sat_culled`]), and of those pairs only the ones whose arcs cross
 //!    ([`sat::is_minkowski_face`]); the rest cannot carry the minimum and are pruned. The
-//!    debug records use the unculled [`sat::sat`], so every SAT query is shown. Two boxes
-//!    take the 15-axis box SAT instead ([`sat_box`]), which names the same features.
+//!    on-demand debug records ([`crate::physics::debug`]) use the unculled [`sat::sat`], so
+//!    every SAT query is shown; a watched pair's record keeps the result the step computed
+//!    (culled). Two boxes take the 15-axis box SAT instead ([`sat_box`]), which names the
+//!    same features.
 //! 4. Prefer faces over edges with relative + absolute tolerances so the type does not
 //!    flicker. Face contact: clip the incident face against the reference face's side planes
 //!    ([`clip`]), keep points by depth, reduce to four. Edge contact: one point between the
 //!    closest points of the two edges.
 //!
-//! Other pairs (spheres, capsules) live in [`round`]. Distances between any two shapes
-//! (GJK, [`distance`]) and times of impact of moving bodies ([`toi`]) serve continuous
-//! collision detection. Debug records of all intermediate
-//! results are produced on request by [`crate::physics::debug`], never in the hot path.
+//! Other pairs (spheres, capsules) live in [`round`], convex shapes against static triangle
+//! meshes in [`mesh`]. Distances between any two shapes (GJK, [`distance`]) and times of
+//! impact of moving bodies ([`toi`]) serve continuous collision detection.
+//!
+//! Debug records of all intermediate results are gathered on demand, for one pair, by
+//! [`crate::physics::debug`], outside the step. A watched pair
+//! ([`crate::physics::World::set_watched`]) has its record ([`CollideRecord`], [`record`])
+//! filled in the step by [`collide_recorded`], as the narrow phase decides it, at the cost
+//! of that pair only: an unwatched pair pays one flag test.
 
 pub mod clip;
 pub mod distance;

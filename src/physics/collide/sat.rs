@@ -346,7 +346,7 @@ pub fn edge_separation(pa: Vec3, ea: Vec3, pb: Vec3, eb: Vec3, ca: Vec3) -> Opti
     let len = axis.length();
     // `<=`, not `<`: an edge whose ends coincide in f32 once moved into A's frame (a 1 mm
     // needle's edge, 40 m from the origin) has length 0, and 0 < 0 would let 0/0 through
-    // as the normal (fuzz seeds 614, 1263, 1695: NaN manifolds against the ground).
+    // as the normal (the fuzzer found NaN manifolds against the ground this way).
     if len <= PARALLEL_TOLERANCE * (ea.length_squared() * eb.length_squared()).sqrt() {
         return None;
     }

@@ -20,8 +20,8 @@ use glam::{Vec3, Vec4};
 
 /// Hulls with fewer vertices take [`Hull::support_distance`] by a four-lane scan; larger
 /// ones hill-climb. The scan beats a hill climb started at vertex 0 on every hull measured,
-/// up to 642 vertices (183 vs 447 ns per direction; docs/BENCHMARKS.md, "support"); it grows
-/// linearly and the climb roughly with √n, so they cross near 4,000 vertices.
+/// up to 642 vertices (docs/BENCHMARKS.md, "Support mapping"); it grows linearly and the
+/// climb roughly with √n, so the climb wins only on hulls well beyond that size.
 pub const LANE_SCAN_MAX_VERTICES: usize = 1024;
 
 /// A hull's vertices in groups of four as x, y and z rows; the last group is padded with

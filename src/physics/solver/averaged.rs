@@ -1,6 +1,5 @@
-//! Averaged micro-collisions, as in Homer's simulator (seed: the ObjAsm32 forum thread,
-//! /work/shared/seeds/homer-simulator-thread.txt, 2008). One pass per step
-//! ([`Schedule::Once`]), velocities first.
+//! Averaged micro-collisions, as in Homer's simulator (seed: Homer's thread on the ObjAsm32
+//! forum, 2008). One pass per step ([`Schedule::Once`]), velocities first.
 //!
 //! For each touching pair, in detection order, every point that approaches (`vn < 0`, n
 //! from A to B) and touches this step — it penetrates (depth ≥ 0), or it bounces and the

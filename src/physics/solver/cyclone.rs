@@ -1,7 +1,6 @@
-//! Millington's worst-first resolver, as in his Cyclone engine (seed: the Cyclone blog
-//! posts, /work/shared/seeds/cyclone-millington-blog.txt; Millington, *Game Physics Engine
-//! Development*, ch. 14–15). One pass per step, positions before velocities
-//! ([`Schedule::Once`] with `positions_first`).
+//! Millington's worst-first resolver, as in his Cyclone engine (seed: Millington's Cyclone
+//! blog posts; I. Millington, *Game Physics Engine Development*, ch. 14–15). One pass per
+//! step, positions before velocities ([`Schedule::Once`] with `positions_first`).
 //!
 //! Conventions: n points from A to B, B is pushed along +n and A along −n; a point's depth
 //! is positive when it penetrates; its normal velocity `vn = n·(v_B(p) − v_A(p))` is
@@ -78,12 +77,12 @@
 //!   g(sin θ − μ cos θ) = 2.55 m/s². The slip direction alone, taken from the first
 //!   impulse of a step on a resting box, pins corners to the cone's edge and the box
 //!   creeps down a 20° slope.
-//!   Since the fuzzer's seed 17 the slip direction is taken only when it takes more kinetic
-//!   energy out than Millington's (maximum dissipation, which Coulomb friction obeys; an
-//!   increment g adds `g·v + ½·g·M·g` at contact velocity v): a box landing on a spinning
-//!   corner (slip 0.8 m/s, approach 4.2 m/s) had its normal impulse's coupling reverse the
-//!   slip to 10 m/s along the friction impulse, which then did +13 J of work (11.5 → 22.9 J
-//!   in one increment); Millington's direction took 4.6 J out.
+//!   The slip direction is taken only when it takes more kinetic energy out than
+//!   Millington's (maximum dissipation, which Coulomb friction obeys; an increment g adds
+//!   `g·v + ½·g·M·g` at contact velocity v), since the fuzzer found a box landing on a
+//!   spinning corner (slip 0.8 m/s, approach 4.2 m/s) whose normal impulse's coupling
+//!   reversed the slip to 10 m/s along the friction impulse, which then did +13 J of work
+//!   (11.5 → 22.9 J in one increment); Millington's direction took 4.6 J out.
 //! - When friction along u nearly cancels the normal response (`M₀₀ + μ·w ≤ M₀₀/4`), the
 //!   re-solved g_n grows without bound; the point then takes a normal impulse only (the
 //!   fuzzer's needles gained 10⁴–10⁶ J without this).
@@ -94,25 +93,25 @@
 //!   away (Kane's paradox: with sticking friction Poisson's rule never adds energy, Newton's
 //!   can). The two agree when the point does not slide; the iterative method has the same
 //!   bound per manifold.
-//! - The velocity pass runs twice when anything bounces (Poisson's two phases, since the
-//!   fuzzer's seed 708): first *compression*, every point to its resting target, then
-//!   *restitution*, the bouncing points to their bounce targets with each one's normal
-//!   impulse at most `(1 + e)` times what compression gave it (points that do not bounce
-//!   stay free to push, so a ground can stop what a bounce drives into it). In one pass
-//!   Newton's targets chase each other: a 40 kg box (e = 0.95) landing on an 18 kg box that
-//!   rose off the ground bounced at e times the approach *relative* to the lower box, whose
-//!   upward speed the ground (e = 0) then took away, and the pair alternated until the upper
-//!   box left faster than it came (+255 J in one pass). A scene where nothing bounces runs
+//! - The velocity pass runs twice when anything bounces (Poisson's two phases): first
+//!   *compression*, every point to its resting target, then *restitution*, the bouncing
+//!   points to their bounce targets with each one's normal impulse at most `(1 + e)` times
+//!   what compression gave it (points that do not bounce stay free to push, so a ground can
+//!   stop what a bounce drives into it). In one pass Newton's targets chase each other, as
+//!   the fuzzer found: a 40 kg box (e = 0.95) landing on an 18 kg box that rose off the
+//!   ground bounced at e times the approach *relative* to the lower box, whose upward speed
+//!   the ground (e = 0) then took away, and the pair alternated until the upper box left
+//!   faster than it came (+255 J in one pass). A scene where nothing bounces runs
 //!   one pass exactly as before; a lone bounce leaves as before (`tests/methods.rs`: the
 //!   dropped cube at its rebound, head-on spheres with e).
 //! - The projection's turn is limited to `cyclone_angular_limit` rad as well as the book's
 //!   move at the point. For inertia the same about every axis the two limits are the same
 //!   (the turn is the move over the lever arm in the plane); for a needle a small move at
 //!   the point can be a turn of radians about its thin axis, and a needle squeezed between
-//!   two bodies then pushed each contact deeper in turn, 4 cm → 17 m in five moves (fuzz
-//!   seed 791: +425 J). A turn also carries the body's spin with it (the world's
-//!   `apply_moves`): ω fixed in world axes while the body turns under it changed `½·ω·I·ω`
-//!   of a sliver 30-fold (seed 39).
+//!   two bodies then pushed each contact deeper in turn, 4 cm → 17 m in five moves (a fuzzer
+//!   case: +425 J). A turn also carries the body's spin with it (the world's `apply_moves`):
+//!   ω fixed in world axes while the body turns under it changed `½·ω·I·ω` of a sliver
+//!   30-fold (another fuzzer case).
 //!
 //! Points count as touching when their depth (after the projection) is at least −`slop`, or
 //! when they bounce and the approach closes their gap within the step; other speculative

@@ -435,7 +435,7 @@ impl SweepCtx<'_> {
             // Already deeper in than the slop at the start: the contact is the solver's
             // (moving the body back to a time it was just as deep gains nothing, and
             // Box2D never holds a body at t = 0). A tumbling needle with a tip in the
-            // ground was put back every step and spun up (fuzz seeds 1000781, 2000781).
+            // ground was put back every step and spun up (found by the fuzzer).
             if m.max_depth() > self.slop {
                 return false;
             }

@@ -113,8 +113,8 @@ impl World {
     /// A turn by a move takes the body's spin with it (ω rotated with the body, in the
     /// solver state too, whose inverse inertia turns as well): the kinetic energy stays what
     /// it was. Keeping ω fixed in world axes while the body turns under it changes
-    /// `½·ω·I·ω`, for a needle or sliver by orders of magnitude (Cyclone's projection on
-    /// fuzz seed 39: a 2 g sliver from 0.03 J to 1.0 J in one projection).
+    /// `½·ω·I·ω`, for a needle or sliver by orders of magnitude (Cyclone's projection on a
+    /// fuzzer scene: a 2 g sliver from 0.03 J to 1.0 J in one projection).
     ///
     /// With [`PositionMoves::pay_lift`] (the naive projection), a move that lifts a body
     /// against gravity by `h` while the body still moves against the move (sinks on into the

@@ -1,6 +1,9 @@
 //! The named stages of a step ([`Stage`]) and the time each took ([`Profile`]).
 
-/// The named stages of a step, in execution order.
+/// The named stages of a step, listed in step order. Which of them run, and when, is the
+/// method's schedule (module docs of [`crate::physics::world`]): the soft step adds gravity
+/// in each substep after `Prepare`, Cyclone corrects positions before `SolveVelocities`,
+/// and the wake right after `NarrowPhase` is timed as `Sleep`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// Gravity into velocities.
@@ -19,7 +22,11 @@ pub enum Stage {
     IntegratePositions,
     /// Iterative: passes without position bias, removing the push-out velocity.
     Relax,
-    /// Naive: linear projection of penetration.
+    /// One-pass methods (naive, Cyclone, averaged): the method's position correction,
+    /// applied to the poses — the naive linear projection of penetration after
+    /// `IntegratePositions` (naive, averaged), or Cyclone's nonlinear projection, deepest
+    /// first, right after `Prepare`. The soft step has none (its soft contacts and `Relax`
+    /// handle penetration).
     PositionCorrection,
     /// Bounce pass.
     Restitution,

@@ -2,23 +2,26 @@
 //! effective-mass matrix K = J·M⁻¹·Jᵀ, each row's position error C and accumulated impulse,
 //! the limit state and the force over the last step.
 
-use super::testbed::Testbed;
+use crate::app::testbed::Testbed;
 use crate::physics::world::JointRecord;
+use crate::physics::World;
 use crate::physics::WORLD;
 use egui::RichText;
 
-fn body_name(t: &Testbed, i: u32) -> String {
+fn body_name(w: &World, i: u32) -> String {
     if i == WORLD {
         "world".into()
     } else {
-        t.world().bodies().get(i as usize).map_or_else(|| format!("#{i}"), |b| b.name.clone())
+        w.bodies().get(i as usize).map_or_else(|| format!("#{i}"), |b| b.name.clone())
     }
 }
 
-/// The inspector of joint `r`.
-pub fn joint_inspector(ui: &mut egui::Ui, t: &mut Testbed, r: &JointRecord) {
+/// The inspector of joint `r` on side `k`.
+pub fn joint(ui: &mut egui::Ui, t: &mut Testbed, k: usize, r: &JointRecord) {
     ui.label(RichText::new(format!("joint '{}' ({})", r.name, r.kind)).strong());
-    ui.label(format!("A = {},  B = {}", body_name(t, r.a), body_name(t, r.b)));
+    if let Some(side) = t.sides.get(k) {
+        ui.label(format!("A = {},  B = {}", body_name(&side.world, r.a), body_name(&side.world, r.b)));
+    }
     if r.broken {
         ui.colored_label(egui::Color32::from_rgb(200, 30, 30), "broken: it no longer acts");
     }
@@ -87,6 +90,6 @@ pub fn joint_inspector(ui: &mut egui::Ui, t: &mut Testbed, r: &JointRecord) {
         });
     }
     if ui.button("Deselect joint").clicked() {
-        t.selected_joint = None;
+        t.selection.joint = None;
     }
 }

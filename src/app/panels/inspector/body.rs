@@ -2,7 +2,7 @@
 //! inertia, velocity, spin, kinetic energy, sleeping, contacts) and its editable material:
 //! friction, restitution and density. Any edit wakes the body so the change shows at once.
 
-use super::testbed::Testbed;
+use crate::app::testbed::Testbed;
 use egui::RichText;
 use glam::Vec3;
 
@@ -35,10 +35,13 @@ pub fn principal_moments(m: glam::Mat3) -> [f32; 3] {
     e
 }
 
-/// Shows body `i` and lets its material be edited.
-pub fn body_inspector(ui: &mut egui::Ui, t: &mut Testbed, i: usize) {
+/// Shows body `i` as side `k` has it and lets its material be edited (on every side: they
+/// run the same scene).
+pub fn body(ui: &mut egui::Ui, t: &mut Testbed, k: usize, i: usize) {
+    let Some(side) = t.sides.get(k) else { return };
+    let world = &side.world;
     let (name, dynamic, mass, moments, vel, spin, ke, asleep, mut friction, mut restitution, volume) = {
-        let b = &t.world().bodies()[i];
+        let b = &world.bodies()[i];
         (
             b.name.clone(),
             b.is_dynamic(),
@@ -53,14 +56,13 @@ pub fn body_inspector(ui: &mut egui::Ui, t: &mut Testbed, i: usize) {
             b.shape.volume(),
         )
     };
-    let contacts: Vec<(String, usize)> = t
-        .world()
+    let contacts: Vec<(String, usize)> = world
         .contacts()
         .iter()
         .filter(|c| !c.manifold.points.is_empty() && (c.a as usize == i || c.b as usize == i))
         .map(|c| {
             let other = if c.a as usize == i { c.b } else { c.a } as usize;
-            (t.world().bodies()[other].name.clone(), c.manifold.points.len())
+            (world.bodies()[other].name.clone(), c.manifold.points.len())
         })
         .collect();
     ui.label(RichText::new(format!("body: {name}")).strong());
@@ -93,25 +95,29 @@ pub fn body_inspector(ui: &mut egui::Ui, t: &mut Testbed, i: usize) {
         let mut density = mass / volume;
         if ui.add(egui::Slider::new(&mut density, 10.0..=20_000.0).logarithmic(true).text("density (kg/m³)")).changed()
         {
-            set_density(t, i, density);
+            for side in t.sides.iter_mut() {
+                set_density(&mut side.world, i, density);
+            }
             changed = true;
         }
     }
     if changed {
-        let h = t.scene.world.handle(i);
-        if let Some(b) = t.scene.world.body_mut(h) {
-            b.friction = friction;
-            b.restitution = restitution;
+        for side in t.sides.iter_mut() {
+            let h = side.world.handle(i);
+            if let Some(b) = side.world.body_mut(h) {
+                b.friction = friction;
+                b.restitution = restitution;
+            }
+            side.world.wake(i);
         }
-        t.scene.world.wake(i);
         t.edited();
     }
 }
 
 /// Scales body `i`'s mass and inertia to a new density (shape unchanged).
-fn set_density(t: &mut Testbed, i: usize, density: f32) {
-    let h = t.scene.world.handle(i);
-    let Some(b) = t.scene.world.body_mut(h) else { return };
+fn set_density(world: &mut crate::physics::World, i: usize, density: f32) {
+    let h = world.handle(i);
+    let Some(b) = world.body_mut(h) else { return };
     let old = b.mass() / b.shape.volume();
     if !(density.is_finite() && density > 0.0 && old > 0.0) {
         return;

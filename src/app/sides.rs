@@ -1,0 +1,348 @@
+//! The running worlds: one [`Side`] per resolution method shown. One side is the ordinary
+//! testbed; two to four are a comparison, every side a copy of the same scene stepped in
+//! lockstep under its own method and drawn in its own tile of the view through the one
+//! camera (1×2 for two sides, 2×2 for three or four, as Solver2D shows its 2D solvers).
+//!
+//! Each side owns what belongs to its world alone: the world, its deepest penetration since
+//! the start, its cached debug records of the selected pair, the continuous-collision record
+//! its ghosts are drawn from ([`ToiHold`]) and its joints as drawn. Every loop over the
+//! worlds is one [`Sides::iter`] or [`Sides::iter_mut`].
+//!
+//! All sides share every setting but the method: before each step, side A's settings (the
+//! panel edits side A's) are copied to the others with their own method, so what differs on
+//! screen is what the methods do. The selection, and so the watched pair, is the same body
+//! pair on every side.
+//!
+//! Limits: at most [`MAX_SIDES`] sides, the four methods.
+
+use crate::physics::world::JointRecord;
+use crate::physics::{ContinuousRecord, Settings, SolverMode, World};
+use crate::render::draw::Rect;
+use crate::view::PairDebug;
+
+/// Most sides at once: one per method.
+pub const MAX_SIDES: usize = 4;
+
+/// The sides' letters, in order.
+pub const SIDE_NAMES: [&str; MAX_SIDES] = ["A", "B", "C", "D"];
+
+/// Steps a time of impact's ghosts stay drawn after the step that had it (fading out).
+pub const HOLD_STEPS: u64 = 45;
+
+/// The last continuous-collision record that had a time of impact.
+///
+/// A time of impact lasts one step: while playing at 60 steps a second its ghosts would
+/// flash for one frame. The hold keeps the last step that had one, and the view draws it
+/// for [`HOLD_STEPS`] more steps, fading; the panel names the step the ghosts belong to.
+#[derive(Clone, Debug, Default)]
+pub struct ToiHold {
+    rec: ContinuousRecord,
+}
+
+impl ToiHold {
+    /// Keeps the world's record if its step had a time of impact (reusing the buffers).
+    pub fn after_step(&mut self, world: &World) {
+        if !world.continuous().events.is_empty() {
+            self.rec.clone_from(world.continuous());
+        }
+    }
+
+    /// The record to draw and its opacity: the world's own when its last step had a time of
+    /// impact, else the kept one while it is less than [`HOLD_STEPS`] old. Nothing after a
+    /// reset or a step back to before it.
+    pub fn shown<'a>(&'a self, world: &'a World) -> Option<(&'a ContinuousRecord, f32)> {
+        let now = world.step_count;
+        if !world.continuous().events.is_empty() && world.continuous().step == now {
+            return Some((world.continuous(), 1.0));
+        }
+        let age = now.checked_sub(self.rec.step)?;
+        (!self.rec.events.is_empty() && age < HOLD_STEPS).then(|| (&self.rec, 1.0 - age as f32 / HOLD_STEPS as f32))
+    }
+}
+
+/// The debug records of one pair, gathered at one edit count.
+#[derive(Clone, Debug)]
+struct PairCache {
+    edits: u64,
+    pair: (usize, usize),
+    records: PairDebug,
+}
+
+/// One running world and what belongs to it alone.
+#[derive(Clone, Debug)]
+pub struct Side {
+    /// The world, under its own method (`world.settings.mode`).
+    pub world: World,
+    /// Deepest penetration of any contact point over all steps since the scene was loaded,
+    /// reset or this side started (m); the stats' "this step" value is the world's own.
+    pub max_penetration_run: f32,
+    pair: Option<PairCache>,
+    toi_hold: ToiHold,
+    joints: Vec<JointRecord>,
+}
+
+impl Side {
+    /// A side running `world`.
+    pub fn new(world: World) -> Side {
+        Side { world, max_penetration_run: 0.0, pair: None, toi_hold: ToiHold::default(), joints: Vec::new() }
+    }
+
+    /// The side's method.
+    pub fn mode(&self) -> SolverMode {
+        self.world.settings.mode
+    }
+
+    /// Debug records of `pair` at the current poses, gathered again when the edit count
+    /// `edits` moved on or the pair changed.
+    pub fn pair_debug(&mut self, edits: u64, pair: (usize, usize)) -> &PairDebug {
+        let fresh = self.pair.as_ref().is_some_and(|c| c.edits == edits && c.pair == pair);
+        if !fresh {
+            self.pair = Some(PairCache { edits, pair, records: PairDebug::gather(&self.world, pair.0, pair.1) });
+        }
+        &self.pair.as_ref().expect("just gathered").records
+    }
+
+    /// The records of `pair` as last gathered, if any (for drawing and labels).
+    pub fn pair_debug_cached(&self, pair: Option<(usize, usize)>) -> Option<&PairDebug> {
+        let pair = pair?;
+        self.pair.as_ref().filter(|c| c.pair == pair).map(|c| &c.records)
+    }
+
+    /// The continuous-collision record whose ghosts are drawn, and their opacity.
+    pub fn toi_shown(&self) -> Option<(&ContinuousRecord, f32)> {
+        self.toi_hold.shown(&self.world)
+    }
+
+    /// The joints as last drawn ([`Sides::refresh_joints`]).
+    pub fn joints(&self) -> &[JointRecord] {
+        &self.joints
+    }
+
+    /// Forgets everything derived from the world (a new state was put in).
+    fn forget(&mut self) {
+        self.pair = None;
+        self.toi_hold = ToiHold::default();
+    }
+}
+
+/// The running worlds, side A first (never empty).
+#[derive(Clone, Debug)]
+pub struct Sides {
+    list: Vec<Side>,
+}
+
+impl Sides {
+    /// One side running `world`.
+    pub fn new(world: World) -> Sides {
+        Sides { list: vec![Side::new(world)] }
+    }
+
+    /// Side A: the one the panel's settings edit.
+    pub fn main(&self) -> &Side {
+        &self.list[0]
+    }
+
+    /// Side A, mutable.
+    pub fn main_mut(&mut self) -> &mut Side {
+        &mut self.list[0]
+    }
+
+    /// Side `k`, if there is one.
+    pub fn get(&self, k: usize) -> Option<&Side> {
+        self.list.get(k)
+    }
+
+    /// Side `k`, mutable.
+    pub fn get_mut(&mut self, k: usize) -> Option<&mut Side> {
+        self.list.get_mut(k)
+    }
+
+    /// Every side, A first.
+    pub fn iter(&self) -> std::slice::Iter<'_, Side> {
+        self.list.iter()
+    }
+
+    /// Every side, mutable.
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Side> {
+        self.list.iter_mut()
+    }
+
+    /// Every side's world.
+    pub fn worlds(&self) -> impl Iterator<Item = &World> + Clone {
+        self.list.iter().map(|s| &s.world)
+    }
+
+    /// How many sides run.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Never: there is always side A (for clippy's `len` without `is_empty`).
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// Whether two or more methods run side by side.
+    pub fn comparing(&self) -> bool {
+        self.list.len() > 1
+    }
+
+    /// Each side's method, A first.
+    pub fn modes(&self) -> Vec<SolverMode> {
+        self.list.iter().map(Side::mode).collect()
+    }
+
+    /// Runs the methods `modes` (one to [`MAX_SIDES`], side A first): a side whose method
+    /// stays keeps running; a new one starts as a copy of side A's current state. Returns
+    /// whether the list of sides changed.
+    pub fn set_modes(&mut self, modes: &[SolverMode]) -> bool {
+        let modes = &modes[..modes.len().min(MAX_SIDES)];
+        if modes.is_empty() || self.modes() == modes {
+            return false;
+        }
+        let template = self.list[0].world.clone();
+        let mut old: Vec<Option<Side>> = std::mem::take(&mut self.list).into_iter().map(Some).collect();
+        for &m in modes {
+            let kept = old.iter_mut().find(|s| s.as_ref().is_some_and(|s| s.mode() == m)).and_then(Option::take);
+            let side = kept.unwrap_or_else(|| {
+                let mut w = template.clone();
+                w.settings.mode = m;
+                Side::new(w)
+            });
+            self.list.push(side);
+        }
+        true
+    }
+
+    /// Puts every side back to `start` under its own method, keeping side A's live settings.
+    pub fn restart(&mut self, start: &World) {
+        let settings = self.list[0].world.settings;
+        for side in &mut self.list {
+            let mode = side.mode();
+            *side = Side::new(start.clone());
+            side.world.settings = Settings { mode, ..settings };
+        }
+    }
+
+    /// Replaces the worlds (states from the history, one per side, in order).
+    pub fn put_worlds(&mut self, worlds: Vec<World>) {
+        for (side, w) in self.list.iter_mut().zip(worlds) {
+            side.world = w;
+            side.pair = None;
+        }
+    }
+
+    /// Forgets every side's cached records and held ghosts (a replay frame was put in).
+    pub fn forget(&mut self) {
+        self.list.iter_mut().for_each(Side::forget);
+    }
+
+    /// Watches `pair` on every side, so each step records what it did for that pair (set
+    /// again only when it changes).
+    pub fn watch(&mut self, pair: Option<(usize, usize)>) {
+        let want = pair.map(|(a, b)| (a as u32, b as u32));
+        for side in &mut self.list {
+            let w = &mut side.world;
+            let have = w.watched().first().map(|r| (r.a, r.b));
+            if want != have || w.watched().len() > 1 {
+                w.set_watched(want.as_slice());
+            }
+        }
+    }
+
+    /// One step of every side in lockstep: side A's settings with each side's own method,
+    /// `input` applied to each world first (the mouse drag), non-finite states logged.
+    pub fn step(&mut self, dt: f32, record_convergence: bool, mut input: impl FnMut(&mut World)) {
+        let settings = self.list[0].world.settings;
+        let named = self.comparing();
+        for (k, side) in self.list.iter_mut().enumerate() {
+            let w = &mut side.world;
+            w.settings = Settings { mode: w.settings.mode, ..settings };
+            input(w);
+            w.record_convergence = record_convergence;
+            let label = if named { SIDE_NAMES[k] } else { "" };
+            crate::trace::step_logging_non_finite(w, dt, label);
+            side.toi_hold.after_step(w);
+            side.max_penetration_run = side.max_penetration_run.max(w.stats().max_penetration);
+        }
+    }
+
+    /// Wakes every dynamic body on every side.
+    pub fn wake_all(&mut self) {
+        for side in &mut self.list {
+            wake_all(&mut side.world);
+        }
+    }
+
+    /// Gathers each side's joints for drawing and labels.
+    pub fn refresh_joints(&mut self) {
+        for side in &mut self.list {
+            side.joints = side.world.joint_records();
+        }
+    }
+
+    /// Gathers each side's records of `pair` (cached until `edits` moves on).
+    pub fn refresh_pair(&mut self, edits: u64, pair: Option<(usize, usize)>) {
+        if let Some(p) = pair {
+            for side in &mut self.list {
+                side.pair_debug(edits, p);
+            }
+        }
+    }
+}
+
+/// Wakes every dynamic body of `w`.
+fn wake_all(w: &mut World) {
+    for i in 0..w.bodies().len() {
+        if w.bodies()[i].is_dynamic() {
+            w.wake(i);
+        }
+    }
+}
+
+/// The tiles of `main` for `n` sides, A first: `main` itself for one side, its halves for
+/// two (A left), a 2×2 grid for three or four (A top left, B top right, C bottom left; a
+/// third side leaves the bottom right tile empty). Tile edges are whole pixels.
+pub fn tiles(main: Rect, n: usize) -> Vec<Rect> {
+    let (cols, rows) = match n {
+        0 | 1 => return vec![main],
+        2 => (2, 1),
+        _ => (2, 2),
+    };
+    let xs = [main.x, main.x + (main.w * 0.5).floor(), main.x + main.w];
+    let ys: Vec<f32> = if rows == 1 {
+        vec![main.y, main.y + main.h]
+    } else {
+        vec![main.y, main.y + (main.h * 0.5).floor(), main.y + main.h]
+    };
+    (0..n.min(cols * rows))
+        .map(|k| {
+            let (c, r) = (k % cols, k / cols);
+            Rect { x: xs[c], y: ys[r], w: xs[c + 1] - xs[c], h: ys[r + 1] - ys[r] }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiles_cover_the_view_without_overlap() {
+        let main = Rect { x: 10.0, y: 20.0, w: 801.0, h: 601.0 };
+        for n in 1..=4 {
+            let t = tiles(main, n);
+            assert_eq!(t.len(), n);
+            let area: f32 = t.iter().map(|r| r.w * r.h).sum();
+            let full = if n == 3 { main.w * main.h - t[1].w * t[2].h } else { main.w * main.h };
+            assert!((area - full).abs() < 1e-3, "{n} sides: tiles cover {area} of {full}");
+            for (i, a) in t.iter().enumerate() {
+                for b in &t[i + 1..] {
+                    let ox = (a.x + a.w).min(b.x + b.w) - a.x.max(b.x);
+                    let oy = (a.y + a.h).min(b.y + b.h) - a.y.max(b.y);
+                    assert!(ox <= 0.0 || oy <= 0.0, "{n} sides: {a:?} overlaps {b:?}");
+                }
+            }
+        }
+    }
+}

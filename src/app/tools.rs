@@ -1,0 +1,121 @@
+//! The testbed's tools around the simulation: scene files ([`Files`]: the picker, the path
+//! field, the "Open…" dialog, hot reload, the last load error), capture (screenshots and the
+//! GIF recorder), the plots' samples, and the status line that says what a tool just did.
+
+use super::files::Files;
+use super::record::Recorder;
+use super::sides::Sides;
+use crate::trace::series::Series;
+use std::path::{Path, PathBuf};
+
+/// What to capture for a screenshot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScreenshotRequest {
+    /// Destination file.
+    pub path: PathBuf,
+    /// Include the control panel.
+    pub with_panel: bool,
+}
+
+/// Screenshots and GIFs.
+#[derive(Debug)]
+pub struct Capture {
+    /// Pending screenshot (taken by the window at the end of the frame).
+    pub screenshot: Option<ScreenshotRequest>,
+    /// Screenshots include the panel.
+    pub with_panel: bool,
+    /// Pixel scale of view screenshots (1×, 2× or 3× for slides; the panel is captured at 1×).
+    pub scale: u32,
+    /// "Record GIF" ([`super::record`]).
+    pub recorder: Recorder,
+}
+
+impl Default for Capture {
+    fn default() -> Self {
+        Capture { screenshot: None, with_panel: false, scale: 1, recorder: Recorder::default() }
+    }
+}
+
+impl Capture {
+    /// Asks for a screenshot to `screenshots/` named after the time.
+    pub fn request_screenshot(&mut self) {
+        self.screenshot = Some(ScreenshotRequest {
+            path: crate::render::screenshot::timestamped_path(),
+            with_panel: self.with_panel,
+        });
+    }
+}
+
+/// The plots window's state: one series of samples per side.
+#[derive(Clone, Debug, Default)]
+pub struct Plots {
+    /// The window is open.
+    pub open: bool,
+    /// One sample per step, per side (A first).
+    pub series: Vec<Series>,
+}
+
+impl Plots {
+    /// Samples the step just taken on every side, dropping samples past `head` (a branch),
+    /// with body `follow`'s height, speed and spin.
+    pub fn sample(&mut self, sides: &Sides, head: u64, follow: Option<usize>) {
+        self.series.resize_with(sides.len(), Series::default);
+        for (s, side) in self.series.iter_mut().zip(sides.iter()) {
+            s.truncate(head);
+            s.record(&side.world, follow);
+        }
+    }
+
+    /// Forgets every sample (a new scene, a reset, other sides).
+    pub fn clear(&mut self) {
+        self.series.clear();
+    }
+
+    /// Side A's samples.
+    pub fn main(&self) -> &[crate::trace::series::Sample] {
+        self.series.first().map_or(&[], |s| s.samples())
+    }
+
+    /// Writes side A's series to `path` as CSV (the other sides': `FILE.b.csv`, … beside it).
+    pub fn export(&self, path: &Path) -> std::io::Result<()> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        for (k, s) in self.series.iter().enumerate().take(super::sides::MAX_SIDES) {
+            let file = if k == 0 {
+                path.to_path_buf()
+            } else {
+                crate::cli::side_path(path, &super::sides::SIDE_NAMES[k].to_lowercase())
+            };
+            let mut out = std::io::BufWriter::new(std::fs::File::create(file)?);
+            s.write_csv(&mut out)?;
+            std::io::Write::flush(&mut out)?;
+        }
+        if self.series.is_empty() {
+            let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+            Series::default().write_csv(&mut out)?;
+            std::io::Write::flush(&mut out)?;
+        }
+        Ok(())
+    }
+}
+
+/// A `plots/contactlab-…csv` path named after the time, like screenshots.
+pub fn timestamped_csv() -> PathBuf {
+    let png = crate::render::screenshot::timestamped_path();
+    let name = png.file_name().map(|n| n.to_string_lossy().replace(".png", ".csv")).unwrap_or_default();
+    Path::new("plots").join(name)
+}
+
+/// The tools (module docs).
+#[derive(Debug, Default)]
+pub struct Tools {
+    /// Scene files and hot reload.
+    pub files: Files,
+    /// Screenshots and GIFs.
+    pub capture: Capture,
+    /// The plots' state.
+    pub plots: Plots,
+    /// Status line (e.g. where a screenshot went).
+    pub status: String,
+}

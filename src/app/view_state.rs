@@ -1,0 +1,115 @@
+//! How the scene is looked at: the camera (and the scene's own, which a reset restores), the
+//! insets' rotation, the overlays drawn, the look (theme, background, teaching labels), the
+//! 3D view's rectangle, the help overlay and the frame time. Nothing here changes a world.
+
+use crate::physics::World;
+use crate::scene::LoadedScene;
+use crate::view::{Camera, Look, Overlays};
+use glam::{Quat, Vec3};
+
+/// The view (module docs).
+#[derive(Clone, Debug)]
+pub struct ViewState {
+    /// Main camera (every side's tile looks through it).
+    pub camera: Camera,
+    /// The scene's initial camera (its own, or the automatic framing), restored by reset.
+    pub initial_camera: Camera,
+    /// Rotation of the inset views.
+    pub inset_rotation: Quat,
+    /// The overlays drawn.
+    pub overlays: Overlays,
+    /// Theme and background of the view and screenshots.
+    pub look: Look,
+    /// The 3D view's rectangle in the last frame (egui points), for input and tests.
+    pub rect: egui::Rect,
+    /// The help overlay (F1) is open.
+    pub show_help: bool,
+    /// Last frame time (ms).
+    pub frame_ms: f32,
+}
+
+impl Default for ViewState {
+    fn default() -> Self {
+        let camera = Camera::look_at(Vec3::ZERO, Vec3::ZERO, 45.0);
+        ViewState {
+            camera,
+            initial_camera: camera,
+            inset_rotation: Quat::IDENTITY,
+            overlays: Overlays::default(),
+            look: Look::default(),
+            rect: egui::Rect::NOTHING,
+            show_help: false,
+            frame_ms: 0.0,
+        }
+    }
+}
+
+impl ViewState {
+    /// Fits the camera to the bodies of `world` (key F): the dynamic ones, or all of them
+    /// when none is dynamic (a big static ground would dominate).
+    pub fn frame_world(&mut self, world: &World) {
+        let mut b: Option<crate::physics::Aabb> = None;
+        let any_dynamic = world.bodies().iter().any(|x| x.is_dynamic());
+        for body in world.bodies() {
+            if body.is_dynamic() || !any_dynamic {
+                let a = body.shape.aabb(&body.pose);
+                b = Some(b.map_or(a, |x| x.union(&a)));
+            }
+        }
+        if let Some(b) = b {
+            self.camera.frame(&b);
+        }
+    }
+}
+
+/// The camera a scene starts with: its own if it sets one, else [`auto_camera`].
+pub fn initial_camera(scene: &LoadedScene) -> Camera {
+    match &scene.desc.camera {
+        Some(c) => {
+            let (e, g) = (c.eye, c.target);
+            Camera::look_at(Vec3::new(e.0, e.1, e.2), Vec3::new(g.0, g.1, g.2), c.fov_deg)
+        }
+        None => auto_camera(scene),
+    }
+}
+
+/// Seconds of simulation whose body bounds the automatic camera frames.
+pub const AUTO_FRAME_SECONDS: f32 = 2.0;
+
+/// A camera that frames the dynamic bodies' bounds over the first [`AUTO_FRAME_SECONDS`]
+/// (simulated on a copy of the world; at most about 100 000 body-steps, so a huge scene
+/// frames a shorter stretch), seen from the default direction (above, front right). A
+/// scene without dynamic bodies frames all of them.
+pub fn auto_camera(scene: &LoadedScene) -> Camera {
+    let d = crate::scene::format::CameraDesc::default();
+    let dir = Vec3::new(d.eye.0 - d.target.0, d.eye.1 - d.target.1, d.eye.2 - d.target.2);
+    let mut cam = Camera::look_at(dir, Vec3::ZERO, d.fov_deg);
+    let mut world = scene.world.clone();
+    let any_dynamic = world.bodies().iter().any(|b| b.is_dynamic());
+    let bounds = |w: &World| {
+        let mut acc: Option<crate::physics::Aabb> = None;
+        for b in w.bodies().iter().filter(|b| b.is_dynamic() || !any_dynamic) {
+            let a = b.shape.aabb(&b.pose);
+            acc = Some(acc.map_or(a, |x| x.union(&a)));
+        }
+        acc
+    };
+    let mut acc = bounds(&world);
+    let dt = scene.timestep();
+    let n = world.bodies().len().max(1);
+    let steps = ((AUTO_FRAME_SECONDS / dt) as usize).min(100_000 / n);
+    if any_dynamic {
+        for k in 1..=steps {
+            world.step(dt);
+            if k % 5 == 0 || k == steps {
+                if let (Some(a), Some(b)) = (acc, bounds(&world)) {
+                    acc = Some(a.union(&b));
+                }
+            }
+        }
+    }
+    if let Some(b) = acc {
+        cam.frame(&b);
+    }
+    cam
+}
