@@ -496,12 +496,7 @@ pub fn run_compare(cli: &Cli, scene: &mut LoadedScene, modes: &[SolverMode]) -> 
     Ok(sides)
 }
 
-/// `FILE.jsonl` → `FILE.<side>.jsonl` (the extension kept, `jsonl` if there is none).
-pub fn side_path(path: &std::path::Path, side: &str) -> PathBuf {
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let ext = path.extension().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "jsonl".into());
-    path.with_file_name(format!("{stem}.{side}.{ext}"))
-}
+pub use crate::app::sides::side_path;
 
 /// Watches the selected pair (`--select`, else the scene's `view.selected`).
 fn watch_selected(cli: &Cli, scene: &mut LoadedScene) -> Result<(), CliError> {

@@ -518,7 +518,7 @@ fn the_open_dialog_lists_scene_files_and_loads_the_one_chosen() {
     let mut h = Harness::builder()
         .with_size(egui::Vec2::new(900.0, 700.0))
         .with_accessibility_check(false)
-        .build_ui_state(|ui, t: &mut Testbed| contactlab::app::files::show_dialog(ui.ctx(), t), t);
+        .build_ui_state(|ui, t: &mut Testbed| contactlab::app::panels::scene::dialog(ui.ctx(), t), t);
     h.run();
     h.get_by_label_contains("Open a scene");
     // The scenes folder's files are listed; pick one and open it.

@@ -12,7 +12,6 @@
 //! Limits: a burst of events reloads once; an editor that truncates and then writes may
 //! show a parse error for a frame before the write's own event reloads the whole file.
 
-use super::testbed::Testbed;
 use crate::scene::SceneDesc;
 use notify::{RecursiveMode, Watcher};
 use std::path::{Path, PathBuf};
@@ -185,7 +184,7 @@ impl Files {
 
     /// Keeps the watch on the open file and the files it reads, with the bytes they were
     /// loaded from; returns a message when they cannot be watched.
-    fn sync_watch(&mut self) -> Option<String> {
+    pub fn sync_watch(&mut self) -> Option<String> {
         if !self.hot_reload || self.loaded.files.is_empty() {
             self.watch = None;
             return None;
@@ -205,73 +204,16 @@ impl Files {
     }
 
     /// Whether the watched files changed on disk (waiting up to `wait` for the event).
-    fn changed(&mut self, wait: Duration) -> bool {
+    pub fn changed(&mut self, wait: Duration) -> bool {
         self.watch.as_mut().is_some_and(|w| w.changed(wait))
     }
 
     /// Opens the "Open…" dialog in folder `start`.
-    fn open_dialog(&mut self, start: PathBuf) {
+    pub fn open_dialog(&mut self, start: PathBuf) {
         let filter: egui_file::Filter<PathBuf> = Box::new(|p: &Path| p.extension().is_some_and(|e| e == "ron"));
         let mut d =
             egui_file::FileDialog::open_file().initial_path(start).title("Open a scene").show_files_filter(filter);
         d.open();
         self.dialog = Some(d);
-    }
-}
-
-impl Testbed {
-    /// Turns hot reload on or off for the open scene file.
-    pub fn set_hot_reload(&mut self, on: bool) {
-        self.tools.files.hot_reload = on;
-        if let Some(msg) = self.tools.files.sync_watch() {
-            self.tools.status = msg;
-        }
-    }
-
-    /// Reloads the scene file if it (or a file it reads) changed on disk, keeping the
-    /// camera; returns whether it tried. A broken file keeps the running scene and shows its
-    /// error.
-    pub fn poll_hot_reload(&mut self) -> bool {
-        self.poll_hot_reload_within(Duration::ZERO)
-    }
-
-    /// [`Testbed::poll_hot_reload`], waiting up to `wait` for the file system's event (tests).
-    pub fn poll_hot_reload_within(&mut self, wait: Duration) -> bool {
-        if !self.tools.files.changed(wait) {
-            return false;
-        }
-        let camera = self.view.camera;
-        if self.reload().is_ok() {
-            self.view.camera = camera;
-            self.tools.status = "reloaded the scene file (it changed on disk)".into();
-        }
-        true
-    }
-
-    /// Opens the "Open…" dialog at the scene's folder (else the shipped scenes').
-    pub fn open_dialog(&mut self) {
-        let start = self
-            .session
-            .scene_path
-            .as_deref()
-            .and_then(Path::parent)
-            .filter(|d| d.is_dir())
-            .map_or_else(crate::scene::scenes_dir, Path::to_path_buf);
-        self.tools.files.open_dialog(start);
-    }
-}
-
-/// Draws the dialog while it is open and loads the file chosen.
-pub fn show_dialog(ctx: &egui::Context, t: &mut Testbed) {
-    let Some(d) = t.tools.files.dialog.as_mut() else { return };
-    if d.show(ctx).selected() {
-        let path = d.path().map(Path::to_path_buf);
-        t.tools.files.dialog = None;
-        if let Some(p) = path {
-            // An error shows in the panel; the running scene stays.
-            let _ = t.load(p);
-        }
-    } else if !d.visible() {
-        t.tools.files.dialog = None;
     }
 }

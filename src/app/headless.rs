@@ -3,6 +3,7 @@
 //! render tests).
 
 use super::egui_pass::EguiFrame;
+use super::record::{gif_delay_ms, write_gif};
 use super::testbed::Testbed;
 use crate::render::draw::Rect;
 use crate::render::screenshot::{read_texture, save_png};
@@ -151,20 +152,4 @@ pub fn sequence(
         written.push(path.to_path_buf());
     }
     Ok(written)
-}
-
-/// GIF frame delay (ms) for frames `every` steps of `timestep` apart: whole centiseconds, at
-/// least 2 (browsers play anything shorter slower).
-pub fn gif_delay_ms(timestep: f32, every: u32) -> u32 {
-    ((timestep * every as f32 * 100.0).round() as u32).max(2) * 10
-}
-
-/// Writes `images` as an endlessly looping animated GIF (the image crate's encoder).
-pub fn write_gif(images: Vec<RgbaImage>, delay_ms: u32, path: &std::path::Path) -> Result<(), String> {
-    let file = std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let mut enc = image::codecs::gif::GifEncoder::new_with_speed(std::io::BufWriter::new(file), 10);
-    enc.set_repeat(image::codecs::gif::Repeat::Infinite).map_err(|e| e.to_string())?;
-    let delay = image::Delay::from_numer_denom_ms(delay_ms, 1);
-    enc.encode_frames(images.into_iter().map(|img| image::Frame::from_parts(img, 0, 0, delay)))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

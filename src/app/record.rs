@@ -8,10 +8,9 @@
 //! taken at the window's size; windows floating over the view (help, plots) are captured
 //! too.
 
-use super::testbed::Testbed;
 use image::RgbaImage;
 use std::path::PathBuf;
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::Receiver;
 
 /// Most frames one recording keeps (memory: about 4 MB each at 1600×900).
 pub const MAX_FRAMES: usize = 300;
@@ -24,7 +23,7 @@ pub struct GifRecording {
     /// Steps between frames.
     pub every: u32,
     /// Step of the last frame taken.
-    last_step: Option<u64>,
+    pub last_step: Option<u64>,
 }
 
 /// Recording state of the testbed.
@@ -46,74 +45,18 @@ impl Default for Recorder {
     }
 }
 
-impl Testbed {
-    /// Starts recording (frames are taken by the window, [`Testbed::gif_frame_due`]).
-    pub fn start_gif(&mut self) {
-        self.tools.capture.recorder.active =
-            Some(GifRecording { frames: Vec::new(), every: self.tools.capture.recorder.every.max(1), last_step: None });
-        self.tools.status = "recording a GIF: play or step the scene, then press Stop".into();
-    }
+/// GIF frame delay (ms) for frames `every` steps of `timestep` apart: whole centiseconds, at
+/// least 2 (browsers play anything shorter slower).
+pub fn gif_delay_ms(timestep: f32, every: u32) -> u32 {
+    ((timestep * every as f32 * 100.0).round() as u32).max(2) * 10
+}
 
-    /// Whether the window should capture a frame now: the first one, then one each time the
-    /// world has taken `every` steps since the last.
-    pub fn gif_frame_due(&self) -> bool {
-        self.tools.capture.recorder.active.as_ref().is_some_and(|r| {
-            r.last_step.is_none_or(|s| self.world().step_count >= s + r.every as u64) && r.frames.len() < MAX_FRAMES
-        })
-    }
-
-    /// Adds a captured frame; stops the recording when it is full.
-    pub fn push_gif_frame(&mut self, img: RgbaImage) {
-        let step = self.world().step_count;
-        let Some(r) = self.tools.capture.recorder.active.as_mut() else { return };
-        r.frames.push(img);
-        r.last_step = Some(step);
-        if r.frames.len() >= MAX_FRAMES {
-            self.stop_gif();
-        }
-    }
-
-    /// Stops recording and writes the GIF on a worker thread.
-    pub fn stop_gif(&mut self) {
-        let Some(r) = self.tools.capture.recorder.active.take() else { return };
-        if r.frames.is_empty() {
-            self.tools.status = "GIF not written: no frame was captured".into();
-            return;
-        }
-        let shot = crate::render::screenshot::timestamped_path().with_extension("gif");
-        let path = self.tools.capture.recorder.dir.join(shot.file_name().unwrap_or_default());
-        let delay = super::headless::gif_delay_ms(self.session.timestep(), r.every);
-        let n = r.frames.len();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let result = path
-                .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .map_err(|e| format!("cannot create {}: {e}", path.display()))
-                .and_then(|()| super::headless::write_gif(r.frames, delay, &path))
-                .map(|()| path);
-            let _ = tx.send(result);
-        });
-        self.tools.capture.recorder.writing = Some(rx);
-        self.tools.status = format!("writing a GIF of {n} frames…");
-    }
-
-    /// Picks up the result of a GIF being written (called every frame; `wait`: block until
-    /// it is written, for tests).
-    pub fn poll_gif_within(&mut self, wait: bool) {
-        let Some(rx) = &self.tools.capture.recorder.writing else { return };
-        let result = if wait { rx.recv().ok() } else { rx.try_recv().ok() };
-        if let Some(result) = result {
-            self.tools.status = match result {
-                Ok(p) => format!("saved {}", p.display()),
-                Err(e) => format!("GIF failed: {e}"),
-            };
-            self.tools.capture.recorder.writing = None;
-        }
-    }
-
-    /// [`Testbed::poll_gif_within`] without waiting.
-    pub fn poll_gif(&mut self) {
-        self.poll_gif_within(false);
-    }
+/// Writes `images` as an endlessly looping animated GIF (the image crate's encoder).
+pub fn write_gif(images: Vec<RgbaImage>, delay_ms: u32, path: &std::path::Path) -> Result<(), String> {
+    let file = std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let mut enc = image::codecs::gif::GifEncoder::new_with_speed(std::io::BufWriter::new(file), 10);
+    enc.set_repeat(image::codecs::gif::Repeat::Infinite).map_err(|e| e.to_string())?;
+    let delay = image::Delay::from_numer_denom_ms(delay_ms, 1);
+    enc.encode_frames(images.into_iter().map(|img| image::Frame::from_parts(img, 0, 0, delay)))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

@@ -291,6 +291,13 @@ impl Sides {
     }
 }
 
+/// `FILE.jsonl` → `FILE.<side>.jsonl` (the extension kept, `jsonl` if there is none).
+pub fn side_path(path: &std::path::Path, side: &str) -> std::path::PathBuf {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let ext = path.extension().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "jsonl".into());
+    path.with_file_name(format!("{stem}.{side}.{ext}"))
+}
+
 /// Wakes every dynamic body of `w`.
 fn wake_all(w: &mut World) {
     for i in 0..w.bodies().len() {

@@ -8,10 +8,17 @@
 //! - [`Tools`]: scene files and hot reload, screenshots and GIFs, the plots' samples, the
 //!   status line.
 //!
-//! The operations that touch several parts — a step (the session steps the sides, the plots
-//! sample them), reset, load, changing the sides of a comparison, what the renderer draws —
-//! are methods of [`Testbed`] here; the window, the panel, the headless screenshot and the
-//! tests all drive this one struct.
+//! The operations that touch several parts are methods of [`Testbed`]: the core ones here (a
+//! step: the session steps the sides, the plots sample them; reset, load, changing the sides
+//! of a comparison, what the renderer draws), and by tool in `testbed/` (the mouse drag, scene
+//! files and hot reload, GIF recording, replaying a trace). The window, the panel, the
+//! headless screenshot and the tests all drive this one struct. The parts never import the
+//! testbed, so the app's modules import no circle (`tests/app_structure.rs`).
+
+mod drag;
+mod files;
+mod gif;
+mod replay;
 
 use super::session::Session;
 use super::sides::{tiles, Sides, SIDE_NAMES};

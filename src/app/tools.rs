@@ -85,7 +85,7 @@ impl Plots {
             let file = if k == 0 {
                 path.to_path_buf()
             } else {
-                crate::cli::side_path(path, &super::sides::SIDE_NAMES[k].to_lowercase())
+                super::sides::side_path(path, &super::sides::SIDE_NAMES[k].to_lowercase())
             };
             let mut out = std::io::BufWriter::new(std::fs::File::create(file)?);
             s.write_csv(&mut out)?;

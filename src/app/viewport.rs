@@ -51,7 +51,7 @@ pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
     super::input::dispatch(ui.ctx(), t);
     super::panels::help::show(ui.ctx(), t);
     super::panels::plots::show(ui.ctx(), t);
-    super::files::show_dialog(ui.ctx(), t);
+    super::panels::scene::dialog(ui.ctx(), t);
     t.poll_hot_reload();
     main
 }

@@ -3,6 +3,7 @@
 
 use crate::app::testbed::Testbed;
 use egui::{Color32, RichText};
+use std::path::Path;
 
 /// The section.
 pub fn scene_picker(ui: &mut egui::Ui, t: &mut Testbed) {
@@ -46,5 +47,20 @@ pub fn scene_picker(ui: &mut egui::Ui, t: &mut Testbed) {
     if let Some(e) = &t.tools.files.load_error {
         ui.colored_label(Color32::from_rgb(200, 30, 30), format!("Could not load: {e}"));
         ui.label(RichText::new("The current scene keeps running.").small());
+    }
+}
+
+/// Draws the dialog while it is open and loads the file chosen.
+pub fn dialog(ctx: &egui::Context, t: &mut Testbed) {
+    let Some(d) = t.tools.files.dialog.as_mut() else { return };
+    if d.show(ctx).selected() {
+        let path = d.path().map(Path::to_path_buf);
+        t.tools.files.dialog = None;
+        if let Some(p) = path {
+            // An error shows in the panel; the running scene stays.
+            let _ = t.load(p);
+        }
+    } else if !d.visible() {
+        t.tools.files.dialog = None;
     }
 }

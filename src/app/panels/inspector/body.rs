@@ -40,6 +40,9 @@ pub fn principal_moments(m: glam::Mat3) -> [f32; 3] {
 pub fn body(ui: &mut egui::Ui, t: &mut Testbed, k: usize, i: usize) {
     let Some(side) = t.sides.get(k) else { return };
     let world = &side.world;
+    if i >= world.bodies().len() {
+        return;
+    }
     let (name, dynamic, mass, moments, vel, spin, ke, asleep, mut friction, mut restitution, volume) = {
         let b = &world.bodies()[i];
         (

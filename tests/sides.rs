@@ -1,0 +1,219 @@
+//! The testbed's sides and keys (issue 32): up to four methods side by side in lockstep, the
+//! plots overlaying every side, the inspector reading the side it is asked for, and one key
+//! table that both the help lists and the window dispatches from.
+
+use contactlab::app::input::{Action, KEYS};
+use contactlab::app::Testbed;
+use contactlab::physics::{SolverMode, World};
+use contactlab::scene;
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+
+fn testbed(name: &str) -> Testbed {
+    let path = scene::scenes_dir().join(name);
+    Testbed::new(scene::load(&path).unwrap(), Some(path))
+}
+
+/// The whole window's egui frame (panel, view, keys, help and plots windows).
+fn window(t: Testbed) -> Harness<'static, Testbed> {
+    Harness::builder().with_size(egui::Vec2::new(1600.0, 2400.0)).build_ui_state(
+        |ui, t: &mut Testbed| {
+            contactlab::app::viewport::frame(ui, t);
+        },
+        t,
+    )
+}
+
+fn same_poses(a: &World, b: &World) -> bool {
+    a.bodies().iter().zip(b.bodies()).all(|(x, y)| x.pose.pos == y.pose.pos && x.pose.rot == y.pose.rot)
+}
+
+#[test]
+fn four_methods_step_in_lockstep_and_the_plots_show_four_series() {
+    let mut h = window(testbed("naive_stack.ron"));
+    h.run();
+    h.get_by_label("compare methods side by side").click();
+    h.run();
+    for m in [SolverMode::Cyclone, SolverMode::Averaged] {
+        h.get_by_label(&format!("compare: {}", m.name())).click();
+        h.run();
+    }
+    let modes = h.state().sides.modes();
+    assert_eq!(modes, [SolverMode::Naive, SolverMode::Iterative, SolverMode::Cyclone, SolverMode::Averaged]);
+    h.key_press(egui::Key::P);
+    h.run();
+    assert!(h.state().tools.plots.open, "P opens the plots");
+    const STEPS: u64 = 40;
+    for _ in 0..STEPS {
+        h.key_press(egui::Key::Period);
+        h.run();
+    }
+    // Each side is the scene run alone under its method, and all took every step.
+    let start = scene::load(&scene::scenes_dir().join("naive_stack.ron")).unwrap();
+    let t = h.state();
+    let mut apart = 0;
+    for (side, &m) in t.sides.iter().zip(&modes) {
+        let mut alone = start.world.clone();
+        alone.settings.mode = m;
+        for _ in 0..STEPS {
+            alone.step(start.timestep());
+        }
+        assert_eq!(side.world.step_count, STEPS, "{m:?}");
+        assert!(same_poses(&side.world, &alone), "{m:?} side differs from the scene run alone under it");
+        apart += !same_poses(&side.world, &t.sides.main().world) as usize;
+    }
+    assert_eq!(apart, 3, "the four methods give four different states");
+    // Four series, one sample per step each, sampled from their own sides.
+    let series = &t.tools.plots.series;
+    assert_eq!(series.len(), 4);
+    for (s, side) in series.iter().zip(t.sides.iter()) {
+        assert_eq!(s.samples().len() as u64, STEPS);
+        let last = s.samples().last().unwrap();
+        assert_eq!(last.step, STEPS);
+        let e = side.world.total_energy();
+        assert!((last.total() - e).abs() <= 1e-3 * e.abs().max(1.0), "sample {} J vs side {e} J", last.total());
+    }
+    // The plots window names every side in its legends (besides the stats and selector).
+    let count = |h: &Harness<'_, Testbed>, label: &str| h.query_all_by_label(label).count();
+    let shown: Vec<usize> = (0..4).map(|k| count(&h, &t.side_title(k))).collect();
+    h.key_press(egui::Key::P);
+    h.run();
+    assert!(!h.state().tools.plots.open);
+    for (k, n) in shown.iter().enumerate() {
+        let without = count(&h, &h.state().side_title(k));
+        assert!(*n > without, "side {k}: {n} labels with the plots open, {without} without");
+    }
+}
+
+/// Side B's impulses in the inspector: the selector picks the side, and the points table
+/// shows that side's λn, read from its own world.
+#[test]
+fn the_inspectors_side_selector_shows_side_bs_impulses() {
+    let mut t = testbed("box_on_box.ron");
+    t.set_sides(&[SolverMode::Naive, SolverMode::Iterative]);
+    let (a, b) = t.selected_pair().expect("the scene selects base and box");
+    for _ in 0..20 {
+        t.step_once();
+    }
+    let impulses = |w: &World| -> Vec<f32> {
+        let c =
+            w.contacts().iter().find(|c| (c.a as usize, c.b as usize) == (a, b)).expect("the box rests on the base");
+        c.impulses[..c.manifold.points.len()].iter().map(|i| i.normal).collect()
+    };
+    let (on_a, on_b) = (impulses(&t.sides.main().world), impulses(&t.sides.get(1).unwrap().world));
+    let text = |v: &[f32]| v.iter().map(|x| format!("{x:.2}")).collect::<Vec<_>>();
+    assert_ne!(text(&on_a), text(&on_b), "the methods' impulses differ at the shown precision");
+    let mut h = Harness::builder()
+        .with_size(egui::Vec2::new(520.0, 3000.0))
+        .build_ui_state(|ui, t: &mut Testbed| contactlab::app::panels::panel(ui, t), t);
+    h.run();
+    let shown = |h: &Harness<'_, Testbed>, v: &[String]| v.iter().all(|s| h.query_all_by_label(s).next().is_some());
+    assert!(shown(&h, &text(&on_a)), "side A's λn {:?} in the table", text(&on_a));
+    h.get_by_label(&format!("B: {}", SolverMode::Iterative.name())).click();
+    h.run();
+    assert_eq!(h.state().selection.side, 1);
+    assert!(shown(&h, &text(&on_b)), "side B's λn {:?} in the table", text(&on_b));
+    let gone = text(&on_a).iter().any(|s| h.query_all_by_label(s).next().is_none());
+    assert!(gone, "side A's λn no longer all shown");
+}
+
+/// Every key of the table does its action in the window, and the help lists exactly the
+/// table's keys (then the mouse's gestures).
+#[test]
+fn every_key_of_the_table_does_its_action_and_the_help_lists_the_table() {
+    let rows: Vec<_> = contactlab::app::panels::help::rows().collect();
+    assert_eq!(rows.len(), KEYS.len() + contactlab::app::input::MOUSE.len());
+    for (b, (label, what)) in KEYS.iter().zip(&rows) {
+        assert_eq!((b.label, b.description), (*label, *what));
+    }
+    for b in KEYS {
+        for chord in b.keys {
+            let name = format!("{:?} ({}{:?})", b.action, if chord.ctrl { "Ctrl+" } else { "" }, chord.key);
+            let scene = if b.action == Action::Walk { "corridor.ron" } else { "box_on_box.ron" };
+            let mut h = window(testbed(scene));
+            h.run();
+            // A state where the action shows: a few steps taken, one back, a body selected,
+            // the camera moved, the character driven.
+            for _ in 0..3 {
+                h.state_mut().step_once();
+            }
+            h.state_mut().step_back();
+            h.state_mut().click_body(Some(1));
+            h.state_mut().view.camera.orbit(120.0, 40.0);
+            if b.action == Action::Walk {
+                h.state_mut().selection.characters =
+                    contactlab::app::selection::CharacterView { selected: Some(0), driving: true };
+            }
+            h.run();
+            let before = snapshot(&h);
+            let modifiers = if chord.ctrl { egui::Modifiers::COMMAND } else { egui::Modifiers::NONE };
+            let after = if b.action == Action::Walk {
+                // Held: the walk is set while the key is down.
+                h.key_down(chord.key);
+                h.run();
+                let held = snapshot(&h);
+                h.key_up(chord.key);
+                h.run();
+                held
+            } else {
+                h.key_press_modifiers(modifiers, chord.key);
+                h.run();
+                snapshot(&h)
+            };
+            assert!(did(b.action, &before, &after), "{name}: {before:?} → {after:?}");
+        }
+    }
+}
+
+/// What the actions change.
+#[derive(Clone, Debug, PartialEq)]
+struct Seen {
+    playing: bool,
+    step: u64,
+    head: u64,
+    selected: usize,
+    eye: glam::Vec3,
+    screenshot: bool,
+    help: bool,
+    plots: bool,
+    zoom: f32,
+    walk: glam::Vec3,
+}
+
+fn snapshot(h: &Harness<'_, Testbed>) -> Seen {
+    let t = h.state();
+    Seen {
+        playing: t.session.playing,
+        step: t.world().step_count,
+        head: t.session.history.head(),
+        selected: t.selection.bodies.len(),
+        eye: t.view.camera.eye(),
+        screenshot: t.tools.capture.screenshot.is_some(),
+        help: t.view.show_help,
+        plots: t.tools.plots.open,
+        zoom: h.ctx.zoom_factor(),
+        walk: t.world().characters().first().map_or(glam::Vec3::ZERO, |c| c.walk),
+    }
+}
+
+/// Whether `action` happened between `a` and `b` (set up at step 2 of a history whose head
+/// is 3, one body selected, the camera moved, zoom 100 %).
+fn did(action: Action, a: &Seen, b: &Seen) -> bool {
+    match action {
+        Action::PlayPause => b.playing != a.playing,
+        Action::StepForward => b.step == a.step + 1,
+        Action::StepBack => b.step + 1 == a.step,
+        Action::First => b.step == 0 && a.step > 0,
+        Action::Last => b.step == a.head && a.step < a.head,
+        Action::Reset => b.step == 0 && b.head == 0 && a.head > 0,
+        Action::Frame => b.eye != a.eye,
+        Action::Screenshot => b.screenshot && !a.screenshot,
+        Action::ClearSelection => b.selected == 0 && a.selected > 0,
+        Action::Help => b.help != a.help,
+        Action::Plots => b.plots != a.plots,
+        Action::ZoomIn => b.zoom > a.zoom,
+        Action::ZoomOut => b.zoom < a.zoom,
+        Action::ZoomReset => b.zoom == 1.0,
+        Action::Walk => b.walk != glam::Vec3::ZERO,
+    }
+}
