@@ -20,9 +20,10 @@
 //!   a solver setting or the method) discards the steps after it; the panel says so.
 //!
 //! Limits: re-simulating to a far step costs one world step per step between it and the
-//! snapshot before it (a 5,050-box pyramid at 10 minutes of history and a 256 MB budget:
-//! about a hundred steps near the cursor, more far from it; docs/BENCHMARKS.md). Changing the
-//! sides of a comparison starts the history afresh (a snapshot holds one world per side). Camera, selection and overlays are not part of the history.
+//! snapshot before it; on a big scene with a long history the gaps far from the cursor grow
+//! to many steps (measured in docs/BENCHMARKS.md, "History"). Changing the sides of a
+//! comparison starts the history afresh (a snapshot holds one world per side). Camera,
+//! selection and overlays are not part of the history.
 
 use super::drag::Drag;
 use crate::physics::{Settings, World};
@@ -77,9 +78,9 @@ pub struct History {
 /// Default memory budget (bytes).
 pub const DEFAULT_BUDGET: usize = 256 << 20;
 
-/// Default steps between regular snapshots: a snapshot of the 210-box pyramid (0.36 MB)
-/// costs about half of one of its steps, so every 16th step keeps the history at about 3 %
-/// of the step time (docs/BENCHMARKS.md).
+/// Default steps between regular snapshots: a snapshot costs a fraction of a step, so taking
+/// one every 16th step keeps the history's share of the step time small (measured in
+/// docs/BENCHMARKS.md, "History").
 pub const DEFAULT_INTERVAL: u64 = 16;
 
 impl Default for History {
