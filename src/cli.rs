@@ -2,6 +2,7 @@
 
 use crate::app::sides::{MAX_SIDES, SIDE_NAMES};
 use crate::physics::{ContinuousMode, SolverMode, World};
+use crate::scene::format::Overlay;
 use crate::scene::{self, LoadedScene, SceneError};
 use crate::trace::{TraceStep, TraceWriter};
 use clap::builder::TypedValueParser;
@@ -267,6 +268,9 @@ pub enum CliError {
     /// `--compare` not given two methods.
     #[error("--compare: {0}")]
     Compare(String),
+    /// A pair overlay (`gauss`, `minkowski`, `clip`) without a selected pair.
+    #[error("--overlay: {0}")]
+    Overlay(String),
     /// `--clip-stage` without a pair that has clip stages, or out of range.
     #[error("--clip-stage: {0}")]
     ClipStage(String),
@@ -337,6 +341,7 @@ pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, Cli
     if let Some((a, b)) = pair {
         t.select_pair(a, b);
     }
+    check_pair_overlays(cli, &t.session.scene)?;
     if let Some(c) = cli.camera {
         let fov = t.view.camera.fov_y.to_degrees();
         t.view.camera =
@@ -391,12 +396,39 @@ pub fn apply_overrides(cli: &Cli, world: &mut World) {
     }
 }
 
+/// The pair overlays asked for (`--overlay gauss|minkowski|clip`) draw the selected pair
+/// (`--select`, else the scene's own): without one they would be silently empty, an error.
+pub fn check_pair_overlays(cli: &Cli, s: &LoadedScene) -> Result<(), CliError> {
+    let scene_pair = s.desc.view.selected.as_ref().and_then(|(a, b)| Some((s.body_index(a)?, s.body_index(b)?)));
+    let pair = selected_pair(cli, s)?.or(scene_pair);
+    let asked = [Overlay::Gauss, Overlay::Minkowski, Overlay::Clip].into_iter().find(|o| cli.overlay.contains(o));
+    match (pair, asked) {
+        (None, Some(o)) => Err(CliError::Overlay(format!(
+            "{} draws the selected pair, and none is selected: add --select A,B ({})",
+            format!("{o:?}").to_lowercase(),
+            body_names(s)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// "the bodies are: a, b, c" for an error message (the first 30, then how many in all).
+fn body_names(s: &LoadedScene) -> String {
+    const SHOWN: usize = 30;
+    let names: Vec<&str> = s.world.bodies().iter().take(SHOWN).map(|b| b.name.as_str()).collect();
+    let n = s.world.bodies().len();
+    let more = if n > SHOWN { format!(", … ({n} in all)") } else { String::new() };
+    format!("the scene's bodies are: {}{more}", names.join(", "))
+}
+
 /// Indices of the `--select` pair, if given.
 pub fn selected_pair(cli: &Cli, s: &LoadedScene) -> Result<Option<(usize, usize)>, CliError> {
     match cli.select.as_slice() {
         [] => Ok(None),
         [a, b] => {
-            let find = |n: &String| s.body_index(n).ok_or_else(|| CliError::Select(format!("no body is named '{n}'")));
+            let find = |n: &String| {
+                s.body_index(n).ok_or_else(|| CliError::Select(format!("no body is named '{n}'; {}", body_names(s))))
+            };
             let (ia, ib) = (find(a)?, find(b)?);
             if ia == ib {
                 return Err(CliError::Select("pick two different bodies".into()));

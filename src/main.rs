@@ -38,6 +38,7 @@ fn run(args: &Cli) -> Result<(), CliError> {
     }
     let mut scene = cli::load_scene(args)?;
     cli::selected_pair(args, &scene)?;
+    cli::check_pair_overlays(args, &scene)?;
     if args.clip_stage.is_some() && args.select.is_empty() {
         return Err(CliError::ClipStage("select a pair with --select A,B first".into()));
     }

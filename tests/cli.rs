@@ -161,6 +161,13 @@ fn bad_input_exits_non_zero_with_a_message() {
     fails_with(&[&scene("stack_10.ron"), "--headless", "--iterations", "0"], "iterations");
     fails_with(&[&scene("stack_10.ron"), "--headless", "--select", "box0,nobody"], "no body is named 'nobody'");
     fails_with(&[&scene("stack_10.ron"), "--headless", "--size", "12by9"], "WIDTHxHEIGHT");
+    // An unknown name lists the scene's bodies; a pair overlay without a pair says to pick one.
+    fails_with(&[&scene("box_on_box.ron"), "--headless", "--select", "base,boxx"], "bodies are: ground, base, box");
+    for o in ["gauss", "minkowski", "clip"] {
+        let out = std::env::temp_dir().join("contactlab-never-written.png");
+        let args = [&scene("stack_10.ron"), "--headless", "--overlay", o, "--screenshot", out.to_str().unwrap()];
+        fails_with(&args, &format!("--overlay: {o} draws the selected pair, and none is selected: add --select A,B"));
+    }
     let dir = std::env::temp_dir().join(format!("contactlab-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.ron");

@@ -313,3 +313,36 @@ fn teaching_labels_name_the_faces_in_the_picture() {
     let (before, after) = (count_near(&plain, None, reference, 40), count_near(&labelled, None, reference, 40));
     assert!(after > before + 200, "reference-colour pixels {before} → {after}");
 }
+
+/// A sphere–box pair has no Gauss map or Minkowski difference: its insets draw nothing (the
+/// Minkowski inset's pixels are the scene's own), and the Gauss inset's corner holds one
+/// line that says why instead of titles over an empty frame.
+#[test]
+fn the_insets_of_a_sphere_box_pair_draw_nothing_but_why() {
+    let mut off = Offscreen::new(SIZE).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
+    let mut t = testbed("spheres_and_capsules.ron");
+    let (a, b) = (t.session.scene.body_index("block").unwrap(), t.session.scene.body_index("ball on face").unwrap());
+    t.select_pair(a, b);
+    for _ in 0..30 {
+        t.step_once();
+    }
+    t.view.overlays = Overlays::default();
+    let plain = render(&mut off, &mut t);
+    t.view.overlays.enable(Overlay::Gauss);
+    t.view.overlays.enable(Overlay::Minkowski);
+    let with = render(&mut off, &mut t);
+    let (g, m) = inset_rects(Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 });
+    let differ = |r: Rect| {
+        plain
+            .enumerate_pixels()
+            .filter(|(x, y, p)| r.contains((*x as f32, *y as f32)) && **p != *with.get_pixel(*x, *y))
+            .count()
+    };
+    assert_eq!(differ(m), 0, "the Minkowski inset drew over the scene");
+    let note = differ(g);
+    assert!(note > 200, "the Gauss inset's corner says why it is empty ({note} pixels changed)");
+    // Only the note, in the bottom-left corner: no frame, title or legend anywhere else.
+    let corner = Rect { x: 0.0, y: SIZE.1 as f32 * 0.6, w: SIZE.0 as f32 * 0.5, h: SIZE.1 as f32 * 0.4 };
+    let all = differ(Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 });
+    assert_eq!(all, differ(corner), "pixels changed outside the note's corner");
+}

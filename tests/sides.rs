@@ -217,3 +217,84 @@ fn did(action: Action, a: &Seen, b: &Seen) -> bool {
         Action::Walk => b.walk != glam::Vec3::ZERO,
     }
 }
+
+/// Every text egui painted in the last frame.
+fn painted_texts(h: &Harness<'_, Testbed>) -> Vec<String> {
+    fn walk(s: &egui::Shape, out: &mut Vec<String>) {
+        match s {
+            egui::Shape::Text(t) => out.push(t.galley.text().to_string()),
+            egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for c in &h.output().shapes {
+        walk(&c.shape, &mut out);
+    }
+    out
+}
+
+/// A 6,000 J energy (a box resting on a box) gets y-axis tick labels other than 0 (egui_plot's
+/// default spacing left a lone "0" on a plot this short), and the selected pair's plots
+/// follow the box, not the static base it rests on.
+#[test]
+fn the_energy_plot_labels_its_y_axis_and_follows_the_moving_body() {
+    let mut t = testbed("box_on_box.ron");
+    let e = t.world().total_energy();
+    assert!((5000.0..7000.0).contains(&e), "{e} J");
+    t.tools.plots.open = true;
+    for _ in 0..30 {
+        t.step_once();
+    }
+    let box_index = t.session.scene.body_index("box").unwrap();
+    assert_eq!(t.selected_pair().map(|p| p.0), t.session.scene.body_index("base"), "the scene selects base, box");
+    assert_eq!(t.followed_body(), Some(box_index));
+    let sample = t.tools.plots.main().last().unwrap().body.expect("a followed body");
+    assert_eq!(sample.index as usize, box_index);
+    let mut h = Harness::builder()
+        .with_size(egui::Vec2::new(1280.0, 1400.0))
+        .build_ui_state(|ui, t: &mut Testbed| contactlab::app::panels::plots::show(ui.ctx(), t), t);
+    h.run();
+    h.run();
+    let ticks: Vec<f64> = painted_texts(&h)
+        .iter()
+        .filter_map(|s| s.replace([' ', '\u{202f}', '\u{2009}'], "").parse::<f64>().ok())
+        .filter(|&v| (1000.0..=e as f64 * 1.2).contains(&v))
+        .collect();
+    assert!(!ticks.is_empty(), "no y tick label between 1,000 J and the energy: {:?}", painted_texts(&h));
+}
+
+/// F frames the selected pair: after zooming far out, both bodies fill a good part of the
+/// view again, centred; with nothing selected it frames the scene.
+#[test]
+fn f_frames_the_selected_pair() {
+    let mut h = window(testbed("box_on_box.ron"));
+    h.run();
+    let (a, b) = h.state().selected_pair().expect("the scene selects base and box");
+    h.state_mut().view.camera.distance *= 6.0;
+    h.state_mut().view.camera.orbit(200.0, 0.0);
+    h.run();
+    h.key_press(egui::Key::F);
+    h.run();
+    let t = h.state();
+    let rect = t.view.rect;
+    let vp = t.view.camera.view_proj(rect.width() / rect.height());
+    let (mut lo, mut hi) = (glam::Vec2::splat(f32::MAX), glam::Vec2::splat(f32::MIN));
+    for i in [a, b] {
+        let body = &t.world().bodies()[i];
+        let bb = body.shape.aabb(&body.pose);
+        for k in 0..8 {
+            let c = glam::Vec3::new(
+                if k & 1 == 0 { bb.min.x } else { bb.max.x },
+                if k & 2 == 0 { bb.min.y } else { bb.max.y },
+                if k & 4 == 0 { bb.min.z } else { bb.max.z },
+            );
+            let p = vp.project_point3(c);
+            lo = lo.min(p.truncate());
+            hi = hi.max(p.truncate());
+        }
+    }
+    assert!(lo.x > -1.0 && lo.y > -1.0 && hi.x < 1.0 && hi.y < 1.0, "the pair is in view: {lo} … {hi}");
+    let extent = (hi - lo).max_element() / 2.0;
+    assert!(extent > 0.35, "the pair fills {:.0} % of the view", extent * 100.0);
+}

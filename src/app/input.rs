@@ -123,7 +123,12 @@ pub const KEYS: &[Binding] = &[
         label: "R",
         description: "reset the scene (bodies and camera; every side of a comparison)",
     },
-    Binding { action: Action::Frame, keys: &[key(Key::F)], label: "F", description: "frame the scene" },
+    Binding {
+        action: Action::Frame,
+        keys: &[key(Key::F)],
+        label: "F",
+        description: "frame the selected pair (with none selected: the scene)",
+    },
     Binding {
         action: Action::Screenshot,
         keys: &[key(Key::F12)],

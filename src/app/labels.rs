@@ -248,7 +248,31 @@ fn paint_side(ui: &mut egui::Ui, t: &Testbed, s: &Side, pd: Option<&PairDebug>, 
     let (g, m) = inset_rects(main);
     let font = FontId::proportional(14.0);
     let small = FontId::proportional(12.0);
-    if t.view.overlays.has(Overlay::Gauss) {
+    let pair_shown = pd.filter(|_| t.selected_pair().is_some());
+    // An inset is drawn only when the pair has what it shows; else one line says why.
+    let gauss = pair_shown.is_some_and(|p| p.gauss_a.is_some() && p.gauss_b.is_some() && p.sat.is_some());
+    let minkowski = pair_shown.is_some_and(|p| p.minkowski.is_some());
+    let why = pair_shown.map(|p| empty_inset_reason(w, p));
+    let note = |rect: Rect| {
+        if let Some(text) = &why {
+            // Wider than a small inset, so the line stays a line or two.
+            let galley = painter.layout(text.clone(), small.clone(), dark, (main.w * 0.45).max(rect.w) / ppp - 16.0);
+            let at = p(rect.x + 8.0 * u, rect.y + rect.h - 8.0 * u) - egui::vec2(0.0, galley.size().y);
+            let plate = egui::Rect::from_min_size(at, galley.size()).expand(4.0);
+            painter.rect_filled(plate, 4.0, {
+                let [r, g, b, _] = t.view.look.inset();
+                c32([r, g, b]).gamma_multiply(0.92)
+            });
+            painter.galley(at, galley, dark);
+        }
+    };
+    if t.view.overlays.has(Overlay::Gauss) && !gauss {
+        note(g);
+    }
+    if t.view.overlays.has(Overlay::Minkowski) && !minkowski && !(t.view.overlays.has(Overlay::Gauss) && !gauss) {
+        note(m);
+    }
+    if gauss && t.view.overlays.has(Overlay::Gauss) {
         painter.text(p(g.x + 8.0 * u, g.y + 6.0 * u), Align2::LEFT_TOP, "Gauss maps", font.clone(), dark);
         let legend = [
             (colors::MAP_A, "A"),
@@ -262,7 +286,7 @@ fn paint_side(ui: &mut egui::Ui, t: &Testbed, s: &Side, pd: Option<&PairDebug>, 
             painter.text(p(g.x + 24.0 * u, y), Align2::LEFT_TOP, *name, small.clone(), dark);
         }
     }
-    if t.view.overlays.has(Overlay::Minkowski) {
+    if minkowski && t.view.overlays.has(Overlay::Minkowski) {
         painter.text(p(m.x + 8.0 * u, m.y + 6.0 * u), Align2::LEFT_TOP, "Minkowski difference A − B", font, dark);
         let legend = [
             (colors::MAP_A, "face of A"),
@@ -275,5 +299,32 @@ fn paint_side(ui: &mut egui::Ui, t: &Testbed, s: &Side, pd: Option<&PairDebug>, 
             painter.circle_filled(p(m.x + 14.0 * u, y + 7.0 * u), 5.0, c32(*c));
             painter.text(p(m.x + 24.0 * u, y), Align2::LEFT_TOP, *name, small.clone(), dark);
         }
+    }
+}
+
+/// Why the Gauss-map and Minkowski insets have nothing to show for pair `p` of `w`: a
+/// curved shape or a mesh in the pair (no SAT), in one line.
+pub fn empty_inset_reason(w: &World, p: &PairDebug) -> String {
+    use crate::physics::Shape;
+    let kind = |i: usize| match &w.bodies()[i].shape {
+        Shape::Sphere { .. } => "sphere",
+        Shape::Capsule { .. } => "capsule",
+        Shape::Box { .. } => "box",
+        s if s.mesh().is_some() => "mesh",
+        _ => "hull",
+    };
+    let (a, b) = (kind(p.a), kind(p.b));
+    if a == "mesh" || b == "mesh" {
+        format!(
+            "{a}–{b}: the contact comes from the triangles under the body, one manifold per normal \
+             group; there is no Gauss map or Minkowski difference of the pair"
+        )
+    } else if ["sphere", "capsule"].contains(&a) || ["sphere", "capsule"].contains(&b) {
+        format!(
+            "{a}–{b}: a curved shape has no Gauss-map arcs or Minkowski faces; the contact is the \
+             closest point, in closed form"
+        )
+    } else {
+        format!("{a}–{b}: no SAT query at the current poses (the pair is not a candidate)")
     }
 }

@@ -119,8 +119,16 @@ impl Testbed {
         }
         self.sides.watch(self.selection.pair());
         self.session.step(&mut self.sides, self.tools.plots.open);
-        let follow = self.selection.bodies.first().copied();
+        let follow = self.followed_body();
         self.tools.plots.sample(&self.sides, self.session.history.head(), follow);
+    }
+
+    /// The body the plots follow: the first selected body that moves (of a pair with the
+    /// ground, the body on it), else the first selected.
+    pub fn followed_body(&self) -> Option<usize> {
+        let bodies = self.world().bodies();
+        let sel = &self.selection.bodies;
+        sel.iter().copied().find(|&i| bodies.get(i).is_some_and(|b| b.is_dynamic())).or(sel.first().copied())
     }
 
     /// Advances by real time `real_dt` when playing: the session's due fixed steps.
@@ -292,10 +300,22 @@ impl Testbed {
         picking::pick(self.world(), o, d)
     }
 
-    /// Fits the camera to all bodies (key F).
+    /// Fits the camera (key F): to the selected pair when one is selected, else to all
+    /// bodies.
     pub fn frame_scene(&mut self) {
         let world = &self.sides.main().world;
-        self.view.frame_world(world);
+        // The aspect of one side's tile (16:9 before the first frame is laid out).
+        let r = self.view.rect;
+        let aspect = if r.is_positive() && r.is_finite() {
+            let tile = tiles(Rect { x: 0.0, y: 0.0, w: r.width(), h: r.height() }, self.sides.len())[0];
+            tile.w / tile.h
+        } else {
+            16.0 / 9.0
+        };
+        match self.selection.pair() {
+            Some(pair) => self.view.frame_pair(world, pair, aspect),
+            None => self.view.frame_world(world, aspect),
+        }
     }
 
     /// Goes to step `target` (clamped to what the history holds): restores the last

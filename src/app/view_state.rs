@@ -45,9 +45,34 @@ impl Default for ViewState {
 }
 
 impl ViewState {
-    /// Fits the camera to the bodies of `world` (key F): the dynamic ones, or all of them
-    /// when none is dynamic (a big static ground would dominate).
-    pub fn frame_world(&mut self, world: &World) {
+    /// Fits the camera to the selected pair `(a, b)` of `world` (key F with a pair
+    /// selected) in a view of width / height `aspect`: both bodies, except that a static body more than four times the other's
+    /// size (the ground under a box) gives only the part near the other body.
+    pub fn frame_pair(&mut self, world: &World, (a, b): (usize, usize), aspect: f32) {
+        let bounds = |i: usize| world.bodies().get(i).map(|x| (x.shape.aabb(&x.pose), x.is_dynamic()));
+        let (Some((ba, da)), Some((bb, db))) = (bounds(a), bounds(b)) else { return };
+        let size = |x: &crate::physics::Aabb| (x.max - x.min).length();
+        let near = |big: &crate::physics::Aabb, small: &crate::physics::Aabb| {
+            // The big body's box cut to the small one's, grown by the small one's size.
+            let grow = Vec3::splat(0.5 * size(small));
+            let lo = (small.min - grow).max(big.min);
+            let hi = (small.max + grow).min(big.max);
+            small.union(&crate::physics::Aabb::new(lo.min(hi), hi.max(lo)))
+        };
+        let framed = if !da && size(&ba) > 4.0 * size(&bb) {
+            near(&ba, &bb)
+        } else if !db && size(&bb) > 4.0 * size(&ba) {
+            near(&bb, &ba)
+        } else {
+            ba.union(&bb)
+        };
+        self.camera.frame_in(&framed, aspect);
+    }
+
+    /// Fits the camera to the bodies of `world` (key F) in a view of width / height
+    /// `aspect`: the dynamic ones, or all of them when none is dynamic (a big static ground
+    /// would dominate).
+    pub fn frame_world(&mut self, world: &World, aspect: f32) {
         let mut b: Option<crate::physics::Aabb> = None;
         let any_dynamic = world.bodies().iter().any(|x| x.is_dynamic());
         for body in world.bodies() {
@@ -57,7 +82,7 @@ impl ViewState {
             }
         }
         if let Some(b) = b {
-            self.camera.frame(&b);
+            self.camera.frame_in(&b, aspect);
         }
     }
 }

@@ -90,11 +90,19 @@ impl Camera {
 
     /// Fits `bounds` in view, keeping the viewing direction.
     pub fn frame(&mut self, bounds: &Aabb) {
+        self.frame_in(bounds, f32::INFINITY);
+    }
+
+    /// [`Camera::frame`] for a view of width / height `aspect`: in a view narrower than it
+    /// is tall the horizontal field of view is the smaller one, and the bounds must fit it.
+    pub fn frame_in(&mut self, bounds: &Aabb, aspect: f32) {
         let radius = (0.5 * (bounds.max - bounds.min)).length().max(0.5);
         self.target = bounds.center();
+        let half_y = self.fov_y * 0.5;
+        let half = if aspect.is_finite() && aspect > 0.0 { half_y.min((half_y.tan() * aspect).atan()) } else { half_y };
         // A 20 % margin: a bounding sphere that just touches the frame leaves the box's
         // corners on the picture's edge once perspective enlarges the near ones.
-        self.distance = radius / (self.fov_y * 0.5).sin() * 1.2;
+        self.distance = radius / half.sin() * 1.2;
     }
 }
 

@@ -94,9 +94,10 @@ impl PairDebug {
         PairDebug { a, b, record, sat, manifold, fresh, clip, clip_step, gauss_a, gauss_b, minkowski, impulses }
     }
 
-    /// Whether the fresh recomputation gives another contact than the step's: another
-    /// normal, other points (by feature ID), or positions or depths apart by more than
-    /// `tolerance` (m).
+    /// Whether the fresh recomputation gives another contact than the step's, by geometry:
+    /// another normal, another number of points, or a step point with no fresh point within
+    /// `tolerance` (m) in position and depth. Feature IDs are not compared: a resting pair's
+    /// fresh clip may choose the other face of a tie, which is not motion.
     pub fn fresh_differs(&self, tolerance: f32) -> bool {
         let (s, f) = (&self.manifold, &self.fresh);
         if s.points.len() != f.points.len() {
@@ -105,14 +106,15 @@ impl PairDebug {
         if s.points.is_empty() {
             return false;
         }
-        if s.kind != f.kind || s.normal.dot(f.normal) < 1.0 - 1e-4 {
+        // By geometry, not by feature: a resting pair's fresh clip may pick the other face of
+        // a tie or name a corner by another edge, and that is not motion.
+        if s.normal.dot(f.normal) < 1.0 - 1e-4 {
             return true;
         }
         s.points.iter().any(|p| {
-            f.points
+            !f.points
                 .iter()
-                .find(|q| q.id == p.id)
-                .is_none_or(|q| q.position.distance(p.position) > tolerance || (q.depth - p.depth).abs() > tolerance)
+                .any(|q| q.position.distance(p.position) <= tolerance && (q.depth - p.depth).abs() <= tolerance)
         })
     }
 }

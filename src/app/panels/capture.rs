@@ -56,6 +56,6 @@ pub fn section(ui: &mut egui::Ui, t: &mut Testbed) {
         }
     });
     if !t.tools.status.is_empty() {
-        ui.label(RichText::new(&t.tools.status).small());
+        ui.label(RichText::new(&t.tools.status).weak());
     }
 }

@@ -15,7 +15,7 @@ use crate::app::tools::timestamped_csv;
 use crate::physics::{SolverMode, Stage};
 use crate::trace::series::Sample;
 use egui::{Color32, RichText};
-use egui_plot::{FilledArea, Legend, Line, Plot, PlotPoints, VLine};
+use egui_plot::{AxisHints, FilledArea, Legend, Line, Plot, PlotPoints, VLine};
 
 /// The colour of a method's lines when the sides are overlaid.
 pub fn method_colour(m: SolverMode) -> Color32 {
@@ -27,7 +27,19 @@ pub fn method_colour(m: SolverMode) -> Color32 {
     }
 }
 
-const HEIGHT: f32 = 120.0;
+const HEIGHT: f32 = 150.0;
+
+/// A plot with axes whose tick labels show at every grid level a label fits in (egui_plot's
+/// default hides labels closer than 20 points on y and 60 on x, which left a short plot of a
+/// 6,000 J energy with a lone "0").
+fn styled(id: &str, height: f32) -> Plot<'static> {
+    Plot::new(id)
+        .height(height)
+        .allow_scroll(false)
+        .custom_x_axes(vec![AxisHints::new_x().label_spacing(34.0..=48.0)])
+        .custom_y_axes(vec![AxisHints::new_y().label_spacing(14.0..=22.0)])
+        .y_axis_min_width(44.0)
+}
 
 fn points(samples: &[Sample], f: impl Fn(&Sample) -> Option<f32>) -> PlotPoints<'static> {
     samples.iter().filter_map(|s| f(s).map(|y| [s.step as f64, y as f64])).collect()
@@ -36,7 +48,7 @@ fn points(samples: &[Sample], f: impl Fn(&Sample) -> Option<f32>) -> PlotPoints<
 /// One plot of `lines` against the step, with the current step marked.
 fn plot(ui: &mut egui::Ui, id: &str, unit: &str, now: u64, lines: Vec<(String, Color32, PlotPoints<'static>)>) {
     ui.label(RichText::new(format!("{id} ({unit})")).strong());
-    Plot::new(id).height(HEIGHT).legend(Legend::default()).allow_scroll(false).show(ui, |p| {
+    styled(id, HEIGHT).legend(Legend::default()).show(ui, |p| {
         for (name, colour, pts) in lines {
             p.line(Line::new(name, pts).color(colour));
         }
@@ -109,7 +121,7 @@ fn body(ui: &mut egui::Ui, t: &mut Testbed) {
     plot(ui, "Contact points", "count", now, per_side(t, |s| Some(s.contact_points as f32)));
     stages(ui, s, now);
     convergence(ui, t);
-    match t.selection.bodies.first().copied() {
+    match t.followed_body() {
         Some(i) => {
             let name = t.world().bodies().get(i).map_or("", |b| b.name.as_str()).to_owned();
             let of = |f: fn(&crate::trace::series::BodySample) -> f32| {
@@ -143,18 +155,27 @@ fn stages(ui: &mut egui::Ui, s: &[Sample], now: u64) {
     ui.label(RichText::new("Stage timings, stacked (ms)").strong());
     let xs: Vec<f64> = s.iter().map(|x| x.step as f64).collect();
     let mut below = vec![0.0f64; s.len()];
-    Plot::new("stages").height(HEIGHT * 1.4).legend(Legend::default()).allow_scroll(false).show(ui, |p| {
-        for (k, stage) in Stage::ALL.iter().enumerate() {
-            if s.iter().all(|x| x.stage_ms[k] == 0.0) {
-                continue;
-            }
+    let colour = |k: usize| -> Color32 {
+        let hue = k as f32 / Stage::ALL.len() as f32;
+        Color32::from(egui::ecolor::Hsva::new(hue, 0.55, 0.8, 1.0)).gamma_multiply(0.6)
+    };
+    let shown: Vec<usize> = (0..Stage::ALL.len()).filter(|&k| s.iter().any(|x| x.stage_ms[k] != 0.0)).collect();
+    styled("stages", HEIGHT * 1.2).show(ui, |p| {
+        for &k in &shown {
             let above: Vec<f64> = below.iter().zip(s).map(|(b, x)| b + x.stage_ms[k] as f64).collect();
-            let hue = k as f32 / Stage::ALL.len() as f32;
-            let colour: Color32 = egui::ecolor::Hsva::new(hue, 0.55, 0.8, 1.0).into();
-            p.add(FilledArea::new(stage.name(), &xs, &below, &above).fill_color(colour.gamma_multiply(0.6)));
+            p.add(FilledArea::new(Stage::ALL[k].name(), &xs, &below, &above).fill_color(colour(k)));
             below = above;
         }
         p.vline(VLine::new("", now as f64).color(Color32::from_gray(140)));
+    });
+    // The key below the plot, bottom band first (a legend inside would cover the bands and
+    // spill over the next plot).
+    ui.horizontal_wrapped(|ui| {
+        for &k in &shown {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+            ui.painter().rect_filled(rect, 2.0, colour(k));
+            ui.label(RichText::new(Stage::ALL[k].name()).small());
+        }
     });
 }
 
@@ -186,10 +207,8 @@ fn convergence(ui: &mut egui::Ui, t: &Testbed) {
         ui.label(RichText::new(why).small());
         return;
     }
-    Plot::new("convergence")
-        .height(HEIGHT)
+    styled("convergence", HEIGHT)
         .legend(Legend::default())
-        .allow_scroll(false)
         .y_axis_formatter(|m, _| format!("1e{:.0}", m.value))
         .x_axis_label("pass (all substeps in order)")
         .show(ui, |p| {

@@ -71,7 +71,7 @@ fn history(ui: &mut egui::Ui, t: &mut Testbed) {
             r.steps.len(),
             r.header.scene
         );
-        ui.label(RichText::new(text).small().color(egui::Color32::from_rgb(60, 120, 220)));
+        ui.label(RichText::new(text).color(egui::Color32::from_rgb(60, 120, 220)));
         if ui.button("Stop replay").on_hover_text("run the scene again from its start").clicked() {
             t.stop_replay();
         }
@@ -80,7 +80,7 @@ fn history(ui: &mut egui::Ui, t: &mut Testbed) {
     let h = &t.session.history;
     let mb = |b: usize| b as f32 / (1 << 20) as f32;
     let text = format!("latest {head} · {} snapshots · {:.1} of {:.0} MB", h.snapshots(), mb(h.bytes()), mb(h.budget));
-    let line = ui.label(RichText::new(text).small());
+    let line = ui.label(RichText::new(text).weak());
     line.on_hover_text(
         "Snapshots every few steps (spaced wider the older they are) plus re-simulation: the \
          engine is deterministic, so any step since the start can be recomputed.",
@@ -92,12 +92,11 @@ fn history(ui: &mut egui::Ui, t: &mut Testbed) {
     if t.in_past() {
         ui.label(
             RichText::new("Viewing a past step: an edit or a drag here discards the later steps.")
-                .small()
-                .color(egui::Color32::from_rgb(230, 170, 60)),
+                .color(egui::Color32::from_rgb(200, 130, 20)),
         );
     }
     if !t.session.history.note.is_empty() {
-        ui.label(RichText::new(&t.session.history.note).small());
+        ui.label(RichText::new(&t.session.history.note).weak());
     }
 }
 

@@ -184,17 +184,19 @@ fn manifold(ui: &mut egui::Ui, p: &PairDebug) {
     }
     ui.label(format!("normal (A->B) = ({:.3}, {:.3}, {:.3})", m.normal.x, m.normal.y, m.normal.z));
     egui::Grid::new("points").striped(true).show(ui, |ui| {
-        for h in ["#", "depth (m)", "features", "λn", "λt"] {
+        // The numbers first, the feature names (the widest column) last, so a narrow panel
+        // cuts words, not impulses.
+        for h in ["#", "depth (m)", "λn", "λt", "features"] {
             ui.label(RichText::new(h).small().strong());
         }
         ui.end_row();
         for (k, pt) in m.points.iter().enumerate() {
             ui.label(k.to_string());
             ui.label(format!("{:+.4}", pt.depth));
-            ui.label(crate::view::feature::label(pt.id));
             let (ln, lt) = p.impulses.get(k).copied().unwrap_or((0.0, [0.0; 2]));
             ui.label(format!("{ln:.2}"));
             ui.label(format!("{:.2}, {:.2}", lt[0], lt[1]));
+            ui.label(crate::view::feature::label(pt.id));
             ui.end_row();
         }
     });
@@ -203,7 +205,7 @@ fn manifold(ui: &mut egui::Ui, p: &PairDebug) {
 /// A recomputation at the current poses that differs from what the step used: both are
 /// shown, with the reason.
 fn fresh(ui: &mut egui::Ui, p: &PairDebug, slop: f32) {
-    if p.record.is_some() && p.fresh_differs(0.2 * slop) {
+    if p.record.is_some() && p.fresh_differs(slop) {
         ui.separator();
         let why = match p.record.as_ref().map(|r| r.path) {
             Some(PairPath::Recycled) => "the step recycled an older manifold; a fresh SAT builds a new one",
@@ -225,14 +227,14 @@ fn fresh(ui: &mut egui::Ui, p: &PairDebug, slop: f32) {
             f.normal.z
         ));
         egui::Grid::new("fresh points").striped(true).show(ui, |ui| {
-            for h in ["#", "depth (m)", "feature id"] {
+            for h in ["#", "depth (m)", "features"] {
                 ui.label(RichText::new(h).small().strong());
             }
             ui.end_row();
             for (k, pt) in f.points.iter().enumerate() {
                 ui.label(k.to_string());
                 ui.label(format!("{:+.4}", pt.depth));
-                ui.label(format!("{:012x}", pt.id.0 & 0xFFFF_FFFF_FFFF));
+                ui.label(crate::view::feature::label(pt.id));
                 ui.end_row();
             }
         });
