@@ -266,10 +266,11 @@ fn paint_side(ui: &mut egui::Ui, t: &Testbed, s: &Side, pd: Option<&PairDebug>, 
             painter.galley(at, galley, dark);
         }
     };
-    if t.view.overlays.has(Overlay::Gauss) && !gauss {
+    // One note for both (the Gauss inset's corner when it is asked for).
+    let gauss_note = t.view.overlays.has(Overlay::Gauss) && !gauss;
+    if gauss_note {
         note(g);
-    }
-    if t.view.overlays.has(Overlay::Minkowski) && !minkowski && !(t.view.overlays.has(Overlay::Gauss) && !gauss) {
+    } else if t.view.overlays.has(Overlay::Minkowski) && !minkowski {
         note(m);
     }
     if gauss && t.view.overlays.has(Overlay::Gauss) {
