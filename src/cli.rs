@@ -595,16 +595,24 @@ fn run_world(
         let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(plots_err)?);
         s.write_csv(&mut out).and_then(|()| out.flush()).map_err(plots_err)?;
     }
-    let stats = world.stats();
-    Ok(Summary {
-        steps: total,
-        bodies: stats.bodies,
-        awake: stats.awake,
-        contact_points: stats.points,
-        max_penetration: max_pen,
-        final_penetration: stats.max_penetration,
-        energy: world.total_energy(),
-        mean_step_ms: if total > 0 { elapsed / total as f64 } else { 0.0 },
-        non_finite: world.non_finite().len(),
-    })
+    Ok(Summary::of(world, total, max_pen, elapsed))
+}
+
+impl Summary {
+    /// The numbers of `world` after `steps` steps that took `elapsed_ms` in all, with
+    /// `max_penetration` the deepest over them.
+    pub fn of(world: &World, steps: u64, max_penetration: f32, elapsed_ms: f64) -> Summary {
+        let stats = world.stats();
+        Summary {
+            steps,
+            bodies: stats.bodies,
+            awake: stats.awake,
+            contact_points: stats.points,
+            max_penetration,
+            final_penetration: stats.max_penetration,
+            energy: world.total_energy(),
+            mean_step_ms: if steps > 0 { elapsed_ms / steps as f64 } else { 0.0 },
+            non_finite: world.non_finite().len(),
+        }
+    }
 }

@@ -47,17 +47,30 @@ fn run(args: &Cli) -> Result<(), CliError> {
         if let Some(modes) = compare {
             return run_compare(args, scene, modes);
         }
-        let summary = cli::run_headless(args, &mut scene)?;
+        let mut summary = cli::run_headless(args, &mut scene)?;
         println!("scene            {}", scene.desc.name);
-        println!("{summary}");
-        // After the summary, the trace and the screenshot: a run with frozen non-finite
-        // bodies fails with its own exit code.
-        let finite = cli::check_finite(&scene.world);
-        if let Some(path) = &args.screenshot {
-            let mut t = cli::testbed(args, scene)?;
+        let Some(path) = &args.screenshot else {
+            println!("{summary}");
+            return cli::check_finite(&scene.world);
+        };
+        let mut t = cli::testbed(args, scene)?;
+        if args.frames.is_none() {
+            println!("{summary}");
             capture(args, &mut t, path)?;
+            return cli::check_finite(t.world());
         }
-        return finite;
+        // `--frames` steps while it captures: the summary counts those steps too.
+        let (ran, ran_ms) = capture(args, &mut t, path)?;
+        if ran > 0 {
+            let steps = summary.steps + ran;
+            let elapsed = summary.mean_step_ms * summary.steps as f64 + ran_ms;
+            let deepest = summary.max_penetration.max(t.sides.main().max_penetration_run);
+            summary = cli::Summary::of(t.world(), steps, deepest, elapsed);
+        }
+        println!("{summary}");
+        // After the summary and the pictures: a run with frozen non-finite bodies fails with
+        // its own exit code.
+        return cli::check_finite(t.world());
     }
     let mut t = cli::testbed(args, scene)?;
     if let Some(modes) = compare {
@@ -105,22 +118,24 @@ fn run_compare(args: &Cli, mut scene: LoadedScene, modes: Vec<SolverMode>) -> Re
     finite
 }
 
-/// The screenshot after a headless run, or the `--frames` sequence.
-fn capture(args: &Cli, t: &mut contactlab::app::Testbed, path: &std::path::Path) -> Result<(), CliError> {
+/// The screenshot after a headless run, or the `--frames` sequence; returns the steps the
+/// sequence ran and their time (ms).
+fn capture(args: &Cli, t: &mut contactlab::app::Testbed, path: &std::path::Path) -> Result<(u64, f64), CliError> {
     match args.frames {
         None => {
             headless::screenshot(t, args.size, args.scale, path).map_err(CliError::Render)?;
             println!("screenshot       {}", path.display());
+            Ok((0, 0.0))
         }
         Some(n) => {
-            let files = headless::sequence(t, args.size, args.scale, n, args.every, path).map_err(CliError::Render)?;
-            let shown = match files.as_slice() {
+            let seq = headless::sequence(t, args.size, args.scale, n, args.every, path).map_err(CliError::Render)?;
+            let shown = match seq.files.as_slice() {
                 [one] => one.display().to_string(),
                 [first, .., last] => format!("{} … {}", first.display(), last.display()),
                 [] => String::new(),
             };
             println!("frames           {n}, {} steps apart: {shown}", args.every);
+            Ok((seq.steps, seq.step_ms))
         }
     }
-    Ok(())
 }

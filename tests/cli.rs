@@ -338,7 +338,12 @@ fn frames_write_an_animated_gif_or_numbered_pngs() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("steps            0"), "frames start at step 0");
+    // The frames start at step 0 and are 4 steps apart: the summary counts the 20 steps run.
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("steps            20"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let file = std::io::BufReader::new(std::fs::File::open(&gif).unwrap());
     let frames = image::codecs::gif::GifDecoder::new(file).unwrap().into_frames().collect_frames().unwrap();
     assert_eq!(frames.len(), 6);

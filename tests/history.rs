@@ -269,6 +269,30 @@ fn record_gif_takes_a_frame_every_k_steps_and_writes_them_all() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// At a slow frame rate (5 fps: 12 steps due a frame at 60 Hz) the recording still samples
+/// every `every` steps: the clock runs no further than the next frame due, so the frames are
+/// `every` steps apart, not as many steps as a frame lasted.
+#[test]
+fn record_gif_samples_steps_not_rendered_frames() {
+    let mut t = testbed("single_box_drop.ron");
+    t.tools.capture.recorder.every = 2;
+    t.start_gif();
+    t.session.playing = true;
+    let frame = image::RgbaImage::from_pixel(8, 8, image::Rgba([0, 0, 0, 255]));
+    let mut at = Vec::new();
+    for _ in 0..6 {
+        t.advance(0.2);
+        if t.gif_frame_due() {
+            at.push(t.world().step_count);
+            t.push_gif_frame(frame.clone());
+        }
+    }
+    assert_eq!(at, [0, 2, 4, 6, 8, 10], "frames at every second step");
+    t.tools.capture.recorder.active = None;
+    let most = contactlab::app::session::MAX_STEPS_PER_FRAME as u32;
+    assert_eq!(t.advance(0.2), most, "without a recording a 0.2 s frame runs the most steps a frame may");
+}
+
 #[test]
 fn ctrl_drag_turns_the_held_body_and_replays_exactly() {
     let mut t = testbed("single_box_drop.ron");

@@ -145,15 +145,18 @@ pub struct SceneEntry {
     pub description: String,
 }
 
-/// The shipped scenes, for the picker (those that fail to parse are left out).
+/// The shipped scenes, for the picker, sorted by the titles it shows (those that fail to
+/// parse are left out).
 pub fn scene_list() -> Vec<SceneEntry> {
-    crate::scene::shipped_scenes()
+    let mut list: Vec<SceneEntry> = crate::scene::shipped_scenes()
         .into_iter()
         .filter_map(|p| {
             let d = crate::scene::load_file(&p).ok()?;
             Some(SceneEntry { path: p, name: d.name, description: d.description })
         })
-        .collect()
+        .collect();
+    list.sort_by_key(|e| e.name.to_lowercase());
+    list
 }
 
 /// Scene files in the window (module docs).
@@ -215,5 +218,16 @@ impl Files {
             egui_file::FileDialog::open_file().initial_path(start).title("Open a scene").show_files_filter(filter);
         d.open();
         self.dialog = Some(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_scene_list_is_sorted_by_the_titles_it_shows() {
+        let list = super::scene_list();
+        assert!(list.len() > 30, "{} scenes", list.len());
+        let names: Vec<String> = list.iter().map(|e| e.name.to_lowercase()).collect();
+        assert!(names.windows(2).all(|w| w[0] <= w[1]), "{names:?}");
     }
 }

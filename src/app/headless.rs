@@ -112,11 +112,22 @@ pub fn screenshot(testbed: &mut Testbed, size: (u32, u32), scale: u32, path: &st
     save_png(&img, path).map_err(|e| e.to_string())
 }
 
+/// What [`sequence`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sequence {
+    /// The files written.
+    pub files: Vec<std::path::PathBuf>,
+    /// Steps run between the frames.
+    pub steps: u64,
+    /// The world's own time for them (ms).
+    pub step_ms: f64,
+}
+
 /// Captures `frames` frames of `testbed`, `every` steps apart (the first at the current
 /// state), into `path`: an animated GIF when it ends in `.gif` (each frame shown for the
 /// simulated time between frames, to the centisecond, at least 20 ms), else PNG files named with the frame
 /// number before the extension (`out.png` → `out_0000.png`, `out_0001.png`, …). Returns
-/// the files written.
+/// the files written and the steps taken between the frames.
 pub fn sequence(
     testbed: &mut Testbed,
     size: (u32, u32),
@@ -124,16 +135,19 @@ pub fn sequence(
     frames: u32,
     every: u32,
     path: &std::path::Path,
-) -> Result<Vec<std::path::PathBuf>, String> {
+) -> Result<Sequence, String> {
     let mut off = Offscreen::new(size)?;
     let gif = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gif"));
     let delay_ms = gif_delay_ms(testbed.timestep(), every);
     let mut images = Vec::new();
     let mut written = Vec::new();
+    let (mut steps, mut step_ms) = (0, 0.0);
     for k in 0..frames {
         if k > 0 {
             for _ in 0..every {
                 testbed.step_once();
+                steps += 1;
+                step_ms += testbed.world().profile.total_ms as f64;
             }
         }
         let img = off.render_scaled(testbed, size, scale)?;
@@ -151,5 +165,5 @@ pub fn sequence(
         write_gif(images, delay_ms, path)?;
         written.push(path.to_path_buf());
     }
-    Ok(written)
+    Ok(Sequence { files: written, steps, step_ms })
 }

@@ -131,9 +131,11 @@ impl Testbed {
         sel.iter().copied().find(|&i| bodies.get(i).is_some_and(|b| b.is_dynamic())).or(sel.first().copied())
     }
 
-    /// Advances by real time `real_dt` when playing: the session's due fixed steps.
+    /// Advances by real time `real_dt` when playing: the session's due fixed steps (while a
+    /// GIF records, no more than reach its next frame: [`Testbed::gif_steps_left`]).
     pub fn advance(&mut self, real_dt: f32) -> u32 {
         let n = self.session.due_steps(real_dt);
+        let n = self.gif_steps_left().map_or(n, |left| n.min(left as u32));
         for _ in 0..n {
             self.step_once();
         }

@@ -23,6 +23,16 @@ impl Testbed {
         })
     }
 
+    /// While recording: how many steps may run before the next frame is due (0 while a
+    /// frame is due and not yet taken). The clock runs at most that many steps a frame, so a
+    /// slow frame rate slows the scene instead of skipping frames: the GIF samples every
+    /// `every` steps, not every rendered frame.
+    pub fn gif_steps_left(&self) -> Option<u64> {
+        let r = self.tools.capture.recorder.active.as_ref()?;
+        let now = self.world().step_count;
+        Some(r.last_step.map_or(0, |s| (s + r.every as u64).saturating_sub(now)))
+    }
+
     /// Adds a captured frame; stops the recording when it is full.
     pub fn push_gif_frame(&mut self, img: RgbaImage) {
         let step = self.world().step_count;
