@@ -87,7 +87,9 @@ impl Offscreen {
             ..Default::default()
         };
         raw.viewports.entry(egui::ViewportId::ROOT).or_default().native_pixels_per_point = Some(scale as f32);
-        let full = self.egui_ctx.run_ui(raw, |ui| super::labels::paint(ui, testbed, rect));
+        let full = self.egui_ctx.run_ui(raw, |ui| {
+            super::labels::paint(ui, testbed, rect);
+        });
         let (frame, extra) = EguiFrame::prepare(
             &self.device,
             &self.queue,

@@ -1,6 +1,12 @@
 //! Text drawn over the 3D view by egui, in the window and in headless screenshots alike:
-//! the scene title and step, and the titles and legends of the inset views.
+//! the scene title and step, the stats of a comparison's sides, the selected pair's path,
+//! the clip stage's caption, the titles and legends of the inset views (fixed text), and
+//! the labels anchored to the picture — contact points' impulses, faces, clip planes,
+//! Gauss-map points, joints' forces — which one placement pass
+//! ([`super::label_layout`]) keeps clear of each other, of the fixed text and of the
+//! contact markers.
 
+use super::label_layout::{self, Label, Layout, Priority};
 use super::sides::{tiles, Side, SIDE_NAMES};
 use super::testbed::Testbed;
 use crate::physics::World;
@@ -22,14 +28,19 @@ fn c32(c: [f32; 3]) -> Color32 {
 /// Paints the labels for a main view occupying `main` (physical pixels): one set per side
 /// of a comparison, in its tile ([`super::sides::tiles`]), each with its own method, stats
 /// and pair labels, and a line between the tiles.
-pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) {
+/// Returns each side's layout of the anchored labels (for tests).
+pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> Vec<Layout> {
     let rects = tiles(main, t.sides.len());
     let comparing = rects.len() > 1;
     let pair = t.selected_pair();
+    let mut layouts = Vec::new();
     for (k, (side, rect)) in t.sides.iter().zip(&rects).enumerate() {
         let name = comparing.then_some(SIDE_NAMES[k]);
-        paint_side(ui, t, side, side.pair_debug_cached(pair), name, *rect);
-        paint_joints(ui, t, &side.world, side.joints(), *rect);
+        let mut scribe = Scribe::new(ui, t, *rect);
+        paint_side(&mut scribe, t, side, side.pair_debug_cached(pair), name, *rect);
+        joint_labels(&mut scribe, t, &side.world, side.joints(), *rect);
+        markers(&mut scribe, t, &side.world, *rect);
+        layouts.push(scribe.finish());
     }
     if comparing {
         let ppp = ui.ctx().pixels_per_point();
@@ -41,6 +52,7 @@ pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) {
             ui.painter().line_segment([Pos2::new(main.x / ppp, y), Pos2::new((main.x + main.w) / ppp, y)], stroke);
         }
     }
+    layouts
 }
 
 /// Where world point `q` appears in the view `r` (physical pixels) under `view_proj`, in egui
@@ -53,19 +65,119 @@ fn screen(view_proj: glam::Mat4, r: Rect, ppp: f32, q: glam::Vec3) -> Option<Pos
     })
 }
 
+/// Collects a side's text: fixed text is painted at once and kept as an obstacle; anchored
+/// labels wait for the placement pass ([`Scribe::finish`]).
+struct Scribe<'a> {
+    painter: egui::Painter,
+    ppp: f32,
+    /// Text and plate colours of the theme.
+    text: Color32,
+    plate: Color32,
+    /// The side's tile (egui points).
+    tile: egui::Rect,
+    labels: Vec<Label>,
+    obstacles: Vec<egui::Rect>,
+    ctx: &'a egui::Context,
+}
+
+/// Priorities of the anchored labels (higher is placed first).
+mod priority {
+    use super::Priority;
+    pub const FACE: Priority = 9;
+    pub const JOINT: Priority = 8;
+    pub const POINT: Priority = 7;
+    pub const GROUP: Priority = 6;
+    pub const PLANE: Priority = 5;
+    pub const GAUSS: Priority = 4;
+    pub const FORCE: Priority = 3;
+}
+
+impl<'a> Scribe<'a> {
+    fn new(ui: &'a egui::Ui, t: &Testbed, tile: Rect) -> Scribe<'a> {
+        let ppp = ui.ctx().pixels_per_point();
+        let [r, g, b] = t.view.look.text();
+        let [pr, pg, pb, _] = t.view.look.inset();
+        Scribe {
+            painter: ui.painter().clone(),
+            ppp,
+            text: Color32::from_rgb(r, g, b),
+            plate: c32([pr, pg, pb]).gamma_multiply(0.85),
+            tile: egui::Rect::from_min_size(
+                Pos2::new(tile.x / ppp, tile.y / ppp),
+                egui::vec2(tile.w / ppp, tile.h / ppp),
+            ),
+            labels: Vec::new(),
+            obstacles: Vec::new(),
+            ctx: ui.ctx(),
+        }
+    }
+
+    /// A point of the tile in physical pixels as egui points.
+    fn p(&self, x: f32, y: f32) -> Pos2 {
+        Pos2::new(x / self.ppp, y / self.ppp)
+    }
+
+    /// Fixed text at `at`, painted now and kept clear of.
+    fn fixed(&mut self, at: Pos2, align: Align2, text: impl ToString, font: FontId, colour: Color32) -> egui::Rect {
+        let r = self.painter.text(at, align, text.to_string(), font, colour);
+        self.obstacles.push(r.expand(2.0));
+        r
+    }
+
+    /// An anchored label, placed by [`Scribe::finish`] within `within` (the tile if None).
+    fn anchored(&mut self, anchor: Pos2, text: String, size: f32, priority: Priority, within: Option<egui::Rect>) {
+        let (colour, plate) = (self.text, self.plate);
+        self.labels.push(Label {
+            anchor,
+            text,
+            font: FontId::proportional(size),
+            colour,
+            plate,
+            priority,
+            within: within.unwrap_or(self.tile),
+        });
+    }
+
+    /// Places and paints the anchored labels.
+    fn finish(self) -> Layout {
+        let ctx = self.ctx;
+        let measure = |text: &str, font: &FontId| {
+            ctx.fonts_mut(|f| f.layout_no_wrap(text.to_string(), font.clone(), Color32::WHITE).size())
+        };
+        let layout = label_layout::place(self.labels, self.obstacles, measure);
+        label_layout::paint(&self.painter, &layout);
+        layout
+    }
+}
+
+/// The contact markers of `w` (drawn when the contacts overlay is on): obstacles no label
+/// may cover.
+fn markers(s: &mut Scribe, t: &Testbed, w: &World, main: Rect) {
+    if !t.view.overlays.has(Overlay::Contacts) {
+        return;
+    }
+    let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
+    // The renderer's dots are 11 pixels across at 1× (`render::views`), and headless
+    // pictures at N× pixels are N× the points: 13 points keeps a margin in both.
+    for c in w.contacts() {
+        for pt in &c.manifold.points {
+            if let Some(at) = screen(vp, main, s.ppp, pt.position) {
+                s.obstacles.push(egui::Rect::from_center_size(at, egui::vec2(13.0, 13.0)));
+            }
+        }
+    }
+}
+
 /// Each joint's force in newtons at its arrow's tip, and the selected joint's name and state
 /// at its anchor.
-fn paint_joints(ui: &mut egui::Ui, t: &Testbed, w: &World, joints: &[crate::physics::world::JointRecord], main: Rect) {
+fn joint_labels(s: &mut Scribe, t: &Testbed, w: &World, joints: &[crate::physics::world::JointRecord], main: Rect) {
     if joints.is_empty() {
         return;
     }
-    let ppp = ui.ctx().pixels_per_point();
     let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
-    let at = |q: glam::Vec3| screen(vp, main, ppp, q).map(|p| p + egui::vec2(6.0, -6.0));
+    let ppp = s.ppp;
+    let at = |q: glam::Vec3| screen(vp, main, ppp, q);
     let dt = t.timestep();
-    let force = c32(crate::render::joints::FORCE);
-    let [r, g, b] = t.view.look.text();
-    let dark = Color32::from_rgb(r, g, b);
     // Many joints (a chain, a grid): label only the selected one's force and the drag's.
     let all = joints.len() <= 12;
     for r in joints {
@@ -75,7 +187,8 @@ fn paint_joints(ui: &mut egui::Ui, t: &Testbed, w: &World, joints: &[crate::phys
         if let (true, Some(tip)) = (label, crate::render::joints::force_tip(w, r, dt)) {
             let newtons = crate::render::joints::force(r, dt).1.length();
             if let Some(p) = at(tip) {
-                ui.painter().text(p, Align2::LEFT_BOTTOM, format!("{newtons:.1} N"), FontId::proportional(13.0), force);
+                let prio = if selected || r.kind == "mouse" { priority::JOINT } else { priority::FORCE };
+                s.anchored(p, format!("{newtons:.1} N"), 13.0, prio, None);
             }
         }
         if selected {
@@ -87,7 +200,7 @@ fn paint_joints(ui: &mut egui::Ui, t: &Testbed, w: &World, joints: &[crate::phys
             let text =
                 if r.broken { format!("{} (broken)", r.name) } else { format!("{} ({}){state}", r.name, r.kind) };
             if let Some(p) = at(r.anchor_a) {
-                ui.painter().text(p, Align2::LEFT_TOP, text, FontId::proportional(14.0), dark);
+                s.anchored(p, text, 14.0, priority::JOINT, None);
             }
         }
     }
@@ -96,41 +209,37 @@ fn paint_joints(ui: &mut egui::Ui, t: &Testbed, w: &World, joints: &[crate::phys
 /// Teaching labels (`Look::labels`): the reference and incident faces and the clip planes
 /// (one per reference edge, numbered in clipping order) in the main view, and each Gauss-map
 /// point's face number (A0, A1, …, B0, …) on the front of the sphere in the inset.
-fn teaching_labels(ui: &egui::Ui, t: &Testbed, pd: &PairDebug, main: Rect, text: Color32) {
-    let ppp = ui.ctx().pixels_per_point();
-    let project = |vp: glam::Mat4, r: Rect, q: glam::Vec3| screen(vp, r, ppp, q);
-    let painter = ui.painter();
-    let font = FontId::proportional(13.0);
+fn teaching_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, main: Rect) {
+    let ppp = s.ppp;
     let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
     if let Some(clip) = &pd.clip {
         let centroid = |poly: &[glam::Vec3]| poly.iter().copied().sum::<glam::Vec3>() / poly.len().max(1) as f32;
         let owner = if clip.reference_on_b { "B" } else { "A" };
-        // In a face contact the two faces overlap: the reference face's name goes above its
-        // centre, the incident face's below, each on a plate in the face's colour.
+        // The faces' names on plates in the faces' colours.
         let faces = [
-            (&clip.reference_polygon, format!("reference face (on {owner})"), colors::REFERENCE, -1.0),
-            (&clip.incident_polygon, "incident face".to_string(), colors::INCIDENT, 1.0),
+            (&clip.reference_polygon, format!("reference face (on {owner})"), colors::REFERENCE),
+            (&clip.incident_polygon, "incident face".to_string(), colors::INCIDENT),
         ];
-        for (poly, name, c, side) in faces {
-            if let Some(p) = project(vp, main, centroid(poly)) {
-                let galley = painter.layout_no_wrap(name, font.clone(), Color32::WHITE);
-                let size = galley.size() + egui::vec2(10.0, 4.0);
-                let min = Pos2::new(p.x - size.x * 0.5, if side < 0.0 { p.y - size.y - 3.0 } else { p.y + 3.0 });
-                let plate = egui::Rect::from_min_size(min, size);
-                painter.rect_filled(plate, 4.0, c32(c).gamma_multiply(0.9));
-                painter.galley(min + egui::vec2(5.0, 2.0), galley, Color32::WHITE);
+        for (poly, name, c) in faces {
+            if let Some(p) = screen(vp, main, ppp, centroid(poly)) {
+                s.anchored(p, name, 13.0, priority::FACE, None);
+                if let Some(l) = s.labels.last_mut() {
+                    l.plate = c32(c).gamma_multiply(0.9);
+                    l.colour = Color32::WHITE;
+                }
             }
         }
         let n = clip.reference_polygon.len();
         for k in 0..n {
             let mid = (clip.reference_polygon[k] + clip.reference_polygon[(k + 1) % n]) * 0.5;
-            if let Some(p) = project(vp, main, mid) {
-                painter.text(p, Align2::CENTER_BOTTOM, format!("plane {}", k + 1), FontId::proportional(12.0), text);
+            if let Some(p) = screen(vp, main, ppp, mid) {
+                s.anchored(p, format!("plane {}", k + 1), 12.0, priority::PLANE, None);
             }
         }
     }
     if let (true, Some(ga), Some(gb)) = (t.view.overlays.has(Overlay::Gauss), &pd.gauss_a, &pd.gauss_b) {
         let (g, _) = inset_rects(main);
+        let inset = egui::Rect::from_min_size(s.p(g.x, g.y), egui::vec2(g.w, g.h) / ppp);
         let cam = crate::render::views::gauss_camera(g, t.view.inset_rotation);
         let vp = cam.view_proj(g.w / g.h.max(1.0));
         let eye = cam.eye().normalize_or_zero();
@@ -139,48 +248,46 @@ fn teaching_labels(ui: &egui::Ui, t: &Testbed, pd: &PairDebug, main: Rect, text:
                 if n.dot(eye) < 0.1 {
                     continue;
                 }
-                if let Some(p) = project(vp, g, *n * 1.08) {
-                    painter.text(p, Align2::CENTER_CENTER, format!("{side}{i}"), FontId::proportional(11.0), text);
+                if let Some(p) = screen(vp, g, ppp, *n) {
+                    s.anchored(p, format!("{side}{i}"), 11.0, priority::GAUSS, Some(inset));
                 }
             }
         }
     }
 }
 
-/// The labels of one view: side `s` with its selected pair's records `pd`; `name` names the
-/// side in a comparison, whose stats then show too.
-fn paint_side(ui: &mut egui::Ui, t: &Testbed, s: &Side, pd: Option<&PairDebug>, name: Option<&str>, main: Rect) {
-    let w = &s.world;
-    let side = name.map(|n| (n, s.max_penetration_run));
-    let ppp = ui.ctx().pixels_per_point();
+/// The labels of one view: side `side` with its selected pair's records `pd`; `name` names
+/// the side in a comparison, whose stats then show too.
+fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, name: Option<&str>, main: Rect) {
+    let w = &side.world;
+    let ppp = s.ppp;
     // Offsets are in points (physical pixels × ppp), so the layout scales with the text.
     let u = ppp;
-    let p = |x: f32, y: f32| Pos2::new(x / ppp, y / ppp);
-    let painter = ui.painter();
-    let [r, g, b] = t.view.look.text();
-    let dark = Color32::from_rgb(r, g, b);
+    let dark = s.text;
     let method = w.settings.mode.name();
-    let title = match side {
-        Some((s, _)) => format!("{s}: {method}   ·   {}   ·   step {}", t.session.scene.desc.name, w.step_count),
+    let title = match name {
+        Some(n) => format!("{n}: {method}   ·   {}   ·   step {}", t.session.scene.desc.name, w.step_count),
         None => format!("{}   ·   step {}   ·   {method}", t.session.scene.desc.name, w.step_count),
     };
-    painter.text(p(main.x + 14.0 * u, main.y + 10.0 * u), Align2::LEFT_TOP, title, FontId::proportional(17.0), dark);
+    let at = s.p(main.x + 14.0 * u, main.y + 10.0 * u);
+    s.fixed(at, Align2::LEFT_TOP, title, FontId::proportional(17.0), dark);
     let mut line_y = main.y + 34.0 * u;
-    if let Some((_, max_pen)) = side {
-        let s = w.stats();
+    if name.is_some() {
+        let st = w.stats();
         let text = format!(
             "{} points   ·   penetration {:.1} mm (max {:.1} mm)   ·   energy {:.2} J   ·   {:.2} ms/step",
-            s.points,
-            s.max_penetration * 1000.0,
-            max_pen * 1000.0,
+            st.points,
+            st.max_penetration * 1000.0,
+            side.max_penetration_run * 1000.0,
             w.total_energy(),
             w.profile.total_ms
         );
-        painter.text(p(main.x + 14.0 * u, line_y), Align2::LEFT_TOP, text, FontId::proportional(14.0), dark);
+        let at = s.p(main.x + 14.0 * u, line_y);
+        s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(14.0), dark);
         line_y += 22.0 * u;
     }
     // Continuous collision: what the ghosts are (the side's kept record).
-    let toi = s.toi_shown().map(|(r, _)| r);
+    let toi = side.toi_shown().map(|(r, _)| r);
     if let (Some(rec), true) = (toi, t.view.overlays.has(Overlay::Toi)) {
         use crate::render::toi::{GHOST_END, GHOST_IMPACT, GHOST_START};
         let first = rec.events.first().map_or(0.0, |e| e.fraction);
@@ -198,19 +305,19 @@ fn paint_side(ui: &mut egui::Ui, t: &Testbed, s: &Side, pd: Option<&PairDebug>, 
         ];
         let mut x = main.x + 14.0 * u;
         for (c, text) in items {
-            let galley = painter.layout_no_wrap(text, FontId::proportional(14.0), dark);
-            let wdt = galley.size().x * u;
-            painter.galley(p(x, line_y), galley, dark);
-            painter.circle_filled(p(x + wdt + 10.0 * u, line_y + 9.0 * u), 5.0, c32(c));
-            x += wdt + 26.0 * u;
+            let at = s.p(x, line_y);
+            let r = s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(14.0), dark);
+            let dot = Pos2::new(r.max.x + 10.0, r.center().y);
+            s.painter.circle_filled(dot, 5.0, c32(c));
+            x = (dot.x + 16.0) * ppp;
         }
         line_y += 22.0 * u;
     }
     if t.selected_pair().is_none() {
         return;
     }
-    // The selected pair's contact as the last step made it: the path under the title, and
-    // each point's index and normal impulse beside it.
+    // The selected pair's contact as the last step made it: the path under the title, the
+    // clip stage shown, and each point's index and normal impulse beside it.
     if let Some(pd) = pd {
         if let Some(r) = &pd.record {
             let line = format!(
@@ -220,31 +327,62 @@ fn paint_side(ui: &mut egui::Ui, t: &Testbed, s: &Side, pd: Option<&PairDebug>, 
                 super::panels::path_name(r.path),
                 r.step
             );
-            painter.text(p(main.x + 14.0 * u, line_y), Align2::LEFT_TOP, line, FontId::proportional(14.0), dark);
+            let at = s.p(main.x + 14.0 * u, line_y);
+            s.fixed(at, Align2::LEFT_TOP, line, FontId::proportional(14.0), dark);
+            line_y += 22.0 * u;
+        }
+        let stage = clip_caption(t, pd);
+        if let Some(caption) = &stage {
+            let at = s.p(main.x + 14.0 * u, line_y);
+            s.fixed(at, Align2::LEFT_TOP, caption, FontId::proportional(15.0), c32(colors::REFERENCE));
         }
         let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
-        for (k, pt) in pd.manifold.points.iter().enumerate() {
-            // 9 points right of and above the point (u = ppp: 9·u pixels are 9 points).
-            let Some(at) = screen(vp, main, ppp, pt.position).map(|s| s + egui::vec2(9.0, -9.0)) else { continue };
+        // An earlier clip stage: its points are not the manifold's yet, so none is labelled.
+        let final_stage = t.selection.clip_stage.is_none() || stage.is_none();
+        for (k, pt) in pd.manifold.points.iter().enumerate().filter(|_| final_stage) {
+            let Some(at) = screen(vp, main, ppp, pt.position) else { continue };
             let text = match pd.impulses.get(k) {
                 Some((ln, _)) if pd.record.is_some() => format!("{k}: {ln:.2} N·s"),
                 _ => format!("{k}"),
             };
-            painter.text(at, Align2::LEFT_BOTTOM, text, FontId::proportional(13.0), dark);
+            s.anchored(at, text, 13.0, priority::POINT, None);
         }
         // A body on a mesh along several normals: the further groups' points, named by group
-        // and set below right of the point (a corner in a crease is a point of both groups).
+        // (a corner in a crease is a point of both groups).
         for (g, c) in w.contact_groups(pd.a as u32, pd.b as u32).enumerate() {
             for (k, pt) in c.manifold.points.iter().enumerate() {
-                let Some(at) = screen(vp, main, ppp, pt.position).map(|s| s + egui::vec2(9.0, 9.0)) else { continue };
+                let Some(at) = screen(vp, main, ppp, pt.position) else { continue };
                 let text = format!("g{}·{k}: {:.2} N·s", g + 2, c.impulses[k].normal);
-                painter.text(at, Align2::LEFT_TOP, text, FontId::proportional(13.0), dark);
+                s.anchored(at, text, 13.0, priority::GROUP, None);
             }
         }
     }
     if let (Some(pd), true) = (pd, t.view.look.labels) {
-        teaching_labels(ui, t, pd, main, dark);
+        teaching_labels(s, t, pd, main);
     }
+    inset_titles(s, t, w, pd, main);
+}
+
+/// The clip stage's caption when an earlier stage than the last is shown: "stage 2 of 6 —
+/// after side plane 2 of the reference face (on A)".
+pub fn clip_caption(t: &Testbed, pd: &PairDebug) -> Option<String> {
+    let n = crate::render::views::clip_stage_count(pd)?;
+    let k = t.selection.clip_stage?.min(n - 1);
+    let clip = pd.clip.as_ref()?;
+    let owner = if clip.reference_on_b { "B" } else { "A" };
+    let what = match k {
+        0 => "the incident face, before clipping".to_string(),
+        k if k < n - 2 => format!("clipped by side plane {k} of the reference face (on {owner})"),
+        k if k == n - 2 => "the points below the reference face, kept by depth".to_string(),
+        _ => "reduced to at most four points".to_string(),
+    };
+    Some(format!("clip stage {} of {n}: {what}", k + 1))
+}
+
+/// The insets' titles and legends (fixed text) when the insets are drawn, or one line on why
+/// they are empty.
+fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&PairDebug>, main: Rect) {
+    let (ppp, u, dark) = (s.ppp, s.ppp, s.text);
     let (g, m) = inset_rects(main);
     let font = FontId::proportional(14.0);
     let small = FontId::proportional(12.0);
@@ -253,52 +391,60 @@ fn paint_side(ui: &mut egui::Ui, t: &Testbed, s: &Side, pd: Option<&PairDebug>, 
     let gauss = pair_shown.is_some_and(|p| p.gauss_a.is_some() && p.gauss_b.is_some() && p.sat.is_some());
     let minkowski = pair_shown.is_some_and(|p| p.minkowski.is_some());
     let why = pair_shown.map(|p| empty_inset_reason(w, p));
-    let note = |rect: Rect| {
+    let note = |s: &mut Scribe, rect: Rect| {
         if let Some(text) = &why {
             // Wider than a small inset, so the line stays a line or two.
-            let galley = painter.layout(text.clone(), small.clone(), dark, (main.w * 0.45).max(rect.w) / ppp - 16.0);
-            let at = p(rect.x + 8.0 * u, rect.y + rect.h - 8.0 * u) - egui::vec2(0.0, galley.size().y);
+            let galley = s.painter.layout(text.clone(), small.clone(), dark, (main.w * 0.45).max(rect.w) / ppp - 16.0);
+            let at = s.p(rect.x + 8.0 * u, rect.y + rect.h - 8.0 * u) - egui::vec2(0.0, galley.size().y);
             let plate = egui::Rect::from_min_size(at, galley.size()).expand(4.0);
-            painter.rect_filled(plate, 4.0, {
-                let [r, g, b, _] = t.view.look.inset();
-                c32([r, g, b]).gamma_multiply(0.92)
-            });
-            painter.galley(at, galley, dark);
+            s.painter.rect_filled(plate, 4.0, s.plate);
+            s.painter.galley(at, galley, dark);
+            s.obstacles.push(plate);
         }
     };
     // One note for both (the Gauss inset's corner when it is asked for).
-    let gauss_note = t.view.overlays.has(Overlay::Gauss) && !gauss;
-    if gauss_note {
-        note(g);
+    if t.view.overlays.has(Overlay::Gauss) && !gauss {
+        note(s, g);
     } else if t.view.overlays.has(Overlay::Minkowski) && !minkowski {
-        note(m);
+        note(s, m);
     }
-    if gauss && t.view.overlays.has(Overlay::Gauss) {
-        painter.text(p(g.x + 8.0 * u, g.y + 6.0 * u), Align2::LEFT_TOP, "Gauss maps", font.clone(), dark);
-        let legend = [
-            (colors::MAP_A, "A"),
-            (colors::MAP_B, "−B"),
-            (colors::MINKOWSKI_EDGE, "arcs cross"),
-            (colors::AXIS, "axis"),
-        ];
-        for (k, (c, name)) in legend.iter().enumerate() {
-            let y = g.y + g.h - (8.0 + 16.0 * (legend.len() - k) as f32) * u;
-            painter.circle_filled(p(g.x + 14.0 * u, y + 7.0 * u), 5.0, c32(*c));
-            painter.text(p(g.x + 24.0 * u, y), Align2::LEFT_TOP, *name, small.clone(), dark);
+    let insets = [
+        (
+            gauss && t.view.overlays.has(Overlay::Gauss),
+            g,
+            "Gauss maps",
+            [
+                (colors::MAP_A, "A"),
+                (colors::MAP_B, "−B"),
+                (colors::MINKOWSKI_EDGE, "arcs cross"),
+                (colors::AXIS, "axis"),
+            ],
+        ),
+        (
+            minkowski && t.view.overlays.has(Overlay::Minkowski),
+            m,
+            "Minkowski difference A − B",
+            [
+                (colors::MAP_A, "face of A"),
+                (colors::MAP_B, "face of −B"),
+                (colors::MINKOWSKI_EDGE, "edge × edge"),
+                (colors::AXIS, "origin to nearest face"),
+            ],
+        ),
+    ];
+    for (shown, r, title, legend) in insets {
+        if !shown {
+            continue;
         }
-    }
-    if minkowski && t.view.overlays.has(Overlay::Minkowski) {
-        painter.text(p(m.x + 8.0 * u, m.y + 6.0 * u), Align2::LEFT_TOP, "Minkowski difference A − B", font, dark);
-        let legend = [
-            (colors::MAP_A, "face of A"),
-            (colors::MAP_B, "face of −B"),
-            (colors::MINKOWSKI_EDGE, "edge × edge"),
-            (colors::AXIS, "origin to nearest face"),
-        ];
+        let at = s.p(r.x + 8.0 * u, r.y + 6.0 * u);
+        s.fixed(at, Align2::LEFT_TOP, title, font.clone(), dark);
         for (k, (c, name)) in legend.iter().enumerate() {
-            let y = m.y + m.h - (8.0 + 16.0 * (legend.len() - k) as f32) * u;
-            painter.circle_filled(p(m.x + 14.0 * u, y + 7.0 * u), 5.0, c32(*c));
-            painter.text(p(m.x + 24.0 * u, y), Align2::LEFT_TOP, *name, small.clone(), dark);
+            let y = r.y + r.h - (8.0 + 16.0 * (legend.len() - k) as f32) * u;
+            let dot = s.p(r.x + 14.0 * u, y + 7.0 * u);
+            s.painter.circle_filled(dot, 5.0, c32(*c));
+            s.obstacles.push(egui::Rect::from_center_size(dot, egui::vec2(12.0, 12.0)));
+            let at = s.p(r.x + 24.0 * u, y);
+            s.fixed(at, Align2::LEFT_TOP, *name, small.clone(), dark);
         }
     }
 }

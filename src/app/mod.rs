@@ -13,7 +13,7 @@
 //! Input and drawing: [`input`] (the one table of keys, dispatched from egui's input),
 //! [`viewport`] (the window's egui frame and the 3D view's mouse), [`picking`], [`panels`]
 //! (the control panel's sections, the inspector, the help and plots windows), [`labels`]
-//! (text over the 3D view), [`egui_pass`] (egui drawn with wgpu), [`window`] (winit and the
+//! (text over the 3D view, placed by [`label_layout`]), [`egui_pass`] (egui drawn with wgpu), [`window`] (winit and the
 //! wgpu surface) and [`headless`] (pictures without a window).
 //!
 //! Panels define no state: `tests/app_structure.rs` checks that nothing outside
@@ -25,6 +25,7 @@ pub mod files;
 pub mod headless;
 pub mod history;
 pub mod input;
+pub mod label_layout;
 pub mod labels;
 pub mod panels;
 pub mod picking;

@@ -158,6 +158,11 @@ fn main_view(f: &FrameInput) -> ViewDraw {
     }
     for (i, b) in w.bodies().iter().enumerate() {
         let mut color = f.colors.get(i).copied().unwrap_or([0.7, 0.7, 0.7]);
+        // The dark theme darkens the static bodies (the ground, walls, terrain) too, so light
+        // labels keep their contrast over them.
+        if f.look.theme == crate::view::Theme::Dark && !b.is_dynamic() {
+            color = color.map(|c| c * 0.22);
+        }
         if let Some((rec, fade)) = f.toi.filter(|_| f.overlays.has(Overlay::Toi)) {
             if super::toi::hit_bodies(rec).any(|k| k == i) {
                 color = super::toi::tint(color, fade);

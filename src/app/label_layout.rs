@@ -1,0 +1,186 @@
+//! One placement pass for the text over the 3D view and its insets: every label anchored to a
+//! point of the picture (a contact point's impulse, a clip plane, a face, a Gauss-map point,
+//! a joint's force) is put where it overlaps no other label, no fixed text (titles, stats,
+//! legends) and no contact marker.
+//!
+//! Labels are placed in priority order. Each tries positions around its anchor, nearest
+//! first: the four corners beside it, then above, below and to the sides, then the same
+//! farther out. A label set away from its first position gets a thin leader line to its
+//! anchor. A label with no room left is dropped: the lower priorities give way. Every label
+//! sits on a plate of the background's colour, so it keeps its contrast over bodies and
+//! ground in both themes.
+//!
+//! Limits: positions are tried on a fixed pattern (no global optimisation), so a crowd may
+//! drop a label a cleverer layout would keep; the leader line may cross another label.
+
+use egui::{Color32, FontId, Pos2, Rect, Vec2};
+
+/// How much a label matters (higher is placed first).
+pub type Priority = u8;
+
+/// A label to place.
+#[derive(Clone, Debug)]
+pub struct Label {
+    /// The point it names (egui points).
+    pub anchor: Pos2,
+    /// Its text.
+    pub text: String,
+    /// Its font.
+    pub font: FontId,
+    /// Text colour.
+    pub colour: Color32,
+    /// Plate colour (the background's, or a feature's colour for a named face).
+    pub plate: Color32,
+    /// Placed before labels of lower priority.
+    pub priority: Priority,
+    /// Where the label may go (its tile or inset).
+    pub within: Rect,
+}
+
+/// A placed label.
+#[derive(Clone, Debug)]
+pub struct Placed {
+    /// The label.
+    pub label: Label,
+    /// Its plate (egui points).
+    pub rect: Rect,
+    /// A leader line from the anchor to the plate, when it was set away.
+    pub leader: Option<[Pos2; 2]>,
+}
+
+/// The result of a placement.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    /// Placed labels, highest priority first.
+    pub placed: Vec<Placed>,
+    /// Labels that found no room.
+    pub dropped: Vec<Label>,
+    /// What the labels kept clear of: fixed text and contact markers.
+    pub obstacles: Vec<Rect>,
+}
+
+/// Padding between text and plate edge (points).
+const PAD: Vec2 = Vec2::new(3.0, 1.0);
+/// Distances from the anchor tried, nearest first (points).
+const RINGS: [f32; 4] = [7.0, 16.0, 28.0, 44.0];
+
+/// Places `labels` clear of `obstacles` (fixed text and markers) and of each other; `measure`
+/// gives a text's size in a font.
+pub fn place(mut labels: Vec<Label>, obstacles: Vec<Rect>, measure: impl Fn(&str, &FontId) -> Vec2) -> Layout {
+    labels.sort_by_key(|l| std::cmp::Reverse(l.priority));
+    let mut out = Layout { obstacles, ..Default::default() };
+    for label in labels {
+        let size = measure(&label.text, &label.font) + 2.0 * PAD;
+        let free = |r: &Rect| {
+            label.within.contains_rect(*r)
+                && !out.obstacles.iter().any(|o| o.intersects(*r))
+                && !out.placed.iter().any(|p| p.rect.intersects(*r))
+        };
+        let mut chosen = None;
+        'rings: for (ring, d) in RINGS.iter().enumerate() {
+            for dir in DIRECTIONS {
+                let r = rect_at(label.anchor, dir, *d, size);
+                if free(&r) {
+                    chosen = Some((r, ring));
+                    break 'rings;
+                }
+            }
+        }
+        match chosen {
+            Some((rect, ring)) => {
+                let leader = (ring > 0).then(|| [label.anchor, nearest_point(rect, label.anchor)]);
+                out.placed.push(Placed { label, rect, leader });
+            }
+            None => out.dropped.push(label),
+        }
+    }
+    out
+}
+
+/// Directions tried around an anchor: the four corners, then above, below, right, left.
+const DIRECTIONS: [(f32, f32); 8] =
+    [(1.0, -1.0), (-1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (0.0, -1.0), (0.0, 1.0), (1.0, 0.0), (-1.0, 0.0)];
+
+/// The plate of `size` set `d` away from `anchor` in direction `dir`: its nearest edge or
+/// corner at that distance.
+fn rect_at(anchor: Pos2, (dx, dy): (f32, f32), d: f32, size: Vec2) -> Rect {
+    let x = match dx {
+        v if v > 0.0 => anchor.x + d,
+        v if v < 0.0 => anchor.x - d - size.x,
+        _ => anchor.x - size.x * 0.5,
+    };
+    let y = match dy {
+        v if v > 0.0 => anchor.y + d,
+        v if v < 0.0 => anchor.y - d - size.y,
+        _ => anchor.y - size.y * 0.5,
+    };
+    Rect::from_min_size(Pos2::new(x, y), size)
+}
+
+fn nearest_point(r: Rect, p: Pos2) -> Pos2 {
+    Pos2::new(p.x.clamp(r.min.x, r.max.x), p.y.clamp(r.min.y, r.max.y))
+}
+
+/// Paints the layout: leader lines, plates, text.
+pub fn paint(painter: &egui::Painter, layout: &Layout) {
+    for p in &layout.placed {
+        if let Some([a, b]) = p.leader {
+            painter.line_segment([a, b], egui::Stroke::new(1.0, p.label.colour.gamma_multiply(0.7)));
+        }
+        painter.rect_filled(p.rect, 3.0, p.label.plate);
+        painter.text(p.rect.min + PAD, egui::Align2::LEFT_TOP, &p.label.text, p.label.font.clone(), p.label.colour);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn label(x: f32, y: f32, text: &str, priority: Priority) -> Label {
+        Label {
+            anchor: Pos2::new(x, y),
+            text: text.into(),
+            font: FontId::proportional(13.0),
+            colour: Color32::BLACK,
+            plate: Color32::WHITE,
+            priority,
+            within: Rect::from_min_size(Pos2::ZERO, Vec2::new(400.0, 300.0)),
+        }
+    }
+
+    /// Text 7 points a character, 14 high.
+    fn measure(s: &str, _: &FontId) -> Vec2 {
+        Vec2::new(7.0 * s.chars().count() as f32, 14.0)
+    }
+
+    #[test]
+    fn crowded_labels_never_overlap_and_keep_clear_of_markers() {
+        // Twelve labels on nearly the same point, with a marker on each anchor.
+        let labels: Vec<Label> =
+            (0..12).map(|k| label(200.0 + k as f32, 150.0, &format!("{k}: 12.34 N·s"), 1)).collect();
+        let markers: Vec<Rect> = labels.iter().map(|l| Rect::from_center_size(l.anchor, Vec2::splat(10.0))).collect();
+        let out = place(labels, markers.clone(), measure);
+        assert!(out.placed.len() >= 8, "{} placed", out.placed.len());
+        for (i, a) in out.placed.iter().enumerate() {
+            assert!(!markers.iter().any(|m| m.intersects(a.rect)), "label {i} covers a marker");
+            for b in &out.placed[i + 1..] {
+                assert!(!a.rect.intersects(b.rect), "{:?} overlaps {:?}", a.rect, b.rect);
+            }
+        }
+        assert!(out.placed.iter().any(|p| p.leader.is_some()), "set-away labels get leaders");
+        assert_eq!(out.placed.len() + out.dropped.len(), 12);
+    }
+
+    #[test]
+    fn lower_priorities_give_way() {
+        // Room for one label only.
+        let mut labels = vec![label(20.0, 20.0, "low!", 0), label(20.0, 20.0, "high", 9)];
+        for l in &mut labels {
+            l.within = Rect::from_min_size(Pos2::new(0.0, 0.0), Vec2::new(80.0, 40.0));
+        }
+        let out = place(labels, Vec::new(), measure);
+        assert_eq!(out.placed.len(), 1);
+        assert_eq!(out.placed[0].label.text, "high");
+        assert_eq!(out.dropped[0].text, "low!");
+    }
+}
