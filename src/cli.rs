@@ -140,9 +140,16 @@ pub struct Cli {
     pub camera: Option<[f32; 6]>,
 
     /// Clip stage of the selected pair to show (0 = the incident face, then one per side
-    /// plane, then the points kept by depth, then the reduced manifold). Needs --select.
-    #[arg(long, value_name = "N")]
-    pub clip_stage: Option<usize>,
+    /// plane, then the points kept by depth, then the reduced manifold), each captioned in
+    /// the picture; `all`: one picture per stage, the stage number before the extension
+    /// (OUT_2.png). Needs --select.
+    #[arg(long, value_name = "N|all", value_parser = parse_clip_stage)]
+    pub clip_stage: Option<ClipStageArg>,
+
+    /// Every clip stage of the selected pair side by side in one captioned strip, written to
+    /// this file (each stage at --size). Needs --select.
+    #[arg(long, value_name = "OUT.png")]
+    pub clip_strip: Option<PathBuf>,
 
     /// Window: start with the simulation playing.
     #[arg(long)]
@@ -206,6 +213,22 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
         return Err(format!("width and height must be between 16 and 8192, got {w}x{h}"));
     }
     Ok((w, h))
+}
+
+/// `--clip-stage`: one stage, or all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClipStageArg {
+    /// Stage N.
+    Stage(usize),
+    /// Every stage, one picture each.
+    All,
+}
+
+fn parse_clip_stage(s: &str) -> Result<ClipStageArg, String> {
+    match s.trim() {
+        "all" => Ok(ClipStageArg::All),
+        n => n.parse().map(ClipStageArg::Stage).map_err(|_| format!("'{n}' is not a stage number or 'all'")),
+    }
 }
 
 fn parse_camera(s: &str) -> Result<[f32; 6], String> {
@@ -348,7 +371,7 @@ pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, Cli
             crate::view::Camera::look_at(glam::Vec3::new(c[0], c[1], c[2]), glam::Vec3::new(c[3], c[4], c[5]), fov);
         t.view.initial_camera = t.view.camera;
     }
-    if let Some(n) = cli.clip_stage {
+    if cli.clip_stage.is_some() || cli.clip_strip.is_some() {
         if pair.is_none() {
             return Err(CliError::ClipStage("select a pair with --select A,B first".into()));
         }
@@ -357,13 +380,15 @@ pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, Cli
                 "the selected pair has no clip stages (it needs two hulls in face contact)".into(),
             ));
         };
-        if n >= stages {
-            return Err(CliError::ClipStage(format!(
-                "stage {n} does not exist; this pair has stages 0 to {}",
-                stages - 1
-            )));
+        if let Some(ClipStageArg::Stage(n)) = cli.clip_stage {
+            if n >= stages {
+                return Err(CliError::ClipStage(format!(
+                    "stage {n} does not exist; this pair has stages 0 to {}",
+                    stages - 1
+                )));
+            }
+            t.selection.clip_stage = Some(n);
         }
-        t.selection.clip_stage = if n + 1 == stages { None } else { Some(n) };
     }
     Ok(t)
 }

@@ -39,7 +39,7 @@ fn run(args: &Cli) -> Result<(), CliError> {
     let mut scene = cli::load_scene(args)?;
     cli::selected_pair(args, &scene)?;
     cli::check_pair_overlays(args, &scene)?;
-    if args.clip_stage.is_some() && args.select.is_empty() {
+    if (args.clip_stage.is_some() || args.clip_strip.is_some()) && args.select.is_empty() {
         return Err(CliError::ClipStage("select a pair with --select A,B first".into()));
     }
     let compare = cli::compare_modes(args)?;
@@ -49,6 +49,12 @@ fn run(args: &Cli) -> Result<(), CliError> {
         }
         let mut summary = cli::run_headless(args, &mut scene)?;
         println!("scene            {}", scene.desc.name);
+        if args.clip_stage == Some(cli::ClipStageArg::All) || args.clip_strip.is_some() {
+            println!("{summary}");
+            let mut t = cli::testbed(args, scene)?;
+            clip_pictures(args, &mut t)?;
+            return cli::check_finite(t.world());
+        }
         let Some(path) = &args.screenshot else {
             println!("{summary}");
             return cli::check_finite(&scene.world);
@@ -116,6 +122,32 @@ fn run_compare(args: &Cli, mut scene: LoadedScene, modes: Vec<SolverMode>) -> Re
         capture(args, &mut t, path)?;
     }
     finite
+}
+
+/// `--clip-stage all` (one picture per stage into `--screenshot OUT`: OUT_0.png, OUT_1.png,
+/// …) and `--clip-strip OUT` (every stage side by side in one picture).
+fn clip_pictures(args: &Cli, t: &mut contactlab::app::Testbed) -> Result<(), CliError> {
+    let images = headless::clip_stages(t, args.size, args.scale).map_err(CliError::ClipStage)?;
+    let save = |img: &image::RgbaImage, p: &std::path::Path| {
+        contactlab::render::screenshot::save_png(img, p).map_err(|e| CliError::Render(e.to_string()))
+    };
+    if args.clip_stage == Some(cli::ClipStageArg::All) {
+        let Some(path) = &args.screenshot else {
+            return Err(CliError::ClipStage("--clip-stage all writes into --screenshot OUT.png: give one".into()));
+        };
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let ext = path.extension().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "png".into());
+        for (k, img) in images.iter().enumerate() {
+            let file = path.with_file_name(format!("{stem}_{k}.{ext}"));
+            save(img, &file)?;
+            println!("clip stage {k}     {}", file.display());
+        }
+    }
+    if let Some(path) = &args.clip_strip {
+        save(&headless::strip(&images), path)?;
+        println!("clip strip       {} ({} stages)", path.display(), images.len());
+    }
+    Ok(())
 }
 
 /// The screenshot after a headless run, or the `--frames` sequence; returns the steps the

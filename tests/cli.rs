@@ -418,3 +418,47 @@ fn replay_of_a_missing_trace_is_a_clear_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--replay") && err.contains("/nonexistent/run.jsonl"), "{err}");
 }
+
+/// `--clip-stage all` writes one captioned picture per clip stage, and `--clip-strip` one
+/// strip of them all: the captions differ from stage to stage (pixels in the caption's line),
+/// and the strip is the stages side by side.
+#[test]
+fn clip_stages_as_captioned_pictures_and_a_strip() {
+    let dir = std::env::temp_dir().join(format!("contactlab-clip-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (out, strip) = (dir.join("clip.png"), dir.join("strip.png"));
+    let run = contactlab()
+        .args([
+            &scene("twisted_boxes.ron"),
+            "--headless",
+            "--steps",
+            "1",
+            "--overlay",
+            "clip",
+            "--select",
+            "lower,upper",
+        ])
+        .args(["--size", "480x320", "--clip-stage", "all", "--screenshot", out.to_str().unwrap()])
+        .args(["--clip-strip", strip.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let stages: Vec<image::RgbaImage> = (0..)
+        .map(|k| dir.join(format!("clip_{k}.png")))
+        .take_while(|p| p.exists())
+        .map(|p| image::open(p).unwrap().to_rgba8())
+        .collect();
+    // Two boxes in face contact: the incident face, four side planes, kept, reduced.
+    assert_eq!(stages.len(), 7);
+    // The caption's line: below the title and the pair's path line.
+    let caption = |img: &image::RgbaImage| -> Vec<u8> {
+        (52..72).flat_map(|y| (0..300).flat_map(move |x| img.get_pixel(x, y).0)).collect()
+    };
+    for k in 1..stages.len() {
+        assert_ne!(caption(&stages[k - 1]), caption(&stages[k]), "stages {} and {k} have the same caption", k - 1);
+    }
+    let s = image::open(&strip).unwrap().to_rgba8();
+    assert_eq!(s.dimensions(), (7 * 480, 320));
+    assert_eq!(*s.get_pixel(2 * 480 + 10, 60), *stages[2].get_pixel(10, 60), "stage 2 is third in the strip");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -107,6 +107,33 @@ impl Offscreen {
     }
 }
 
+/// Every clip stage of the selected pair, captioned, one image each (`size` × `scale`).
+pub fn clip_stages(testbed: &mut Testbed, size: (u32, u32), scale: u32) -> Result<Vec<RgbaImage>, String> {
+    let n = testbed.clip_stages().ok_or("the selected pair has no clip stages (it needs two hulls in face contact)")?;
+    let mut off = Offscreen::new(size)?;
+    let shown = testbed.selection.clip_stage;
+    let mut images = Vec::with_capacity(n);
+    for k in 0..n {
+        testbed.selection.clip_stage = Some(k);
+        images.push(off.render_scaled(testbed, size, scale)?);
+    }
+    testbed.selection.clip_stage = shown;
+    Ok(images)
+}
+
+/// `images` side by side, left to right, in one image (a strip for a slide).
+pub fn strip(images: &[RgbaImage]) -> RgbaImage {
+    let w: u32 = images.iter().map(|i| i.width()).sum();
+    let h = images.iter().map(|i| i.height()).max().unwrap_or(0);
+    let mut out = RgbaImage::new(w, h);
+    let mut x = 0;
+    for img in images {
+        image::imageops::replace(&mut out, img, x as i64, 0);
+        x += img.width();
+    }
+    out
+}
+
 /// Renders one frame of `testbed` to a PNG file, `scale` times `size` in pixels.
 pub fn screenshot(testbed: &mut Testbed, size: (u32, u32), scale: u32, path: &std::path::Path) -> Result<(), String> {
     let mut off = Offscreen::new(size)?;

@@ -334,11 +334,20 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
         let stage = clip_caption(t, pd);
         if let Some(caption) = &stage {
             let at = s.p(main.x + 14.0 * u, line_y);
-            s.fixed(at, Align2::LEFT_TOP, caption, FontId::proportional(15.0), c32(colors::REFERENCE));
+            let r = s.fixed(at + egui::vec2(16.0, 0.0), Align2::LEFT_TOP, caption, FontId::proportional(15.0), dark);
+            s.painter.rect_filled(
+                egui::Rect::from_min_size(at + egui::vec2(0.0, 3.0), egui::vec2(10.0, r.height() - 6.0)),
+                2.0,
+                c32(colors::REFERENCE),
+            );
         }
         let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
         // An earlier clip stage: its points are not the manifold's yet, so none is labelled.
-        let final_stage = t.selection.clip_stage.is_none() || stage.is_none();
+        let stages = crate::render::views::clip_stage_count(pd);
+        let final_stage = match (t.selection.clip_stage, stages) {
+            (Some(k), Some(n)) => k + 1 >= n,
+            _ => true,
+        };
         for (k, pt) in pd.manifold.points.iter().enumerate().filter(|_| final_stage) {
             let Some(at) = screen(vp, main, ppp, pt.position) else { continue };
             let text = match pd.impulses.get(k) {
@@ -363,8 +372,9 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
     inset_titles(s, t, w, pd, main);
 }
 
-/// The clip stage's caption when an earlier stage than the last is shown: "stage 2 of 6 —
-/// after side plane 2 of the reference face (on A)".
+/// The clip stage's caption when an earlier stage than the last is shown (stages numbered
+/// as `--clip-stage` numbers them, 0 the incident face): "clip stage 2 of 6: clipped by side
+/// plane 2 of the reference face (on A)".
 pub fn clip_caption(t: &Testbed, pd: &PairDebug) -> Option<String> {
     let n = crate::render::views::clip_stage_count(pd)?;
     let k = t.selection.clip_stage?.min(n - 1);
@@ -376,7 +386,7 @@ pub fn clip_caption(t: &Testbed, pd: &PairDebug) -> Option<String> {
         k if k == n - 2 => "the points below the reference face, kept by depth".to_string(),
         _ => "reduced to at most four points".to_string(),
     };
-    Some(format!("clip stage {} of {n}: {what}", k + 1))
+    Some(format!("clip stage {k} of {}: {what}", n - 1))
 }
 
 /// The insets' titles and legends (fixed text) when the insets are drawn, or one line on why

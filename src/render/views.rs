@@ -334,6 +334,23 @@ fn clip_overlay(v: &mut ViewDraw, pair: &PairDebug, stage: Option<usize>) {
         k if k <= rec.stages.len() => &rec.stages[k - 1],
         _ => rec.stages.last().map(|s| s.as_slice()).unwrap_or(&[]),
     };
+    // The side plane that just cut (stage k: plane k, through reference edge k − 1) drawn
+    // strongly, as a band standing on its edge; the planes before it faintly.
+    let r = &rec.reference_polygon;
+    if (1..=rec.stages.len()).contains(&stage) && r.len() >= 3 {
+        let normal = (r[1] - r[0]).cross(r[2] - r[0]).normalize_or_zero();
+        for k in 0..stage {
+            let (a, b) = (r[k % r.len()], r[(k + 1) % r.len()]);
+            let cutting = k + 1 == stage;
+            let h = normal * (a.distance(b) * if cutting { 0.35 } else { 0.2 });
+            let quad = [a - h, b - h, b + h, a + h];
+            polygon_fill(&mut v.fills, &quad, colors::REFERENCE, if cutting { 0.35 } else { 0.1 });
+            if cutting {
+                polygon_outline(&mut v.overlay, &quad, colors::REFERENCE, 2.0);
+                v.overlay.push(Segment::line(a, b, colors::REFERENCE, 6.0));
+            }
+        }
+    }
     polygon_fill(&mut v.fills, poly, colors::CLIPPED, 0.38);
     polygon_outline(&mut v.overlay, poly, colors::CLIPPED, 2.0);
     for p in poly {
