@@ -346,3 +346,28 @@ fn the_insets_of_a_sphere_box_pair_draw_nothing_but_why() {
     let all = differ(Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 });
     assert_eq!(all, differ(corner), "pixels changed outside the note's corner");
 }
+
+/// The SAT's winner is marked: on the crossed edges (an edge–edge contact) the two winning
+/// arcs are drawn thick in the winner's colour in the Gauss inset, and the Minkowski inset
+/// outlines the nearest face in it; without the overlays nothing has that colour.
+#[test]
+fn the_winning_arcs_and_face_are_drawn_in_the_winners_colour() {
+    let mut off = Offscreen::new(SIZE).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
+    let mut t = testbed("crossed_edges.ron");
+    let (a, b) = (t.session.scene.body_index("ridge").unwrap(), t.session.scene.body_index("roof").unwrap());
+    t.select_pair(a, b);
+    t.step_once();
+    let sat = t.pair_debug().and_then(|p| p.sat.clone()).expect("a SAT record");
+    assert_eq!(sat.winner, Some(contactlab::physics::ContactKind::Edge));
+    t.view.overlays = Overlays::default();
+    let (g, m) = inset_rects(Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 });
+    let winner = srgb(colors::WINNER);
+    let plain = render(&mut off, &mut t);
+    assert_eq!(count_near(&plain, None, winner, 40), 0, "the winner's colour is not used elsewhere");
+    t.view.overlays.enable(Overlay::Gauss);
+    t.view.overlays.enable(Overlay::Minkowski);
+    let img = render(&mut off, &mut t);
+    let (in_g, in_m) = (count_near(&img, Some(g), winner, 40), count_near(&img, Some(m), winner, 40));
+    assert!(in_g > 150, "{in_g} pixels of the winning arcs in the Gauss inset");
+    assert!(in_m > 60, "{in_m} pixels of the nearest face's outline in the Minkowski inset");
+}

@@ -442,6 +442,9 @@ fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&PairDebug>, 
             ],
         ),
     ];
+    if let Some(pd) = pair_shown {
+        winner_labels(s, t, pd, (gauss, minkowski), main);
+    }
     for (shown, r, title, legend) in insets {
         if !shown {
             continue;
@@ -455,6 +458,48 @@ fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&PairDebug>, 
             s.obstacles.push(egui::Rect::from_center_size(dot, egui::vec2(12.0, 12.0)));
             let at = s.p(r.x + 24.0 * u, y);
             s.fixed(at, Align2::LEFT_TOP, *name, small.clone(), dark);
+        }
+    }
+}
+
+/// The SAT's winner named in the insets, in the inspector's words: "edge 10 × edge 16" or
+/// "face 3 of A" at the axis in the Gauss map, and the separation along the segment from the
+/// origin to the nearest face of the Minkowski difference.
+fn winner_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, (gauss, minkowski): (bool, bool), main: Rect) {
+    let (g, m) = inset_rects(main);
+    let ppp = s.ppp;
+    let in_points = |r: Rect| egui::Rect::from_min_size(Pos2::new(r.x / ppp, r.y / ppp), egui::vec2(r.w, r.h) / ppp);
+    if let (true, true, Some(sat)) = (gauss, t.view.overlays.has(Overlay::Gauss), &pd.sat) {
+        let name = match sat.winner {
+            Some(crate::physics::ContactKind::Edge) => {
+                Some(format!("edge {} × edge {}", sat.result.edge.edge_a, sat.result.edge.edge_b))
+            }
+            Some(crate::physics::ContactKind::FaceA) => Some(format!("face {} of A", sat.result.face_a.face)),
+            Some(crate::physics::ContactKind::FaceB) => Some(format!("face {} of B", sat.result.face_b.face)),
+            None => None,
+        };
+        let cam = crate::render::views::gauss_camera(g, t.view.inset_rotation);
+        let vp = cam.view_proj(g.w / g.h.max(1.0));
+        if let (Some(name), Some(at)) = (name, screen(vp, g, ppp, sat.axis.normalize_or_zero())) {
+            s.anchored(at, name, 13.0, priority::FACE, Some(in_points(g)));
+            if let Some(l) = s.labels.last_mut() {
+                l.plate = c32(colors::WINNER).gamma_multiply(0.92);
+                l.colour = Color32::WHITE;
+            }
+        }
+    }
+    if let (true, true, Some(rec)) = (minkowski, t.view.overlays.has(Overlay::Minkowski), &pd.minkowski) {
+        let Some(cam) = crate::render::views::minkowski_camera(pd, m, t.view.inset_rotation) else { return };
+        let vp = cam.view_proj(m.w / m.h.max(1.0));
+        let f = rec.hull.faces()[rec.closest_face as usize];
+        let mid = f.normal * f.offset * 0.5;
+        if let Some(at) = screen(vp, m, ppp, mid) {
+            let text = format!("separation {:+.4} m", rec.origin_separation);
+            s.anchored(at, text, 13.0, priority::FACE, Some(in_points(m)));
+            if let Some(l) = s.labels.last_mut() {
+                l.plate = c32(colors::WINNER).gamma_multiply(0.92);
+                l.colour = Color32::WHITE;
+            }
         }
     }
 }

@@ -4,7 +4,7 @@
 use super::draw::*;
 use super::mesh::{mesh_key, push_face, MeshData, MeshKey};
 use crate::physics::debug::{EdgePairStatus, MinkowskiFaceKind};
-use crate::physics::{Shape, World};
+use crate::physics::{ContactKind, Shape, World};
 use crate::scene::format::Overlay;
 use crate::view::{colors, depth_color, Camera, Overlays, PairDebug};
 use glam::{Mat4, Quat, Vec3};
@@ -433,25 +433,57 @@ fn gauss_view(pair: &PairDebug, rect: Rect, rotation: Quat) -> Option<ViewDraw> 
             v.lines.push(Segment::point(on(axis), colors::MINKOWSKI_EDGE, 9.0));
         }
     }
-    if sat.winner.is_some() {
-        // The winning axis (a face normal or an arc crossing), drawn last, larger, ringed,
-        // and on top so it shows even on the far side.
+    if let Some(kind) = sat.winner {
         let axis = sat.axis.normalize_or_zero();
         arrow(&mut v.overlay, Vec3::ZERO, axis * 1.3, colors::AXIS, 3.5);
-        v.overlay.push(Segment::point(axis, [1.0, 1.0, 1.0], 26.0));
-        v.overlay.push(Segment::point(axis, OUTLINE, 22.0));
-        v.overlay.push(Segment::point(axis, colors::AXIS, 17.0));
+        // The winner: the two arcs that cross at the axis drawn thick in the winner's colour
+        // (an edge pair), or the winning face's point enlarged; then a ring round the axis,
+        // open in the middle so the crossing or the point itself shows.
+        match kind {
+            ContactKind::Edge => {
+                let e = &sat.result.edge;
+                for (map, arc) in [(ga, e.edge_a as usize / 2), (gb, e.edge_b as usize / 2)] {
+                    if arc < map.arcs.len() {
+                        for s in map.arc_points(arc, 24).windows(2) {
+                            v.overlay.push(Segment::line(on(s[0]), on(s[1]), colors::WINNER, 5.5));
+                        }
+                    }
+                }
+            }
+            ContactKind::FaceA | ContactKind::FaceB => {
+                v.overlay.push(Segment::point(axis, colors::WINNER, 16.0));
+            }
+        }
+        let (u, w) = axis.any_orthonormal_pair();
+        let ring: Vec<Vec3> = (0..=32)
+            .map(|k| (axis + 0.11 * (u * (k as f32 * 0.196_35).cos() + w * (k as f32 * 0.196_35).sin())).normalize())
+            .collect();
+        for s in ring.windows(2) {
+            v.overlay.push(Segment::line(s[0], s[1], colors::WINNER, 3.0));
+        }
     }
     Some(v)
+}
+
+/// The polytope and the origin framed together: (centre, radius).
+fn minkowski_frame(h: &crate::physics::Hull) -> (Vec3, f32) {
+    let bb = h.local_aabb().union(&crate::physics::Aabb::new(Vec3::ZERO, Vec3::ZERO));
+    let centre = bb.center();
+    let radius = h.vertices().iter().map(|p| (*p - centre).length()).fold(centre.length(), f32::max).max(0.2);
+    (centre, radius)
+}
+
+/// The camera of the Minkowski inset at `rect` for `pair` (for labels drawn over it).
+pub fn minkowski_camera(pair: &PairDebug, rect: Rect, rotation: Quat) -> Option<Camera> {
+    let (centre, radius) = minkowski_frame(&pair.minkowski.as_ref()?.hull);
+    Some(inset_base(rect, centre, radius, rotation).1)
 }
 
 fn minkowski_view(pair: &PairDebug, rect: Rect, rotation: Quat, see_through: bool) -> Option<ViewDraw> {
     let rec = pair.minkowski.as_ref()?;
     let h = &rec.hull;
     // Frame the polytope and the origin together.
-    let bb = h.local_aabb().union(&crate::physics::Aabb::new(Vec3::ZERO, Vec3::ZERO));
-    let centre = bb.center();
-    let radius = h.vertices().iter().map(|p| (*p - centre).length()).fold(centre.length(), f32::max).max(0.2);
+    let (centre, radius) = minkowski_frame(h);
     let (mut v, cam) = inset_base(rect, centre, radius, rotation);
     let eye = cam.eye();
     let mut meshes = [MeshData::default(), MeshData::default(), MeshData::default()];
@@ -479,8 +511,11 @@ fn minkowski_view(pair: &PairDebug, rect: Rect, rotation: Quat, see_through: boo
             v.lines.push(Segment::line(toward(eye, a, 0.004), toward(eye, b, 0.004), OUTLINE, 1.4));
         }
     }
-    // Origin and the axis to the nearest face (penetration or separation direction).
+    // The nearest face (the winner of the SAT) outlined in the winner's colour, then the
+    // origin and the segment to that face (penetration or separation direction).
     let f = h.faces()[rec.closest_face as usize];
+    let loop_: Vec<Vec3> = h.face_vertices(rec.closest_face as usize).map(|i| h.vertices()[i as usize]).collect();
+    polygon_outline(&mut v.overlay, &loop_, colors::WINNER, 4.0);
     let foot = f.normal * f.offset;
     arrow(&mut v.overlay, Vec3::ZERO, foot, colors::AXIS, 3.5);
     v.overlay.push(Segment::point(Vec3::ZERO, [0.0, 0.0, 0.0], 13.0));

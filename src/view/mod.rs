@@ -105,6 +105,9 @@ pub mod colors {
     pub const MINKOWSKI_EDGE: [f32; 3] = [1.0, 0.8, 0.0];
     /// The chosen separating axis.
     pub const AXIS: [f32; 3] = [0.05, 0.6, 0.2];
+    /// The SAT's winner: the winning arcs or face point in the Gauss map, the nearest face
+    /// of the Minkowski difference.
+    pub const WINNER: [f32; 3] = [0.92, 0.08, 0.5];
     /// Selection highlight.
     pub const SELECTED: [f32; 3] = [1.0, 0.85, 0.2];
 }
