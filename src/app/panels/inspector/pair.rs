@@ -78,7 +78,7 @@ fn sat_queries(ui: &mut egui::Ui, p: &PairDebug, sat: &crate::physics::debug::Sa
             (
                 "best edge pair",
                 if sat.result.edge.separation.is_finite() {
-                    format!("{} × {}", sat.result.edge.edge_a, sat.result.edge.edge_b)
+                    format!("edge {} × edge {}", sat.result.edge.edge_a, sat.result.edge.edge_b)
                 } else {
                     "none".into()
                 },
