@@ -146,6 +146,12 @@ pub struct Cli {
     #[arg(long, value_name = "N|all", value_parser = parse_clip_stage)]
     pub clip_stage: Option<ClipStageArg>,
 
+    /// Draw one figure of the selected pair by itself at the whole picture's size: the Gauss
+    /// maps, the Minkowski difference, or the clip with the camera framed on it. Needs a
+    /// selected pair (--select).
+    #[arg(long, value_name = "gauss|minkowski|clip")]
+    pub view: Option<crate::view::Figure>,
+
     /// Every clip stage of the selected pair side by side in one captioned strip, written to
     /// this file (each stage at --size). Needs --select.
     #[arg(long, value_name = "OUT.png")]
@@ -291,8 +297,8 @@ pub enum CliError {
     /// `--compare` not given two methods.
     #[error("--compare: {0}")]
     Compare(String),
-    /// A pair overlay (`gauss`, `minkowski`, `clip`) without a selected pair.
-    #[error("--overlay: {0}")]
+    /// A pair overlay or figure (`gauss`, `minkowski`, `clip`) without a selected pair.
+    #[error("{0}")]
     Overlay(String),
     /// `--clip-stage` without a pair that has clip stages, or out of range.
     #[error("--clip-stage: {0}")]
@@ -371,6 +377,13 @@ pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, Cli
             crate::view::Camera::look_at(glam::Vec3::new(c[0], c[1], c[2]), glam::Vec3::new(c[3], c[4], c[5]), fov);
         t.view.initial_camera = t.view.camera;
     }
+    if let Some(f) = cli.view {
+        t.view.insets.solo = Some(f);
+        if f == crate::view::Figure::Clip {
+            t.view.overlays.enable(Overlay::Clip);
+            frame_clip(&mut t, cli.size.0 as f32 / cli.size.1.max(1) as f32);
+        }
+    }
     if cli.clip_stage.is_some() || cli.clip_strip.is_some() {
         if pair.is_none() {
             return Err(CliError::ClipStage("select a pair with --select A,B first".into()));
@@ -391,6 +404,26 @@ pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, Cli
         }
     }
     Ok(t)
+}
+
+/// Frames the camera on the selected pair's clip (its reference and incident faces), or on
+/// the pair when it has none (`--view clip`).
+fn frame_clip(t: &mut crate::app::Testbed, aspect: f32) {
+    let polys = t
+        .pair_debug()
+        .and_then(|p| p.clip.as_ref())
+        .map(|c| c.reference_polygon.iter().chain(&c.incident_polygon).copied().collect::<Vec<glam::Vec3>>());
+    match polys.filter(|p| !p.is_empty()) {
+        Some(points) => {
+            let (lo, hi) = points.iter().fold((points[0], points[0]), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+            t.view.camera.frame_in(&crate::physics::Aabb::new(lo, hi), aspect);
+            t.view.initial_camera = t.view.camera;
+        }
+        None => {
+            t.frame_scene();
+            t.view.initial_camera = t.view.camera;
+        }
+    }
 }
 
 /// The methods of `--compare`, if given (two to four, or an error).
@@ -426,11 +459,15 @@ pub fn apply_overrides(cli: &Cli, world: &mut World) {
 pub fn check_pair_overlays(cli: &Cli, s: &LoadedScene) -> Result<(), CliError> {
     let scene_pair = s.desc.view.selected.as_ref().and_then(|(a, b)| Some((s.body_index(a)?, s.body_index(b)?)));
     let pair = selected_pair(cli, s)?.or(scene_pair);
-    let asked = [Overlay::Gauss, Overlay::Minkowski, Overlay::Clip].into_iter().find(|o| cli.overlay.contains(o));
+    let name = |o: &dyn std::fmt::Debug| format!("{o:?}").to_lowercase();
+    let asked = [Overlay::Gauss, Overlay::Minkowski, Overlay::Clip]
+        .into_iter()
+        .find(|o| cli.overlay.contains(o))
+        .map(|o| format!("--overlay {}", name(&o)))
+        .or(cli.view.map(|f| format!("--view {}", name(&f))));
     match (pair, asked) {
-        (None, Some(o)) => Err(CliError::Overlay(format!(
-            "{} draws the selected pair, and none is selected: add --select A,B ({})",
-            format!("{o:?}").to_lowercase(),
+        (None, Some(what)) => Err(CliError::Overlay(format!(
+            "{what} draws the selected pair, and none is selected: add --select A,B ({})",
             body_names(s)
         ))),
         _ => Ok(()),

@@ -166,7 +166,9 @@ fn bad_input_exits_non_zero_with_a_message() {
     for o in ["gauss", "minkowski", "clip"] {
         let out = std::env::temp_dir().join("contactlab-never-written.png");
         let args = [&scene("stack_10.ron"), "--headless", "--overlay", o, "--screenshot", out.to_str().unwrap()];
-        fails_with(&args, &format!("--overlay: {o} draws the selected pair, and none is selected: add --select A,B"));
+        fails_with(&args, &format!("--overlay {o} draws the selected pair, and none is selected: add --select A,B"));
+        let args = [&scene("stack_10.ron"), "--headless", "--view", o, "--screenshot", out.to_str().unwrap()];
+        fails_with(&args, &format!("--view {o} draws the selected pair, and none is selected: add --select A,B"));
     }
     let dir = std::env::temp_dir().join(format!("contactlab-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

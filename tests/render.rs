@@ -371,3 +371,31 @@ fn the_winning_arcs_and_face_are_drawn_in_the_winners_colour() {
     assert!(in_g > 150, "{in_g} pixels of the winning arcs in the Gauss inset");
     assert!(in_m > 60, "{in_m} pixels of the nearest face's outline in the Minkowski inset");
 }
+
+/// `--view gauss`: the Gauss map alone at the picture's size — the winning arcs cover many
+/// times the pixels they cover in the inset, and the scene is not drawn under it.
+#[test]
+fn the_gauss_map_alone_fills_the_picture() {
+    let mut off = Offscreen::new(SIZE).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
+    let mut t = testbed("crossed_edges.ron");
+    let (a, b) = (t.session.scene.body_index("ridge").unwrap(), t.session.scene.body_index("roof").unwrap());
+    t.select_pair(a, b);
+    t.step_once();
+    t.view.overlays = Overlays::default();
+    t.view.overlays.enable(Overlay::Gauss);
+    let winner = srgb(colors::WINNER);
+    // The height of the winner's pixels (the arcs, the ring, the label's plate).
+    let extent = |img: &RgbaImage| {
+        let ys: Vec<u32> =
+            img.enumerate_pixels().filter(|(_, _, p)| dist(p, winner) <= 40).map(|(_, y, _)| y).collect();
+        ys.iter().max().unwrap_or(&0) - ys.iter().min().unwrap_or(&0)
+    };
+    let small = extent(&render(&mut off, &mut t));
+    t.view.insets.solo = Some(contactlab::view::Figure::Gauss);
+    let alone = render(&mut off, &mut t);
+    let big = extent(&alone);
+    assert!(small > 10 && big as f32 > 2.0 * small as f32, "the winner spans {big} px alone, {small} px in the inset");
+    // No ground grid or bodies: the corners are the inset's background.
+    let bg = *alone.get_pixel(SIZE.0 - 3, 3);
+    assert_eq!(bg, *alone.get_pixel(SIZE.0 - 3, SIZE.1 - 3));
+}

@@ -298,3 +298,65 @@ fn f_frames_the_selected_pair() {
     let extent = (hi - lo).max_element() / 2.0;
     assert!(extent > 0.35, "the pair fills {:.0} % of the view", extent * 100.0);
 }
+
+/// A click in two frames (1/60 s each: two clicks make a double-click).
+fn click(h: &mut Harness<'_, Testbed>, p: egui::Pos2) {
+    h.hover_at(p);
+    h.drag_at(p);
+    h.step();
+    h.drop_at(p);
+    h.step();
+}
+
+/// A double-click on an inset enlarges it to the whole view (the main view is not drawn
+/// under it) and another puts it back; each inset turns on its own.
+#[test]
+fn an_enlarged_inset_fills_the_view_and_turns_on_its_own() {
+    use contactlab::view::Figure;
+    let mut t = testbed("crossed_edges.ron");
+    t.view.overlays.enable(contactlab::scene::format::Overlay::Minkowski);
+    t.step_once();
+    let mut h = Harness::builder().with_size(egui::Vec2::new(1600.0, 1000.0)).with_step_dt(1.0 / 60.0).build_ui_state(
+        |ui, t: &mut Testbed| {
+            contactlab::app::viewport::frame(ui, t);
+        },
+        t,
+    );
+    h.run();
+    let rect = h.state().view.rect;
+    let ppp = h.ctx.pixels_per_point();
+    let main = contactlab::render::draw::Rect {
+        x: rect.min.x * ppp,
+        y: rect.min.y * ppp,
+        w: rect.width() * ppp,
+        h: rect.height() * ppp,
+    };
+    let [(g, shown), _] = contactlab::render::views::inset_layout(main, &h.state().view.overlays, None);
+    assert!(shown);
+    let centre = egui::Pos2::new((g.x + g.w * 0.5) / ppp, (g.y + g.h * 0.5) / ppp);
+    click(&mut h, centre);
+    click(&mut h, centre);
+    assert_eq!(h.state().view.insets.solo, Some(Figure::Gauss), "a double-click enlarges the Gauss map");
+    let [(whole, _), (_, minkowski)] =
+        contactlab::render::views::inset_layout(main, &h.state().view.overlays, h.state().view.insets.solo);
+    assert_eq!((whole.w, whole.h), (main.w, main.h), "it fills the view");
+    assert!(!minkowski, "the other inset is not drawn");
+    // Dragging turns the Gauss map only.
+    let before = h.state().view.insets;
+    h.drag_at(centre);
+    h.run();
+    h.hover_at(centre + egui::vec2(80.0, 20.0));
+    h.run();
+    h.drop_at(centre + egui::vec2(80.0, 20.0));
+    h.run();
+    let after = h.state().view.insets;
+    assert_ne!(after.gauss, before.gauss, "the enlarged Gauss map turned");
+    assert_eq!(after.minkowski, before.minkowski, "the Minkowski view did not");
+    // Half a second apart from the last clicks (else the next would count as a triple-click).
+    for _ in 0..30 {
+        h.step();
+    }
+    click(&mut h, centre);
+    click(&mut h, centre);
+    assert_eq!(h.state().view.insets.solo, None, "a second double-click puts it back");
+}

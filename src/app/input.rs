@@ -178,7 +178,11 @@ pub const MOUSE: &[(&str, &str)] = &[
     ("left drag on empty space", "orbit the camera"),
     ("right or middle drag", "pan"),
     ("mouse wheel", "zoom towards the cursor"),
-    ("left drag inside an inset", "turn the Gauss-map and Minkowski views"),
+    (
+        "left drag inside an inset",
+        "turn that inset's view (the Gauss map and the Minkowski difference turn on their own)",
+    ),
+    ("double-click an inset", "enlarge it to the whole view; double-click again to put it back"),
 ];
 
 /// Smallest and largest interface scale, and the step of Ctrl +/− and the panel's buttons.

@@ -11,9 +11,10 @@ use super::sides::{tiles, Side, SIDE_NAMES};
 use super::testbed::Testbed;
 use crate::physics::World;
 use crate::render::draw::Rect;
-use crate::render::views::inset_rects;
+use crate::render::views::inset_layout;
 use crate::scene::format::Overlay;
 use crate::view::colors;
+use crate::view::Figure;
 use crate::view::PairDebug;
 use egui::{Align2, Color32, FontId, Pos2};
 
@@ -153,7 +154,7 @@ impl<'a> Scribe<'a> {
 /// The contact markers of `w` (drawn when the contacts overlay is on): obstacles no label
 /// may cover.
 fn markers(s: &mut Scribe, t: &Testbed, w: &World, main: Rect) {
-    if !t.view.overlays.has(Overlay::Contacts) {
+    if !t.view.overlays.has(Overlay::Contacts) || inset_alone(t) {
         return;
     }
     let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
@@ -168,10 +169,15 @@ fn markers(s: &mut Scribe, t: &Testbed, w: &World, main: Rect) {
     }
 }
 
+/// Whether an inset is drawn alone over the whole view (no main view under it).
+fn inset_alone(t: &Testbed) -> bool {
+    matches!(t.view.insets.solo, Some(Figure::Gauss | Figure::Minkowski))
+}
+
 /// Each joint's force in newtons at its arrow's tip, and the selected joint's name and state
 /// at its anchor.
 fn joint_labels(s: &mut Scribe, t: &Testbed, w: &World, joints: &[crate::physics::world::JointRecord], main: Rect) {
-    if joints.is_empty() {
+    if joints.is_empty() || inset_alone(t) {
         return;
     }
     let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
@@ -212,7 +218,7 @@ fn joint_labels(s: &mut Scribe, t: &Testbed, w: &World, joints: &[crate::physics
 fn teaching_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, main: Rect) {
     let ppp = s.ppp;
     let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
-    if let Some(clip) = &pd.clip {
+    if let (Some(clip), false) = (&pd.clip, inset_alone(t)) {
         let centroid = |poly: &[glam::Vec3]| poly.iter().copied().sum::<glam::Vec3>() / poly.len().max(1) as f32;
         let owner = if clip.reference_on_b { "B" } else { "A" };
         // The faces' names on plates in the faces' colours.
@@ -237,10 +243,10 @@ fn teaching_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, main: Rect) {
             }
         }
     }
-    if let (true, Some(ga), Some(gb)) = (t.view.overlays.has(Overlay::Gauss), &pd.gauss_a, &pd.gauss_b) {
-        let (g, _) = inset_rects(main);
+    let [(g, gauss), _] = inset_layout(main, &t.view.overlays, t.view.insets.solo);
+    if let (true, Some(ga), Some(gb)) = (gauss, &pd.gauss_a, &pd.gauss_b) {
         let inset = egui::Rect::from_min_size(s.p(g.x, g.y), egui::vec2(g.w, g.h) / ppp);
-        let cam = crate::render::views::gauss_camera(g, t.view.inset_rotation);
+        let cam = crate::render::views::gauss_camera(g, t.view.insets.gauss);
         let vp = cam.view_proj(g.w / g.h.max(1.0));
         let eye = cam.eye().normalize_or_zero();
         for (map, side) in [(ga, "A"), (gb, "B")] {
@@ -265,9 +271,19 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
     let u = ppp;
     let dark = s.text;
     let method = w.settings.mode.name();
-    let title = match name {
-        Some(n) => format!("{n}: {method}   ·   {}   ·   step {}", t.session.scene.desc.name, w.step_count),
-        None => format!("{}   ·   step {}   ·   {method}", t.session.scene.desc.name, w.step_count),
+    let figure = match (t.view.insets.solo, pd) {
+        (Some(Figure::Gauss), Some(p)) if inset_alone(t) => {
+            Some(format!("Gauss maps of {} and −{}", w.bodies()[p.a].name, w.bodies()[p.b].name))
+        }
+        (Some(Figure::Minkowski), Some(p)) if inset_alone(t) => {
+            Some(format!("Minkowski difference {} − {}", w.bodies()[p.a].name, w.bodies()[p.b].name))
+        }
+        _ => None,
+    };
+    let title = match (name, figure) {
+        (_, Some(f)) => format!("{f}   ·   {}   ·   step {}", t.session.scene.desc.name, w.step_count),
+        (Some(n), None) => format!("{n}: {method}   ·   {}   ·   step {}", t.session.scene.desc.name, w.step_count),
+        (None, None) => format!("{}   ·   step {}   ·   {method}", t.session.scene.desc.name, w.step_count),
     };
     let at = s.p(main.x + 14.0 * u, main.y + 10.0 * u);
     s.fixed(at, Align2::LEFT_TOP, title, FontId::proportional(17.0), dark);
@@ -344,10 +360,11 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
         let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
         // An earlier clip stage: its points are not the manifold's yet, so none is labelled.
         let stages = crate::render::views::clip_stage_count(pd);
-        let final_stage = match (t.selection.clip_stage, stages) {
-            (Some(k), Some(n)) => k + 1 >= n,
-            _ => true,
-        };
+        let final_stage = !inset_alone(t)
+            && match (t.selection.clip_stage, stages) {
+                (Some(k), Some(n)) => k + 1 >= n,
+                _ => true,
+            };
         for (k, pt) in pd.manifold.points.iter().enumerate().filter(|_| final_stage) {
             let Some(at) = screen(vp, main, ppp, pt.position) else { continue };
             let text = match pd.impulses.get(k) {
@@ -358,7 +375,7 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
         }
         // A body on a mesh along several normals: the further groups' points, named by group
         // (a corner in a crease is a point of both groups).
-        for (g, c) in w.contact_groups(pd.a as u32, pd.b as u32).enumerate() {
+        for (g, c) in w.contact_groups(pd.a as u32, pd.b as u32).enumerate().filter(|_| !inset_alone(t)) {
             for (k, pt) in c.manifold.points.iter().enumerate() {
                 let Some(at) = screen(vp, main, ppp, pt.position) else { continue };
                 let text = format!("g{}·{k}: {:.2} N·s", g + 2, c.impulses[k].normal);
@@ -393,7 +410,7 @@ pub fn clip_caption(t: &Testbed, pd: &PairDebug) -> Option<String> {
 /// they are empty.
 fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&PairDebug>, main: Rect) {
     let (ppp, u, dark) = (s.ppp, s.ppp, s.text);
-    let (g, m) = inset_rects(main);
+    let [(g, gauss_on), (m, minkowski_on)] = inset_layout(main, &t.view.overlays, t.view.insets.solo);
     let font = FontId::proportional(14.0);
     let small = FontId::proportional(12.0);
     let pair_shown = pd.filter(|_| t.selected_pair().is_some());
@@ -413,14 +430,14 @@ fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&PairDebug>, 
         }
     };
     // One note for both (the Gauss inset's corner when it is asked for).
-    if t.view.overlays.has(Overlay::Gauss) && !gauss {
+    if gauss_on && !gauss {
         note(s, g);
-    } else if t.view.overlays.has(Overlay::Minkowski) && !minkowski {
+    } else if minkowski_on && !minkowski {
         note(s, m);
     }
     let insets = [
         (
-            gauss && t.view.overlays.has(Overlay::Gauss),
+            gauss && gauss_on,
             g,
             "Gauss maps",
             [
@@ -431,7 +448,7 @@ fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&PairDebug>, 
             ],
         ),
         (
-            minkowski && t.view.overlays.has(Overlay::Minkowski),
+            minkowski && minkowski_on,
             m,
             "Minkowski difference A − B",
             [
@@ -443,14 +460,17 @@ fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&PairDebug>, 
         ),
     ];
     if let Some(pd) = pair_shown {
-        winner_labels(s, t, pd, (gauss, minkowski), main);
+        winner_labels(s, t, pd, (gauss && gauss_on, minkowski && minkowski_on), main);
     }
     for (shown, r, title, legend) in insets {
         if !shown {
             continue;
         }
-        let at = s.p(r.x + 8.0 * u, r.y + 6.0 * u);
-        s.fixed(at, Align2::LEFT_TOP, title, font.clone(), dark);
+        // Alone, the figure's name is the picture's title.
+        if !inset_alone(t) {
+            let at = s.p(r.x + 8.0 * u, r.y + 6.0 * u);
+            s.fixed(at, Align2::LEFT_TOP, title, font.clone(), dark);
+        }
         for (k, (c, name)) in legend.iter().enumerate() {
             let y = r.y + r.h - (8.0 + 16.0 * (legend.len() - k) as f32) * u;
             let dot = s.p(r.x + 14.0 * u, y + 7.0 * u);
@@ -466,10 +486,10 @@ fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&PairDebug>, 
 /// "face 3 of A" at the axis in the Gauss map, and the separation along the segment from the
 /// origin to the nearest face of the Minkowski difference.
 fn winner_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, (gauss, minkowski): (bool, bool), main: Rect) {
-    let (g, m) = inset_rects(main);
+    let [(g, _), (m, _)] = inset_layout(main, &t.view.overlays, t.view.insets.solo);
     let ppp = s.ppp;
     let in_points = |r: Rect| egui::Rect::from_min_size(Pos2::new(r.x / ppp, r.y / ppp), egui::vec2(r.w, r.h) / ppp);
-    if let (true, true, Some(sat)) = (gauss, t.view.overlays.has(Overlay::Gauss), &pd.sat) {
+    if let (true, Some(sat)) = (gauss, &pd.sat) {
         let name = match sat.winner {
             Some(crate::physics::ContactKind::Edge) => {
                 Some(format!("edge {} × edge {}", sat.result.edge.edge_a, sat.result.edge.edge_b))
@@ -478,7 +498,7 @@ fn winner_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, (gauss, minkowski)
             Some(crate::physics::ContactKind::FaceB) => Some(format!("face {} of B", sat.result.face_b.face)),
             None => None,
         };
-        let cam = crate::render::views::gauss_camera(g, t.view.inset_rotation);
+        let cam = crate::render::views::gauss_camera(g, t.view.insets.gauss);
         let vp = cam.view_proj(g.w / g.h.max(1.0));
         if let (Some(name), Some(at)) = (name, screen(vp, g, ppp, sat.axis.normalize_or_zero())) {
             s.anchored(at, name, 13.0, priority::FACE, Some(in_points(g)));
@@ -488,8 +508,8 @@ fn winner_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, (gauss, minkowski)
             }
         }
     }
-    if let (true, true, Some(rec)) = (minkowski, t.view.overlays.has(Overlay::Minkowski), &pd.minkowski) {
-        let Some(cam) = crate::render::views::minkowski_camera(pd, m, t.view.inset_rotation) else { return };
+    if let (true, Some(rec)) = (minkowski, &pd.minkowski) {
+        let Some(cam) = crate::render::views::minkowski_camera(pd, m, t.view.insets.minkowski) else { return };
         let vp = cam.view_proj(m.w / m.h.max(1.0));
         let f = rec.hull.faces()[rec.closest_face as usize];
         let mid = f.normal * f.offset * 0.5;

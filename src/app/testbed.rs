@@ -415,7 +415,7 @@ impl Testbed {
                     pair: side.pair_debug_cached(pair),
                     clip_stage: this.selection.clip_stage,
                     drag,
-                    inset_rotation: this.view.inset_rotation,
+                    insets: this.view.insets,
                     size,
                     main_rect: rect,
                     outlines,

@@ -4,8 +4,8 @@
 
 use crate::physics::World;
 use crate::scene::LoadedScene;
-use crate::view::{Camera, Look, Overlays};
-use glam::{Quat, Vec3};
+use crate::view::{Camera, Insets, Look, Overlays};
+use glam::Vec3;
 
 /// The view (module docs).
 #[derive(Clone, Debug)]
@@ -14,8 +14,8 @@ pub struct ViewState {
     pub camera: Camera,
     /// The scene's initial camera (its own, or the automatic framing), restored by reset.
     pub initial_camera: Camera,
-    /// Rotation of the inset views.
-    pub inset_rotation: Quat,
+    /// The insets' rotations and the figure enlarged to the whole view.
+    pub insets: Insets,
     /// The overlays drawn.
     pub overlays: Overlays,
     /// Theme and background of the view and screenshots.
@@ -34,7 +34,7 @@ impl Default for ViewState {
         ViewState {
             camera,
             initial_camera: camera,
-            inset_rotation: Quat::IDENTITY,
+            insets: Insets::default(),
             overlays: Overlays::default(),
             look: Look::default(),
             rect: egui::Rect::NOTHING,

@@ -18,16 +18,16 @@ use super::panels::{panel, PANEL_WIDTH};
 use super::sides::tiles;
 use super::testbed::Testbed;
 use crate::render::draw::Rect;
-use crate::render::views::inset_rects;
-use crate::scene::format::Overlay;
+use crate::render::views::inset_layout;
+use crate::view::Figure;
 use egui::{PointerButton, Pos2, Sense};
 use glam::Vec3;
 
 /// What a left-drag on the view is doing, decided where the press began.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Gesture {
-    /// Rotating the inset views.
-    Inset,
+    /// Rotating an inset view (each turns on its own).
+    Inset(Figure),
     /// Dragging a body (the testbed holds the grab).
     Body,
     /// Orbiting the camera.
@@ -79,17 +79,24 @@ fn side_rect(t: &Testbed, rect: egui::Rect, p: Pos2) -> egui::Rect {
         .unwrap_or(rect)
 }
 
-fn over_inset(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> bool {
-    let o = &t.view.overlays;
-    let (gauss, minkowski) = (o.has(Overlay::Gauss), o.has(Overlay::Minkowski));
-    if t.selected_pair().is_none() || !(gauss || minkowski) {
-        return false;
-    }
+/// The inset under `p` (egui points), if the selected pair's insets are drawn there.
+fn inset_at(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> Option<Figure> {
+    t.selected_pair()?;
     let q = (p.x * ppp, p.y * ppp);
     let sides = tiles(main, t.sides.len());
-    let Some(side) = sides.iter().find(|r| r.contains(q)) else { return false };
-    let (g, m) = inset_rects(*side);
-    (gauss && g.contains(q)) || (minkowski && m.contains(q))
+    let side = sides.iter().find(|r| r.contains(q))?;
+    let [(g, gauss), (m, minkowski)] = inset_layout(*side, &t.view.overlays, t.view.insets.solo);
+    if gauss && g.contains(q) {
+        Some(Figure::Gauss)
+    } else if minkowski && m.contains(q) {
+        Some(Figure::Minkowski)
+    } else {
+        None
+    }
+}
+
+fn over_inset(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> bool {
+    inset_at(t, main, p, ppp).is_some()
 }
 
 fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) {
@@ -123,10 +130,22 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
             }
         }
     }
+    // A double-click on an inset enlarges it to the whole view; another puts it back.
+    if r.double_clicked_by(PointerButton::Primary) {
+        if let Some(p) = r.interact_pointer_pos() {
+            match (t.view.insets.solo, inset_at(t, main, p, ppp)) {
+                (Some(Figure::Gauss | Figure::Minkowski), _) => t.view.insets.solo = None,
+                (_, Some(f)) => t.view.insets.solo = Some(f),
+                _ => {}
+            }
+        }
+    }
     if r.drag_started_by(PointerButton::Primary) {
         let origin = ui.input(|i| i.pointer.press_origin()).or(r.interact_pointer_pos());
         let gesture = match origin {
-            Some(p) if over_inset(t, main, p, ppp) => Gesture::Inset,
+            Some(p) if over_inset(t, main, p, ppp) => {
+                Gesture::Inset(inset_at(t, main, p, ppp).unwrap_or(Figure::Gauss))
+            }
             Some(p) => {
                 let (o, d) = ray(t, side_rect(t, rect, p), p);
                 match t.pick(o, d) {
@@ -144,10 +163,12 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
     if r.dragged_by(PointerButton::Primary) {
         let delta = r.drag_delta() * ppp;
         match ui.data(|d| d.get_temp::<Gesture>(gesture_id)) {
-            Some(Gesture::Inset) => {
+            Some(Gesture::Inset(which)) => {
                 let q = glam::Quat::from_rotation_y(-delta.x * 0.01)
                     * glam::Quat::from_axis_angle(Vec3::X, -delta.y * 0.01);
-                t.view.inset_rotation = (q * t.view.inset_rotation).normalize();
+                let insets = &mut t.view.insets;
+                let r = if which == Figure::Minkowski { &mut insets.minkowski } else { &mut insets.gauss };
+                *r = (q * *r).normalize();
             }
             Some(Gesture::Body) if ui.input(|i| i.modifiers.ctrl) => t.turn_drag(delta.x, delta.y),
             Some(Gesture::Body) => {

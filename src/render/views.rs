@@ -6,7 +6,7 @@ use super::mesh::{mesh_key, push_face, MeshData, MeshKey};
 use crate::physics::debug::{EdgePairStatus, MinkowskiFaceKind};
 use crate::physics::{ContactKind, Shape, World};
 use crate::scene::format::Overlay;
-use crate::view::{colors, depth_color, Camera, Overlays, PairDebug};
+use crate::view::{colors, depth_color, Camera, Figure, Insets, Overlays, PairDebug};
 use glam::{Mat4, Quat, Vec3};
 
 /// Everything a frame is drawn from.
@@ -28,7 +28,7 @@ pub struct FrameInput<'a> {
     /// Mouse drag: (anchor on the body, cursor target).
     pub drag: Option<(Vec3, Vec3)>,
     /// Orientation of the inset views (rotatable).
-    pub inset_rotation: Quat,
+    pub insets: Insets,
     /// Target size in pixels.
     pub size: (u32, u32),
     /// Where the main view is (the part not covered by the panel).
@@ -111,19 +111,34 @@ pub fn inset_rects(main: Rect) -> (Rect, Rect) {
     (Rect { x: main.x + m, y, w: side, h: side }, Rect { x: main.x + main.w - side - m, y, w: side, h: side })
 }
 
-/// All views of a frame, main view first.
+/// The insets' rectangles (Gauss map, Minkowski) for a main view rect and the figure shown
+/// alone: the whole view for it, nothing (a rectangle of no size) for the other; with a
+/// figure alone, whether each inset is shown at all.
+pub fn inset_layout(main: Rect, overlays: &Overlays, solo: Option<Figure>) -> [(Rect, bool); 2] {
+    let none = Rect { x: main.x, y: main.y, w: 0.0, h: 0.0 };
+    let (g, m) = inset_rects(main);
+    match solo {
+        Some(Figure::Gauss) => [(main, true), (none, false)],
+        Some(Figure::Minkowski) => [(none, false), (main, true)],
+        Some(Figure::Clip) => [(g, false), (m, false)],
+        None => [(g, overlays.has(Overlay::Gauss)), (m, overlays.has(Overlay::Minkowski))],
+    }
+}
+
+/// All views of a frame, main view first (none when an inset is shown alone).
 pub fn build_views(f: &FrameInput) -> Vec<ViewDraw> {
-    let mut views = vec![main_view(f)];
+    let alone = matches!(f.insets.solo, Some(Figure::Gauss | Figure::Minkowski));
+    let mut views = if alone { Vec::new() } else { vec![main_view(f)] };
     if let Some(pair) = f.pair {
-        let (gr, mr) = inset_rects(f.main_rect);
-        if f.overlays.has(Overlay::Gauss) {
-            if let Some(mut v) = gauss_view(pair, gr, f.inset_rotation) {
+        let [(gr, gauss), (mr, minkowski)] = inset_layout(f.main_rect, &f.overlays, f.insets.solo);
+        if gauss {
+            if let Some(mut v) = gauss_view(pair, gr, f.insets.gauss) {
                 v.background = Some(f.look.inset());
                 views.push(v);
             }
         }
-        if f.overlays.has(Overlay::Minkowski) {
-            if let Some(mut v) = minkowski_view(pair, mr, f.inset_rotation, f.overlays.minkowski_see_through) {
+        if minkowski {
+            if let Some(mut v) = minkowski_view(pair, mr, f.insets.minkowski, f.overlays.minkowski_see_through) {
                 v.background = Some(f.look.inset());
                 views.push(v);
             }
@@ -435,7 +450,7 @@ fn gauss_view(pair: &PairDebug, rect: Rect, rotation: Quat) -> Option<ViewDraw> 
     }
     if let Some(kind) = sat.winner {
         let axis = sat.axis.normalize_or_zero();
-        arrow(&mut v.overlay, Vec3::ZERO, axis * 1.3, colors::AXIS, 3.5);
+        arrow(&mut v.overlay, Vec3::ZERO, axis * 1.15, colors::AXIS, 3.5);
         // The winner: the two arcs that cross at the axis drawn thick in the winner's colour
         // (an edge pair), or the winning face's point enlarged; then a ring round the axis,
         // open in the middle so the crossing or the point itself shows.

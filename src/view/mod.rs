@@ -71,6 +71,35 @@ impl Overlays {
     ];
 }
 
+/// A figure drawn by itself at the whole view's size (`--view`; in the window, a
+/// double-click on an inset).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Figure {
+    /// The Gauss maps of the selected pair.
+    Gauss,
+    /// The Minkowski difference of the selected pair.
+    Minkowski,
+    /// The selected pair's clip, the camera framed on it.
+    Clip,
+}
+
+/// The insets' state: each one's own rotation, and the figure enlarged to the whole view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Insets {
+    /// The figure drawn alone, if any.
+    pub solo: Option<Figure>,
+    /// Rotation of the Gauss-map inset.
+    pub gauss: glam::Quat,
+    /// Rotation of the Minkowski inset.
+    pub minkowski: glam::Quat,
+}
+
+impl Default for Insets {
+    fn default() -> Self {
+        Insets { solo: None, gauss: glam::Quat::IDENTITY, minkowski: glam::Quat::IDENTITY }
+    }
+}
+
 /// Colours used by the renderer (linear RGB). Tests look for them in rendered images.
 pub mod colors {
     /// Background (linear; ≈ sRGB 236, 239, 244).
