@@ -101,7 +101,8 @@ pub fn initial_camera(scene: &LoadedScene) -> Camera {
 /// Seconds of simulation whose body bounds the automatic camera frames.
 pub const AUTO_FRAME_SECONDS: f32 = 2.0;
 
-/// A camera that frames the dynamic bodies' bounds over the first [`AUTO_FRAME_SECONDS`]
+/// A camera that frames the dynamic bodies' bounds and the joints' anchors over the first
+/// [`AUTO_FRAME_SECONDS`] (with room above for the picture's title)
 /// (simulated on a copy of the world; at most about 100 000 body-steps, so a huge scene
 /// frames a shorter stretch), seen from the default direction (above, front right). A
 /// scene without dynamic bodies frames all of them.
@@ -116,6 +117,13 @@ pub fn auto_camera(scene: &LoadedScene) -> Camera {
         for b in w.bodies().iter().filter(|b| b.is_dynamic() || !any_dynamic) {
             let a = b.shape.aabb(&b.pose);
             acc = Some(acc.map_or(a, |x| x.union(&a)));
+        }
+        // The joints' anchors: a pendulum's pivot, a cradle's frame, a pulley's wheels.
+        for j in w.joint_records().iter().filter(|j| j.kind != "mouse") {
+            for p in [j.anchor_a, j.anchor_b] {
+                let a = crate::physics::Aabb::new(p - Vec3::splat(0.05), p + Vec3::splat(0.05));
+                acc = Some(acc.map_or(a, |x| x.union(&a)));
+            }
         }
         acc
     };
@@ -133,7 +141,9 @@ pub fn auto_camera(scene: &LoadedScene) -> Camera {
             }
         }
     }
-    if let Some(b) = acc {
+    if let Some(mut b) = acc {
+        // Room above for the title lines: the bounds reach a sixth higher.
+        b.max.y += (b.max.y - b.min.y).max(0.2) / 6.0;
         cam.frame(&b);
     }
     cam
