@@ -604,3 +604,31 @@ fn a_joint_grid_holds_with_one_iteration() {
     assert!(worst < 4.0 * sag, "gap {worst} m, bound {}", 4.0 * sag);
     assert!(worst > 0.3 * sag, "the net must carry its weight: gap {worst} m");
 }
+
+/// The shipped pulley does what its description says: the heavy box falls 1.75 m at g/2
+/// (lands after √(2·1.75/4.905) = 0.845 s) while the light box rises, and the light box
+/// never reaches its pulley.
+#[test]
+fn the_shipped_pulley_lands_the_heavy_box_with_the_light_one_clear_of_its_pulley() {
+    let s = contactlab::scene::load(&contactlab::scene::scenes_dir().join("pulley.ron")).unwrap();
+    let (heavy, light, pulley_b) =
+        (s.body_index("heavy").unwrap(), s.body_index("light").unwrap(), s.body_index("pulley_b").unwrap() as u32);
+    let mut w = s.world.clone();
+    let dt = s.timestep();
+    let mut landed = None;
+    for k in 1..=180 {
+        w.step(dt);
+        let y = w.bodies()[heavy].pose.pos.y;
+        if landed.is_none() && y < 0.25 + 0.01 {
+            landed = Some(k as f32 * dt);
+        }
+        assert!(
+            !w.contacts().iter().any(|c| (c.a == pulley_b || c.b == pulley_b) && !c.manifold.points.is_empty()),
+            "the light box touched its pulley at step {k}"
+        );
+    }
+    let t = landed.expect("the heavy box lands");
+    assert!((t - 0.845).abs() < 0.05, "landed after {t:.3} s");
+    let top = w.bodies()[light].pose.pos.y + 0.2;
+    assert!((top - 4.0).abs() < 0.05 && top < 4.8, "the light box's top at {top:.3} m");
+}

@@ -89,7 +89,17 @@ pub fn draw(
             out.push(Segment::line(c, pb, LINK, 1.5 * w));
         }
         let gap = (pb - pa).length();
-        if matches!(r.params, JointKind::Distance { .. } | JointKind::Pulley { .. }) {
+        if let JointKind::Pulley { ground_a, ground_b, .. } = r.params {
+            // The rope over its two pulleys: A's anchor up to A's pulley, across, and down to
+            // B's anchor; each pulley a ring.
+            out.push(Segment::line(pa, ground_a, LINK, 2.0 * w));
+            out.push(Segment::line(ground_a, ground_b, LINK, 2.0 * w));
+            out.push(Segment::line(ground_b, pb, LINK, 2.0 * w));
+            for g in [ground_a, ground_b] {
+                out.push(Segment::point(g, [0.05, 0.05, 0.07], 14.0 * w));
+                out.push(Segment::point(g, [0.85, 0.86, 0.9], 9.0 * w));
+            }
+        } else if matches!(r.params, JointKind::Distance { .. }) {
             out.push(Segment::line(pa, pb, LINK, 2.0 * w));
         } else if gap > 1e-3 {
             out.push(Segment::line(pa, pb, STRETCH, 2.5 * w));
