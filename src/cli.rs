@@ -108,9 +108,12 @@ pub struct Cli {
     pub transparent: bool,
 
     /// Teaching labels on the selected pair: the reference and incident faces, the clip
-    /// planes and the face numbers of the Gauss-map points.
-    #[arg(long)]
-    pub labels: bool,
+    /// planes and the face numbers of the Gauss-map points; or, with a list after `=`
+    /// (`--labels=faces,planes`), exactly these
+    /// layers: faces, planes, points, impulses, gauss, features (the contact points' features
+    /// in words).
+    #[arg(long, value_name = "LAYER,…", num_args = 0..=1, value_delimiter = ',', require_equals = true)]
+    pub labels: Option<Vec<crate::view::LabelLayer>>,
 
     /// Render the view after the run to a PNG file (headless).
     #[arg(long, value_name = "FILE.png")]
@@ -360,7 +363,12 @@ pub fn load_scene(cli: &Cli) -> Result<LoadedScene, CliError> {
 pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, CliError> {
     let pair = selected_pair(cli, &scene)?;
     let mut t = crate::app::Testbed::new(scene, Some(scene_path(cli)));
-    t.view.look = crate::view::Look { theme: cli.theme, transparent: cli.transparent, labels: cli.labels };
+    let layers = match cli.labels.as_deref() {
+        None | Some([]) => crate::view::LabelLayers::default(),
+        Some(list) => crate::view::LabelLayers::of(list),
+    };
+    t.view.look =
+        crate::view::Look { theme: cli.theme, transparent: cli.transparent, labels: cli.labels.is_some(), layers };
     if !cli.overlay.is_empty() {
         t.view.overlays.clear();
         for o in &cli.overlay {

@@ -71,3 +71,49 @@ fn crowded_labels_do_not_overlap_or_cover_markers() {
         eprintln!("{name}: {} placed, {} dropped", l.placed.len(), l.dropped.len());
     }
 }
+
+/// WCAG relative luminance of an sRGB pixel.
+fn luminance(p: &image::Rgba<u8>) -> f32 {
+    let c = |v: u8| {
+        let v = v as f32 / 255.0;
+        if v <= 0.03928 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * c(p.0[0]) + 0.7152 * c(p.0[1]) + 0.0722 * c(p.0[2])
+}
+
+/// In the dark theme every anchored label's text stands out from its plate by at least the
+/// WCAG AA ratio, 4.5:1, measured on the rendered pixels: the plate's colour (the commonest
+/// pixel in the label's rectangle) against the text's (the pixel farthest from it).
+#[test]
+fn dark_theme_labels_keep_a_contrast_of_four_and_a_half_to_one() {
+    let mut t = case("twisted_boxes.ron", ("lower", "upper"), &[Overlay::Contacts, Overlay::Clip, Overlay::Gauss], 1);
+    t.view.look.theme = contactlab::view::Theme::Dark;
+    let size = (1280u32, 720u32);
+    let layout = layouts(&t, (size.0 as f32, size.1 as f32)).remove(0);
+    assert!(layout.placed.len() >= 10, "{} labels", layout.placed.len());
+    let mut off =
+        contactlab::app::headless::Offscreen::new(size).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
+    let img = off.render(&mut t, size).unwrap();
+    for p in &layout.placed {
+        let r = p.rect.shrink(1.0);
+        let mut counts = std::collections::HashMap::new();
+        let mut pixels = Vec::new();
+        for y in r.min.y.ceil() as u32..r.max.y.floor() as u32 {
+            for x in r.min.x.ceil() as u32..r.max.x.floor() as u32 {
+                let px = *img.get_pixel(x, y);
+                *counts.entry(px.0).or_insert(0) += 1;
+                pixels.push(px);
+            }
+        }
+        let plate = image::Rgba(*counts.iter().max_by_key(|(_, n)| **n).unwrap().0);
+        let lp = luminance(&plate);
+        let text = pixels.iter().map(luminance).max_by(|a, b| (a - lp).abs().total_cmp(&(b - lp).abs())).unwrap();
+        let (hi, lo) = (text.max(lp), text.min(lp));
+        let ratio = (hi + 0.05) / (lo + 0.05);
+        assert!(ratio >= 4.5, "'{}': contrast {ratio:.2}:1 (plate {:?})", p.label.text, plate.0);
+    }
+}

@@ -14,9 +14,29 @@ use crate::render::draw::Rect;
 use crate::render::views::inset_layout;
 use crate::scene::format::Overlay;
 use crate::view::colors;
-use crate::view::Figure;
 use crate::view::PairDebug;
+use crate::view::{Figure, LabelLayer};
 use egui::{Align2, Color32, FontId, Pos2};
+
+/// Text colour for a plate of colour `plate`: near-black or white, whichever contrasts more
+/// (WCAG relative luminance; the plates of named faces are bright orange or cyan).
+fn ink_for(plate: Color32) -> Color32 {
+    let lin = |v: u8| {
+        let v = v as f32 / 255.0;
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let l = 0.2126 * lin(plate.r()) + 0.7152 * lin(plate.g()) + 0.0722 * lin(plate.b());
+    // Contrast with white (1.05 / (l + 0.05)) against with near-black (≈ (l + 0.05) / 0.06).
+    if 1.05 / (l + 0.05) >= (l + 0.05) / 0.062 {
+        Color32::WHITE
+    } else {
+        Color32::from_rgb(20, 22, 30)
+    }
+}
 
 fn c32(c: [f32; 3]) -> Color32 {
     let e = |x: f32| {
@@ -212,9 +232,10 @@ fn joint_labels(s: &mut Scribe, t: &Testbed, w: &World, joints: &[crate::physics
     }
 }
 
-/// Teaching labels (`Look::labels`): the reference and incident faces and the clip planes
-/// (one per reference edge, numbered in clipping order) in the main view, and each Gauss-map
-/// point's face number (A0, A1, …, B0, …) on the front of the sphere in the inset.
+/// Teaching labels (`Look::labels`, by layer: [`Look::shows`]): the reference and incident
+/// faces and the clip planes (one per reference edge, numbered in clipping order) in the
+/// main view, and each Gauss-map point's face number (A0, A1, …, B0, …) on the front of the
+/// sphere in the inset.
 fn teaching_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, main: Rect) {
     let ppp = s.ppp;
     let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
@@ -226,17 +247,17 @@ fn teaching_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, main: Rect) {
             (&clip.reference_polygon, format!("reference face (on {owner})"), colors::REFERENCE),
             (&clip.incident_polygon, "incident face".to_string(), colors::INCIDENT),
         ];
-        for (poly, name, c) in faces {
+        for (poly, name, c) in faces.into_iter().filter(|_| t.view.look.shows(LabelLayer::Faces)) {
             if let Some(p) = screen(vp, main, ppp, centroid(poly)) {
                 s.anchored(p, name, 13.0, priority::FACE, None);
                 if let Some(l) = s.labels.last_mut() {
-                    l.plate = c32(c).gamma_multiply(0.9);
-                    l.colour = Color32::WHITE;
+                    l.plate = c32(c);
+                    l.colour = ink_for(l.plate);
                 }
             }
         }
         let n = clip.reference_polygon.len();
-        for k in 0..n {
+        for k in (0..n).filter(|_| t.view.look.shows(LabelLayer::Planes)) {
             let mid = (clip.reference_polygon[k] + clip.reference_polygon[(k + 1) % n]) * 0.5;
             if let Some(p) = screen(vp, main, ppp, mid) {
                 s.anchored(p, format!("plane {}", k + 1), 12.0, priority::PLANE, None);
@@ -244,6 +265,7 @@ fn teaching_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, main: Rect) {
         }
     }
     let [(g, gauss), _] = inset_layout(main, &t.view.overlays, t.view.insets.solo);
+    let gauss = gauss && t.view.look.shows(LabelLayer::Gauss);
     if let (true, Some(ga), Some(gb)) = (gauss, &pd.gauss_a, &pd.gauss_b) {
         let inset = egui::Rect::from_min_size(s.p(g.x, g.y), egui::vec2(g.w, g.h) / ppp);
         let cam = crate::render::views::gauss_camera(g, t.view.insets.gauss);
@@ -365,13 +387,25 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
                 (Some(k), Some(n)) => k + 1 >= n,
                 _ => true,
             };
+        let look = &t.view.look;
+        let (index, impulse) = (look.shows(LabelLayer::Points), look.shows(LabelLayer::Impulses));
         for (k, pt) in pd.manifold.points.iter().enumerate().filter(|_| final_stage) {
             let Some(at) = screen(vp, main, ppp, pt.position) else { continue };
-            let text = match pd.impulses.get(k) {
-                Some((ln, _)) if pd.record.is_some() => format!("{k}: {ln:.2} N·s"),
-                _ => format!("{k}"),
+            let ln = pd.impulses.get(k).map(|i| i.0).filter(|_| pd.record.is_some());
+            let text = match (index, impulse, ln) {
+                (true, true, Some(ln)) => format!("{k}: {ln:.2} N·s"),
+                (false, true, Some(ln)) => format!("{ln:.2} N·s"),
+                (true, _, _) => format!("{k}"),
+                _ => String::new(),
             };
-            s.anchored(at, text, 13.0, priority::POINT, None);
+            let text = match look.shows(LabelLayer::Features) {
+                true if text.is_empty() => crate::view::feature::label(pt.id),
+                true => format!("{text} · {}", crate::view::feature::label(pt.id)),
+                false => text,
+            };
+            if !text.is_empty() {
+                s.anchored(at, text, 13.0, priority::POINT, None);
+            }
         }
         // A body on a mesh along several normals: the further groups' points, named by group
         // (a corner in a crease is a point of both groups).
@@ -383,7 +417,7 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
             }
         }
     }
-    if let (Some(pd), true) = (pd, t.view.look.labels) {
+    if let Some(pd) = pd {
         teaching_labels(s, t, pd, main);
     }
     inset_titles(s, t, w, pd, main);
@@ -503,8 +537,8 @@ fn winner_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, (gauss, minkowski)
         if let (Some(name), Some(at)) = (name, screen(vp, g, ppp, sat.axis.normalize_or_zero())) {
             s.anchored(at, name, 13.0, priority::FACE, Some(in_points(g)));
             if let Some(l) = s.labels.last_mut() {
-                l.plate = c32(colors::WINNER).gamma_multiply(0.92);
-                l.colour = Color32::WHITE;
+                l.plate = c32(colors::WINNER);
+                l.colour = ink_for(l.plate);
             }
         }
     }
@@ -517,8 +551,8 @@ fn winner_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, (gauss, minkowski)
             let text = format!("separation {:+.4} m", rec.origin_separation);
             s.anchored(at, text, 13.0, priority::FACE, Some(in_points(m)));
             if let Some(l) = s.labels.last_mut() {
-                l.plate = c32(colors::WINNER).gamma_multiply(0.92);
-                l.colour = Color32::WHITE;
+                l.plate = c32(colors::WINNER);
+                l.colour = ink_for(l.plate);
             }
         }
     }

@@ -160,11 +160,105 @@ pub struct Look {
     /// drawn).
     pub transparent: bool,
     /// Teaching labels on the selected pair: the reference and incident faces, the clip
-    /// planes, and the face numbers of the Gauss-map points.
+    /// planes, and the face numbers of the Gauss-map points (the layers in `layers`).
     pub labels: bool,
+    /// Which layers of labels are drawn ([`Look::shows`]).
+    pub layers: LabelLayers,
+}
+
+/// A layer of the labels over the view (`--labels faces,planes,…`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LabelLayer {
+    /// The reference and incident faces (teaching).
+    Faces,
+    /// The clip planes, numbered (teaching).
+    Planes,
+    /// Each contact point's index.
+    Points,
+    /// Each contact point's normal impulse.
+    Impulses,
+    /// The face numbers of the Gauss-map points (teaching).
+    Gauss,
+    /// Each contact point's features in words (teaching).
+    Features,
+}
+
+impl LabelLayer {
+    /// Every layer.
+    pub const ALL: [LabelLayer; 6] = [
+        LabelLayer::Faces,
+        LabelLayer::Planes,
+        LabelLayer::Points,
+        LabelLayer::Impulses,
+        LabelLayer::Gauss,
+        LabelLayer::Features,
+    ];
+
+    /// Shown only with the teaching labels on.
+    pub fn teaching(self) -> bool {
+        !matches!(self, LabelLayer::Points | LabelLayer::Impulses)
+    }
+
+    /// The name in the panel and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            LabelLayer::Faces => "faces",
+            LabelLayer::Planes => "planes",
+            LabelLayer::Points => "points",
+            LabelLayer::Impulses => "impulses",
+            LabelLayer::Gauss => "gauss",
+            LabelLayer::Features => "features",
+        }
+    }
+}
+
+/// A set of label layers (one bit each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabelLayers(u8);
+
+impl Default for LabelLayers {
+    /// Every layer but the features (the teaching layers show only with the labels on).
+    fn default() -> Self {
+        let mut l = LabelLayers(0);
+        for x in LabelLayer::ALL.into_iter().filter(|&x| x != LabelLayer::Features) {
+            l.set(x, true);
+        }
+        l
+    }
+}
+
+impl LabelLayers {
+    /// Exactly `layers`.
+    pub fn of(layers: &[LabelLayer]) -> LabelLayers {
+        let mut l = LabelLayers(0);
+        for &x in layers {
+            l.set(x, true);
+        }
+        l
+    }
+
+    /// Whether layer `x` is in the set.
+    pub fn has(&self, x: LabelLayer) -> bool {
+        self.0 & (1 << x as u8) != 0
+    }
+
+    /// Puts layer `x` in or out.
+    pub fn set(&mut self, x: LabelLayer, on: bool) {
+        if on {
+            self.0 |= 1 << x as u8;
+        } else {
+            self.0 &= !(1 << x as u8);
+        }
+    }
 }
 
 impl Look {
+    /// Whether labels of layer `x` are drawn: a layer of the set, and for the teaching
+    /// layers, with the teaching labels on.
+    pub fn shows(&self, x: LabelLayer) -> bool {
+        self.layers.has(x) && (self.labels || !x.teaching())
+    }
+
     /// Clear colour of the main view (linear RGBA).
     pub fn clear(&self) -> [f32; 4] {
         let c = match self.theme {

@@ -31,6 +31,17 @@ pub fn section(ui: &mut egui::Ui, t: &mut Testbed) {
         ui.checkbox(&mut look.transparent, "transparent background")
             .on_hover_text("screenshots and GIF frames get alpha 0 where nothing is drawn (no ground grid)");
     });
+    ui.horizontal_wrapped(|ui| {
+        ui.label("label layers");
+        for x in crate::view::LabelLayer::ALL {
+            let mut on = look.layers.has(x);
+            let tip =
+                if x.teaching() { "shown with the teaching labels on" } else { "shown on the selected pair's points" };
+            if ui.checkbox(&mut on, x.name()).on_hover_text(tip).changed() {
+                look.layers.set(x, on);
+            }
+        }
+    });
     ui.horizontal(|ui| match &t.tools.capture.recorder.active {
         None => {
             let tip = "capture the view every few steps while the scene runs; Stop writes the GIF";
