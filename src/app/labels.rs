@@ -6,6 +6,8 @@
 //! ([`super::label_layout`]) keeps clear of each other, of the fixed text and of the
 //! contact markers.
 
+mod insets;
+
 use super::label_layout::{self, Label, Layout, Priority};
 use super::sides::{tiles, Side, SIDE_NAMES};
 use super::testbed::Testbed;
@@ -17,6 +19,8 @@ use crate::view::colors;
 use crate::view::PairDebug;
 use crate::view::{Figure, LabelLayer};
 use egui::{Align2, Color32, FontId, Pos2};
+pub use insets::empty_inset_reason;
+use insets::inset_titles;
 
 /// Text colour for a plate of colour `plate`: near-black or white, whichever contrasts more
 /// (WCAG relative luminance; the plates of named faces are bright orange or cyan).
@@ -438,151 +442,4 @@ pub fn clip_caption(t: &Testbed, pd: &PairDebug) -> Option<String> {
         _ => "reduced to at most four points".to_string(),
     };
     Some(format!("clip stage {k} of {}: {what}", n - 1))
-}
-
-/// The insets' titles and legends (fixed text) when the insets are drawn, or one line on why
-/// they are empty.
-fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&PairDebug>, main: Rect) {
-    let (ppp, u, dark) = (s.ppp, s.ppp, s.text);
-    let [(g, gauss_on), (m, minkowski_on)] = inset_layout(main, &t.view.overlays, t.view.insets.solo);
-    let font = FontId::proportional(14.0);
-    let small = FontId::proportional(12.0);
-    let pair_shown = pd.filter(|_| t.selected_pair().is_some());
-    // An inset is drawn only when the pair has what it shows; else one line says why.
-    let gauss = pair_shown.is_some_and(|p| p.gauss_a.is_some() && p.gauss_b.is_some() && p.sat.is_some());
-    let minkowski = pair_shown.is_some_and(|p| p.minkowski.is_some());
-    let why = pair_shown.map(|p| empty_inset_reason(w, p));
-    let note = |s: &mut Scribe, rect: Rect| {
-        if let Some(text) = &why {
-            // Wider than a small inset, so the line stays a line or two.
-            let galley = s.painter.layout(text.clone(), small.clone(), dark, (main.w * 0.45).max(rect.w) / ppp - 16.0);
-            let at = s.p(rect.x + 8.0 * u, rect.y + rect.h - 8.0 * u) - egui::vec2(0.0, galley.size().y);
-            let plate = egui::Rect::from_min_size(at, galley.size()).expand(4.0);
-            s.painter.rect_filled(plate, 4.0, s.plate);
-            s.painter.galley(at, galley, dark);
-            s.obstacles.push(plate);
-        }
-    };
-    // One note for both (the Gauss inset's corner when it is asked for).
-    if gauss_on && !gauss {
-        note(s, g);
-    } else if minkowski_on && !minkowski {
-        note(s, m);
-    }
-    let insets = [
-        (
-            gauss && gauss_on,
-            g,
-            "Gauss maps",
-            [
-                (colors::MAP_A, "A"),
-                (colors::MAP_B, "−B"),
-                (colors::MINKOWSKI_EDGE, "arcs cross"),
-                (colors::AXIS, "axis"),
-                (colors::WINNER, "the SAT's winner"),
-            ],
-        ),
-        (
-            minkowski && minkowski_on,
-            m,
-            "Minkowski difference A − B",
-            [
-                (colors::MAP_A, "face of A"),
-                (colors::MAP_B, "face of −B"),
-                (colors::MINKOWSKI_EDGE, "edge × edge"),
-                (colors::AXIS, "origin to nearest face"),
-                (colors::WINNER, "nearest face (the winner)"),
-            ],
-        ),
-    ];
-    if let Some(pd) = pair_shown {
-        winner_labels(s, t, pd, (gauss && gauss_on, minkowski && minkowski_on), main);
-    }
-    for (shown, r, title, legend) in insets {
-        if !shown {
-            continue;
-        }
-        // Alone, the figure's name is the picture's title.
-        if !inset_alone(t) {
-            let at = s.p(r.x + 8.0 * u, r.y + 6.0 * u);
-            s.fixed(at, Align2::LEFT_TOP, title, font.clone(), dark);
-        }
-        for (k, (c, name)) in legend.iter().enumerate() {
-            let y = r.y + r.h - (8.0 + 16.0 * (legend.len() - k) as f32) * u;
-            let dot = s.p(r.x + 14.0 * u, y + 7.0 * u);
-            s.painter.circle_filled(dot, 5.0, c32(*c));
-            s.obstacles.push(egui::Rect::from_center_size(dot, egui::vec2(12.0, 12.0)));
-            let at = s.p(r.x + 24.0 * u, y);
-            s.fixed(at, Align2::LEFT_TOP, *name, small.clone(), dark);
-        }
-    }
-}
-
-/// The SAT's winner named in the insets, in the inspector's words: "edge 10 × edge 16" or
-/// "face 3 of A" at the axis in the Gauss map, and the separation along the segment from the
-/// origin to the nearest face of the Minkowski difference.
-fn winner_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, (gauss, minkowski): (bool, bool), main: Rect) {
-    let [(g, _), (m, _)] = inset_layout(main, &t.view.overlays, t.view.insets.solo);
-    let ppp = s.ppp;
-    let in_points = |r: Rect| egui::Rect::from_min_size(Pos2::new(r.x / ppp, r.y / ppp), egui::vec2(r.w, r.h) / ppp);
-    if let (true, Some(sat)) = (gauss, &pd.sat) {
-        let name = match sat.winner {
-            Some(crate::physics::ContactKind::Edge) => {
-                Some(format!("edge {} × edge {}", sat.result.edge.edge_a, sat.result.edge.edge_b))
-            }
-            Some(crate::physics::ContactKind::FaceA) => Some(format!("face {} of A", sat.result.face_a.face)),
-            Some(crate::physics::ContactKind::FaceB) => Some(format!("face {} of B", sat.result.face_b.face)),
-            None => None,
-        };
-        let cam = crate::render::views::gauss_camera(g, t.view.insets.gauss);
-        let vp = cam.view_proj(g.w / g.h.max(1.0));
-        if let (Some(name), Some(at)) = (name, screen(vp, g, ppp, sat.axis.normalize_or_zero())) {
-            s.anchored(at, name, 13.0, priority::FACE, Some(in_points(g)));
-            if let Some(l) = s.labels.last_mut() {
-                l.plate = c32(colors::WINNER);
-                l.colour = ink_for(l.plate);
-            }
-        }
-    }
-    if let (true, Some(rec)) = (minkowski, &pd.minkowski) {
-        let Some(cam) = crate::render::views::minkowski_camera(pd, m, t.view.insets.minkowski) else { return };
-        let vp = cam.view_proj(m.w / m.h.max(1.0));
-        let f = rec.hull.faces()[rec.closest_face as usize];
-        let mid = f.normal * f.offset * 0.5;
-        if let Some(at) = screen(vp, m, ppp, mid) {
-            let text = format!("separation {:+.4} m", rec.origin_separation);
-            s.anchored(at, text, 13.0, priority::FACE, Some(in_points(m)));
-            if let Some(l) = s.labels.last_mut() {
-                l.plate = c32(colors::WINNER);
-                l.colour = ink_for(l.plate);
-            }
-        }
-    }
-}
-
-/// Why the Gauss-map and Minkowski insets have nothing to show for pair `p` of `w`: a
-/// curved shape or a mesh in the pair (no SAT), in one line.
-pub fn empty_inset_reason(w: &World, p: &PairDebug) -> String {
-    use crate::physics::Shape;
-    let kind = |i: usize| match &w.bodies()[i].shape {
-        Shape::Sphere { .. } => "sphere",
-        Shape::Capsule { .. } => "capsule",
-        Shape::Box { .. } => "box",
-        s if s.mesh().is_some() => "mesh",
-        _ => "hull",
-    };
-    let (a, b) = (kind(p.a), kind(p.b));
-    if a == "mesh" || b == "mesh" {
-        format!(
-            "{a}–{b}: the contact comes from the triangles under the body, one manifold per normal \
-             group; there is no Gauss map or Minkowski difference of the pair"
-        )
-    } else if ["sphere", "capsule"].contains(&a) || ["sphere", "capsule"].contains(&b) {
-        format!(
-            "{a}–{b}: a curved shape has no Gauss-map arcs or Minkowski faces; the contact is the \
-             closest point, in closed form"
-        )
-    } else {
-        format!("{a}–{b}: no SAT query at the current poses (the pair is not a candidate)")
-    }
 }
