@@ -110,6 +110,10 @@ pub struct TraceContact {
 pub struct TraceWatchedPoint {
     /// Feature ID as hexadecimal (`FeatureId` bits, see docs/trace.md).
     pub id: String,
+    /// The same features in words, as the inspector names them ("edge 16 × side 5"); an
+    /// added field, absent in traces written before it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub features: String,
     /// Penetration (m, negative for speculative points).
     pub depth: f32,
     /// Normal impulse applied during the step (N·s).
@@ -301,6 +305,7 @@ impl TraceStep {
                     .zip(&r.impulses)
                     .map(|(p, i)| TraceWatchedPoint {
                         id: format!("{:016x}", p.id.0),
+                        features: crate::view::feature::label(p.id),
                         depth: p.depth,
                         normal_impulse: i.normal,
                         friction_impulse: i.tangent,

@@ -212,6 +212,11 @@ fn scalar_flag_and_watched_pair_in_the_trace() {
     assert!(paths.iter().filter(|p| *p == "recycled").count() > 10, "{paths:?}");
     let last = &lines.last().unwrap()["watched"][0];
     assert_eq!(last["points"].as_array().unwrap().len(), 4);
+    // Each point's features in words beside the hexadecimal ID (a box's corner on a face).
+    for p in last["points"].as_array().unwrap() {
+        let words = p["features"].as_str().unwrap_or_default();
+        assert!(["vertex", "edge", "corner"].iter().any(|w| words.contains(w)), "{p}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 

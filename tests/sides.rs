@@ -360,3 +360,34 @@ fn an_enlarged_inset_fills_the_view_and_turns_on_its_own() {
     click(&mut h, centre);
     assert_eq!(h.state().view.insets.solo, None, "a second double-click puts it back");
 }
+
+/// At 1280×720 the inspector's points table fits the panel: every point's λn and λt label
+/// lies inside the panel, left of the 3D view.
+#[test]
+fn the_inspectors_impulse_columns_fit_the_panel_at_1280_by_720() {
+    let mut t = testbed("box_on_box.ron");
+    for _ in 0..20 {
+        t.step_once();
+    }
+    let p = t.pair_debug().cloned().expect("base and box selected");
+    let mut h = Harness::builder().with_size(egui::Vec2::new(1280.0, 720.0)).build_ui_state(
+        |ui, t: &mut Testbed| {
+            contactlab::app::viewport::frame(ui, t);
+        },
+        t,
+    );
+    h.run();
+    let view_left = h.state().view.rect.min.x;
+    let mut checked = 0;
+    for (ln, lt) in p.impulses.iter().take(p.manifold.points.len()) {
+        for text in [format!("{ln:.2}"), format!("{:.2}, {:.2}", lt[0], lt[1])] {
+            // The table may sit below the panel's fold; any shown copy must fit.
+            for node in h.query_all_by_label(&text) {
+                let r = node.rect();
+                assert!(r.right() <= view_left + 0.5, "'{text}' ends at {} past the panel ({view_left})", r.right());
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 8, "{checked} impulse labels found");
+}

@@ -208,8 +208,9 @@ fn joint_labels(s: &mut Scribe, t: &Testbed, w: &World, joints: &[crate::physics
     let ppp = s.ppp;
     let at = |q: glam::Vec3| screen(vp, main, ppp, q);
     let dt = t.timestep();
-    // Many joints (a chain, a grid): label only the selected one's force and the drag's.
-    let all = joints.len() <= 12;
+    // Many joints (a ragdoll, a chain): label only the selected one's force and the drag's,
+    // the ones whose arrows are drawn.
+    let all = joints.len() <= crate::render::joints::DETAILED_JOINTS;
     for r in joints {
         let selected = t.selection.joint == Some(r.handle);
         // The mouse joint's force (a drag) is always labelled.
@@ -409,6 +410,14 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
             };
             if !text.is_empty() {
                 s.anchored(at, text, 13.0, priority::POINT, None);
+            }
+        }
+        // An earlier clip stage: the points that exist at it, numbered (no impulses yet).
+        if let (false, false, Some(k)) = (final_stage, inset_alone(t), t.selection.clip_stage) {
+            for (i, p) in crate::render::views::clip_stage_points(pd, k).into_iter().enumerate() {
+                if let Some(at) = screen(vp, main, ppp, p) {
+                    s.anchored(at, format!("{i}"), 12.0, priority::POINT, None);
+                }
             }
         }
         // A body on a mesh along several normals: the further groups' points, named by group

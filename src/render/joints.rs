@@ -56,8 +56,12 @@ pub fn force_tip(world: &World, r: &JointRecord, dt: f32) -> Option<Vec3> {
     (len > 0.02 && !r.broken).then(|| at + f.normalize() * len)
 }
 
-/// Draws every joint of `records`; `selected` is drawn thicker. `size`: a length (m) that
-/// suits the scene for axes and arcs.
+/// Scenes with more joints than this draw each joint's axis, limits and force only for the
+/// selected joint (and a drag's mouse joint): a ragdoll's or a chain's would hide the bodies.
+pub const DETAILED_JOINTS: usize = 6;
+
+/// Draws every joint of `records`; `selected` is drawn thicker, and in a scene of more than
+/// [`DETAILED_JOINTS`] joints it alone shows its axis, limits and force.
 pub fn draw(
     out: &mut Vec<Segment>,
     world: &World,
@@ -66,8 +70,10 @@ pub fn draw(
     dt: f32,
     arrow: impl Fn(&mut Vec<Segment>, Vec3, Vec3, [f32; 3], f32),
 ) {
+    let all = records.len() <= DETAILED_JOINTS;
     for (k, r) in records.iter().enumerate() {
         let w = if selected == Some(k) { 2.0 } else { 1.0 };
+        let detailed = all || selected == Some(k) || matches!(r.params, JointKind::Mouse { .. });
         let centre = |i: u32| (i != WORLD).then(|| world.bodies().get(i as usize).map(|b| b.pose.pos)).flatten();
         let (pa, pb) = (r.anchor_a, r.anchor_b);
         // Scale for axes and arcs: a third of the distance between the bodies' centres, 0.15–0.8 m.
@@ -107,6 +113,9 @@ pub fn draw(
         out.push(Segment::point(pa, [0.05, 0.05, 0.07], 12.0 * w));
         out.push(Segment::point(pa, ANCHOR_A, 8.0 * w));
         out.push(Segment::point(pb, ANCHOR_B, 6.0 * w));
+        if !detailed {
+            continue;
+        }
         let axis = r.axis.normalize_or_zero();
         if axis != Vec3::ZERO {
             arrow(out, pa, pa + axis * reach * 2.5, AXIS, 2.0 * w);

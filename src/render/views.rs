@@ -331,6 +331,28 @@ pub fn clip_stage_count(pair: &PairDebug) -> Option<usize> {
     pair.clip.as_ref().map(|c| c.stages.len() + 3)
 }
 
+/// The polygon shown at clip stage `stage` (0 the incident face, then after each side
+/// plane; the last clipped polygon for the stages after).
+fn clip_polygon(rec: &crate::physics::collide::clip::ClipRecord, stage: usize) -> &[Vec3] {
+    match stage {
+        0 => &rec.incident_polygon,
+        k if k <= rec.stages.len() => &rec.stages[k - 1],
+        _ => rec.stages.last().map(|s| s.as_slice()).unwrap_or(&[]),
+    }
+}
+
+/// The points that exist at clip stage `stage` of `pair`: the polygon's vertices up to the
+/// last side plane, then the points kept by depth, then the reduced manifold's.
+pub fn clip_stage_points(pair: &PairDebug, stage: usize) -> Vec<Vec3> {
+    let Some(rec) = pair.clip.as_ref() else { return Vec::new() };
+    let n = rec.stages.len();
+    match stage {
+        k if k <= n => clip_polygon(rec, k).to_vec(),
+        k if k == n + 1 => rec.kept.iter().map(|(p, _)| *p).collect(),
+        _ => rec.reduced.clone(),
+    }
+}
+
 /// The clip the step ran (or the fresh one before any step; [`PairDebug::clip`]).
 fn clip_overlay(v: &mut ViewDraw, pair: &PairDebug, stage: Option<usize>) {
     let Some(rec) = pair.clip.as_ref() else {
@@ -344,11 +366,7 @@ fn clip_overlay(v: &mut ViewDraw, pair: &PairDebug, stage: Option<usize>) {
     polygon_outline(&mut v.overlay, &rec.incident_polygon, colors::INCIDENT, 2.5);
     let last = rec.stages.len() + 2;
     let stage = stage.unwrap_or(last).min(last);
-    let poly: &[Vec3] = match stage {
-        0 => &rec.incident_polygon,
-        k if k <= rec.stages.len() => &rec.stages[k - 1],
-        _ => rec.stages.last().map(|s| s.as_slice()).unwrap_or(&[]),
-    };
+    let poly = clip_polygon(rec, stage);
     // The side plane that just cut (stage k: plane k, through reference edge k − 1) drawn
     // strongly, as a band standing on its edge; the planes before it faintly.
     let r = &rec.reference_polygon;

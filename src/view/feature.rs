@@ -27,7 +27,7 @@ pub fn label(id: FeatureId) -> String {
         FeatureId::EDGE => format!("edge {lo}–{hi}"),
         FeatureId::ROUND if hi == 0 => format!("curved, point {lo}"),
         FeatureId::ROUND => format!("curved, point {lo}, feature {hi}"),
-        _ => format!("{:#x}", v),
+        _ => format!("feature {lo}–{hi}"),
     }
 }
 
