@@ -463,8 +463,12 @@ pub fn apply_overrides(cli: &Cli, world: &mut World) {
 }
 
 /// The pair overlays asked for (`--overlay gauss|minkowski|clip`) draw the selected pair
-/// (`--select`, else the scene's own): without one they would be silently empty, an error.
+/// (`--select`, else the scene's own): in a headless picture without one they would be
+/// silently empty, an error. (The window opens, and a pair can be clicked.)
 pub fn check_pair_overlays(cli: &Cli, s: &LoadedScene) -> Result<(), CliError> {
+    if !cli.headless {
+        return Ok(());
+    }
     let scene_pair = s.desc.view.selected.as_ref().and_then(|(a, b)| Some((s.body_index(a)?, s.body_index(b)?)));
     let pair = selected_pair(cli, s)?.or(scene_pair);
     let name = |o: &dyn std::fmt::Debug| format!("{o:?}").to_lowercase();

@@ -43,16 +43,28 @@ fn run(args: &Cli) -> Result<(), CliError> {
         return Err(CliError::ClipStage("select a pair with --select A,B first".into()));
     }
     let compare = cli::compare_modes(args)?;
+    let clip_series = args.clip_stage == Some(cli::ClipStageArg::All) || args.clip_strip.is_some();
+    if clip_series && (!args.headless || compare.is_some()) {
+        return Err(CliError::ClipStage(
+            "--clip-stage all and --clip-strip write pictures of a headless run of one method: add --headless \
+             (without --compare)"
+                .into(),
+        ));
+    }
     if args.headless {
         if let Some(modes) = compare {
             return run_compare(args, scene, modes);
         }
         let mut summary = cli::run_headless(args, &mut scene)?;
         println!("scene            {}", scene.desc.name);
-        if args.clip_stage == Some(cli::ClipStageArg::All) || args.clip_strip.is_some() {
+        if clip_series {
             println!("{summary}");
             let mut t = cli::testbed(args, scene)?;
             clip_pictures(args, &mut t)?;
+            // `--clip-strip` beside a plain `--screenshot`: that picture too.
+            if let (Some(path), false) = (&args.screenshot, args.clip_stage == Some(cli::ClipStageArg::All)) {
+                capture(args, &mut t, path)?;
+            }
             return cli::check_finite(t.world());
         }
         let Some(path) = &args.screenshot else {
@@ -111,6 +123,9 @@ fn run_compare(args: &Cli, mut scene: LoadedScene, modes: Vec<SolverMode>) -> Re
     }
     let finite = run.iter().try_for_each(|s| cli::check_finite(&s.world));
     if let Some(path) = &args.screenshot {
+        // The testbed starts from side A's state after the run (as a run of one method's does:
+        // its pair records, clip stages and framing are of the last step).
+        scene.world = run[0].world.clone();
         let mut t = cli::testbed(args, scene)?;
         t.set_sides(&modes);
         for (k, side) in run.into_iter().enumerate() {

@@ -467,5 +467,30 @@ fn clip_stages_as_captioned_pictures_and_a_strip() {
     let s = image::open(&strip).unwrap().to_rgba8();
     assert_eq!(s.dimensions(), (7 * 480, 320));
     assert_eq!(*s.get_pixel(2 * 480 + 10, 60), *stages[2].get_pixel(10, 60), "stage 2 is third in the strip");
+    // A strip beside a plain screenshot writes both; the series needs a headless run of one method.
+    let (plain, strip2) = (dir.join("plain.png"), dir.join("strip2.png"));
+    let run = contactlab()
+        .args([
+            &scene("twisted_boxes.ron"),
+            "--headless",
+            "--steps",
+            "1",
+            "--overlay",
+            "clip",
+            "--select",
+            "lower,upper",
+        ])
+        .args(["--size", "320x200", "--clip-strip", strip2.to_str().unwrap(), "--screenshot", plain.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(plain.exists() && strip2.exists());
+    let run = contactlab()
+        .args([&scene("twisted_boxes.ron"), "--headless", "--select", "lower,upper", "--compare", "naive,iterative"])
+        .args(["--clip-strip", strip2.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("a headless run of one method"));
     std::fs::remove_dir_all(&dir).ok();
 }

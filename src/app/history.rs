@@ -43,9 +43,9 @@ struct Snap {
     edit: bool,
 }
 
-/// What the panel may change in the world between steps: a change is an edit. (The other
-/// sides' settings follow side A's; changing their methods changes the sides, which
-/// restarts the history.)
+/// What the panel may change in side A's world between steps: a change is an edit. (The
+/// other sides' settings follow side A's; changing the set of sides restarts the history,
+/// and changing another side's method in place is an edit the testbed marks itself.)
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Inputs {
     settings: Settings,

@@ -194,8 +194,14 @@ fn markers(s: &mut Scribe, t: &Testbed, w: &World, main: Rect) {
 }
 
 /// Whether an inset is drawn alone over the whole view (no main view under it).
+/// (The renderer draws the main view instead when the pair lacks the figure.)
 fn inset_alone(t: &Testbed) -> bool {
-    matches!(t.view.insets.solo, Some(Figure::Gauss | Figure::Minkowski))
+    let pd = t.sides.main().pair_debug_cached(t.selected_pair());
+    match t.view.insets.solo {
+        Some(Figure::Gauss) => pd.is_some_and(|p| p.gauss_a.is_some() && p.sat.is_some()),
+        Some(Figure::Minkowski) => pd.is_some_and(|p| p.minkowski.is_some()),
+        _ => false,
+    }
 }
 
 /// Each joint's force in newtons at its arrow's tip, and the selected joint's name and state
@@ -436,9 +442,9 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
     inset_titles(s, t, w, pd, main);
 }
 
-/// The clip stage's caption when an earlier stage than the last is shown (stages numbered
-/// as `--clip-stage` numbers them, 0 the incident face): "clip stage 2 of 6: clipped by side
-/// plane 2 of the reference face (on A)".
+/// The clip stage's caption when a stage is chosen (the panel's slider, `--clip-stage N`;
+/// stages numbered as `--clip-stage` numbers them, 0 the incident face): "clip stage 2 of
+/// 6: clipped by side plane 2 of the reference face (on A)". None when no stage is chosen.
 pub fn clip_caption(t: &Testbed, pd: &PairDebug) -> Option<String> {
     let n = crate::render::views::clip_stage_count(pd)?;
     let k = t.selection.clip_stage?.min(n - 1);

@@ -80,6 +80,7 @@ impl Testbed {
             self.view.overlays.enable(*o);
         }
         self.selection = Default::default();
+        self.view.insets.solo = None;
         if let Some((a, b)) = &scene.desc.view.selected {
             if let (Some(i), Some(j)) = (scene.body_index(a), scene.body_index(b)) {
                 self.selection.select_pair(i, j);
@@ -375,7 +376,7 @@ impl Testbed {
         self.session.timeline()
     }
 
-    /// Writes the plotted series to `path` as CSV (side A; other sides beside it).
+    /// Writes the plotted series to `path` as CSV (in a comparison: `FILE.a.csv`, `FILE.b.csv`, …).
     pub fn export_plots(&self, path: &std::path::Path) -> std::io::Result<()> {
         self.tools.plots.export(path)
     }

@@ -76,16 +76,18 @@ impl Plots {
         self.series.first().map_or(&[], |s| s.samples())
     }
 
-    /// Writes side A's series to `path` as CSV (the other sides': `FILE.b.csv`, … beside it).
+    /// Writes the series to `path` as CSV; in a comparison each side's beside it as
+    /// `FILE.a.csv`, `FILE.b.csv`, … (as a headless `--compare` run names them).
     pub fn export(&self, path: &Path) -> std::io::Result<()> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
+        let comparing = self.series.len() > 1;
         for (k, s) in self.series.iter().enumerate().take(super::sides::MAX_SIDES) {
-            let file = if k == 0 {
-                path.to_path_buf()
-            } else {
+            let file = if comparing {
                 super::sides::side_path(path, &super::sides::SIDE_NAMES[k].to_lowercase())
+            } else {
+                path.to_path_buf()
             };
             let mut out = std::io::BufWriter::new(std::fs::File::create(file)?);
             s.write_csv(&mut out)?;

@@ -95,6 +95,12 @@ fn inset_at(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> Option<Figure> {
     }
 }
 
+/// Whether `p` (egui points) lies in a side's tile (three sides leave a corner empty).
+fn in_a_tile(t: &Testbed, rect: egui::Rect, p: Pos2) -> bool {
+    let main = Rect { x: rect.min.x, y: rect.min.y, w: rect.width(), h: rect.height() };
+    tiles(main, t.sides.len()).iter().any(|r| r.contains((p.x, p.y)))
+}
+
 fn over_inset(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> bool {
     inset_at(t, main, p, ppp).is_some()
 }
@@ -108,7 +114,7 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
     let ppp = ui.ctx().pixels_per_point();
     let gesture_id = id.with("gesture");
     if r.clicked_by(PointerButton::Primary) {
-        if let Some(p) = r.interact_pointer_pos() {
+        if let Some(p) = r.interact_pointer_pos().filter(|p| in_a_tile(t, rect, *p)) {
             if !over_inset(t, main, p, ppp) {
                 let side = side_rect(t, rect, p);
                 // A click within 10 points of a joint's anchor selects the joint.

@@ -127,7 +127,13 @@ pub fn inset_layout(main: Rect, overlays: &Overlays, solo: Option<Figure>) -> [(
 
 /// All views of a frame, main view first (none when an inset is shown alone).
 pub fn build_views(f: &FrameInput) -> Vec<ViewDraw> {
-    let alone = matches!(f.insets.solo, Some(Figure::Gauss | Figure::Minkowski));
+    // A figure alone needs the pair's records of it; without them the main view is drawn.
+    let figure = |fig: Figure| match fig {
+        Figure::Gauss => f.pair.is_some_and(|p| p.gauss_a.is_some() && p.sat.is_some()),
+        Figure::Minkowski => f.pair.is_some_and(|p| p.minkowski.is_some()),
+        Figure::Clip => false,
+    };
+    let alone = f.insets.solo.is_some_and(figure);
     let mut views = if alone { Vec::new() } else { vec![main_view(f)] };
     if let Some(pair) = f.pair {
         let [(gr, gauss), (mr, minkowski)] = inset_layout(f.main_rect, &f.overlays, f.insets.solo);
