@@ -469,8 +469,7 @@ pub fn check_pair_overlays(cli: &Cli, s: &LoadedScene) -> Result<(), CliError> {
     if !cli.headless {
         return Ok(());
     }
-    let scene_pair = s.desc.view.selected.as_ref().and_then(|(a, b)| Some((s.body_index(a)?, s.body_index(b)?)));
-    let pair = selected_pair(cli, s)?.or(scene_pair);
+    let pair = selected_pair(cli, s)?.or(s.selected_pair());
     let name = |o: &dyn std::fmt::Debug| format!("{o:?}").to_lowercase();
     let asked = [Overlay::Gauss, Overlay::Minkowski, Overlay::Clip]
         .into_iter()
@@ -574,10 +573,7 @@ pub struct CompareSide {
     pub world: World,
 }
 
-/// The side letter of side `k` of a comparison in file names: `a`, `b`, `c`, `d`.
-pub fn side_letter(k: usize) -> String {
-    SIDE_NAMES[k.min(MAX_SIDES - 1)].to_lowercase()
-}
+pub use crate::app::sides::side_letter;
 
 /// Runs `scene` under each method of `--compare` from the same start, with the same settings
 /// otherwise; each side writes its own trace (FILE.a.jsonl, FILE.b.jsonl, …). The sides
@@ -606,9 +602,7 @@ pub use crate::app::sides::side_path;
 
 /// Watches the selected pair (`--select`, else the scene's `view.selected`).
 fn watch_selected(cli: &Cli, scene: &mut LoadedScene) -> Result<(), CliError> {
-    let scene_pair =
-        scene.desc.view.selected.as_ref().and_then(|(a, b)| Some((scene.body_index(a)?, scene.body_index(b)?)));
-    if let Some((a, b)) = selected_pair(cli, scene)?.or(scene_pair) {
+    if let Some((a, b)) = selected_pair(cli, scene)?.or(scene.selected_pair()) {
         scene.world.set_watched(&[(a as u32, b as u32)]);
     }
     Ok(())

@@ -434,21 +434,25 @@ fn clip_stages_as_captioned_pictures_and_a_strip() {
     let dir = std::env::temp_dir().join(format!("contactlab-clip-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (out, strip) = (dir.join("clip.png"), dir.join("strip.png"));
-    let run = contactlab()
-        .args([
-            &scene("twisted_boxes.ron"),
-            "--headless",
-            "--steps",
-            "1",
-            "--overlay",
-            "clip",
-            "--select",
-            "lower,upper",
-        ])
-        .args(["--size", "480x320", "--clip-stage", "all", "--screenshot", out.to_str().unwrap()])
-        .args(["--clip-strip", strip.to_str().unwrap()])
-        .output()
-        .unwrap();
+    // One step of the twisted boxes with their clip shown, and `extra` flags.
+    let clip_run = |extra: &[&str]| {
+        contactlab()
+            .args([&scene("twisted_boxes.ron"), "--headless", "--steps", "1", "--overlay", "clip"])
+            .args(["--select", "lower,upper"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let run = clip_run(&[
+        "--size",
+        "480x320",
+        "--clip-stage",
+        "all",
+        "--screenshot",
+        out.to_str().unwrap(),
+        "--clip-strip",
+        strip.to_str().unwrap(),
+    ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let stages: Vec<image::RgbaImage> = (0..)
         .map(|k| dir.join(format!("clip_{k}.png")))
@@ -469,27 +473,17 @@ fn clip_stages_as_captioned_pictures_and_a_strip() {
     assert_eq!(*s.get_pixel(2 * 480 + 10, 60), *stages[2].get_pixel(10, 60), "stage 2 is third in the strip");
     // A strip beside a plain screenshot writes both; the series needs a headless run of one method.
     let (plain, strip2) = (dir.join("plain.png"), dir.join("strip2.png"));
-    let run = contactlab()
-        .args([
-            &scene("twisted_boxes.ron"),
-            "--headless",
-            "--steps",
-            "1",
-            "--overlay",
-            "clip",
-            "--select",
-            "lower,upper",
-        ])
-        .args(["--size", "320x200", "--clip-strip", strip2.to_str().unwrap(), "--screenshot", plain.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let run = clip_run(&[
+        "--size",
+        "320x200",
+        "--clip-strip",
+        strip2.to_str().unwrap(),
+        "--screenshot",
+        plain.to_str().unwrap(),
+    ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(plain.exists() && strip2.exists());
-    let run = contactlab()
-        .args([&scene("twisted_boxes.ron"), "--headless", "--select", "lower,upper", "--compare", "naive,iterative"])
-        .args(["--clip-strip", strip2.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let run = clip_run(&["--compare", "naive,iterative", "--clip-strip", strip2.to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("a headless run of one method"));
     std::fs::remove_dir_all(&dir).ok();

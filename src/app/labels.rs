@@ -80,6 +80,11 @@ pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> Vec<Layout> {
     layouts
 }
 
+/// A rectangle in physical pixels as egui points.
+fn in_points(r: Rect, ppp: f32) -> egui::Rect {
+    egui::Rect::from_min_size(Pos2::new(r.x / ppp, r.y / ppp), egui::vec2(r.w, r.h) / ppp)
+}
+
 /// Where world point `q` appears in the view `r` (physical pixels) under `view_proj`, in egui
 /// points; None behind the camera.
 fn screen(view_proj: glam::Mat4, r: Rect, ppp: f32, q: glam::Vec3) -> Option<Pos2> {
@@ -127,10 +132,7 @@ impl<'a> Scribe<'a> {
             ppp,
             text: Color32::from_rgb(r, g, b),
             plate: c32([pr, pg, pb]).gamma_multiply(0.85),
-            tile: egui::Rect::from_min_size(
-                Pos2::new(tile.x / ppp, tile.y / ppp),
-                egui::vec2(tile.w / ppp, tile.h / ppp),
-            ),
+            tile: in_points(tile, ppp),
             labels: Vec::new(),
             obstacles: Vec::new(),
             ctx: ui.ctx(),
@@ -194,14 +196,9 @@ fn markers(s: &mut Scribe, t: &Testbed, w: &World, main: Rect) {
 }
 
 /// Whether an inset is drawn alone over the whole view (no main view under it).
-/// (The renderer draws the main view instead when the pair lacks the figure.)
+/// ([`crate::render::views::inset_alone`], on side A's records.)
 fn inset_alone(t: &Testbed) -> bool {
-    let pd = t.sides.main().pair_debug_cached(t.selected_pair());
-    match t.view.insets.solo {
-        Some(Figure::Gauss) => pd.is_some_and(|p| p.gauss_a.is_some() && p.sat.is_some()),
-        Some(Figure::Minkowski) => pd.is_some_and(|p| p.minkowski.is_some()),
-        _ => false,
-    }
+    crate::render::views::inset_alone(t.sides.main().pair_debug_cached(t.selected_pair()), t.view.insets.solo)
 }
 
 /// Each joint's force in newtons at its arrow's tip, and the selected joint's name and state
@@ -278,7 +275,7 @@ fn teaching_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, main: Rect) {
     let [(g, gauss), _] = inset_layout(main, &t.view.overlays, t.view.insets.solo);
     let gauss = gauss && t.view.look.shows(LabelLayer::Gauss);
     if let (true, Some(ga), Some(gb)) = (gauss, &pd.gauss_a, &pd.gauss_b) {
-        let inset = egui::Rect::from_min_size(s.p(g.x, g.y), egui::vec2(g.w, g.h) / ppp);
+        let inset = in_points(g, ppp);
         let cam = crate::render::views::gauss_camera(g, t.view.insets.gauss);
         let vp = cam.view_proj(g.w / g.h.max(1.0));
         let eye = cam.eye().normalize_or_zero();

@@ -298,6 +298,11 @@ pub fn side_path(path: &std::path::Path, side: &str) -> std::path::PathBuf {
     path.with_file_name(format!("{stem}.{side}.{ext}"))
 }
 
+/// The side letter of side `k` of a comparison in file names: `a`, `b`, `c`, `d`.
+pub fn side_letter(k: usize) -> String {
+    SIDE_NAMES[k.min(MAX_SIDES - 1)].to_lowercase()
+}
+
 /// Wakes every dynamic body of `w`.
 fn wake_all(w: &mut World) {
     for i in 0..w.bodies().len() {

@@ -81,10 +81,8 @@ impl Testbed {
         }
         self.selection = Default::default();
         self.view.insets.solo = None;
-        if let Some((a, b)) = &scene.desc.view.selected {
-            if let (Some(i), Some(j)) = (scene.body_index(a), scene.body_index(b)) {
-                self.selection.select_pair(i, j);
-            }
+        if let Some((i, j)) = scene.selected_pair() {
+            self.selection.select_pair(i, j);
         }
         self.session.restart_clock();
     }

@@ -82,20 +82,17 @@ impl Plots {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
-        let comparing = self.series.len() > 1;
-        for (k, s) in self.series.iter().enumerate().take(super::sides::MAX_SIDES) {
-            let file = if comparing {
-                super::sides::side_path(path, &super::sides::SIDE_NAMES[k].to_lowercase())
+        // Nothing sampled yet: the header alone.
+        let empty = [Series::default()];
+        let series = if self.series.is_empty() { &empty[..] } else { &self.series[..] };
+        for (k, s) in series.iter().enumerate().take(super::sides::MAX_SIDES) {
+            let file = if series.len() > 1 {
+                super::sides::side_path(path, &super::sides::side_letter(k))
             } else {
                 path.to_path_buf()
             };
             let mut out = std::io::BufWriter::new(std::fs::File::create(file)?);
             s.write_csv(&mut out)?;
-            std::io::Write::flush(&mut out)?;
-        }
-        if self.series.is_empty() {
-            let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
-            Series::default().write_csv(&mut out)?;
             std::io::Write::flush(&mut out)?;
         }
         Ok(())

@@ -125,15 +125,28 @@ pub fn inset_layout(main: Rect, overlays: &Overlays, solo: Option<Figure>) -> [(
     }
 }
 
+/// Whether `pair`'s records hold figure `fig`: its Gauss maps (and the SAT they mark), its
+/// Minkowski difference, its clip.
+pub fn has_figure(pair: &PairDebug, fig: Figure) -> bool {
+    match fig {
+        Figure::Gauss => pair.gauss_a.is_some() && pair.gauss_b.is_some() && pair.sat.is_some(),
+        Figure::Minkowski => pair.minkowski.is_some(),
+        Figure::Clip => pair.clip.is_some(),
+    }
+}
+
+/// Whether an inset is drawn alone over the whole view: the figure asked for (the Gauss map
+/// or the Minkowski difference) is in the pair's records; else the main view is drawn.
+pub fn inset_alone(pair: Option<&PairDebug>, solo: Option<Figure>) -> bool {
+    match (pair, solo) {
+        (Some(p), Some(fig @ (Figure::Gauss | Figure::Minkowski))) => has_figure(p, fig),
+        _ => false,
+    }
+}
+
 /// All views of a frame, main view first (none when an inset is shown alone).
 pub fn build_views(f: &FrameInput) -> Vec<ViewDraw> {
-    // A figure alone needs the pair's records of it; without them the main view is drawn.
-    let figure = |fig: Figure| match fig {
-        Figure::Gauss => f.pair.is_some_and(|p| p.gauss_a.is_some() && p.sat.is_some()),
-        Figure::Minkowski => f.pair.is_some_and(|p| p.minkowski.is_some()),
-        Figure::Clip => false,
-    };
-    let alone = f.insets.solo.is_some_and(figure);
+    let alone = inset_alone(f.pair, f.insets.solo);
     let mut views = if alone { Vec::new() } else { vec![main_view(f)] };
     if let Some(pair) = f.pair {
         let [(gr, gauss), (mr, minkowski)] = inset_layout(f.main_rect, &f.overlays, f.insets.solo);

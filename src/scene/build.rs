@@ -38,6 +38,12 @@ impl LoadedScene {
     pub fn body_index(&self, name: &str) -> Option<usize> {
         self.world.bodies().iter().position(|b| b.name == name)
     }
+
+    /// The pair the scene selects (`view.selected`), as body indices, if both names exist.
+    pub fn selected_pair(&self) -> Option<(usize, usize)> {
+        let (a, b) = self.desc.view.selected.as_ref()?;
+        Some((self.body_index(a)?, self.body_index(b)?))
+    }
 }
 
 /// A soft palette that separates neighbours and reads well on slides.

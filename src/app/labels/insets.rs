@@ -1,13 +1,13 @@
 //! The insets' text: their titles and legends, the SAT's winner named in them, and the one
 //! line that says why an inset has nothing to show.
 
-use super::{c32, ink_for, inset_alone, priority, screen, Scribe};
+use super::{c32, in_points, ink_for, inset_alone, priority, screen, Scribe};
 use crate::app::testbed::Testbed;
 use crate::physics::World;
 use crate::render::draw::Rect;
-use crate::render::views::inset_layout;
-use crate::view::{colors, PairDebug};
-use egui::{Align2, FontId, Pos2};
+use crate::render::views::{has_figure, inset_layout};
+use crate::view::{colors, Figure, PairDebug};
+use egui::{Align2, FontId};
 
 /// The insets' titles and legends (fixed text) when the insets are drawn, or one line on why
 /// they are empty.
@@ -18,8 +18,8 @@ pub(super) fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&P
     let small = FontId::proportional(12.0);
     let pair_shown = pd.filter(|_| t.selected_pair().is_some());
     // An inset is drawn only when the pair has what it shows; else one line says why.
-    let gauss = pair_shown.is_some_and(|p| p.gauss_a.is_some() && p.gauss_b.is_some() && p.sat.is_some());
-    let minkowski = pair_shown.is_some_and(|p| p.minkowski.is_some());
+    let gauss = pair_shown.is_some_and(|p| has_figure(p, Figure::Gauss));
+    let minkowski = pair_shown.is_some_and(|p| has_figure(p, Figure::Minkowski));
     let why = pair_shown.map(|p| empty_inset_reason(w, p));
     let note = |s: &mut Scribe, rect: Rect| {
         if let Some(text) = &why {
@@ -93,7 +93,6 @@ pub(super) fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&P
 fn winner_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, (gauss, minkowski): (bool, bool), main: Rect) {
     let [(g, _), (m, _)] = inset_layout(main, &t.view.overlays, t.view.insets.solo);
     let ppp = s.ppp;
-    let in_points = |r: Rect| egui::Rect::from_min_size(Pos2::new(r.x / ppp, r.y / ppp), egui::vec2(r.w, r.h) / ppp);
     if let (true, Some(sat)) = (gauss, &pd.sat) {
         let name = match sat.winner {
             Some(crate::physics::ContactKind::Edge) => {
@@ -106,7 +105,7 @@ fn winner_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, (gauss, minkowski)
         let cam = crate::render::views::gauss_camera(g, t.view.insets.gauss);
         let vp = cam.view_proj(g.w / g.h.max(1.0));
         if let (Some(name), Some(at)) = (name, screen(vp, g, ppp, sat.axis.normalize_or_zero())) {
-            s.anchored(at, name, 13.0, priority::FACE, Some(in_points(g)));
+            s.anchored(at, name, 13.0, priority::FACE, Some(in_points(g, ppp)));
             if let Some(l) = s.labels.last_mut() {
                 l.plate = c32(colors::WINNER);
                 l.colour = ink_for(l.plate);
@@ -120,7 +119,7 @@ fn winner_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, (gauss, minkowski)
         let mid = f.normal * f.offset * 0.5;
         if let Some(at) = screen(vp, m, ppp, mid) {
             let text = format!("separation {:+.4} m", rec.origin_separation);
-            s.anchored(at, text, 13.0, priority::FACE, Some(in_points(m)));
+            s.anchored(at, text, 13.0, priority::FACE, Some(in_points(m, ppp)));
             if let Some(l) = s.labels.last_mut() {
                 l.plate = c32(colors::WINNER);
                 l.colour = ink_for(l.plate);
