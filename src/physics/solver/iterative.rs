@@ -234,12 +234,16 @@ pub fn apply_restitution(
     // holds is the last relax pass braking it so that it lands at the start of the next
     // substep. For a bouncy pair that braking is kinetic energy lost for good (its speed at
     // impact, next step, would be the braked one): it is taken back, and the point does
-    // not bounce — it lands, and bounces, next step, at its full speed.
+    // not bounce — it lands, and bounces, next step, at its full speed. A point that took
+    // impulse in an earlier substep has landed (a speculative point braked in a substep lands
+    // at its end) and bounces even if something moved it apart since: a ball stopped by the
+    // floor and then nudged off it by a ball it struck in the same step.
     for c in constraints.iter_mut().filter(|c| c.restitution > 0.0) {
         let (a, b) = super::pair_mut(bodies, c.a, c.b);
         let n = c.normal;
         for p in c.points[..c.count as usize].iter_mut() {
-            if p.normal_impulse > 0.0 && p.separation_now(n, a, b) > landed {
+            let earlier = p.total_normal_impulse > p.normal_impulse;
+            if p.normal_impulse > 0.0 && !earlier && p.separation_now(n, a, b) > landed {
                 Row::new(a, b, p.ra, p.rb, n).apply(a, b, n, -p.normal_impulse);
                 p.total_normal_impulse -= p.normal_impulse;
                 p.normal_impulse = 0.0;
