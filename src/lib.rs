@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod app;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod physics;
 pub mod render;

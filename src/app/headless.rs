@@ -3,7 +3,7 @@
 //! render tests).
 
 use super::egui_pass::EguiFrame;
-use super::record::{gif_delay_ms, write_gif};
+use super::record::{gif_bytes, gif_delay_ms};
 use super::testbed::Testbed;
 use crate::render::draw::Rect;
 use crate::render::screenshot::{read_texture, save_png};
@@ -191,7 +191,7 @@ pub fn sequence(
         }
     }
     if gif {
-        write_gif(images, delay_ms, path)?;
+        super::output::save(path, &gif_bytes(images, delay_ms)?)?;
         written.push(path.to_path_buf());
     }
     Ok(Sequence { files: written, steps, step_ms })

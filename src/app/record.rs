@@ -1,7 +1,8 @@
 //! "Record GIF" in the window: while recording, the 3D view (with its labels) is captured
 //! every [`GifRecording::every`] steps; "Stop" writes the frames as one animated GIF to
-//! `screenshots/contactlab-<date>-<time>.gif` on a worker thread (encoding takes seconds),
-//! and the panel's status line says where it went. The headless counterpart is
+//! `screenshots/contactlab-<date>-<time>.gif` on a worker thread (encoding takes seconds;
+//! in the browser, which has no threads, at once, as a download), and the panel's status
+//! line says where it went. The headless counterpart is
 //! `--frames N --every K --screenshot OUT.gif`.
 //!
 //! Limits: at most [`MAX_FRAMES`] frames (recording stops by itself there); frames are
@@ -34,7 +35,7 @@ pub struct Recorder {
     /// The recording in progress.
     pub active: Option<GifRecording>,
     /// A GIF being written: the result arrives here.
-    pub writing: Option<Receiver<Result<PathBuf, String>>>,
+    pub writing: Option<Receiver<Result<String, String>>>,
     /// Folder the GIFs go to.
     pub dir: PathBuf,
 }
@@ -51,12 +52,15 @@ pub fn gif_delay_ms(timestep: f32, every: u32) -> u32 {
     ((timestep * every as f32 * 100.0).round() as u32).max(2) * 10
 }
 
-/// Writes `images` as an endlessly looping animated GIF (the image crate's encoder).
-pub fn write_gif(images: Vec<RgbaImage>, delay_ms: u32, path: &std::path::Path) -> Result<(), String> {
-    let file = std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let mut enc = image::codecs::gif::GifEncoder::new_with_speed(std::io::BufWriter::new(file), 10);
-    enc.set_repeat(image::codecs::gif::Repeat::Infinite).map_err(|e| e.to_string())?;
-    let delay = image::Delay::from_numer_denom_ms(delay_ms, 1);
-    enc.encode_frames(images.into_iter().map(|img| image::Frame::from_parts(img, 0, 0, delay)))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+/// `images` as an endlessly looping animated GIF (the image crate's encoder).
+pub fn gif_bytes(images: Vec<RgbaImage>, delay_ms: u32) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    {
+        let mut enc = image::codecs::gif::GifEncoder::new_with_speed(&mut out, 10);
+        enc.set_repeat(image::codecs::gif::Repeat::Infinite).map_err(|e| e.to_string())?;
+        let delay = image::Delay::from_numer_denom_ms(delay_ms, 1);
+        enc.encode_frames(images.into_iter().map(|img| image::Frame::from_parts(img, 0, 0, delay)))
+            .map_err(|e| format!("cannot encode the GIF: {e}"))?;
+    }
+    Ok(out)
 }

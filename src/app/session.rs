@@ -14,7 +14,7 @@ use super::sides::Sides;
 use crate::physics::World;
 use crate::scene::{self, LoadedScene};
 use std::path::PathBuf;
-use std::time::Instant;
+use web_time::Instant;
 
 /// Most steps one frame takes when it fell behind (then the simulation runs slower than
 /// real time rather than ever catching up).

@@ -374,8 +374,9 @@ impl Testbed {
         self.session.timeline()
     }
 
-    /// Writes the plotted series to `path` as CSV (in a comparison: `FILE.a.csv`, `FILE.b.csv`, …).
-    pub fn export_plots(&self, path: &std::path::Path) -> std::io::Result<()> {
+    /// Writes the plotted series to `path` as CSV (in a comparison: `FILE.a.csv`, `FILE.b.csv`, …);
+    /// returns what the status line says.
+    pub fn export_plots(&self, path: &std::path::Path) -> Result<String, String> {
         self.tools.plots.export(path)
     }
 

@@ -77,25 +77,24 @@ impl Plots {
     }
 
     /// Writes the series to `path` as CSV; in a comparison each side's beside it as
-    /// `FILE.a.csv`, `FILE.b.csv`, … (as a headless `--compare` run names them).
-    pub fn export(&self, path: &Path) -> std::io::Result<()> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
+    /// `FILE.a.csv`, `FILE.b.csv`, … (as a headless `--compare` run names them). Returns
+    /// what the status line says ([`super::output::save`]).
+    pub fn export(&self, path: &Path) -> Result<String, String> {
         // Nothing sampled yet: the header alone.
         let empty = [Series::default()];
         let series = if self.series.is_empty() { &empty[..] } else { &self.series[..] };
+        let mut said = Vec::new();
         for (k, s) in series.iter().enumerate().take(super::sides::MAX_SIDES) {
             let file = if series.len() > 1 {
                 super::sides::side_path(path, &super::sides::side_letter(k))
             } else {
                 path.to_path_buf()
             };
-            let mut out = std::io::BufWriter::new(std::fs::File::create(file)?);
-            s.write_csv(&mut out)?;
-            std::io::Write::flush(&mut out)?;
+            let mut out = Vec::new();
+            s.write_csv(&mut out).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+            said.push(super::output::save(&file, &out)?);
         }
-        Ok(())
+        Ok(said.join(", "))
     }
 }
 

@@ -51,6 +51,7 @@ pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
     super::input::dispatch(ui.ctx(), t);
     super::panels::help::show(ui.ctx(), t);
     super::panels::plots::show(ui.ctx(), t);
+    #[cfg(not(target_arch = "wasm32"))]
     super::panels::scene::dialog(ui.ctx(), t);
     t.poll_hot_reload();
     main

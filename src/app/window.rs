@@ -5,24 +5,28 @@
 //! top. Screenshots copy the offscreen texture (optionally after drawing egui into it too).
 //! Lost or outdated surfaces are reconfigured; a minimised window (zero size) skips frames.
 //!
+//! In the browser the same window is a canvas on the page ([`start_web`]): the GPU state
+//! arrives asynchronously ([`super::gfx`]), pictures come back from the GPU a frame or two
+//! later instead of being waited for, and each frame first takes what the page asked for
+//! ([`super::web`]).
+//!
 //! The mouse on the 3D view and the keys are handled inside egui ([`super::viewport`],
 //! [`super::input`]), so a press that begins on the panel never picks, and a key typed into
 //! a text field never steps.
 
 use super::egui_pass::EguiFrame;
+use super::gfx::Gfx;
 use super::testbed::Testbed;
 use super::tools::ScreenshotRequest;
 use crate::render::draw::Rect;
-use crate::render::screenshot::{read_texture, save_png};
+use crate::render::screenshot::{png_bytes, Readback};
 use crate::render::views::build_views;
-use crate::render::Renderer;
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 use winit::application::ApplicationHandler;
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::window::{Window, WindowId};
+use winit::window::WindowId;
 
 /// Options for automated runs.
 #[derive(Clone, Debug, Default)]
@@ -37,55 +41,70 @@ pub struct WindowOptions {
     pub plots: Option<PathBuf>,
 }
 
-struct Blit {
-    pipeline: wgpu::RenderPipeline,
-    layout: wgpu::BindGroupLayout,
-    sampler: wgpu::Sampler,
-    group: Option<wgpu::BindGroup>,
-}
-
-struct Gfx {
-    window: Arc<Window>,
-    surface: wgpu::Surface<'static>,
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    config: wgpu::SurfaceConfiguration,
-    renderer: Renderer,
-    blit: Blit,
-    egui_state: egui_winit::State,
-    egui_renderer: egui_wgpu::Renderer,
+/// What a picture read back from the GPU is for.
+enum Purpose {
+    /// A screenshot to this file.
+    Shot(PathBuf),
+    /// A frame of the GIF being recorded.
+    GifFrame,
 }
 
 struct App {
     testbed: Testbed,
     opts: WindowOptions,
     gfx: Option<Gfx>,
+    /// The GPU state on its way (the browser makes it asynchronously).
+    #[cfg(target_arch = "wasm32")]
+    arriving: std::rc::Rc<std::cell::RefCell<Option<Result<Gfx, String>>>>,
+    /// Pictures on their way back from the GPU.
+    reads: Vec<(Readback, Purpose)>,
     frames: u32,
     last: Instant,
     main_rect: Rect,
     error: Option<String>,
 }
 
+impl App {
+    fn new(testbed: Testbed, opts: WindowOptions) -> App {
+        let mut app = App {
+            testbed,
+            opts,
+            gfx: None,
+            #[cfg(target_arch = "wasm32")]
+            arriving: Default::default(),
+            reads: Vec::new(),
+            frames: 0,
+            last: Instant::now(),
+            main_rect: Rect { x: 0.0, y: 0.0, w: 1.0, h: 1.0 },
+            error: None,
+        };
+        app.testbed.session.playing = app.opts.play;
+        app.testbed.tools.plots.open |= app.opts.plots.is_some();
+        app.testbed.set_hot_reload(true);
+        app
+    }
+}
+
+/// Starts the testbed on the page's canvas and returns; the browser runs the event loop.
+#[cfg(target_arch = "wasm32")]
+pub fn start_web(testbed: Testbed) -> Result<(), String> {
+    use winit::platform::web::EventLoopExtWebSys;
+    let event_loop = EventLoop::new().map_err(|e| format!("cannot start: {e}"))?;
+    event_loop.set_control_flow(ControlFlow::Poll);
+    event_loop.spawn_app(App::new(testbed, WindowOptions::default()));
+    Ok(())
+}
+
 /// Opens the window and runs until it is closed.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(testbed: Testbed, opts: WindowOptions) -> Result<(), String> {
     let event_loop =
         EventLoop::new().map_err(|e| format!("cannot open a window: {e} (is a display available? try xvfb-run)"))?;
     event_loop.set_control_flow(ControlFlow::Poll);
-    let mut app = App {
-        testbed,
-        opts,
-        gfx: None,
-        frames: 0,
-        last: Instant::now(),
-        main_rect: Rect { x: 0.0, y: 0.0, w: 1.0, h: 1.0 },
-        error: None,
-    };
-    app.testbed.session.playing = app.opts.play;
-    app.testbed.tools.plots.open |= app.opts.plots.is_some();
-    app.testbed.set_hot_reload(true);
+    let mut app = App::new(testbed, opts);
     event_loop.run_app(&mut app).map_err(|e| e.to_string())?;
     if let Some(path) = &app.opts.plots {
-        app.testbed.export_plots(path).map_err(|e| format!("cannot write plots {}: {e}", path.display()))?;
+        app.testbed.export_plots(path).map_err(|e| format!("cannot write the plots: {e}"))?;
     }
     match app.error {
         Some(e) => Err(e),
@@ -94,126 +113,6 @@ pub fn run(testbed: Testbed, opts: WindowOptions) -> Result<(), String> {
 }
 
 impl App {
-    fn init(&mut self, el: &ActiveEventLoop) -> Result<Gfx, String> {
-        let attrs = Window::default_attributes()
-            .with_title(format!("contactlab — {}", self.testbed.session.scene.desc.name))
-            .with_inner_size(winit::dpi::LogicalSize::new(1600.0, 900.0));
-        let window = Arc::new(el.create_window(attrs).map_err(|e| format!("cannot create the window: {e}"))?);
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
-            el.owned_display_handle(),
-        )));
-        let surface =
-            instance.create_surface(window.clone()).map_err(|e| format!("cannot create a drawing surface: {e}"))?;
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::HighPerformance,
-            compatible_surface: Some(&surface),
-            force_fallback_adapter: false,
-            apply_limit_buckets: false,
-        }))
-        .map_err(|e| {
-            format!(
-                "no graphics adapter for this window ({e}); install a Vulkan or GL driver (e.g. mesa-vulkan-drivers)"
-            )
-        })?;
-        log::info!("adapter: {:?}", adapter.get_info());
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("contactlab"),
-            required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
-            ..Default::default()
-        }))
-        .map_err(|e| format!("could not open the graphics device: {e}"))?;
-        let caps = surface.get_capabilities(&adapter);
-        // egui draws in gamma space, so the surface should be a non-sRGB format; the scene is
-        // rendered into an sRGB texture and the blit encodes it (fs_encode).
-        let format =
-            caps.formats.iter().copied().find(|f| !f.is_srgb() && f.add_srgb_suffix() != *f).unwrap_or(caps.formats[0]);
-        let scene_format = format.add_srgb_suffix();
-        let size = window.inner_size();
-        let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            format,
-            width: size.width.max(1),
-            height: size.height.max(1),
-            present_mode: wgpu::PresentMode::AutoVsync,
-            desired_maximum_frame_latency: 2,
-            alpha_mode: caps.alpha_modes[0],
-            color_space: wgpu::SurfaceColorSpace::Auto,
-            view_formats: vec![],
-        };
-        surface.configure(&device, &config);
-        let renderer = Renderer::new(&device, &queue, scene_format, (config.width, config.height));
-        let blit = Self::make_blit(&device, format);
-        let ctx = egui::Context::default();
-        ctx.set_visuals(egui::Visuals::light());
-        let egui_state = egui_winit::State::new(
-            ctx,
-            egui::ViewportId::ROOT,
-            &window,
-            Some(window.scale_factor() as f32),
-            None,
-            None,
-        );
-        let egui_renderer = egui_wgpu::Renderer::new(&device, format, egui_wgpu::RendererOptions::default());
-        Ok(Gfx { window, surface, device, queue, config, renderer, blit, egui_state, egui_renderer })
-    }
-
-    fn make_blit(device: &wgpu::Device, format: wgpu::TextureFormat) -> Blit {
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("blit.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/blit.wgsl").into()),
-        });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("blit layout"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
-        });
-        let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("blit pipeline layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("blit"),
-            layout: Some(&pl),
-            vertex: wgpu::VertexState {
-                module: &shader,
-                entry_point: Some("vs_main"),
-                buffers: &[],
-                compilation_options: Default::default(),
-            },
-            primitive: Default::default(),
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &shader,
-                entry_point: Some(if format.is_srgb() { "fs_main" } else { "fs_encode" }),
-                targets: &[Some(format.into())],
-                compilation_options: Default::default(),
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
-        let sampler =
-            device.create_sampler(&wgpu::SamplerDescriptor { label: Some("blit sampler"), ..Default::default() });
-        Blit { pipeline, layout, sampler, group: None }
-    }
-
     fn resize(&mut self, w: u32, h: u32) {
         let Some(g) = self.gfx.as_mut() else { return };
         if w == 0 || h == 0 {
@@ -227,6 +126,8 @@ impl App {
     }
 
     fn frame(&mut self, el: &ActiveEventLoop) {
+        #[cfg(target_arch = "wasm32")]
+        super::web::take_requests(&mut self.testbed);
         let now = Instant::now();
         let dt = (now - self.last).as_secs_f32();
         self.last = now;
@@ -327,44 +228,40 @@ impl App {
             g.egui_renderer.render(&mut pass.forget_lifetime(), &egui_frame.jobs, &egui_frame.screen);
         }
         g.queue.submit(user_buffers.into_iter().chain(Some(encoder.finish())));
-        if gif_frame {
-            // The 3D view with its labels (egui was drawn into the scene texture above).
+        let view = {
             let r = self.main_rect;
-            match read_texture(
-                &g.device,
-                &g.queue,
-                g.renderer.scene_texture(),
-                (r.x as u32, r.y as u32, r.w as u32, r.h as u32),
-            ) {
-                Ok(img) => self.testbed.push_gif_frame(img),
+            (r.x as u32, r.y as u32, r.w as u32, r.h as u32)
+        };
+        // The 3D view with its labels (egui was drawn into the scene texture above); one GIF
+        // frame on its way at a time (the clock waits for it, `Testbed::gif_steps_left`).
+        if gif_frame && !self.reads.iter().any(|(_, p)| matches!(p, Purpose::GifFrame)) {
+            match Readback::start(&g.device, &g.queue, g.renderer.scene_texture(), view) {
+                Ok(read) => self.reads.push((read, Purpose::GifFrame)),
                 Err(e) => {
                     self.testbed.tools.capture.recorder.active = None;
                     self.testbed.tools.status = format!("GIF recording stopped: {e}");
                 }
             }
         }
-        self.testbed.poll_gif();
         if let Some(req) = shot {
-            let r = self.main_rect;
             let scale = self.testbed.tools.capture.scale.clamp(1, 4);
-            let rect =
-                if req.with_panel { (0, 0, size.0, size.1) } else { (r.x as u32, r.y as u32, r.w as u32, r.h as u32) };
-            let result = if scale > 1 && !req.with_panel {
-                // The view alone at N× its pixels, rendered offscreen (lines and labels N× as wide).
-                super::headless::screenshot(&mut self.testbed, (rect.2, rect.3), scale, &req.path)
+            let rect = if req.with_panel { (0, 0, size.0, size.1) } else { view };
+            let started = if scale > 1 && !req.with_panel {
+                self.scaled_shot(rect, scale, &req.path)
             } else {
-                read_texture(&g.device, &g.queue, g.renderer.scene_texture(), rect)
-                    .and_then(|img| save_png(&img, &req.path))
+                Readback::start(&g.device, &g.queue, g.renderer.scene_texture(), rect)
+                    .map(|read| self.reads.push((read, Purpose::Shot(req.path))))
                     .map_err(|e| e.to_string())
             };
-            self.testbed.tools.status = match result {
-                Ok(()) => format!("saved {}", req.path.display()),
-                Err(e) => {
-                    log::error!("screenshot failed: {e}");
-                    format!("screenshot failed: {e}")
-                }
-            };
+            if let Err(e) = started {
+                log::error!("screenshot failed: {e}");
+                self.testbed.tools.status = format!("screenshot failed: {e}");
+            }
         }
+        // Natively the pictures are waited for; the browser picks them up when they come.
+        self.take_reads(cfg!(not(target_arch = "wasm32")));
+        self.testbed.poll_gif();
+        let Some(g) = self.gfx.as_mut() else { return };
         g.window.pre_present_notify();
         g.queue.present(surface_tex);
         egui_frame.finish(&mut g.egui_renderer);
@@ -378,24 +275,118 @@ impl App {
     }
 }
 
+impl App {
+    /// The view alone at `scale`× its pixels, rendered offscreen (lines and labels `scale`×
+    /// as wide); natively only (it waits for the GPU): the browser takes the view at 1×.
+    fn scaled_shot(&mut self, rect: (u32, u32, u32, u32), scale: u32, path: &std::path::Path) -> Result<(), String> {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            super::headless::screenshot(&mut self.testbed, (rect.2, rect.3), scale, path)?;
+            self.testbed.tools.status = format!("saved {}", path.display());
+            Ok(())
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let Some(g) = self.gfx.as_ref() else { return Ok(()) };
+            let _ = scale;
+            let read =
+                Readback::start(&g.device, &g.queue, g.renderer.scene_texture(), rect).map_err(|e| e.to_string())?;
+            self.reads.push((read, Purpose::Shot(path.to_path_buf())));
+            Ok(())
+        }
+    }
+
+    /// Takes the pictures back from the GPU that have come (`wait`: all of them, waiting).
+    fn take_reads(&mut self, wait: bool) {
+        let Some(g) = self.gfx.as_ref() else { return };
+        if wait && !self.reads.is_empty() {
+            let _ = g.device.poll(wgpu::PollType::wait_indefinitely());
+        }
+        let mut k = 0;
+        while k < self.reads.len() {
+            let Some(result) = self.reads[k].0.try_image(&g.device) else {
+                k += 1;
+                continue;
+            };
+            let (_, purpose) = self.reads.remove(k);
+            match (purpose, result) {
+                (Purpose::GifFrame, Ok(img)) => self.testbed.push_gif_frame(img),
+                (Purpose::GifFrame, Err(e)) => {
+                    self.testbed.tools.capture.recorder.active = None;
+                    self.testbed.tools.status = format!("GIF recording stopped: {e}");
+                }
+                (Purpose::Shot(path), result) => {
+                    let saved = result
+                        .and_then(|img| png_bytes(&img))
+                        .map_err(|e| e.to_string())
+                        .and_then(|bytes| super::output::save(&path, &bytes));
+                    self.testbed.tools.status = saved.unwrap_or_else(|e| {
+                        log::error!("screenshot failed: {e}");
+                        format!("screenshot failed: {e}")
+                    });
+                }
+            }
+        }
+    }
+}
+
 impl ApplicationHandler for App {
     fn resumed(&mut self, el: &ActiveEventLoop) {
         if self.gfx.is_some() {
             return;
         }
-        match self.init(el) {
-            Ok(g) => {
-                g.window.request_redraw();
-                self.gfx = Some(g);
-            }
+        let title = format!("contactlab — {}", self.testbed.session.scene.desc.name);
+        let window = match el.create_window(super::gfx::window_attributes(&title)) {
+            Ok(w) => std::sync::Arc::new(w),
             Err(e) => {
-                self.error = Some(e);
+                self.error = Some(format!("cannot create the window: {e}"));
                 el.exit();
+                return;
             }
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+                el.owned_display_handle(),
+            )));
+            match pollster::block_on(Gfx::new(window, instance)) {
+                Ok(g) => {
+                    g.window.request_redraw();
+                    self.gfx = Some(g);
+                }
+                Err(e) => {
+                    self.error = Some(e);
+                    el.exit();
+                }
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let arriving = self.arriving.clone();
+            super::page::show_canvas(&window);
+            wasm_bindgen_futures::spawn_local(async move {
+                let instance = super::gfx::web_instance().await;
+                let gfx = Gfx::new(window.clone(), instance).await;
+                *arriving.borrow_mut() = Some(gfx);
+                window.request_redraw();
+            });
         }
     }
 
     fn window_event(&mut self, el: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        #[cfg(target_arch = "wasm32")]
+        if self.gfx.is_none() {
+            let arrived = self.arriving.borrow_mut().take();
+            match arrived {
+                Some(Ok(g)) => {
+                    let size = g.window.inner_size();
+                    self.gfx = Some(g);
+                    self.resize(size.width, size.height);
+                }
+                Some(Err(e)) => super::page::fail(&e),
+                None => {}
+            }
+        }
         match self.gfx.as_mut() {
             // egui takes every event; the keys are dispatched from its input ([`super::input`]).
             Some(g) => {

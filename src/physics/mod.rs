@@ -2,7 +2,8 @@
 //!
 //! A small 3D rigid-body engine written to be *read*: every stage of finding and resolving
 //! a contact is a named function, and everything the testbed draws comes out of it as plain
-//! data ([`debug`]). It depends on `glam` and `std` only — never on the renderer or UI.
+//! data ([`debug`]). It depends on `glam` and `std` only (and `web-time`, std's clock that
+//! also works in a browser, for its stage timings) — never on the renderer or UI.
 //!
 //! ## How a step works (for students)
 //! **Bodies** ([`body`]) carry a pose, velocities and mass data computed exactly from their

@@ -68,7 +68,7 @@ use crate::physics::solver::{
 };
 use glam::{Mat3, Vec3};
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 mod ccd_record;
 mod characters;

@@ -118,6 +118,9 @@ pub struct Renderer {
     queue: wgpu::Queue,
     format: wgpu::TextureFormat,
     size: (u32, u32),
+    /// The scene texture also has a non-sRGB view ([`Renderer::scene_view_unorm`]); WebGL2
+    /// has no views in another format ([`Renderer::set_format_views`]).
+    format_views: bool,
     targets: Targets,
     mesh_pipeline: wgpu::RenderPipeline,
     line_pipeline: wgpu::RenderPipeline,
@@ -185,6 +188,18 @@ fn fill_layout() -> wgpu::VertexBufferLayout<'static> {
 impl Renderer {
     /// A renderer drawing into an offscreen texture of `format` and `size`.
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, format: wgpu::TextureFormat, size: (u32, u32)) -> Renderer {
+        Self::with_format_views(device, queue, format, size, true)
+    }
+
+    /// [`Renderer::new`], saying whether the device can view a texture in another format
+    /// ([`Renderer::set_format_views`]).
+    pub fn with_format_views(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        format: wgpu::TextureFormat,
+        size: (u32, u32),
+        format_views: bool,
+    ) -> Renderer {
         let scene_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("scene.wgsl"),
             source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/scene.wgsl").into()),
@@ -303,7 +318,8 @@ impl Renderer {
             size,
             pixel_scale: 1.0,
             clear: [colors::BACKGROUND[0], colors::BACKGROUND[1], colors::BACKGROUND[2], 1.0],
-            targets: Self::targets(device, format, size),
+            targets: Self::targets(device, format, size, format_views),
+            format_views,
             mesh_pipeline,
             line_pipeline,
             overlay_pipeline,
@@ -340,7 +356,7 @@ impl Renderer {
         })
     }
 
-    fn targets(device: &wgpu::Device, format: wgpu::TextureFormat, size: (u32, u32)) -> Targets {
+    fn targets(device: &wgpu::Device, format: wgpu::TextureFormat, size: (u32, u32), format_views: bool) -> Targets {
         let extent = wgpu::Extent3d { width: size.0.max(1), height: size.1.max(1), depth_or_array_layers: 1 };
         let unorm = format.remove_srgb_suffix();
         let tex = |label: &str,
@@ -360,7 +376,7 @@ impl Renderer {
             })
         };
         let unorm_views = [unorm];
-        let views: &[wgpu::TextureFormat] = if unorm != format { &unorm_views } else { &[] };
+        let views: &[wgpu::TextureFormat] = if format_views && unorm != format { &unorm_views } else { &[] };
         let msaa = tex("scene msaa", SAMPLES, format, wgpu::TextureUsages::RENDER_ATTACHMENT, &[]);
         let depth = tex("scene depth", SAMPLES, DEPTH, wgpu::TextureUsages::RENDER_ATTACHMENT, &[]);
         let scene = tex(
@@ -376,8 +392,10 @@ impl Renderer {
             msaa: msaa.create_view(&Default::default()),
             depth: depth.create_view(&Default::default()),
             scene_view: scene.create_view(&Default::default()),
-            scene_view_unorm: scene
-                .create_view(&wgpu::TextureViewDescriptor { format: Some(unorm), ..Default::default() }),
+            scene_view_unorm: scene.create_view(&wgpu::TextureViewDescriptor {
+                format: Some(if views.is_empty() { format } else { unorm }),
+                ..Default::default()
+            }),
             scene,
         }
     }
@@ -403,7 +421,7 @@ impl Renderer {
     }
 
     /// A non-sRGB view of the scene texture, for drawing egui (which works in gamma space)
-    /// into a screenshot.
+    /// into a screenshot (the sRGB view where the device has no such views).
     pub fn scene_view_unorm(&self) -> &wgpu::TextureView {
         &self.targets.scene_view_unorm
     }
@@ -413,7 +431,17 @@ impl Renderer {
         let size = (size.0.max(1), size.1.max(1));
         if size != self.size {
             self.size = size;
-            self.targets = Self::targets(&self.device, self.format, size);
+            self.targets = Self::targets(&self.device, self.format, size, self.format_views);
+        }
+    }
+
+    /// Whether the device can view the scene texture in its non-sRGB format (WebGL2 cannot:
+    /// without, egui drawn into a capture goes through the sRGB view, and its colours come
+    /// out lighter than on screen).
+    pub fn set_format_views(&mut self, on: bool) {
+        if on != self.format_views {
+            self.format_views = on;
+            self.targets = Self::targets(&self.device, self.format, self.size, on);
         }
     }
 

@@ -41,7 +41,12 @@ pub struct SceneDesc {
     pub solver: Settings,
     /// Initial camera, written `camera: (eye: …, target: …)`. When a scene sets none, the
     /// testbed frames the bodies' bounds over the first seconds instead.
-    #[serde(default, deserialize_with = "some_camera", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "some_camera",
+        serialize_with = "bare_camera",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub camera: Option<CameraDesc>,
     /// Initial overlays and selection.
     #[serde(default)]
@@ -166,6 +171,15 @@ pub struct SettingsDef {
 /// Reads `camera: (…)` as `Some(…)`: files keep writing the camera without `Some`.
 fn some_camera<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<CameraDesc>, D::Error> {
     CameraDesc::deserialize(d).map(Some)
+}
+
+/// Writes a scene's camera as it is read: the struct, without `Some` (only called for a
+/// camera: none is skipped).
+fn bare_camera<S: serde::Serializer>(c: &Option<CameraDesc>, s: S) -> Result<S::Ok, S::Error> {
+    match c {
+        Some(c) => c.serialize(s),
+        None => s.serialize_none(),
+    }
 }
 
 /// Camera placement.

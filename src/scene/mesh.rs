@@ -127,12 +127,13 @@ pub fn files_read(desc: &SceneDesc, origin: &Path) -> Vec<PathBuf> {
 fn obj(c: &Check, ctx: &str, origin: &str, path: &str, scale: f32) -> Result<TriMesh, SceneError> {
     c.positive(ctx, "scale", scale)?;
     let file = obj_file(Path::new(origin), path);
-    if !file.is_file() {
-        return Err(c.err(ctx, "path", format!("no OBJ file '{path}' (looked for {})", file.display())));
-    }
+    let text = super::read_text(&file)
+        .map_err(|e| c.err(ctx, "path", format!("no OBJ file '{path}' (looked for {}: {e})", file.display())))?;
     let opts = tobj::LoadOptions { triangulate: true, ignore_points: true, ignore_lines: true, ..Default::default() };
-    let (models, _materials) = tobj::load_obj(&file, &opts)
-        .map_err(|e| c.err(ctx, "path", format!("cannot read OBJ file {}: {e}", file.display())))?;
+    // Materials are not read: a missing .mtl is no error.
+    let (models, _materials) =
+        tobj::load_obj_buf(&mut std::io::Cursor::new(text), &opts, |_| Err(tobj::LoadError::OpenFileFailed))
+            .map_err(|e| c.err(ctx, "path", format!("cannot read OBJ file {}: {e}", file.display())))?;
     let (mut vertices, mut indices) = (Vec::new(), Vec::new());
     for m in &models {
         let base = vertices.len() as u32;

@@ -24,7 +24,7 @@
 
 use crate::physics::{BodyDesc, Settings, Shape, SolverMode, World};
 use glam::{Quat, Vec3};
-use std::time::Instant;
+use web_time::Instant;
 
 /// Step length of every run (s).
 pub const DT: f32 = 1.0 / 60.0;

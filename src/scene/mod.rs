@@ -6,10 +6,13 @@
 //! panics: a property test feeds it thousands of random and mutated texts.
 
 pub mod build;
+#[cfg(any(target_arch = "wasm32", test))]
+pub mod bundle;
 pub mod format;
 pub mod generators;
 pub mod mesh;
 pub mod methods_table;
+pub mod share;
 pub mod stock;
 
 pub use build::{build, LoadedScene};
@@ -65,9 +68,28 @@ pub fn parse(text: &str, origin: &str) -> Result<SceneDesc, SceneError> {
     })
 }
 
+/// The text of the file at `path`: from the file system, or in the browser from the files
+/// the build carries and those opened in the session ([`bundle`], by file name).
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        bundle::text(&name).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "not a shipped scene file, nor one opened in this page (use Open…)",
+            )
+        })
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::fs::read_to_string(path)
+    }
+}
+
 /// Reads and parses a scene file.
 pub fn load_file(path: &Path) -> Result<SceneDesc, SceneError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
+    let text = read_text(path).map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
     parse(&text, &path.display().to_string())
 }
 
@@ -84,9 +106,13 @@ pub fn load(path: &Path) -> Result<LoadedScene, SceneError> {
 }
 
 /// The folder of shipped scenes: `scenes/` in the working directory if present, else the
-/// one next to the crate's sources.
+/// one next to the crate's sources (in the browser: `scenes/`, the files the build carries).
 pub fn scenes_dir() -> PathBuf {
     let local = PathBuf::from("scenes");
+    // In the browser the scenes are the build's own ([`bundle`]), under this name.
+    if cfg!(target_arch = "wasm32") {
+        return local;
+    }
     if local.is_dir() {
         local
     } else {
@@ -99,6 +125,9 @@ pub const DEFAULT_SCENE: &str = "welcome.ron";
 
 /// The shipped scene files, sorted by name.
 pub fn shipped_scenes() -> Vec<PathBuf> {
+    #[cfg(target_arch = "wasm32")]
+    let mut v: Vec<PathBuf> = bundle::scene_names().map(|n| scenes_dir().join(n)).collect();
+    #[cfg(not(target_arch = "wasm32"))]
     let mut v: Vec<PathBuf> = std::fs::read_dir(scenes_dir())
         .map(|d| {
             d.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect()

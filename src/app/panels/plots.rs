@@ -92,8 +92,8 @@ fn body(ui: &mut egui::Ui, t: &mut Testbed) {
         if ui.button("Export CSV").on_hover_text("every plotted series, one row per step").clicked() {
             let path = timestamped_csv();
             t.tools.status = match t.export_plots(&path) {
-                Ok(()) => format!("plots saved to {}", path.display()),
-                Err(e) => format!("could not write {}: {e}", path.display()),
+                Ok(said) => format!("plots {said}"),
+                Err(e) => format!("could not write the plots: {e}"),
             };
         }
         ui.label(RichText::new(format!("{} steps sampled", t.tools.plots.main().len())).small());

@@ -1,8 +1,10 @@
 //! The panel's *Scene* section: the shipped scenes, a path field, Open and Reload, the
-//! "Open…" dialog, hot reload, and the last load error (the running scene stays).
+//! "Open…" dialog, hot reload, and the last load error (the running scene stays). In the
+//! browser "Open…" is the browser's file picker and "Share link" replaces hot reload.
 
 use crate::app::testbed::Testbed;
 use egui::{Color32, RichText};
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::Path;
 
 /// The section.
@@ -34,6 +36,7 @@ pub fn scene_picker(ui: &mut egui::Ui, t: &mut Testbed) {
             let _ = t.reload();
         }
     });
+    #[cfg(not(target_arch = "wasm32"))]
     ui.horizontal(|ui| {
         if ui.button("Open…").on_hover_text("choose a .ron scene file").clicked() {
             t.open_dialog();
@@ -44,6 +47,17 @@ pub fn scene_picker(ui: &mut egui::Ui, t: &mut Testbed) {
             t.set_hot_reload(hot);
         }
     });
+    #[cfg(target_arch = "wasm32")]
+    ui.horizontal(|ui| {
+        let tip = "choose a .ron scene file, with the .obj files it reads";
+        if ui.button("Open…").on_hover_text(tip).clicked() {
+            crate::app::web::open_files();
+        }
+        let tip = "a link to this page that opens this scene, with the panel's settings and the camera";
+        if ui.button("Share link").on_hover_text(tip).clicked() {
+            crate::app::web::share(t);
+        }
+    });
     if let Some(e) = &t.tools.files.load_error {
         ui.colored_label(Color32::from_rgb(200, 30, 30), format!("Could not load: {e}"));
         ui.label(RichText::new("The current scene keeps running.").small());
@@ -51,6 +65,7 @@ pub fn scene_picker(ui: &mut egui::Ui, t: &mut Testbed) {
 }
 
 /// Draws the dialog while it is open and loads the file chosen.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn dialog(ctx: &egui::Context, t: &mut Testbed) {
     let Some(d) = t.tools.files.dialog.as_mut() else { return };
     if d.show(ctx).selected() {

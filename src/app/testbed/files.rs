@@ -3,6 +3,7 @@
 //! the dialog's state are [`crate::app::files::Files`].
 
 use super::Testbed;
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::Path;
 use std::time::Duration;
 
@@ -36,6 +37,7 @@ impl Testbed {
     }
 
     /// Opens the "Open…" dialog at the scene's folder (else the shipped scenes').
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn open_dialog(&mut self) {
         let start = self
             .session

@@ -3,7 +3,7 @@
 //! recorder's state is [`crate::app::record::Recorder`].
 
 use super::Testbed;
-use crate::app::record::{gif_delay_ms, write_gif, GifRecording, MAX_FRAMES};
+use crate::app::record::{gif_bytes, gif_delay_ms, GifRecording, MAX_FRAMES};
 use image::RgbaImage;
 use std::sync::mpsc::channel;
 
@@ -56,15 +56,15 @@ impl Testbed {
         let delay = gif_delay_ms(self.session.timestep(), r.every);
         let n = r.frames.len();
         let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let result = path
-                .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .map_err(|e| format!("cannot create {}: {e}", path.display()))
-                .and_then(|()| write_gif(r.frames, delay, &path))
-                .map(|()| path);
+        let write = move || {
+            let result = gif_bytes(r.frames, delay).and_then(|bytes| crate::app::output::save(&path, &bytes));
             let _ = tx.send(result);
-        });
+        };
+        // No threads in the browser: there it encodes at once.
+        #[cfg(target_arch = "wasm32")]
+        write();
+        #[cfg(not(target_arch = "wasm32"))]
+        std::thread::spawn(write);
         self.tools.capture.recorder.writing = Some(rx);
         self.tools.status = format!("writing a GIF of {n} frames…");
     }
@@ -76,7 +76,7 @@ impl Testbed {
         let result = if wait { rx.recv().ok() } else { rx.try_recv().ok() };
         if let Some(result) = result {
             self.tools.status = match result {
-                Ok(p) => format!("saved {}", p.display()),
+                Ok(said) => said,
                 Err(e) => format!("GIF failed: {e}"),
             };
             self.tools.capture.recorder.writing = None;
