@@ -15,7 +15,10 @@ if [ "$have" != "$want" ]; then
   # newest compatible ones instead.
   cargo install --locked wasm-bindgen-cli --version "$want" || cargo install wasm-bindgen-cli --version "$want"
 fi
-cargo build --profile web --target wasm32-unknown-unknown -p contactlab-web
+# WebAssembly SIMD (every current browser has it): glam's vectors and the solver's
+# four-lane batches use it as they use SSE natively.
+RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
+  cargo build --profile web --target wasm32-unknown-unknown -p contactlab-web
 rm -rf dist
 mkdir -p dist
 wasm-bindgen --target web --no-typescript --out-dir dist --out-name contactlab \

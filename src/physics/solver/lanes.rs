@@ -93,7 +93,8 @@ pub(super) fn gather_v3(bodies: &[SolverBody], idx: &[u32; LANES], f: impl Fn(&S
     V3 { x: t.x_axis, y: t.y_axis, z: t.z_axis }
 }
 
-/// Lane-wise square root (one `sqrtps` on x86-64: exact, so the same as `f32::sqrt`).
+/// Lane-wise square root (one `sqrtps` on x86-64, one `f32x4.sqrt` in WebAssembly SIMD: exact,
+/// so the same as `f32::sqrt`).
 #[inline]
 pub(super) fn sqrt4(v: Vec4) -> Vec4 {
     #[cfg(target_arch = "x86_64")]
@@ -105,7 +106,12 @@ pub(super) fn sqrt4(v: Vec4) -> Vec4 {
         let r = unsafe { _mm_sqrt_ps(m) };
         Vec4::from(r)
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        // WebAssembly SIMD (the browser build): one f32x4.sqrt, exact as well.
+        Vec4::from(core::arch::wasm32::f32x4_sqrt(v.into()))
+    }
+    #[cfg(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))))]
     {
         Vec4::from_array(v.to_array().map(f32::sqrt))
     }
