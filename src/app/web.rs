@@ -10,10 +10,11 @@
 //!   reads, kept for the session by [`crate::scene::bundle`]); screenshots, GIFs and the
 //!   plots' CSV arrive as downloads ([`super::page::download`]).
 //! - Scripts: `contactlab_status()` returns the step, body count, method, scene, frame
-//!   count and the mean physics step time (`step_ms`, the page's step timer: the world's own
-//!   profile, read through the browser's clock) as JSON, `contactlab_set_method(key)` switches the method as the panel does, and
+//!   count, the mean physics step time of the steps taken (`step_ms`, the world's own
+//!   profile through the browser's clock) and `bench_ms` as JSON, `contactlab_set_method(key)` switches the method as the panel does, and
 //!   `contactlab_share()` asks for a share link (it appears in the status) and
-//!   `contactlab_open()` is "Open…". Requests wait in
+//!   `contactlab_open()` is "Open…"; `contactlab_bench(n)` times the scene's first n steps
+//!   (`bench_ms`). Requests wait in
 //!   a queue that the window takes at the start of each frame ([`take_requests`]).
 //!
 //! Limits: the browser's clipboard is written but not read (egui's copy and paste stay
@@ -39,6 +40,8 @@ enum Request {
     Share,
     /// Say this in the status line (the outcome of something the browser finished later).
     Say(String),
+    /// Time the scene's first n steps ([`bench`]).
+    Bench(u32),
 }
 
 thread_local! {
@@ -52,6 +55,8 @@ thread_local! {
     /// The page's step timer: the step last seen, and the sum and count of the physics
     /// step times (the world's own profile) of the frames that stepped.
     static TIMER: RefCell<(u64, f64, u32)> = const { RefCell::new((0, 0.0, 0)) };
+    /// `contactlab_bench(n)`: the mean time of the first n steps of the scene (ms; 0 before).
+    static BENCH: RefCell<f64> = const { RefCell::new(0.0) };
 }
 
 fn request(r: Request) {
@@ -113,6 +118,7 @@ pub fn take_requests(t: &mut Testbed) {
             }
             Request::Share => share(t),
             Request::Say(s) => t.tools.status = s,
+            Request::Bench(n) => bench(t, n),
         }
     }
     let (frames, backend) = FRAMES.with(|f| {
@@ -145,8 +151,22 @@ pub fn take_requests(t: &mut Testbed) {
         "status": t.tools.status,
         "link": LINK.with(|l| l.borrow().clone()),
         "step_ms": step_ms,
+        "bench_ms": BENCH.with(|b| *b.borrow()),
     });
     STATUS.with(|s| *s.borrow_mut() = status.to_string());
+}
+
+/// The page's step timer: the mean time (ms) of the first `n` steps of the scene as loaded,
+/// on a copy of its world (the running one goes on), through the browser's clock: the
+/// figure to set beside the native `--headless --steps n` mean (docs/BENCHMARKS.md).
+fn bench(t: &Testbed, n: u32) {
+    let (mut world, dt) = (t.session.scene.world.clone(), t.session.timestep());
+    let start = web_time::Instant::now();
+    for _ in 0..n {
+        world.step(dt);
+    }
+    let ms = start.elapsed().as_secs_f64() * 1000.0 / n.max(1) as f64;
+    BENCH.with(|b| *b.borrow_mut() = ms);
 }
 
 /// Says which graphics backend draws (shown to scripts in the status).
@@ -225,7 +245,7 @@ pub fn open_files() {
 }
 
 /// The testbed's status for scripts: JSON with `step`, `bodies`, `method`, `scene`,
-/// `playing`, `frames`, `backend`, `status`, `link` and `step_ms`.
+/// `playing`, `frames`, `backend`, `status`, `link`, `step_ms` and `bench_ms`.
 #[wasm_bindgen]
 pub fn contactlab_status() -> String {
     STATUS.with(|s| s.borrow().clone())
@@ -248,6 +268,13 @@ pub fn contactlab_set_method(key: &str) -> bool {
 #[wasm_bindgen]
 pub fn contactlab_share() {
     request(Request::Share);
+}
+
+/// Times the first `n` steps of the scene as loaded ([`bench`]); the mean appears in the
+/// status as `bench_ms`.
+#[wasm_bindgen]
+pub fn contactlab_bench(n: u32) {
+    request(Request::Bench(n));
 }
 
 /// "Open…": opens the browser's file picker, through the page's file input.
