@@ -8,6 +8,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
+[ -n "$want" ] || { echo "Cargo.lock names no wasm-bindgen: run cargo generate-lockfile" >&2; exit 1; }
 have=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
 if [ "$have" != "$want" ]; then
   echo "installing wasm-bindgen-cli $want (have: ${have:-none})"
@@ -22,9 +23,9 @@ RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
 rm -rf dist
 mkdir -p dist
 wasm-bindgen --target web --no-typescript --out-dir dist --out-name contactlab \
-  target/wasm32-unknown-unknown/web/contactlab_web.wasm
+  "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/web/contactlab_web.wasm"
 if command -v wasm-opt >/dev/null; then
-  wasm-opt -O2 --enable-bulk-memory --enable-nontrapping-float-to-int dist/contactlab_bg.wasm -o dist/contactlab_bg.wasm
+  wasm-opt -O2 --all-features dist/contactlab_bg.wasm -o dist/contactlab_bg.wasm
 fi
 cp web/index.html dist/index.html
 ls -l dist

@@ -8,7 +8,7 @@ WebDriver protocol with the standard library alone (no Node, no Python packages)
   its background;
 - pressing "." (Step) advances the reported step by exactly one;
 - contactlab_set_method('naive') switches the reported method to naive;
-- ?scene=crossed_edges opens that scene;
+- ?scene=crossed_edges opens that scene, and F12 offers its screenshot as a download;
 - "Open…" (the page's file input) loads a scene file handed to it;
 - a share link (#ron=…) written by the page opens the scene it carries, with its method;
 - the browser's console shows no error.
@@ -27,6 +27,7 @@ import struct
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 import zlib
 
@@ -185,6 +186,9 @@ def main():
     if not os.path.isfile(os.path.join(DIST, "index.html")):
         sys.exit("dist/ is not built: run web/build.sh first")
     web_port, driver_port = free_port(), free_port()
+    for tool in (CHROMIUM, CHROMEDRIVER):
+        if not os.access(tool, os.X_OK):
+            sys.exit(f"{tool} is missing: apt-get install chromium chromium-driver")
     server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", DIST,
                                str(web_port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     chromedriver = subprocess.Popen([CHROMEDRIVER, f"--port={driver_port}"], stdout=subprocess.DEVNULL,
@@ -231,6 +235,12 @@ def main():
         frac = drawn_fraction(d.screenshot("crossed_edges.png"))
         check(frac > 0.02, f"crossed_edges is drawn: {frac:.1%} of the view not background")
 
+        # F12 (Screenshot): the picture comes back from the GPU and is offered as a download.
+        d.press("\ue03c")
+        st = d.wait_status(lambda s: "downloaded" in s["status"] or "failed" in s["status"], "a screenshot", 20)
+        check(st["status"].startswith("downloaded contactlab-") and st["status"].endswith(".png"),
+              f"F12 takes a screenshot: {st['status']!r}")
+
         # "Open…": the page's file input takes a scene file as the picker would hand it over.
         d.js("window.contactlab_open();")
         picker = d.s("POST", "/element", {"using": "css selector", "value": "#contactlab-open"})
@@ -266,7 +276,7 @@ def main():
         benches = []
         for k in range(3):
             d.js("window.contactlab_bench(300);")
-            st = d.wait_status(lambda s: s["bench_ms"] > 0 and s["bench_ms"] not in benches, "a bench", 60)
+            st = d.wait_status(lambda s: s["bench_runs"] > k, "a bench", 60)
             benches.append(st["bench_ms"])
         print(f"pyramid_20 in the browser ({st['backend']}): first 300 steps {', '.join(f'{b:.3f}' for b in benches)}"
               f" ms per step; {st['step_ms']:.3f} ms per step while drawing (to step {st['step']})")

@@ -53,6 +53,12 @@ pub(super) async fn web_instance() -> wgpu::Instance {
     wgpu::util::new_instance_with_webgpu_detection(desc).await
 }
 
+/// What to do when there is no graphics adapter.
+#[cfg(not(target_arch = "wasm32"))]
+const ADAPTER_HINT: &str = "install a Vulkan or GL driver (e.g. mesa-vulkan-drivers)";
+#[cfg(target_arch = "wasm32")]
+const ADAPTER_HINT: &str = "this browser offers neither WebGPU nor WebGL2 (is hardware acceleration off?)";
+
 /// The limits asked for before raising them to the adapter's resolution: the downlevel
 /// ones natively, WebGL2's in the browser.
 fn base_limits() -> wgpu::Limits {
@@ -75,11 +81,7 @@ impl Gfx {
                 apply_limit_buckets: false,
             })
             .await
-            .map_err(|e| {
-                format!(
-                "no graphics adapter for this window ({e}); install a Vulkan or GL driver (e.g. mesa-vulkan-drivers)"
-            )
-            })?;
+            .map_err(|e| format!("no graphics adapter for this window ({e}); {ADAPTER_HINT}"))?;
         log::info!("adapter: {:?}", adapter.get_info());
         #[cfg(target_arch = "wasm32")]
         super::web::set_backend(&adapter.get_info().backend.to_string());

@@ -18,7 +18,8 @@
 //! pictures and CSV files go) and `headless` (pictures without a window, native only).
 //!
 //! The same app runs in a browser (`web` and `page`, compiled for `wasm32` only: the page's
-//! start, its links and scripts; downloads, the file picker and messages on the page); [`watch`] (hot reload) and `headless` are native.
+//! start, its links and scripts; downloads, the file picker and messages on the page); the
+//! file watch of [`watch`] (hot reload) and `headless` are native only.
 //!
 //! Panels define no state: `tests/app_structure.rs` checks that nothing outside
 //! [`panels`] imports from it but the viewport, so the app's files import no circle.

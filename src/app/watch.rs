@@ -36,6 +36,11 @@ impl Loaded {
 /// A hash of the file's bytes, or `None` if it cannot be read (mid-rename, removed).
 pub fn fingerprint(path: &Path) -> Option<u64> {
     use std::hash::{Hash, Hasher};
+    // Natively the bytes (a save that is not UTF-8 still changes them); in the browser the
+    // text the page holds.
+    #[cfg(not(target_arch = "wasm32"))]
+    let bytes = std::fs::read(path).ok()?;
+    #[cfg(target_arch = "wasm32")]
     let bytes = crate::scene::read_text(path).ok()?;
     let mut h = std::collections::hash_map::DefaultHasher::new();
     bytes.hash(&mut h);

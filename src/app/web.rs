@@ -55,8 +55,9 @@ thread_local! {
     /// The page's step timer: the step last seen, and the sum and count of the physics
     /// step times (the world's own profile) of the frames that stepped.
     static TIMER: RefCell<(u64, f64, u32)> = const { RefCell::new((0, 0.0, 0)) };
-    /// `contactlab_bench(n)`: the mean time of the first n steps of the scene (ms; 0 before).
-    static BENCH: RefCell<f64> = const { RefCell::new(0.0) };
+    /// `contactlab_bench(n)`: the mean time of the first n steps of the scene (ms; 0 before),
+    /// and how many timings were made.
+    static BENCH: RefCell<(f64, u32)> = const { RefCell::new((0.0, 0)) };
 }
 
 fn request(r: Request) {
@@ -68,6 +69,9 @@ fn request(r: Request) {
 /// why on the page and opens the default scene.
 pub fn first_testbed() -> Testbed {
     std::panic::set_hook(Box::new(|info| fail(&format!("contactlab stopped: {info}"))));
+    if log::set_logger(&Console).is_ok() {
+        log::set_max_level(log::LevelFilter::Warn);
+    }
     let location = web_sys::window().map(|w| w.location());
     let search = location.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
     let hash = location.as_ref().and_then(|l| l.hash().ok()).unwrap_or_default();
@@ -99,6 +103,25 @@ pub fn first_testbed() -> Testbed {
         }
     }
     t
+}
+
+/// The `log` crate's messages (warnings and errors) on the browser's console.
+struct Console;
+
+impl log::Log for Console {
+    fn enabled(&self, m: &log::Metadata) -> bool {
+        m.level() <= log::Level::Warn
+    }
+    fn log(&self, r: &log::Record) {
+        if self.enabled(r.metadata()) {
+            let text = format!("{}: {}", r.target(), r.args());
+            match r.level() {
+                log::Level::Error => web_sys::console::error_1(&text.into()),
+                _ => web_sys::console::warn_1(&text.into()),
+            }
+        }
+    }
+    fn flush(&self) {}
 }
 
 fn open(path: PathBuf) -> Result<Testbed, String> {
@@ -151,7 +174,8 @@ pub fn take_requests(t: &mut Testbed) {
         "status": t.tools.status,
         "link": LINK.with(|l| l.borrow().clone()),
         "step_ms": step_ms,
-        "bench_ms": BENCH.with(|b| *b.borrow()),
+        "bench_ms": BENCH.with(|b| b.borrow().0),
+        "bench_runs": BENCH.with(|b| b.borrow().1),
     });
     STATUS.with(|s| *s.borrow_mut() = status.to_string());
 }
@@ -161,12 +185,17 @@ pub fn take_requests(t: &mut Testbed) {
 /// figure to set beside the native `--headless --steps n` mean (docs/BENCHMARKS.md).
 fn bench(t: &Testbed, n: u32) {
     let (mut world, dt) = (t.session.scene.world.clone(), t.session.timestep());
+    // With the method and settings side A runs now.
+    world.settings = t.world().settings;
     let start = web_time::Instant::now();
     for _ in 0..n {
         world.step(dt);
     }
     let ms = start.elapsed().as_secs_f64() * 1000.0 / n.max(1) as f64;
-    BENCH.with(|b| *b.borrow_mut() = ms);
+    BENCH.with(|b| {
+        let mut b = b.borrow_mut();
+        *b = (ms, b.1 + 1);
+    });
 }
 
 /// Says which graphics backend draws (shown to scripts in the status).
@@ -245,7 +274,7 @@ pub fn open_files() {
 }
 
 /// The testbed's status for scripts: JSON with `step`, `bodies`, `method`, `scene`,
-/// `playing`, `frames`, `backend`, `status`, `link`, `step_ms` and `bench_ms`.
+/// `playing`, `frames`, `backend`, `status`, `link`, `step_ms`, `bench_ms` and `bench_runs`.
 #[wasm_bindgen]
 pub fn contactlab_status() -> String {
     STATUS.with(|s| s.borrow().clone())

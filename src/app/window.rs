@@ -19,7 +19,7 @@ use super::gfx::Gfx;
 use super::testbed::Testbed;
 use super::tools::ScreenshotRequest;
 use crate::render::draw::Rect;
-use crate::render::screenshot::{png_bytes, Readback};
+use crate::render::screenshot::{image_bytes, Readback};
 use crate::render::views::build_views;
 use std::path::PathBuf;
 use web_time::Instant;
@@ -191,7 +191,9 @@ impl App {
         let gif_frame = self.testbed.gif_frame_due();
         // Screenshots and GIF frames carry the labels (and the panel when asked): egui is drawn
         // into the scene texture too.
-        if shot.is_some() || gif_frame {
+        // (Not where the scene texture has no view in egui's format, WebGL2: the capture is
+        // then the 3D view without them.)
+        if (shot.is_some() || gif_frame) && g.renderer.format_views() {
             egui_frame.draw_into(&mut encoder, &g.egui_renderer, g.renderer.scene_view_unorm());
         }
         let target = surface_tex.texture.create_view(&Default::default());
@@ -246,7 +248,9 @@ impl App {
         if let Some(req) = shot {
             let scale = self.testbed.tools.capture.scale.clamp(1, 4);
             let rect = if req.with_panel { (0, 0, size.0, size.1) } else { view };
-            let started = if scale > 1 && !req.with_panel {
+            // The view alone at N× its pixels is rendered offscreen, which waits for the GPU:
+            // natively only (the browser takes the view at 1×).
+            let started = if scale > 1 && !req.with_panel && cfg!(not(target_arch = "wasm32")) {
                 self.scaled_shot(rect, scale, &req.path)
             } else {
                 Readback::start(&g.device, &g.queue, g.renderer.scene_texture(), rect)
@@ -277,7 +281,7 @@ impl App {
 
 impl App {
     /// The view alone at `scale`× its pixels, rendered offscreen (lines and labels `scale`×
-    /// as wide); natively only (it waits for the GPU): the browser takes the view at 1×.
+    /// as wide); natively only (it waits for the GPU).
     fn scaled_shot(&mut self, rect: (u32, u32, u32, u32), scale: u32, path: &std::path::Path) -> Result<(), String> {
         #[cfg(not(target_arch = "wasm32"))]
         {
@@ -287,12 +291,8 @@ impl App {
         }
         #[cfg(target_arch = "wasm32")]
         {
-            let Some(g) = self.gfx.as_ref() else { return Ok(()) };
-            let _ = scale;
-            let read =
-                Readback::start(&g.device, &g.queue, g.renderer.scene_texture(), rect).map_err(|e| e.to_string())?;
-            self.reads.push((read, Purpose::Shot(path.to_path_buf())));
-            Ok(())
+            let _ = (rect, scale, path);
+            Err("a scaled capture needs the native build".into())
         }
     }
 
@@ -317,7 +317,7 @@ impl App {
                 }
                 (Purpose::Shot(path), result) => {
                     let saved = result
-                        .and_then(|img| png_bytes(&img))
+                        .and_then(|img| image_bytes(&img, &path))
                         .map_err(|e| e.to_string())
                         .and_then(|bytes| super::output::save(&path, &bytes));
                     self.testbed.tools.status = saved.unwrap_or_else(|e| {

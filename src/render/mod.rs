@@ -435,9 +435,15 @@ impl Renderer {
         }
     }
 
-    /// Whether the device can view the scene texture in its non-sRGB format (WebGL2 cannot:
-    /// without, egui drawn into a capture goes through the sRGB view, and its colours come
-    /// out lighter than on screen).
+    /// Whether the scene texture has a view in its non-sRGB format, the one egui draws into
+    /// for a capture (WebGL2 has no views in another format).
+    pub fn format_views(&self) -> bool {
+        self.format_views
+    }
+
+    /// Sets whether the device can view the scene texture in its non-sRGB format (without,
+    /// [`Renderer::scene_view_unorm`] is the sRGB view, which egui's pipelines for the
+    /// window's format cannot draw into: the window then captures without egui).
     pub fn set_format_views(&mut self, on: bool) {
         if on != self.format_views {
             self.format_views = on;

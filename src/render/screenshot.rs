@@ -22,7 +22,9 @@ pub enum ScreenshotError {
     },
 }
 
-/// Reads the `rect` (x, y, w, h) of `texture` into an image, waiting for the GPU.
+/// Reads the `rect` (x, y, w, h) of `texture` into an image, waiting for the GPU (native
+/// only: a browser cannot wait, [`Readback`]).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn read_texture(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
@@ -129,15 +131,21 @@ impl Readback {
     }
 }
 
-/// `img` encoded as PNG bytes.
-pub fn png_bytes(img: &RgbaImage) -> Result<Vec<u8>, ScreenshotError> {
+/// `img` encoded in the format `path`'s extension names (PNG without one), as `save` would
+/// write it.
+pub fn image_bytes(img: &RgbaImage, path: &std::path::Path) -> Result<Vec<u8>, ScreenshotError> {
+    let write = |message: String| ScreenshotError::Write { path: path.display().to_string(), message };
+    let format = match path.extension() {
+        None => image::ImageFormat::Png,
+        Some(_) => image::ImageFormat::from_path(path).map_err(|e| write(e.to_string()))?,
+    };
     let mut out = std::io::Cursor::new(Vec::new());
-    img.write_to(&mut out, image::ImageFormat::Png)
-        .map_err(|e| ScreenshotError::Write { path: "(memory)".into(), message: e.to_string() })?;
+    img.write_to(&mut out, format).map_err(|e| write(e.to_string()))?;
     Ok(out.into_inner())
 }
 
-/// Writes `img` as a PNG, creating the folder if needed.
+/// Writes `img` as a PNG, creating the folder if needed (native only).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn save_png(img: &RgbaImage, path: &std::path::Path) -> Result<(), ScreenshotError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)

@@ -127,8 +127,10 @@ pub fn files_read(desc: &SceneDesc, origin: &Path) -> Vec<PathBuf> {
 fn obj(c: &Check, ctx: &str, origin: &str, path: &str, scale: f32) -> Result<TriMesh, SceneError> {
     c.positive(ctx, "scale", scale)?;
     let file = obj_file(Path::new(origin), path);
-    let text = super::read_text(&file)
-        .map_err(|e| c.err(ctx, "path", format!("no OBJ file '{path}' (looked for {}: {e})", file.display())))?;
+    let text = super::read_text(&file).map_err(|e| {
+        let what = if e.kind() == std::io::ErrorKind::NotFound { "no OBJ file" } else { "cannot read OBJ file" };
+        c.err(ctx, "path", format!("{what} '{path}' (looked for {}: {e})", file.display()))
+    })?;
     let opts = tobj::LoadOptions { triangulate: true, ignore_points: true, ignore_lines: true, ..Default::default() };
     // Materials are not read: a missing .mtl is no error.
     let (models, _materials) =

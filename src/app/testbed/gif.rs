@@ -1,5 +1,6 @@
 //! "Record GIF" as the testbed does it: start, the frames the window captures when due,
-//! and stop, which writes the GIF on a worker thread and reports in the status line. The
+//! and stop, which writes the GIF on a worker thread (in the browser, which has no threads,
+//! at once, as a download) and reports in the status line. The
 //! recorder's state is [`crate::app::record::Recorder`].
 
 use super::Testbed;
@@ -44,7 +45,7 @@ impl Testbed {
         }
     }
 
-    /// Stops recording and writes the GIF on a worker thread.
+    /// Stops recording and writes the GIF on a worker thread (in the browser at once).
     pub fn stop_gif(&mut self) {
         let Some(r) = self.tools.capture.recorder.active.take() else { return };
         if r.frames.is_empty() {
