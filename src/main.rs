@@ -156,7 +156,7 @@ mod native {
     fn clip_pictures(args: &Cli, t: &mut contactlab::app::Testbed) -> Result<(), CliError> {
         let images = headless::clip_stages(t, args.size, args.scale).map_err(CliError::ClipStage)?;
         let save = |img: &image::RgbaImage, p: &std::path::Path| {
-            contactlab::render::screenshot::save_png(img, p).map_err(|e| CliError::Render(e.to_string()))
+            contactlab::app::output::save_image(img, p).map(|_| ()).map_err(CliError::Render)
         };
         if args.clip_stage == Some(cli::ClipStageArg::All) {
             let Some(path) = &args.screenshot else {

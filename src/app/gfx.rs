@@ -82,9 +82,10 @@ impl Gfx {
             })
             .await
             .map_err(|e| format!("no graphics adapter for this window ({e}); {ADAPTER_HINT}"))?;
-        log::info!("adapter: {:?}", adapter.get_info());
+        let info = adapter.get_info();
+        log::info!("adapter: {info:?}");
         #[cfg(target_arch = "wasm32")]
-        super::web::set_backend(&adapter.get_info().backend.to_string());
+        super::web::set_backend(&info.backend.to_string());
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("contactlab"),

@@ -6,7 +6,7 @@ use super::egui_pass::EguiFrame;
 use super::record::{gif_bytes, gif_delay_ms};
 use super::testbed::Testbed;
 use crate::render::draw::Rect;
-use crate::render::screenshot::{read_texture, save_png};
+use crate::render::screenshot::read_texture;
 use crate::render::views::build_views;
 use crate::render::Renderer;
 use image::RgbaImage;
@@ -138,7 +138,7 @@ pub fn strip(images: &[RgbaImage]) -> RgbaImage {
 pub fn screenshot(testbed: &mut Testbed, size: (u32, u32), scale: u32, path: &std::path::Path) -> Result<(), String> {
     let mut off = Offscreen::new(size)?;
     let img = off.render_scaled(testbed, size, scale)?;
-    save_png(&img, path).map_err(|e| e.to_string())
+    super::output::save_image(&img, path).map(|_| ())
 }
 
 /// What [`sequence`] did.
@@ -186,7 +186,7 @@ pub fn sequence(
             let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             let ext = path.extension().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "png".into());
             let file = path.with_file_name(format!("{stem}_{k:04}.{ext}"));
-            save_png(&img, &file).map_err(|e| e.to_string())?;
+            super::output::save_image(&img, &file)?;
             written.push(file);
         }
     }

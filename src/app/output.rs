@@ -2,7 +2,15 @@
 //! asked for natively (its folder made if needed); in the browser, which has no files, handed
 //! to the user as a download named after the path's file name.
 
+use image::RgbaImage;
 use std::path::Path;
+
+/// `img` saved to `path` in the format its extension names
+/// ([`crate::render::screenshot::image_bytes`], then [`save`]).
+pub fn save_image(img: &RgbaImage, path: &Path) -> Result<String, String> {
+    let bytes = crate::render::screenshot::image_bytes(img, path).map_err(|e| e.to_string())?;
+    save(path, &bytes)
+}
 
 /// Writes `bytes` to `path` (natively) or offers them as a download (browser); returns what
 /// the status line should say ("saved PATH" or "downloaded NAME").

@@ -19,7 +19,7 @@ use super::gfx::Gfx;
 use super::testbed::Testbed;
 use super::tools::ScreenshotRequest;
 use crate::render::draw::Rect;
-use crate::render::screenshot::{image_bytes, Readback};
+use crate::render::screenshot::Readback;
 use crate::render::views::build_views;
 use std::path::PathBuf;
 use web_time::Instant;
@@ -239,23 +239,23 @@ impl App {
         if gif_frame && !self.reads.iter().any(|(_, p)| matches!(p, Purpose::GifFrame)) {
             match Readback::start(&g.device, &g.queue, g.renderer.scene_texture(), view) {
                 Ok(read) => self.reads.push((read, Purpose::GifFrame)),
-                Err(e) => {
-                    self.testbed.tools.capture.recorder.active = None;
-                    self.testbed.tools.status = format!("GIF recording stopped: {e}");
-                }
+                Err(e) => gif_failed(&mut self.testbed, e),
             }
         }
         if let Some(req) = shot {
-            let scale = self.testbed.tools.capture.scale.clamp(1, 4);
             let rect = if req.with_panel { (0, 0, size.0, size.1) } else { view };
-            // The view alone at N× its pixels is rendered offscreen, which waits for the GPU:
-            // natively only (the browser takes the view at 1×).
-            let started = if scale > 1 && !req.with_panel && cfg!(not(target_arch = "wasm32")) {
-                self.scaled_shot(rect, scale, &req.path)
-            } else {
-                Readback::start(&g.device, &g.queue, g.renderer.scene_texture(), rect)
+            let started = match () {
+                // The view alone at N× its pixels, rendered offscreen (lines and labels N× as
+                // wide): that waits for the GPU, so natively only (the browser takes it at 1×).
+                #[cfg(not(target_arch = "wasm32"))]
+                () if self.testbed.tools.capture.scale > 1 && !req.with_panel => {
+                    let scale = self.testbed.tools.capture.scale.min(4);
+                    super::headless::screenshot(&mut self.testbed, (rect.2, rect.3), scale, &req.path)
+                        .map(|()| self.testbed.tools.status = format!("saved {}", req.path.display()))
+                }
+                () => Readback::start(&g.device, &g.queue, g.renderer.scene_texture(), rect)
                     .map(|read| self.reads.push((read, Purpose::Shot(req.path))))
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| e.to_string()),
             };
             if let Err(e) = started {
                 log::error!("screenshot failed: {e}");
@@ -280,22 +280,6 @@ impl App {
 }
 
 impl App {
-    /// The view alone at `scale`× its pixels, rendered offscreen (lines and labels `scale`×
-    /// as wide); natively only (it waits for the GPU).
-    fn scaled_shot(&mut self, rect: (u32, u32, u32, u32), scale: u32, path: &std::path::Path) -> Result<(), String> {
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            super::headless::screenshot(&mut self.testbed, (rect.2, rect.3), scale, path)?;
-            self.testbed.tools.status = format!("saved {}", path.display());
-            Ok(())
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
-            let _ = (rect, scale, path);
-            Err("a scaled capture needs the native build".into())
-        }
-    }
-
     /// Takes the pictures back from the GPU that have come (`wait`: all of them, waiting).
     fn take_reads(&mut self, wait: bool) {
         let Some(g) = self.gfx.as_ref() else { return };
@@ -311,15 +295,10 @@ impl App {
             let (_, purpose) = self.reads.remove(k);
             match (purpose, result) {
                 (Purpose::GifFrame, Ok(img)) => self.testbed.push_gif_frame(img),
-                (Purpose::GifFrame, Err(e)) => {
-                    self.testbed.tools.capture.recorder.active = None;
-                    self.testbed.tools.status = format!("GIF recording stopped: {e}");
-                }
+                (Purpose::GifFrame, Err(e)) => gif_failed(&mut self.testbed, e),
                 (Purpose::Shot(path), result) => {
-                    let saved = result
-                        .and_then(|img| image_bytes(&img, &path))
-                        .map_err(|e| e.to_string())
-                        .and_then(|bytes| super::output::save(&path, &bytes));
+                    let saved =
+                        result.map_err(|e| e.to_string()).and_then(|img| super::output::save_image(&img, &path));
                     self.testbed.tools.status = saved.unwrap_or_else(|e| {
                         log::error!("screenshot failed: {e}");
                         format!("screenshot failed: {e}")
@@ -328,6 +307,12 @@ impl App {
             }
         }
     }
+}
+
+/// A GIF frame could not be captured: the recording stops and says why.
+fn gif_failed(t: &mut Testbed, e: impl std::fmt::Display) {
+    t.tools.capture.recorder.active = None;
+    t.tools.status = format!("GIF recording stopped: {e}");
 }
 
 impl ApplicationHandler for App {

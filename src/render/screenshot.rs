@@ -33,11 +33,7 @@ pub fn read_texture(
 ) -> Result<RgbaImage, ScreenshotError> {
     let read = Readback::start(device, queue, texture, rect)?;
     device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| ScreenshotError::Map(format!("{e:?}")))?;
-    read.rx
-        .recv()
-        .map_err(|e| ScreenshotError::Map(e.to_string()))?
-        .map_err(|e| ScreenshotError::Map(e.to_string()))?;
-    read.image()
+    read.try_image(device).unwrap_or_else(|| Err(ScreenshotError::Map("the copy was not mapped after waiting".into())))
 }
 
 /// A copy of part of a texture on its way back from the GPU. In a browser nothing may wait
@@ -131,27 +127,14 @@ impl Readback {
     }
 }
 
-/// `img` encoded in the format `path`'s extension names (PNG without one), as `save` would
-/// write it.
+/// `img` encoded in the format `path`'s extension names, as `RgbaImage::save` would write
+/// it (an extension it does not know is an error).
 pub fn image_bytes(img: &RgbaImage, path: &std::path::Path) -> Result<Vec<u8>, ScreenshotError> {
     let write = |message: String| ScreenshotError::Write { path: path.display().to_string(), message };
-    let format = match path.extension() {
-        None => image::ImageFormat::Png,
-        Some(_) => image::ImageFormat::from_path(path).map_err(|e| write(e.to_string()))?,
-    };
+    let format = image::ImageFormat::from_path(path).map_err(|e| write(e.to_string()))?;
     let mut out = std::io::Cursor::new(Vec::new());
     img.write_to(&mut out, format).map_err(|e| write(e.to_string()))?;
     Ok(out.into_inner())
-}
-
-/// Writes `img` as a PNG, creating the folder if needed (native only).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn save_png(img: &RgbaImage, path: &std::path::Path) -> Result<(), ScreenshotError> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| ScreenshotError::Write { path: path.display().to_string(), message: e.to_string() })?;
-    }
-    img.save(path).map_err(|e| ScreenshotError::Write { path: path.display().to_string(), message: e.to_string() })
 }
 
 /// `screenshots/contactlab-YYYYMMDD-HHMMSS.png` (UTC).
