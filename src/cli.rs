@@ -115,7 +115,8 @@ pub struct Cli {
     #[arg(long, value_name = "LAYER,…", num_args = 0..=1, value_delimiter = ',', require_equals = true)]
     pub labels: Option<Vec<crate::view::LabelLayer>>,
 
-    /// Render the view after the run to a PNG file (headless).
+    /// Render the view after the run to a PNG file (headless); FILE.svg writes the same
+    /// view as a vector picture (no GPU needed; --scale does not apply).
     #[arg(long, value_name = "FILE.png")]
     pub screenshot: Option<PathBuf>,
 

@@ -14,7 +14,7 @@ fn main() {}
 mod native {
     use clap::Parser;
     use contactlab::app::sides::{Side, SIDE_NAMES};
-    use contactlab::app::{headless, window};
+    use contactlab::app::{headless, vector, window};
     use contactlab::cli::{self, Cli, CliError};
     use contactlab::physics::SolverMode;
     use contactlab::scene::LoadedScene;
@@ -154,11 +154,25 @@ mod native {
     /// `--clip-stage all` (one picture per stage into `--screenshot OUT`: OUT_0.png, OUT_1.png,
     /// …) and `--clip-strip OUT` (every stage side by side in one picture).
     fn clip_pictures(args: &Cli, t: &mut contactlab::app::Testbed) -> Result<(), CliError> {
+        if let (Some(path), Some(cli::ClipStageArg::All)) = (&args.screenshot, args.clip_stage) {
+            if vector::is_svg(path) {
+                let docs = vector::clip_stages(t, args.size).map_err(CliError::ClipStage)?;
+                let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                for (k, doc) in docs.iter().enumerate() {
+                    let file = path.with_file_name(format!("{stem}_{k}.svg"));
+                    contactlab::app::output::save(&file, doc.as_bytes()).map_err(CliError::Render)?;
+                    println!("clip stage {k}     {}", file.display());
+                }
+                if args.clip_strip.is_none() {
+                    return Ok(());
+                }
+            }
+        }
         let images = headless::clip_stages(t, args.size, args.scale).map_err(CliError::ClipStage)?;
         let save = |img: &image::RgbaImage, p: &std::path::Path| {
             contactlab::app::output::save_image(img, p).map(|_| ()).map_err(CliError::Render)
         };
-        if args.clip_stage == Some(cli::ClipStageArg::All) {
+        if args.clip_stage == Some(cli::ClipStageArg::All) && !args.screenshot.as_deref().is_some_and(vector::is_svg) {
             let Some(path) = &args.screenshot else {
                 return Err(CliError::ClipStage("--clip-stage all writes into --screenshot OUT.png: give one".into()));
             };

@@ -73,7 +73,7 @@ impl Offscreen {
         self.renderer.sync_meshes(testbed.world());
         let rect = Rect { x: 0.0, y: 0.0, w: size.0 as f32, h: size.1 as f32 };
         let views = {
-            let inputs = testbed.frame_inputs(size, rect, &self.renderer.outlines);
+            let inputs = testbed.frame_inputs(size, rect, &self.renderer.meshes.outlines);
             inputs.iter().flat_map(build_views).collect::<Vec<_>>()
         };
         let mut encoder =
@@ -134,8 +134,12 @@ pub fn strip(images: &[RgbaImage]) -> RgbaImage {
     out
 }
 
-/// Renders one frame of `testbed` to a PNG file, `scale` times `size` in pixels.
+/// Renders one frame of `testbed` to an image file, `scale` times `size` in pixels; a path
+/// ending in `.svg` gets the vector picture of `size` instead ([`super::vector`], no GPU).
 pub fn screenshot(testbed: &mut Testbed, size: (u32, u32), scale: u32, path: &std::path::Path) -> Result<(), String> {
+    if super::vector::is_svg(path) {
+        return super::vector::save_svg(testbed, size, path);
+    }
     let mut off = Offscreen::new(size)?;
     let img = off.render_scaled(testbed, size, scale)?;
     super::output::save_image(&img, path).map(|_| ())
@@ -155,7 +159,8 @@ pub struct Sequence {
 /// Captures `frames` frames of `testbed`, `every` steps apart (the first at the current
 /// state), into `path`: an animated GIF when it ends in `.gif` (each frame shown for the
 /// simulated time between frames, to the centisecond, at least 20 ms), else PNG files named with the frame
-/// number before the extension (`out.png` → `out_0000.png`, `out_0001.png`, …). Returns
+/// number before the extension (`out.png` → `out_0000.png`, `out_0001.png`, …; `.svg`:
+/// vector pictures, [`super::vector`]). Returns
 /// the files written and the steps taken between the frames.
 pub fn sequence(
     testbed: &mut Testbed,
@@ -165,7 +170,8 @@ pub fn sequence(
     every: u32,
     path: &std::path::Path,
 ) -> Result<Sequence, String> {
-    let mut off = Offscreen::new(size)?;
+    let svg = super::vector::is_svg(path);
+    let mut off = if svg { None } else { Some(Offscreen::new(size)?) };
     let gif = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gif"));
     let delay_ms = gif_delay_ms(testbed.timestep(), every);
     let mut images = Vec::new();
@@ -179,13 +185,18 @@ pub fn sequence(
                 step_ms += testbed.world().profile.total_ms as f64;
             }
         }
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let ext = path.extension().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "png".into());
+        let file = path.with_file_name(format!("{stem}_{k:04}.{ext}"));
+        let Some(off) = off.as_mut() else {
+            super::vector::save_svg(testbed, size, &file)?;
+            written.push(file);
+            continue;
+        };
         let img = off.render_scaled(testbed, size, scale)?;
         if gif {
             images.push(img);
         } else {
-            let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            let ext = path.extension().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "png".into());
-            let file = path.with_file_name(format!("{stem}_{k:04}.{ext}"));
             super::output::save_image(&img, &file)?;
             written.push(file);
         }

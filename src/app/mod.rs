@@ -15,7 +15,7 @@
 //! (the control panel's sections, the inspector, the help and plots windows), [`labels`]
 //! (text over the 3D view, placed by [`label_layout`]), [`egui_pass`] (egui drawn with wgpu),
 //! [`window`] (winit) with [`gfx`] (the wgpu surface and renderers), [`output`] (where
-//! pictures and CSV files go) and `headless` (pictures without a window, native only).
+//! pictures and CSV files go) and `headless` (pictures without a window, native only) with [`vector`] (the same pictures as SVG).
 //!
 //! The same app runs in a browser (`web` and `page`, compiled for `wasm32` only: the page's
 //! start, its links and scripts; downloads, the file picker and messages on the page); the
@@ -46,6 +46,7 @@ pub mod session;
 pub mod sides;
 pub mod testbed;
 pub mod tools;
+pub mod vector;
 pub mod view_state;
 pub mod viewport;
 pub mod watch;

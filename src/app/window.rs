@@ -182,7 +182,7 @@ impl App {
         };
         g.renderer.sync_meshes(self.testbed.world());
         let views = {
-            let inputs = self.testbed.frame_inputs(size, self.main_rect, &g.renderer.outlines);
+            let inputs = self.testbed.frame_inputs(size, self.main_rect, &g.renderer.meshes.outlines);
             inputs.iter().flat_map(build_views).collect::<Vec<_>>()
         };
         g.renderer.clear = self.testbed.view.look.clear();

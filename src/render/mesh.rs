@@ -192,3 +192,92 @@ pub fn wire_edges(mesh: &crate::physics::mesh::TriMesh) -> Vec<(Vec3, Vec3)> {
     seen.dedup();
     seen.into_iter().map(|(a, b)| (mesh.vertices()[a as usize], mesh.vertices()[b as usize])).collect()
 }
+
+/// The meshes a frame's draws refer to ([`super::draw::MeshRef`]), kept on the CPU: the
+/// shared unit cube and sphere, each body's own mesh and every body's outline (body space).
+/// The GPU renderer uploads them; the SVG writer ([`super::svg`]) projects them itself.
+#[derive(Clone, Debug)]
+pub struct MeshCache {
+    /// The shared unit cube (±1).
+    pub unit_cube: MeshData,
+    /// The shared unit sphere (radius 1).
+    pub unit_sphere: MeshData,
+    /// Each body's own mesh (`MeshKey::Own` shapes), else None.
+    pub own: Vec<Option<MeshData>>,
+    /// Outline segments of each body (body space).
+    pub outlines: Vec<Vec<(Vec3, Vec3)>>,
+    /// Whether each body's mesh is a closed surface (every shape but a triangle mesh): its
+    /// faces turned away from the eye are hidden behind its others.
+    pub closed: Vec<bool>,
+    signature: Vec<usize>,
+}
+
+impl Default for MeshCache {
+    fn default() -> MeshCache {
+        let cube = Hull::cuboid(Vec3::ONE).expect("unit cube");
+        MeshCache {
+            unit_cube: hull_mesh(&cube),
+            unit_sphere: sphere_mesh(40, 24),
+            own: Vec::new(),
+            outlines: Vec::new(),
+            closed: Vec::new(),
+            signature: Vec::new(),
+        }
+    }
+}
+
+impl MeshCache {
+    /// Rebuilds the per-body meshes when the world's shapes changed (a new scene); returns
+    /// whether it did.
+    pub fn sync(&mut self, world: &crate::physics::World) -> bool {
+        let signature: Vec<usize> = world
+            .bodies()
+            .iter()
+            .map(|b| match &b.shape {
+                Shape::Hull(h) | Shape::Box { hull: h, .. } => std::sync::Arc::as_ptr(h) as usize,
+                Shape::Mesh(m) => std::sync::Arc::as_ptr(m) as usize,
+                Shape::Sphere { radius } => radius.to_bits() as usize,
+                Shape::Capsule { radius, half_height } => {
+                    (radius.to_bits() as usize) ^ ((half_height.to_bits() as usize) << 1)
+                }
+            })
+            .collect();
+        if signature == self.signature && !signature.is_empty() {
+            return false;
+        }
+        self.signature = signature;
+        self.own.clear();
+        self.outlines.clear();
+        self.closed.clear();
+        for b in world.bodies() {
+            self.closed.push(b.shape.mesh().is_none());
+            match mesh_key(&b.shape) {
+                MeshKey::Own => {
+                    let m = own_mesh(&b.shape);
+                    self.outlines.push(m.edges.clone());
+                    self.own.push(Some(m));
+                }
+                MeshKey::UnitCube(_) => {
+                    self.outlines.push(hull_mesh(b.shape.hull().expect("box hull")).edges);
+                    self.own.push(None);
+                }
+                MeshKey::UnitSphere(_) => {
+                    self.outlines.push(Vec::new());
+                    self.own.push(None);
+                }
+            }
+        }
+        true
+    }
+
+    /// The mesh a draw uses (`dynamic`: the view's generated meshes), and whether it is closed.
+    pub fn get<'a>(&'a self, r: super::draw::MeshRef, dynamic: &'a [MeshData]) -> Option<(&'a MeshData, bool)> {
+        use super::draw::MeshRef;
+        match r {
+            MeshRef::UnitCube => Some((&self.unit_cube, true)),
+            MeshRef::UnitSphere => Some((&self.unit_sphere, true)),
+            MeshRef::Body(i) => Some((self.own.get(i)?.as_ref()?, self.closed.get(i).copied().unwrap_or(false))),
+            MeshRef::Dynamic(d) => Some((dynamic.get(d)?, true)),
+        }
+    }
+}

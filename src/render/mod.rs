@@ -13,6 +13,7 @@ pub mod joints;
 pub mod mesh;
 pub mod mesh_debug;
 pub mod screenshot;
+pub mod svg;
 pub mod toi;
 pub mod views;
 
@@ -20,8 +21,7 @@ use crate::physics::World;
 use crate::view::colors;
 use bytemuck::{Pod, Zeroable};
 use draw::*;
-use glam::Vec3;
-use mesh::{mesh_key, MeshData, MeshKey, Vertex};
+use mesh::{MeshCache, MeshData, Vertex};
 use wgpu::util::DeviceExt;
 
 /// MSAA sample count of the scene.
@@ -133,9 +133,8 @@ pub struct Renderer {
     unit_cube: GpuMesh,
     unit_sphere: GpuMesh,
     body_meshes: Vec<Option<GpuMesh>>,
-    /// Outline segments of each body (body space), rebuilt with the meshes.
-    pub outlines: Vec<Vec<(Vec3, Vec3)>>,
-    mesh_signature: Vec<usize>,
+    /// The meshes on the CPU (with each body's outline), from which `body_meshes` are made.
+    pub meshes: MeshCache,
     /// Physical pixels per logical pixel of line widths and point sizes (1; 2 or 3 for
     /// screenshots made for slides, so lines keep their look at the higher resolution).
     pub pixel_scale: f32,
@@ -310,7 +309,7 @@ impl Renderer {
             mapped_at_creation: false,
         });
         let camera_group = Self::camera_group(device, &camera_layout, &camera_buffer);
-        let cube = crate::physics::Hull::cuboid(Vec3::ONE).expect("unit cube");
+        let meshes = MeshCache::default();
         Renderer {
             device: device.clone(),
             queue: queue.clone(),
@@ -328,11 +327,10 @@ impl Renderer {
             camera_buffer,
             camera_group,
             camera_slots,
-            unit_cube: GpuMesh::new(device, &mesh::hull_mesh(&cube), "unit cube"),
-            unit_sphere: GpuMesh::new(device, &mesh::sphere_mesh(40, 24), "unit sphere"),
+            unit_cube: GpuMesh::new(device, &meshes.unit_cube, "unit cube"),
+            unit_sphere: GpuMesh::new(device, &meshes.unit_sphere, "unit sphere"),
             body_meshes: Vec::new(),
-            outlines: Vec::new(),
-            mesh_signature: Vec::new(),
+            meshes,
             instances: DynBuffer::new(device, "instances", wgpu::BufferUsages::VERTEX),
             segments: DynBuffer::new(device, "segments", wgpu::BufferUsages::VERTEX),
             fills: DynBuffer::new(device, "fills", wgpu::BufferUsages::VERTEX),
@@ -453,42 +451,12 @@ impl Renderer {
 
     /// Rebuilds the per-body meshes when the world's bodies changed (a new scene).
     pub fn sync_meshes(&mut self, world: &World) {
-        let signature: Vec<usize> = world
-            .bodies()
-            .iter()
-            .map(|b| match &b.shape {
-                crate::physics::Shape::Hull(h) | crate::physics::Shape::Box { hull: h, .. } => {
-                    std::sync::Arc::as_ptr(h) as usize
-                }
-                crate::physics::Shape::Mesh(m) => std::sync::Arc::as_ptr(m) as usize,
-                crate::physics::Shape::Sphere { radius } => radius.to_bits() as usize,
-                crate::physics::Shape::Capsule { radius, half_height } => {
-                    (radius.to_bits() as usize) ^ ((half_height.to_bits() as usize) << 1)
-                }
-            })
-            .collect();
-        if signature == self.mesh_signature {
+        if !self.meshes.sync(world) {
             return;
         }
-        self.mesh_signature = signature;
         self.body_meshes.clear();
-        self.outlines.clear();
-        for (i, b) in world.bodies().iter().enumerate() {
-            match mesh_key(&b.shape) {
-                MeshKey::Own => {
-                    let m = mesh::own_mesh(&b.shape);
-                    self.outlines.push(m.edges.clone());
-                    self.body_meshes.push(Some(GpuMesh::new(&self.device, &m, &format!("body {i}"))));
-                }
-                MeshKey::UnitCube(_) => {
-                    self.outlines.push(mesh::hull_mesh(b.shape.hull().expect("box hull")).edges);
-                    self.body_meshes.push(None);
-                }
-                MeshKey::UnitSphere(_) => {
-                    self.outlines.push(Vec::new());
-                    self.body_meshes.push(None);
-                }
-            }
+        for (i, m) in self.meshes.own.iter().enumerate() {
+            self.body_meshes.push(m.as_ref().map(|m| GpuMesh::new(&self.device, m, &format!("body {i}"))));
         }
     }
 
