@@ -186,6 +186,57 @@ pub enum Command {
         #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, value_parser = parse_tolerance)]
         tolerance: f64,
     },
+    /// Write one step of one pair out as a worked example: every number the step computed
+    /// for the pair, in the order it computed them — the bodies, the narrow-phase path, the
+    /// separating-axis test, the clip, the solver's passes and a check to do by hand — as
+    /// DIR/index.html (self-contained, figures inline) and DIR/explain.md with its figures
+    /// as .svg files beside it.
+    Explain {
+        /// The scene file (.ron).
+        scene: PathBuf,
+        /// The step to explain: 1 is the first step (the document starts from the state
+        /// after N − 1 steps).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        step: u64,
+        /// The two bodies, by name: A,B.
+        #[arg(long, value_name = "A,B", value_delimiter = ',', num_args = 1, required = true)]
+        pair: Vec<String>,
+        /// Override the scene's resolution method.
+        #[arg(long, value_name = "METHOD", value_parser = method_parser())]
+        solver: Option<SolverMode>,
+        /// The folder to write into (made if missing).
+        #[arg(long, value_name = "DIR", default_value = "explain")]
+        out: PathBuf,
+        /// Size of the figures, WIDTHxHEIGHT.
+        #[arg(long, default_value = "960x600", value_parser = parse_size)]
+        size: (u32, u32),
+    },
+}
+
+/// `contactlab explain`: loads the scene, runs it to the step and writes the document.
+pub fn explain(
+    scene_file: &std::path::Path,
+    step: u64,
+    pair: &[String],
+    solver: Option<SolverMode>,
+    out: &std::path::Path,
+    size: (u32, u32),
+) -> Result<crate::app::explain::Written, CliError> {
+    let mut s = scene::load(scene_file)?;
+    if let Some(m) = solver {
+        s.world.settings.mode = m;
+    }
+    let [a, b] = pair else {
+        return Err(CliError::Select(format!("--pair: expected two names A,B, got {}", pair.len())));
+    };
+    let find = |n: &String| {
+        s.body_index(n).ok_or_else(|| CliError::Select(format!("--pair: no body is named '{n}'; {}", body_names(&s))))
+    };
+    let (ia, ib) = (find(a)?, find(b)?);
+    let origin = scene_file.display().to_string();
+    let doc = crate::app::explain::explain(s, &origin, step, (ia, ib), Some(size))
+        .map_err(|e| CliError::Render(e.to_string()))?;
+    crate::app::explain::write(&doc, out).map_err(|e| CliError::Render(e.to_string()))
 }
 
 fn parse_tolerance(s: &str) -> Result<f64, String> {
@@ -390,7 +441,7 @@ pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, Cli
         t.view.insets.solo = Some(f);
         if f == crate::view::Figure::Clip {
             t.view.overlays.enable(Overlay::Clip);
-            frame_clip(&mut t, cli.size.0 as f32 / cli.size.1.max(1) as f32);
+            t.frame_clip(cli.size.0 as f32 / cli.size.1.max(1) as f32);
         }
     }
     if cli.clip_stage.is_some() || cli.clip_strip.is_some() {
@@ -413,26 +464,6 @@ pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, Cli
         }
     }
     Ok(t)
-}
-
-/// Frames the camera on the selected pair's clip (its reference and incident faces), or on
-/// the pair when it has none (`--view clip`).
-fn frame_clip(t: &mut crate::app::Testbed, aspect: f32) {
-    let polys = t
-        .pair_debug()
-        .and_then(|p| p.clip.as_ref())
-        .map(|c| c.reference_polygon.iter().chain(&c.incident_polygon).copied().collect::<Vec<glam::Vec3>>());
-    match polys.filter(|p| !p.is_empty()) {
-        Some(points) => {
-            let (lo, hi) = points.iter().fold((points[0], points[0]), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
-            t.view.camera.frame_in(&crate::physics::Aabb::new(lo, hi), aspect);
-            t.view.initial_camera = t.view.camera;
-        }
-        None => {
-            t.frame_scene();
-            t.view.initial_camera = t.view.camera;
-        }
-    }
 }
 
 /// The methods of `--compare`, if given (two to four, or an error).

@@ -48,6 +48,12 @@ mod native {
                 }
             };
         }
+        if let Some(cli::Command::Explain { scene, step, pair, solver, out, size }) = &args.command {
+            let w = cli::explain(scene, *step, pair, *solver, out, *size)?;
+            println!("worked example   {}", w.html.display());
+            println!("markdown         {} ({} figures beside it)", w.markdown.display(), w.figures.len());
+            return Ok(());
+        }
         let mut scene = cli::load_scene(args)?;
         cli::selected_pair(args, &scene)?;
         cli::check_pair_overlays(args, &scene)?;

@@ -26,6 +26,7 @@
 
 pub mod drag;
 pub mod egui_pass;
+pub mod explain;
 pub mod files;
 pub mod gfx;
 #[cfg(not(target_arch = "wasm32"))]

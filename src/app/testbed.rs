@@ -296,6 +296,23 @@ impl Testbed {
         self.pair_debug().and_then(clip_stage_count)
     }
 
+    /// Frames the camera on the selected pair's clip (its reference and incident faces), or
+    /// on the pair when it has none (`--view clip`); the framing becomes the initial camera.
+    pub fn frame_clip(&mut self, aspect: f32) {
+        let polys = self
+            .pair_debug()
+            .and_then(|p| p.clip.as_ref())
+            .map(|c| c.reference_polygon.iter().chain(&c.incident_polygon).copied().collect::<Vec<Vec3>>());
+        match polys.filter(|p| !p.is_empty()) {
+            Some(points) => {
+                let (lo, hi) = points.iter().fold((points[0], points[0]), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+                self.view.camera.frame_in(&crate::physics::Aabb::new(lo, hi), aspect);
+            }
+            None => self.frame_scene(),
+        }
+        self.view.initial_camera = self.view.camera;
+    }
+
     /// Picks a body under the ray.
     pub fn pick(&self, o: Vec3, d: Vec3) -> Option<(usize, f32)> {
         picking::pick(self.world(), o, d)

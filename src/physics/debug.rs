@@ -59,6 +59,11 @@ pub struct EdgePairRecord {
     pub separation: Option<f32>,
     /// Unit axis in world space (only for Minkowski faces).
     pub axis: Option<Vec3>,
+    /// The arc test's triple products (A's arc from face normal a to b, −B's from c to d):
+    /// c·(b×a), d·(b×a), a·(d×c), b·(d×c). The arcs cross, and the pair builds a Minkowski
+    /// face, when the first two differ in sign, the last two differ in sign, and the first
+    /// and last agree (`sat::is_minkowski_face`).
+    pub triple: [f32; 4],
 }
 
 /// Every SAT query for a pair, and the decision.
@@ -182,6 +187,7 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
                 status: EdgePairStatus::Pruned,
                 separation: None,
                 axis: None,
+                triple: [e.c.dot(bxa), e.d.dot(bxa), na.dot(e.dxc), nb.dot(e.dxc)],
             };
             if is_minkowski_face(na, nb, bxa, e.c, e.d, e.dxc) {
                 match edge_separation(pa, qa - pa, e.p, e.q - e.p, a.centroid()) {

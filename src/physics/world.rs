@@ -83,6 +83,7 @@ mod joints;
 mod prepare;
 mod recorded;
 mod snapshot;
+mod solve_trace;
 mod stage;
 mod watch;
 
@@ -93,6 +94,7 @@ pub use continuous::CCD_EXTENT_FRACTION;
 pub use earliest::MIN_CUT;
 pub use integrate::SMALL_TURN;
 pub use joints::{joint_hertz_cap, JointError, JointRecord, JointSet};
+pub use solve_trace::{PairSolve, PassKind, PassRecord};
 pub use stage::{Profile, Stage};
 pub use watch::PairRecord;
 
@@ -213,6 +215,8 @@ pub struct World {
     pub record_convergence: bool,
     convergence: Vec<f32>,
     convergence_scratch: (Vec<f32>, Vec<f32>),
+    /// The traced solve of one pair (`world/solve_trace.rs`).
+    solve_trace: Option<solve_trace::PairSolve>,
     /// Joints (`world/joints.rs`).
     joints: JointSet,
     /// Collide-and-slide characters (`world/characters.rs`).
@@ -286,6 +290,7 @@ impl World {
             record_convergence: false,
             convergence: Vec::new(),
             convergence_scratch: Default::default(),
+            solve_trace: None,
             joints: JointSet::default(),
             characters: Vec::new(),
             meshes: Vec::new(),
@@ -559,7 +564,10 @@ impl World {
         self.timed(Stage::NarrowPhase, |w| w.narrow_phase(dt));
         self.timed(Stage::Sleep, |w| w.wake_touched(Vec3::ZERO));
         self.timed(Stage::Prepare, |w| w.prepare(h));
-        for _ in 0..substeps {
+        if self.solve_trace.is_some() {
+            self.trace_prepared();
+        }
+        for substep in 1..=substeps {
             self.timed(Stage::IntegrateForces, |w| w.integrate_forces_substep(h));
             if self.settings.warm_starting {
                 self.timed(Stage::WarmStart, |w| {
@@ -569,8 +577,8 @@ impl World {
             }
             self.timed(Stage::SolveVelocities, |w| {
                 w.solve_joints(true);
-                if w.record_convergence {
-                    return w.solve_recording(h);
+                if w.record_convergence || w.solve_trace.is_some() {
+                    return w.solve_recording(h, substep);
                 }
                 let step = StepInfo { settings: &w.settings, h, gravity: w.gravity.into() };
                 w.methods.get(&w.settings).solve(&mut w.constraints, &mut w.solver_bodies, &step);
@@ -585,12 +593,18 @@ impl World {
                 w.methods.get(&w.settings).relax(&mut w.solver_bodies, &step);
                 w.accumulate_joint_impulses();
             });
+            if self.solve_trace.is_some() {
+                self.trace_pass(substep, solve_trace::PassKind::Relax, 0);
+            }
         }
         self.timed(Stage::Restitution, |w| {
             if w.bouncy {
                 w.methods.get(&w.settings).restitution(&mut w.constraints, &mut w.solver_bodies, &w.settings);
             }
         });
+        if self.solve_trace.is_some() {
+            self.trace_finished(substeps);
+        }
         // Poses and the final velocities (after restitution) go to the bodies once.
         self.timed(Stage::IntegratePositions, |w| w.finish_positions());
     }

@@ -519,6 +519,10 @@ impl Resolver for ScalarSolver {
         }
     }
 
+    fn scalar_constraint(&self, a: u32, b: u32) -> Option<ContactConstraint> {
+        self.constraints.iter().find(|c| (c.a.min(c.b), c.a.max(c.b)) == (a, b)).copied()
+    }
+
     fn relax(&mut self, bodies: &mut [SolverBody], step: &StepInfo) {
         let iterations = step.settings.iterations.max(1);
         let first = self.counter.relax(iterations);

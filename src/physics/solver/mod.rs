@@ -151,6 +151,12 @@ pub trait Resolver {
     /// (one-pass methods) gives none.
     fn normal_impulses(&self, _out: &mut Vec<f32>) {}
 
+    /// The method's own copy of pair (a, b)'s constraint (a < b), for methods that keep
+    /// the step's constraints as scalar rows (the solve trace, `world/solve_trace.rs`).
+    fn scalar_constraint(&self, _a: u32, _b: u32) -> Option<ContactConstraint> {
+        None
+    }
+
     /// Writes the step's impulses into the contacts (for drawing, traces and warm
     /// starting); by default from the scalar constraints.
     fn store_impulses(&self, constraints: &[ContactConstraint], contacts: &mut [Box<Contact>]) {
@@ -175,7 +181,18 @@ pub struct Methods {
 }
 
 impl Methods {
-    /// The resolver the settings select.
+    /// The resolver the settings select (read only).
+    pub fn get_ref(&self, settings: &Settings) -> &dyn Resolver {
+        match settings.mode {
+            SolverMode::Naive => &self.naive,
+            SolverMode::Iterative if settings.simd => &self.wide,
+            SolverMode::Iterative => &self.scalar,
+            SolverMode::Cyclone => &self.cyclone,
+            SolverMode::Averaged => &self.averaged,
+        }
+    }
+
+    /// The method the settings pick.
     pub fn get(&mut self, settings: &Settings) -> &mut dyn Resolver {
         match settings.mode {
             SolverMode::Naive => &mut self.naive,

@@ -18,19 +18,24 @@ impl World {
         &self.convergence
     }
 
-    /// The solve stage of one substep, recording each pass's impulse change.
-    pub(super) fn solve_recording(&mut self, h: f32) {
+    /// The solve stage of substep `substep` (from 1), one call per pass: records each
+    /// pass's impulse change (with [`World::record_convergence`]) and the traced pair's
+    /// impulses (`world/solve_trace.rs`).
+    pub(super) fn solve_recording(&mut self, h: f32, substep: u32) {
         let one = crate::physics::Settings { iterations: 1, ..self.settings };
         let step = StepInfo { settings: &one, h, gravity: self.gravity.into() };
-        let (before, after) = &mut self.convergence_scratch;
-        for _ in 0..self.settings.iterations.max(1) {
+        for k in 0..self.settings.iterations.max(1) {
             let method = self.methods.get(&self.settings);
+            let (before, after) = &mut self.convergence_scratch;
             before.clear();
             method.normal_impulses(before);
             method.solve(&mut self.constraints, &mut self.solver_bodies, &step);
             after.clear();
             method.normal_impulses(after);
-            self.convergence.push(before.iter().zip(after.iter()).map(|(a, b)| (b - a).abs()).sum());
+            if self.record_convergence {
+                self.convergence.push(before.iter().zip(after.iter()).map(|(a, b)| (b - a).abs()).sum());
+            }
+            self.trace_pass(substep, super::solve_trace::PassKind::Solve, k + 1);
         }
     }
 }

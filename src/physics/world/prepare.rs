@@ -19,6 +19,17 @@ use crate::physics::solver::{
 use glam::{Mat3A, Vec3, Vec3A};
 
 impl World {
+    /// The friction and restitution pair (a, b) is solved with: its pair material if the
+    /// scene gives one, else √(μA·μB) and max(eA, eB).
+    pub fn pair_material(&self, a: usize, b: usize) -> (f32, f32) {
+        let (a, b) = (a as u32, b as u32);
+        if let Some(m) = self.pair_materials.iter().find(|m| (m.a, m.b) == (a, b) || (m.b, m.a) == (a, b)) {
+            return (m.friction, m.restitution);
+        }
+        let (ba, bb) = (&self.bodies()[a as usize], &self.bodies()[b as usize]);
+        ((ba.friction * bb.friction).sqrt(), ba.restitution.max(bb.restitution))
+    }
+
     fn material(&self, a: u32, b: u32) -> (f32, f32) {
         if let Some(m) = self.pair_materials.iter().find(|m| (m.a, m.b) == (a, b) || (m.b, m.a) == (a, b)) {
             return (m.friction, m.restitution);

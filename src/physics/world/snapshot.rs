@@ -61,6 +61,7 @@ impl World {
             record_convergence: self.record_convergence,
             convergence: self.convergence.clone(),
             convergence_scratch: Default::default(),
+            solve_trace: self.solve_trace.clone(),
             joints: self.joints.clone(),
             characters: self.characters.clone(),
             meshes: self.meshes.clone(),

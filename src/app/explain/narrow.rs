@@ -1,0 +1,331 @@
+//! Sections 1–4 of a worked example: the scene and the two bodies, the narrow-phase path,
+//! the separating-axis test with every query, and the clip (or, for curved shapes, the
+//! closest points).
+
+use super::doc::Section;
+use super::fmt::{num, q4, sep, v3};
+use super::Run;
+use crate::physics::collide::{CollideConfig, ContactKind, PairPath};
+use crate::physics::debug::{sat_record, EdgePairStatus, SatRecord};
+use crate::physics::{Body, Shape};
+use crate::view::feature;
+
+/// A shape in words.
+pub fn shape_words(s: &Shape) -> String {
+    match s {
+        Shape::Box { half_extents: h, .. } => format!("box, half extents ({}, {}, {}) m", num(h.x), num(h.y), num(h.z)),
+        Shape::Hull(h) => format!("convex hull, {} vertices, {} faces", h.vertices().len(), h.faces().len()),
+        Shape::Sphere { radius } => format!("sphere, radius {} m", num(*radius)),
+        Shape::Capsule { radius, half_height } => {
+            format!("capsule, radius {} m, half height {} m", num(*radius), num(*half_height))
+        }
+        Shape::Mesh(m) => format!("triangle mesh, {} triangles", m.triangles().len()),
+    }
+}
+
+/// The body table's row for a body at the start of the step.
+fn body_row(b: &Body) -> Vec<String> {
+    let (mass, inertia) = if b.is_dynamic() {
+        let i = b.inv_inertia_local.inverse();
+        (num(b.mass()), format!("diag({}, {}, {})", num(i.x_axis.x), num(i.y_axis.y), num(i.z_axis.z)))
+    } else {
+        ("static".into(), "—".into())
+    };
+    vec![
+        b.name.clone(),
+        shape_words(&b.shape),
+        mass,
+        inertia,
+        v3(b.pose.pos),
+        q4(b.pose.rot),
+        v3(b.velocity),
+        v3(b.angular_velocity),
+    ]
+}
+
+/// Section 1: the scene, the method, its settings, the two bodies at the step's start.
+pub fn scene_section(run: &Run) -> Section {
+    let mut s = Section::new("The scene, the method and the two bodies");
+    let set = &run.start.settings;
+    s.para(format!(
+        "Scene `{}` ({}), step {} of {} s: this document follows the pair {} – {} through that one step.",
+        run.scene_name,
+        run.origin,
+        run.step,
+        num(run.dt),
+        run.name(run.a),
+        run.name(run.b)
+    ));
+    s.para(format!("Method: {} ({}). Gravity {} m/s².", set.mode.name(), set.mode.summary(), v3(run.start.gravity)));
+    let rows = vec![
+        vec!["substeps".into(), set.substeps.to_string()],
+        vec!["iterations per substep".into(), set.iterations.to_string()],
+        vec!["warm starting".into(), set.warm_starting.to_string()],
+        vec![
+            "contact stiffness (Hz), damping ratio".into(),
+            format!("{}, {}", num(set.contact_hertz), num(set.damping_ratio)),
+        ],
+        vec!["largest push-out speed (m/s)".into(), num(set.max_push_out)],
+        vec!["speculative margin, slop (m)".into(), format!("{}, {}", num(set.margin), num(set.slop))],
+        vec!["restitution threshold (m/s)".into(), num(set.restitution_threshold)],
+        vec!["SIMD batches".into(), set.simd.to_string()],
+    ];
+    s.table(&["setting", "value"], rows);
+    s.para("The two bodies at the start of the step (positions are centres of mass, world axes; the inertia in the body's frame):");
+    let bodies = run.start.bodies();
+    s.table(
+        &[
+            "body",
+            "shape",
+            "mass (kg)",
+            "inertia (kg·m²)",
+            "position (m)",
+            "orientation (x, y, z, w)",
+            "velocity (m/s)",
+            "angular velocity (rad/s)",
+        ],
+        vec![body_row(&bodies[run.a]), body_row(&bodies[run.b])],
+    );
+    s
+}
+
+/// Why a path is taken, in one sentence.
+pub fn path_words(p: PairPath) -> &'static str {
+    match p {
+        PairPath::NotCandidate => "the broad phase did not pair the bodies: their enlarged boxes do not overlap",
+        PairPath::PathsMiss => "the boxes overlap, but the bounding spheres' straight paths over the step miss each other by more than the margin",
+        PairPath::Asleep => "both bodies are asleep (or one is static): the manifold is kept as it was",
+        PairPath::StillApart => "the pair was found apart earlier, and that gap minus how far it can have closed since still exceeds the margin",
+        PairPath::SphereSkip => "the bounding spheres are apart by more than the margin: no separating-axis test is needed",
+        PairPath::Recycled => "the bodies moved less than the recycling distance since the manifold was computed: its normal, points and lever arms are kept and only the depths are measured again",
+        PairPath::CachedAxisSeparates => "last step's separating axis still separates the bodies",
+        PairPath::CachedFeature => "last step's face (or edge pair) was tested again and its separation changed by less than half the slop, so no full test ran",
+        PairPath::FullSat => "the full separating-axis test ran and chose the axis",
+        PairPath::Closed => "curved shapes (a sphere or capsule) take closed-form closest points; there is no separating-axis test",
+    }
+}
+
+/// Section 2: the narrow-phase path.
+pub fn path_section(run: &Run) -> Section {
+    let mut s = Section::new("The narrow-phase path");
+    let r = &run.record;
+    s.para(format!(
+        "Path taken this step: `{}`: {}. The pair was tested with a speculative margin of {} m (the base margin plus how far the pair could close in the step).",
+        r.path.as_str(),
+        path_words(r.path),
+        num(r.margin)
+    ));
+    let m = &r.manifold;
+    if m.points.is_empty() {
+        s.para("The step's manifold has no points: the solver saw no contact for this pair.");
+    } else {
+        s.para(format!(
+            "The manifold the solver used: {} point(s), normal {} from {} to {} ({}).",
+            m.points.len(),
+            v3(m.normal),
+            run.name(run.a),
+            run.name(run.b),
+            kind_words(m.kind)
+        ));
+        let rows = m
+            .points
+            .iter()
+            .enumerate()
+            .map(|(k, p)| vec![k.to_string(), v3(p.position), sep(p.depth), feature::label(p.id)])
+            .collect();
+        s.table(&["point", "position (m)", "depth (m, + = overlap)", "features"], rows);
+    }
+    s
+}
+
+fn kind_words(k: ContactKind) -> &'static str {
+    match k {
+        ContactKind::FaceA => "the normal is A's surface normal: a face of A, or A's curved surface",
+        ContactKind::FaceB => "the normal is B's surface normal",
+        ContactKind::Edge => "the normal is the cross product of an edge of A and an edge of B",
+    }
+}
+
+/// The SAT record at the step's start poses with the margin the step used.
+pub fn sat_at_start(run: &Run) -> Option<SatRecord> {
+    let bodies = run.start.bodies();
+    let (ba, bb) = (&bodies[run.a], &bodies[run.b]);
+    let (ha, hb) = (ba.shape.hull()?, bb.shape.hull()?);
+    let cfg = CollideConfig { margin: run.record.margin.max(run.start.settings.margin), slop: run.start.settings.slop };
+    Some(sat_record(ha, &ba.pose, hb, &bb.pose, &cfg))
+}
+
+/// Section 3: the separating-axis test (hull pairs), or the closest points (curved shapes).
+pub fn sat_section(run: &Run, sat: Option<&SatRecord>) -> Section {
+    let Some(sat) = sat else {
+        let mut s = Section::new("Closest points (curved shapes)");
+        s.para(
+            "A sphere or capsule has no faces to test: the narrow phase finds the closest points of the two shapes in closed form (a sphere is its centre inflated by the radius; a capsule its segment inflated). The separation is the distance between the core shapes minus the radii; the normal points along the line between the closest points. There is no Gauss map for a curved surface.",
+        );
+        let m = &run.record.manifold;
+        let rows = m
+            .points
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                vec![
+                    k.to_string(),
+                    v3(p.position),
+                    sep(-p.depth),
+                    v3(p.position - m.normal * (0.5 * p.depth)),
+                    v3(p.position + m.normal * (0.5 * p.depth)),
+                ]
+            })
+            .collect();
+        s.para(format!("Normal (A to B): {}.", v3(m.normal)));
+        s.table(
+            &["point", "contact point (m)", "separation (m)", "surface point on A (m)", "surface point on B (m)"],
+            rows,
+        );
+        return s;
+    };
+    let mut s = Section::new("The separating-axis test");
+    let ran = matches!(run.record.path, PairPath::FullSat);
+    s.para(if ran {
+        "The step ran this test. Every query is listed, computed at the poses the step started from (no early exit)."
+            .to_string()
+    } else {
+        format!(
+            "The step did not run this test (path `{}`); here it is as it would have run at the poses the step started from, so the choice can still be followed.",
+            run.record.path.as_str()
+        )
+    });
+    let bodies = run.start.bodies();
+    let (ba, bb) = (&bodies[run.a], &bodies[run.b]);
+    let face_rows = |hull: &crate::physics::Hull,
+                     pose: &crate::physics::Iso,
+                     faces: &[crate::physics::debug::FaceQueryRecord],
+                     best: u32| {
+        faces
+            .iter()
+            .map(|f| {
+                vec![
+                    format!("{}{}", f.face, if f.face == best { " (best)" } else { "" }),
+                    v3(pose.transform_vector(hull.faces()[f.face as usize].normal)),
+                    f.support_vertex.to_string(),
+                    sep(f.separation),
+                ]
+            })
+            .collect::<Vec<_>>()
+    };
+    let (ha, hb) = (ba.shape.hull().expect("hull"), bb.shape.hull().expect("hull"));
+    s.para(format!(
+        "Face queries of A ({}): for each face, the vertex of B farthest against its normal (B's support point) and B's separation from the face's plane.",
+        run.name(run.a)
+    ));
+    s.table(
+        &["face of A", "normal (world)", "support vertex of B", "separation (m)"],
+        face_rows(ha, &ba.pose, &sat.faces_a, sat.result.face_a.face),
+    );
+    s.para(format!("Face queries of B ({}), the same with the roles swapped:", run.name(run.b)));
+    s.table(
+        &["face of B", "normal (world)", "support vertex of A", "separation (m)"],
+        face_rows(hb, &bb.pose, &sat.faces_b, sat.result.face_b.face),
+    );
+    let tested: Vec<_> = sat.edge_pairs.iter().filter(|e| e.status != EdgePairStatus::Pruned).collect();
+    let pruned = sat.edge_pairs.len() - tested.len();
+    s.para(format!(
+        "Edge pairs: {} pairs of an edge of A and an edge of B. On the Gauss maps, A's edge is the arc between its two faces' normals a and b, and B's edge (of −B) the arc between c and d. The arcs cross — the pair builds a face of the Minkowski difference and needs a separation — when c·(b×a) and d·(b×a) differ in sign, a·(d×c) and b·(d×c) differ in sign, and c·(b×a) and b·(d×c) agree. {} pairs fail that test and are pruned without computing anything more; {} pass (below; \"parallel\" pairs cross but their edges are nearly parallel, which the face queries cover).",
+        sat.edge_pairs.len(),
+        pruned,
+        tested.len()
+    ));
+    let rows = tested
+        .iter()
+        .map(|e| {
+            vec![
+                e.edge_a.to_string(),
+                e.edge_b.to_string(),
+                format!("{:+.4}", e.triple[0]),
+                format!("{:+.4}", e.triple[1]),
+                format!("{:+.4}", e.triple[2]),
+                format!("{:+.4}", e.triple[3]),
+                e.separation.map_or("parallel".into(), sep),
+                e.axis.map_or("—".into(), v3),
+            ]
+        })
+        .collect();
+    s.table(
+        &["edge of A", "edge of B", "c·(b×a)", "d·(b×a)", "a·(d×c)", "b·(d×c)", "separation (m)", "axis (world)"],
+        rows,
+    );
+    let r = &sat.result;
+    let best_edge = if r.edge.separation.is_finite() {
+        format!("edge pair {} / {} at {} m", r.edge.edge_a, r.edge.edge_b, sep(r.edge.separation))
+    } else {
+        "none".into()
+    };
+    s.table(
+        &["best of each kind", "query", "separation (m)"],
+        vec![
+            vec!["face of A".into(), r.face_a.face.to_string(), sep(r.face_a.separation)],
+            vec!["face of B".into(), r.face_b.face.to_string(), sep(r.face_b.separation)],
+            vec![
+                "edge pair".into(),
+                best_edge,
+                if r.edge.separation.is_finite() { sep(r.edge.separation) } else { "—".into() },
+            ],
+        ],
+    );
+    s.para(format!("The choice: {}.", sat.reason));
+    s.para(format!("Chosen axis (world, from A to B): {}.", v3(sat.axis)));
+    for (file, caption, fig) in &run.figures.sat {
+        s.figure(file.clone(), caption.clone(), fig.clone());
+    }
+    s
+}
+
+/// Section 4: reference and incident faces and each clip plane (face contacts).
+pub fn clip_section(run: &Run, sat: Option<&SatRecord>) -> Option<Section> {
+    let from_step = run.record.clip_step == run.step && !run.record.collide.clip.stages.is_empty();
+    let clip = if from_step { Some(&run.record.collide.clip) } else { sat.and_then(|s| s.clip.as_ref()) }?;
+    let mut s = Section::new("The clip: reference face, incident face, clip planes");
+    s.para(if from_step {
+        "This is the clip the step ran."
+    } else {
+        "The step did not clip this pair (its manifold came another way); this is the clip of the test above, at the poses the step started from."
+    });
+    let (ref_body, inc_body) = if clip.reference_on_b { (run.b, run.a) } else { (run.a, run.b) };
+    s.para(format!(
+        "The winning axis is a face, so that face is the reference: face {} of {} ({}). The incident face is the face of {} ({}) whose normal is most opposed to the reference normal: face {}. Its polygon is cut by the side planes of the reference face (the planes through the reference face's edges, perpendicular to it), one after another; the points left below the reference face are kept, then reduced to at most four.",
+        clip.reference_face,
+        if clip.reference_on_b { "B" } else { "A" },
+        run.name(ref_body),
+        if clip.reference_on_b { "A" } else { "B" },
+        run.name(inc_body),
+        clip.incident_face
+    ));
+    let poly = |p: &[glam::Vec3]| p.iter().map(|v| v3(*v)).collect::<Vec<_>>().join(" ");
+    let mut rows = vec![
+        vec!["reference face".into(), clip.reference_polygon.len().to_string(), poly(&clip.reference_polygon)],
+        vec!["incident face".into(), clip.incident_polygon.len().to_string(), poly(&clip.incident_polygon)],
+    ];
+    for (k, st) in clip.stages.iter().enumerate() {
+        rows.push(vec![format!("after side plane {}", k + 1), st.len().to_string(), poly(st)]);
+    }
+    s.table(&["polygon", "corners", "corners (m)"], rows);
+    let kept = clip.kept.iter().enumerate().map(|(k, (p, d))| vec![k.to_string(), v3(*p), sep(*d)]).collect();
+    s.para("Kept: the corners of the clipped polygon that lie below the reference face (or within the margin above it), with their depths:");
+    s.table(&["kept", "point (m)", "depth (m)"], kept);
+    let m = &run.record.manifold;
+    let reduced = clip
+        .reduced
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let id = m.points.iter().find(|q| q.position.distance(*p) < 1e-4).map(|q| feature::label(q.id));
+            vec![k.to_string(), v3(*p), id.unwrap_or_else(|| "—".into())]
+        })
+        .collect();
+    s.para("Reduced to at most four (the deepest point, the one farthest from it, then the two that span the largest area): the manifold's points, with the features that made them.");
+    s.table(&["point", "position (m)", "features"], reduced);
+    for (file, caption, fig) in &run.figures.clip {
+        s.figure(file.clone(), caption.clone(), fig.clone());
+    }
+    Some(s)
+}
