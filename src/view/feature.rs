@@ -25,6 +25,18 @@ pub fn label(id: FeatureId) -> String {
             }
         }
         FeatureId::EDGE => format!("edge {lo}–{hi}"),
+        crate::physics::collide::mesh::MESH_ID => {
+            let tri = v & 0xFFFF_FFFF;
+            let index = (v >> 40) & 0xFFFF;
+            match (v >> 32) & 0xFF {
+                0 => format!("triangle {tri} × body vertex {index}"),
+                1 => format!("triangle {tri}, corner {index}, inside the body"),
+                2 => format!("triangle {tri}, edge {index}, crossing the body"),
+                3 => format!("triangle {tri} × sphere"),
+                4 => format!("triangle {tri} × capsule end {index}"),
+                _ => format!("triangle {tri}, edge {index} × capsule segment"),
+            }
+        }
         FeatureId::ROUND if hi == 0 => format!("curved, point {lo}"),
         FeatureId::ROUND => format!("curved, point {lo}, feature {hi}"),
         _ => format!("feature {lo}–{hi}"),
@@ -44,5 +56,8 @@ mod tests {
         assert_eq!(label(FeatureId::edge(7, 12)), "edge 7–12");
         assert_eq!(label(FeatureId::round(1, 0)), "curved, point 1");
         assert_eq!(label(FeatureId::round(0, 9)), "curved, point 0, feature 9");
+        let mesh = |tri: u64, what: u64, index: u64| FeatureId(tri | (what << 32) | (index << 40) | (4 << 56));
+        assert_eq!(label(mesh(86, 0, 3)), "triangle 86 × body vertex 3");
+        assert_eq!(label(mesh(7, 2, 1)), "triangle 7, edge 1, crossing the body");
     }
 }

@@ -158,31 +158,11 @@ pub fn sat_at_start(run: &Run) -> Option<SatRecord> {
 /// Section 3: the separating-axis test (hull pairs), or the closest points (curved shapes).
 pub fn sat_section(run: &Run, sat: Option<&SatRecord>) -> Section {
     let Some(sat) = sat else {
-        let mut s = Section::new("Closest points (curved shapes)");
-        s.para(
-            "A sphere or capsule has no faces to test: the narrow phase finds the closest points of the two shapes in closed form (a sphere is its centre inflated by the radius; a capsule its segment inflated). The separation is the distance between the core shapes minus the radii; the normal points along the line between the closest points. There is no Gauss map for a curved surface.",
-        );
-        let m = &run.record.manifold;
-        let rows = m
-            .points
-            .iter()
-            .enumerate()
-            .map(|(k, p)| {
-                vec![
-                    k.to_string(),
-                    v3(p.position),
-                    sep(-p.depth),
-                    v3(p.position - m.normal * (0.5 * p.depth)),
-                    v3(p.position + m.normal * (0.5 * p.depth)),
-                ]
-            })
-            .collect();
-        s.para(format!("Normal (A to B): {}.", v3(m.normal)));
-        s.table(
-            &["point", "contact point (m)", "separation (m)", "surface point on A (m)", "surface point on B (m)"],
-            rows,
-        );
-        return s;
+        let bodies = run.start.bodies();
+        if bodies[run.a].shape.mesh().is_some() || bodies[run.b].shape.mesh().is_some() {
+            return mesh_section(run);
+        }
+        return curved_section(run);
     };
     let mut s = Section::new("The separating-axis test");
     let ran = matches!(run.record.path, PairPath::FullSat);
@@ -277,6 +257,90 @@ pub fn sat_section(run: &Run, sat: Option<&SatRecord>) -> Section {
     for (file, caption, fig) in &run.figures.sat {
         s.figure(file.clone(), caption.clone(), fig.clone());
     }
+    s
+}
+
+/// Section 3 for a body against a triangle mesh: the candidates and the normal groups.
+fn mesh_section(run: &Run) -> Section {
+    let mut s = Section::new("Contact with a triangle mesh: candidates and normal groups");
+    s.para("A triangle mesh has no inside, so there is no separating-axis test. The body's box, grown by the margin, picks the candidate triangles from the mesh's hierarchy; each gives contact candidates in closed form — a body vertex over the triangle, a triangle corner inside the body, a triangle edge crossing it (for spheres and capsules: closest points) — with the triangle's normal where the edge or corner it touches is flat or concave (so a body sliding over a flat floor does not catch on the seams). The candidates are then grouped by normal, deepest first: every candidate within 18° of the deepest one's normal joins its group; the deepest of the rest opens the next. Each group becomes one manifold of at most four points (the deepest and the largest area).");
+    let (a, b) = (run.a as u32, run.b as u32);
+    let groups: Vec<_> =
+        run.end.contacts().iter().filter(|c| (c.a, c.b) == (a, b) && !c.manifold.points.is_empty()).collect();
+    s.para(format!("This step gave {} normal group(s) for the pair:", groups.len()));
+    let mut rows = Vec::new();
+    for (g, c) in groups.iter().enumerate() {
+        for (k, p) in c.manifold.points.iter().enumerate() {
+            rows.push(vec![
+                g.to_string(),
+                v3(c.manifold.normal),
+                k.to_string(),
+                v3(p.position),
+                sep(p.depth),
+                feature::label(p.id),
+            ]);
+        }
+    }
+    s.table(&["group", "normal", "point", "position (m)", "depth (m)", "features"], rows);
+    s
+}
+
+/// Section 3 for curved shapes: the closest points, constructed where the pair allows.
+fn curved_section(run: &Run) -> Section {
+    let mut s = Section::new("Closest points (curved shapes)");
+    s.para("A sphere or capsule has no faces to test: the narrow phase finds the closest points of the two shapes in closed form (a sphere is its centre inflated by the radius, a capsule its core segment inflated). The separation is the distance between the core shapes minus the radii; the normal points along the line between the closest points. There is no Gauss map for a curved surface.");
+    let bodies = run.start.bodies();
+    let (ba, bb) = (&bodies[run.a], &bodies[run.b]);
+    let closest_on = |body: &Body, c: glam::Vec3| -> Option<glam::Vec3> {
+        match &body.shape {
+            Shape::Box { half_extents: h, .. } => {
+                let local = body.pose.inv_transform_point(c);
+                Some(body.pose.transform_point(local.clamp(-*h, *h)))
+            }
+            Shape::Sphere { .. } => Some(body.pose.pos),
+            _ => None,
+        }
+    };
+    let radius = |body: &Body| match body.shape {
+        Shape::Sphere { radius } => radius,
+        _ => 0.0,
+    };
+    let sphere = |body: &Body| matches!(body.shape, Shape::Sphere { .. });
+    let construction = if sphere(bb) {
+        Some((ba, bb))
+    } else if sphere(ba) {
+        Some((bb, ba))
+    } else {
+        None
+    };
+    if let Some((other, ball)) = construction {
+        if let Some(q) = closest_on(other, ball.pose.pos) {
+            let d = ball.pose.pos.distance(q);
+            let gap = d - radius(ball) - radius(other);
+            s.para(format!(
+                "Construction: the centre of {} is c = {}; the closest point of {}'s core to it is q = {}{}. |c − q| = {} m; minus the radii ({} m{}) the separation is {} m, along (c − q)/|c − q| = {}.",
+                ball.name,
+                v3(ball.pose.pos),
+                other.name,
+                v3(q),
+                if matches!(other.shape, Shape::Box { .. }) { " (c in the box's frame, clamped to its half extents)" } else { " (its centre)" },
+                num(d),
+                num(radius(ball)),
+                if radius(other) > 0.0 { format!(" and {}", num(radius(other))) } else { String::new() },
+                sep(gap),
+                v3((ball.pose.pos - q).normalize_or_zero())
+            ));
+        }
+    }
+    let m = &run.record.manifold;
+    let rows = m
+        .points
+        .iter()
+        .enumerate()
+        .map(|(k, p)| vec![k.to_string(), v3(p.position), sep(-p.depth), feature::label(p.id)])
+        .collect();
+    s.para(format!("The step's manifold: normal (A to B) {}.", v3(m.normal)));
+    s.table(&["point", "contact point (m)", "separation (m)", "features"], rows);
     s
 }
 

@@ -1,0 +1,292 @@
+//! Worked examples (`contactlab explain`): the Markdown is read back and its numbers
+//! compared with the world's own record of the same step, with closed forms (a resting
+//! box's Σλn = m·g·dt) and with a brute-force separating-axis test on random hulls.
+
+use contactlab::app::explain::{self, doc::Document};
+use contactlab::physics::world::PassKind;
+use contactlab::physics::{BodyDesc, Settings, Shape, SolverMode, World};
+use contactlab::scene::{self, LoadedScene};
+use glam::{Quat, Vec3};
+
+fn load(name: &str) -> LoadedScene {
+    scene::load(&scene::scenes_dir().join(name)).unwrap()
+}
+
+fn doc(scene: LoadedScene, step: u64, a: &str, b: &str) -> Document {
+    let (ia, ib) = (scene.body_index(a).unwrap(), scene.body_index(b).unwrap());
+    explain::explain(scene, "test", step, (ia, ib), None).unwrap()
+}
+
+/// The rows of the first Markdown table whose header starts with the columns `head`
+/// ("point | λn (N·s)").
+fn table(md: &str, head: &str) -> Vec<Vec<String>> {
+    let lines: Vec<&str> = md.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| l.starts_with(&format!("| {head}")))
+        .unwrap_or_else(|| panic!("no table headed '{head}'"));
+    lines[start + 2..]
+        .iter()
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.trim_matches('|').split(" | ").map(|c| c.trim().to_string()).collect())
+        .collect()
+}
+
+fn f(cell: &str) -> f32 {
+    cell.trim_start_matches('+').parse().unwrap_or_else(|_| panic!("not a number: '{cell}'"))
+}
+
+fn vec3(cell: &str) -> Vec3 {
+    let v: Vec<f32> = cell.trim_matches(|c| c == '(' || c == ')').split(", ").map(f).collect();
+    Vec3::new(v[0], v[1], v[2])
+}
+
+/// The world of `scene` after `steps` steps with the pair watched from the last one.
+fn stepped(scene: &LoadedScene, steps: u64, a: usize, b: usize) -> World {
+    let mut w = scene.world.snapshot();
+    for k in 0..steps {
+        if k + 1 == steps {
+            w.set_watched(&[(a as u32, b as u32)]);
+        }
+        w.step(scene.timestep());
+    }
+    w
+}
+
+#[test]
+fn a_resting_box_carries_its_weight_and_every_number_is_the_worlds_record() {
+    let scene = load("box_on_box.ron");
+    let (a, b) = (scene.body_index("base").unwrap(), scene.body_index("box").unwrap());
+    let world = stepped(&scene, 30, a, b);
+    let md = doc(load("box_on_box.ron"), 30, "base", "box").markdown();
+    let rec = world.pair_record(a as u32, b as u32).unwrap();
+    // The manifold table (section 2) and the impulse totals (section 5).
+    let points = table(&md, "point | position (m) | depth");
+    assert_eq!(points.len(), rec.manifold.points.len());
+    for (row, p) in points.iter().zip(&rec.manifold.points) {
+        assert!(vec3(&row[1]).distance(p.position) < 1e-4, "{row:?} vs {p:?}");
+        assert!((f(&row[2]) - p.depth).abs() < 1e-5, "{row:?} vs {p:?}");
+    }
+    let totals = table(&md, "point | λn (N·s)");
+    let mut sum = 0.0;
+    for (k, row) in totals.iter().enumerate() {
+        let imp = rec.impulses[k];
+        assert!((f(&row[1]) - imp.normal).abs() < 1e-5 + imp.normal.abs() * 1e-6, "{row:?} vs {imp:?}");
+        assert!((f(&row[2]) - imp.tangent[0]).abs() < 1e-5, "{row:?} vs {imp:?}");
+        sum += f(&row[1]);
+    }
+    // Closed form: Σλn = m·g·dt for a box at rest on a static one.
+    let box_ = &world.bodies()[b];
+    let weight = box_.mass() * 9.81 * scene.timestep();
+    assert!((sum - weight).abs() < 0.01 * weight, "Σλn {sum} vs m·g·dt {weight}");
+    assert!(md.contains("ratio 1.00"), "the check states the ratio");
+}
+
+/// The textbook path's passes: the world's own totals are the sums of each substep's
+/// accumulated impulse after its relax passes, and the trace changes nothing.
+#[test]
+fn the_traced_passes_add_up_to_the_steps_totals_and_change_nothing() {
+    let mut scene = load("box_on_box.ron");
+    scene.world.settings.simd = false;
+    let (a, b) = (scene.body_index("base").unwrap() as u32, scene.body_index("box").unwrap() as u32);
+    let mut plain = scene.world.snapshot();
+    let mut traced = scene.world.snapshot();
+    traced.trace_pair_solve(Some((a, b)));
+    traced.set_watched(&[(a, b)]);
+    for _ in 0..20 {
+        plain.step(scene.timestep());
+        traced.step(scene.timestep());
+    }
+    for (p, q) in plain.bodies().iter().zip(traced.bodies()) {
+        assert_eq!(p.pose.pos.to_array().map(f32::to_bits), q.pose.pos.to_array().map(f32::to_bits));
+        assert_eq!(p.velocity.to_array().map(f32::to_bits), q.velocity.to_array().map(f32::to_bits));
+    }
+    let trace = traced.pair_solve().unwrap();
+    let set = &traced.settings;
+    assert_eq!(
+        trace.passes.iter().filter(|p| p.kind == PassKind::Solve).count(),
+        (set.substeps * set.iterations) as usize,
+        "one row per solve pass"
+    );
+    let rec = traced.pair_record(a, b).unwrap();
+    for k in 0..rec.manifold.points.len() {
+        let sum: f32 = trace.passes.iter().filter(|p| p.kind == PassKind::Relax).map(|p| p.normal[k]).sum();
+        let total = rec.impulses[k].normal;
+        assert!((sum - total).abs() <= 1e-4 * total.abs(), "point {k}: Σ relax λn {sum} vs total {total}");
+    }
+}
+
+/// The SAT section's numbers against a brute-force test: each face's separation is the
+/// smallest signed distance of the other hull's vertices from the face's plane, and the
+/// best query of the three kinds is the largest separation over every candidate axis.
+#[test]
+fn the_sat_section_agrees_with_a_brute_force_sat_on_random_hulls() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f32 / (1u64 << 53) as f32
+    };
+    for case in 0..12 {
+        let mut w = World::new(Vec3::ZERO, Settings::default());
+        let hull = |rnd: &mut dyn FnMut() -> f32| {
+            let pts: Vec<Vec3> =
+                (0..10).map(|_| Vec3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5) * Vec3::new(1.2, 0.8, 1.0)).collect();
+            Shape::Hull(std::sync::Arc::new(contactlab::physics::Hull::from_points(&pts).unwrap()))
+        };
+        let ha = hull(&mut rnd);
+        let hb = hull(&mut rnd);
+        let rot = Quat::from_euler(glam::EulerRot::XYZ, rnd() * 6.0, rnd() * 6.0, rnd() * 6.0);
+        let offset = Vec3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5) * 0.9;
+        w.add_body(BodyDesc::new("a", ha, Vec3::ZERO).fixed()).unwrap();
+        w.add_body(BodyDesc::new("b", hb, offset).with_rotation(rot)).unwrap();
+        let scene = LoadedScene {
+            desc: scene::parse("Scene(name: \"hulls\", bodies: [])", "test").unwrap(),
+            world: w.snapshot(),
+            colors: vec![[0.5; 3]; 2],
+        };
+        let md = explain::explain(scene, "test", 1, (0, 1), None).unwrap().markdown();
+        let (ba, bb) = (&w.bodies()[0], &w.bodies()[1]);
+        let (pa, pb) = (ba.shape.hull().unwrap(), bb.shape.hull().unwrap());
+        let world_verts = |h: &contactlab::physics::Hull, x: &contactlab::physics::Iso| {
+            h.vertices().iter().map(|v| x.transform_point(*v)).collect::<Vec<_>>()
+        };
+        let (va, vb) = (world_verts(pa, &ba.pose), world_verts(pb, &bb.pose));
+        let face_sep = |h: &contactlab::physics::Hull, x: &contactlab::physics::Iso, f: usize, other: &[Vec3]| {
+            let n = x.transform_vector(h.faces()[f].normal);
+            let p = x.transform_point(h.vertices()[h.face_vertices(f).next().unwrap() as usize]);
+            other.iter().map(|v| n.dot(*v - p)).fold(f32::MAX, f32::min)
+        };
+        for (col, h, x, other) in [("face of A", pa, &ba.pose, &vb), ("face of B", pb, &bb.pose, &va)] {
+            let rows = table(&md, col);
+            assert_eq!(rows.len(), h.faces().len(), "case {case}: every face listed");
+            for row in rows {
+                let face: usize = row[0].split(' ').next().unwrap().parse().unwrap();
+                let brute = face_sep(h, x, face, other);
+                assert!((f(&row[3]) - brute).abs() < 2e-5, "case {case} {col} {face}: {} vs {brute}", row[3]);
+            }
+        }
+        // Brute force over every axis: faces of both and every edge pair's cross product.
+        let edges = |h: &contactlab::physics::Hull, x: &contactlab::physics::Iso| {
+            (0..h.edges().len())
+                .step_by(2)
+                .map(|e| {
+                    let p = x.transform_point(h.vertices()[h.edges()[e].origin as usize]);
+                    let q = x.transform_point(h.vertices()[h.target(e as u32) as usize]);
+                    q - p
+                })
+                .collect::<Vec<_>>()
+        };
+        let gap = |n: Vec3| {
+            let (amin, amax) =
+                va.iter().fold((f32::MAX, f32::MIN), |(lo, hi), v| (lo.min(n.dot(*v)), hi.max(n.dot(*v))));
+            let (bmin, bmax) =
+                vb.iter().fold((f32::MAX, f32::MIN), |(lo, hi), v| (lo.min(n.dot(*v)), hi.max(n.dot(*v))));
+            (bmin - amax).max(amin - bmax)
+        };
+        let mut brute = f32::MIN;
+        for f in 0..pa.faces().len() {
+            brute = brute.max(face_sep(pa, &ba.pose, f, &vb));
+        }
+        for f in 0..pb.faces().len() {
+            brute = brute.max(face_sep(pb, &bb.pose, f, &va));
+        }
+        for ea in edges(pa, &ba.pose) {
+            for eb in edges(pb, &bb.pose) {
+                let n = ea.cross(eb);
+                if n.length() > 1e-3 * ea.length() * eb.length() {
+                    brute = brute.max(gap(n.normalize()));
+                }
+            }
+        }
+        let best = table(&md, "best of each kind");
+        let sat = best.iter().filter(|r| r[2] != "—").map(|r| f(&r[2])).fold(f32::MIN, f32::max);
+        assert!((sat - brute).abs() < 1e-4, "case {case}: SAT {sat} vs brute force {brute}");
+    }
+}
+
+#[test]
+fn crossed_edges_choose_an_edge_pair_and_twisted_boxes_clip_an_octagon_to_four_points() {
+    let md = doc(load("crossed_edges.ron"), 1, "ridge", "roof").markdown();
+    assert!(md.contains("edge pair") && md.contains("wins"), "the edge pair's win is stated");
+    assert!(!md.contains("## 4. The clip"), "an edge contact has no clip");
+    let md = doc(load("twisted_boxes.ron"), 1, "lower", "upper").markdown();
+    let polys = table(&md, "polygon");
+    let corners: Vec<usize> = polys.iter().map(|r| r[1].parse().unwrap()).collect();
+    assert_eq!(corners.iter().max(), Some(&8), "a square twisted 45° on a square clips to an octagon: {corners:?}");
+    assert_eq!(table(&md, "point | position (m) | features").len(), 4, "reduced to four");
+}
+
+#[test]
+fn a_sphere_gets_closest_points_and_a_mesh_its_normal_groups() {
+    let md = doc(load("spheres_and_capsules.ron"), 40, "block", "ball on face").markdown();
+    assert!(
+        md.contains("## 3. Closest points") && !md.contains("separating-axis test"),
+        "curved: no SAT, no Gauss map"
+    );
+    // The construction's separation: |c − q| − r, against the box's top at y = 1.
+    let ball = load("spheres_and_capsules.ron");
+    let i = ball.body_index("ball on face").unwrap();
+    let world = stepped(&ball, 39, 0, i);
+    let c = world.bodies()[i].pose.pos;
+    let expected = (c.y - 1.0) - 0.35;
+    let line = md.lines().find(|l| l.starts_with("Construction")).expect("the construction");
+    let sep: f32 = line
+        .split("the separation is ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .trim_start_matches('+')
+        .parse()
+        .unwrap();
+    assert!((sep - expected).abs() < 2e-5, "{sep} vs {expected}");
+    let md = doc(load("obj_level.ron"), 10, "level", "crate1").markdown();
+    let groups = table(&md, "group");
+    assert!(!groups.is_empty() && groups.iter().all(|r| r[5].starts_with("triangle")), "{groups:?}");
+}
+
+/// Each method on one collision: a ball dropped on the ground, explained at its impact
+/// step. The impulses printed are the world's, and the momentum change they cause is the
+/// ball's: Σλn = m·(v⁺ − v⁻)·n − m·g·n·dt.
+#[test]
+fn each_method_explains_the_impact_of_a_dropped_ball() {
+    for mode in [SolverMode::Naive, SolverMode::Iterative, SolverMode::Cyclone, SolverMode::Averaged] {
+        let mut scene = scene::load_str(
+            "Scene(name: \"drop\", bodies: [(name: \"ground\", shape: Box(half_extents: (3.0, 0.5, 3.0)), kind: Static, position: (0.0, -0.5, 0.0)), (name: \"ball\", shape: Sphere(radius: 0.25), position: (0.0, 1.0, 0.0), restitution: 0.5)])",
+            "test",
+        )
+        .unwrap();
+        scene.world.settings.mode = mode;
+        // The impact step: the first with a normal impulse.
+        let mut w = scene.world.snapshot();
+        w.set_watched(&[(0, 1)]);
+        let mut step = 0;
+        while step < 200 {
+            let v0 = w.bodies()[1].velocity;
+            w.step(scene.timestep());
+            step += 1;
+            let rec = w.pair_record(0, 1).unwrap();
+            let sum: f32 = rec.impulses.iter().take(rec.manifold.points.len()).map(|p| p.normal).sum();
+            if sum > 0.0 {
+                let m = w.bodies()[1].mass();
+                let dv = w.bodies()[1].velocity.y - v0.y;
+                assert!(
+                    (sum - m * (dv + 9.81 * scene.timestep())).abs() < 1e-3 * sum.max(1.0),
+                    "{mode:?}: impulse and momentum"
+                );
+                break;
+            }
+        }
+        let md = explain::explain(scene, "test", step, (0, 1), None).unwrap().markdown();
+        assert!(md.contains(mode.name()), "{mode:?}");
+        let rows = table(&md, "point | λn (N·s)");
+        let rec = w.pair_record(0, 1).unwrap();
+        assert!((f(&rows[0][1]) - rec.impulses[0].normal).abs() < 1e-5, "{mode:?}: {rows:?}");
+        if mode != SolverMode::Iterative {
+            assert!(md.contains("m_eff"), "{mode:?}: the one-pass table");
+        }
+    }
+}
