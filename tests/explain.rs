@@ -290,3 +290,38 @@ fn each_method_explains_the_impact_of_a_dropped_ball() {
         }
     }
 }
+
+/// "Explain this step" in the window: at a step reached by going back in the history, the
+/// document is the one the command writes for that step.
+#[test]
+fn the_inspectors_button_explains_the_step_shown_even_back_in_the_history() {
+    let path = scene::scenes_dir().join("box_on_box.ron");
+    let mut t = contactlab::app::Testbed::new(scene::load(&path).unwrap(), Some(path.clone()));
+    let dir = std::env::temp_dir().join(format!("contactlab-explain-{}", std::process::id()));
+    t.tools.capture.explain_dir = dir.clone();
+    t.tools.capture.open_explanations = false;
+    for _ in 0..12 {
+        t.step_once();
+    }
+    t.seek(8);
+    t.explain_step();
+    assert!(t.tools.status.starts_with("wrote "), "{}", t.tools.status);
+    assert_eq!(t.world().step_count, 8, "back where the user was");
+    let folder = dir.join("box_on_box_step8_base_box");
+    let md = std::fs::read_to_string(folder.join("explain.md")).unwrap();
+    let html = std::fs::read_to_string(folder.join("index.html")).unwrap();
+    assert!(html.contains("<svg") && html.contains("</html>"));
+    let expected = doc(load("box_on_box.ron"), 8, "base", "box").markdown();
+    // The same sections and numbers (the command line differs only in the file's name).
+    let body = |s: &str| -> Vec<String> {
+        let text = s.split("## 1.").nth(1).unwrap().replace(&path.display().to_string(), "test");
+        text.lines()
+            .filter(|l| !l.is_empty() && !l.starts_with("![") && !l.starts_with('*'))
+            .map(String::from)
+            .collect()
+    };
+    let (got, want) = (body(&md), body(&expected));
+    let first = got.iter().zip(&want).position(|(g, w)| g != w);
+    assert!(first.is_none() && got.len() == want.len(), "first difference: {:?}", first.map(|k| (&got[k], &want[k])));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -16,6 +16,7 @@
 //! testbed, so the app's modules import no circle (`tests/app_structure.rs`).
 
 mod drag;
+mod explain;
 mod files;
 mod gif;
 mod replay;

@@ -28,11 +28,22 @@ pub struct Capture {
     pub scale: u32,
     /// "Record GIF" ([`super::record`]).
     pub recorder: Recorder,
+    /// Where "Explain this step" writes its documents (one folder each).
+    pub explain_dir: PathBuf,
+    /// Open each written document in the system's browser.
+    pub open_explanations: bool,
 }
 
 impl Default for Capture {
     fn default() -> Self {
-        Capture { screenshot: None, with_panel: false, scale: 1, recorder: Recorder::default() }
+        Capture {
+            screenshot: None,
+            with_panel: false,
+            scale: 1,
+            recorder: Recorder::default(),
+            explain_dir: PathBuf::from("explain"),
+            open_explanations: true,
+        }
     }
 }
 

@@ -16,10 +16,20 @@ use egui::RichText;
 pub fn pair(ui: &mut egui::Ui, t: &mut Testbed, k: usize) {
     let stages = t.clip_stages();
     let Some(p) = t.pair_debug_of(k).cloned() else { return };
+    let (na, nb) = match t.sides.get(k) {
+        Some(side) => (side.world.bodies()[p.a].name.clone(), side.world.bodies()[p.b].name.clone()),
+        None => return,
+    };
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(format!("A = {na},  B = {nb}")).strong());
+        let tip = "Write this step of this pair out as a worked example: every number the step computed for it, \
+                   in order, with figures (an HTML page and Markdown with SVG figures, in explain/)";
+        if ui.button("Explain this step").on_hover_text(tip).clicked() {
+            t.explain_step();
+        }
+    });
     let Some(side) = t.sides.get(k) else { return };
     let w = &side.world;
-    let (na, nb) = (w.bodies()[p.a].name.clone(), w.bodies()[p.b].name.clone());
-    ui.label(RichText::new(format!("A = {na},  B = {nb}")).strong());
     step_record(ui, &p);
     match &p.sat {
         Some(sat) => sat_queries(ui, &p, sat),

@@ -1,0 +1,92 @@
+//! "Explain this step" (the contact inspector): the worked example of the selected pair
+//! for the step the inspector shows ([`crate::app::explain`]). It starts from the state
+//! before that step — taken from the history by going one step back and forward again,
+//! which re-simulates exactly — and is written into `explain/` (natively, then opened in
+//! the system's browser; `Capture::explain_dir`, `Capture::open_explanations`) or downloaded as one HTML page (in the browser).
+//!
+//! Limit: a mouse drag during the explained step is not part of the document's step (the
+//! document steps the world as the headless command does).
+
+use super::Testbed;
+use crate::app::explain;
+use crate::scene::LoadedScene;
+
+/// Size of the document's figures (px).
+const FIGURES: (u32, u32) = (960, 600);
+
+impl Testbed {
+    /// Writes the worked example of the selected pair at the current step (on the
+    /// inspector's side) and says where in the status line.
+    pub fn explain_step(&mut self) {
+        self.tools.status = match self.write_explanation() {
+            Ok(msg) => msg,
+            Err(e) => format!("explain: {e}"),
+        };
+    }
+
+    fn write_explanation(&mut self) -> Result<String, String> {
+        let (a, b) = self.selected_pair().ok_or("select two bodies first")?;
+        let k = self.selection.side.min(self.sides.len() - 1);
+        let step = self.world().step_count;
+        // The state the step started from: one step back through the history, then forward
+        // again to where the user was.
+        let start = if step > self.session.history.first() {
+            self.seek(step - 1);
+            let w = self.sides.get(k).ok_or("no such side")?.world.snapshot();
+            self.seek(step);
+            w
+        } else {
+            self.sides.get(k).ok_or("no such side")?.world.snapshot()
+        };
+        let scene = &self.session.scene;
+        let origin =
+            self.session.scene_path.as_ref().map_or_else(|| scene.desc.name.clone(), |p| p.display().to_string());
+        let loaded = LoadedScene { desc: scene.desc.clone(), world: start.snapshot(), colors: scene.colors.clone() };
+        let n = start.step_count + 1;
+        let doc = explain::explain_world(loaded, start, &origin, (a, b), Some(FIGURES)).map_err(|e| e.to_string())?;
+        let names = |i: usize| self.world().bodies()[i].name.replace(|c: char| !c.is_alphanumeric(), "_");
+        let stem = self
+            .session
+            .scene_path
+            .as_ref()
+            .and_then(|p| p.file_stem())
+            .map_or("scene".into(), |s| s.to_string_lossy().into_owned());
+        let folder = format!("{stem}_step{n}_{}_{}", names(a.min(b)), names(a.max(b)));
+        #[cfg(target_arch = "wasm32")]
+        {
+            crate::app::output::save(std::path::Path::new(&format!("{folder}.html")), doc.html().as_bytes())
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let dir = self.tools.capture.explain_dir.join(folder);
+            let written = explain::write(&doc, &dir).map_err(|e| e.to_string())?;
+            let opened = self.tools.capture.open_explanations && open_in_browser(&written.html);
+            Ok(format!(
+                "wrote {} (and explain.md with {} figures){}",
+                written.html.display(),
+                written.figures.len(),
+                if opened { "; opened in the browser" } else { "; open it in a browser" }
+            ))
+        }
+    }
+}
+
+/// Opens `path` with the system's handler for HTML files; false when none could start.
+#[cfg(not(target_arch = "wasm32"))]
+fn open_in_browser(path: &std::path::Path) -> bool {
+    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut cmd = if cfg!(target_os = "macos") {
+        std::process::Command::new("open")
+    } else if cfg!(target_os = "windows") {
+        let mut c = std::process::Command::new("cmd");
+        c.args(["/C", "start", ""]);
+        c
+    } else {
+        std::process::Command::new("xdg-open")
+    };
+    cmd.arg(&path)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    cmd.spawn().is_ok()
+}
