@@ -213,8 +213,12 @@ fn crossed_edges_choose_an_edge_pair_and_twisted_boxes_clip_an_octagon_to_four_p
     assert!(!md.contains("## 4. The clip"), "an edge contact has no clip");
     let md = doc(load("twisted_boxes.ron"), 1, "lower", "upper").markdown();
     let polys = table(&md, "polygon");
-    let corners: Vec<usize> = polys.iter().map(|r| r[1].parse().unwrap()).collect();
+    let corners: Vec<usize> = polys
+        .iter()
+        .filter_map(|r| r[0].split(" (").nth(1).and_then(|c| c.split(' ').next()).and_then(|n| n.parse().ok()))
+        .collect();
     assert_eq!(corners.iter().max(), Some(&8), "a square twisted 45° on a square clips to an octagon: {corners:?}");
+    assert_eq!(polys.len(), corners.iter().sum::<usize>(), "one row per corner");
     assert_eq!(table(&md, "point | position (m) | features").len(), 4, "reduced to four");
 }
 
@@ -311,6 +315,12 @@ fn the_inspectors_button_explains_the_step_shown_even_back_in_the_history() {
     let md = std::fs::read_to_string(folder.join("explain.md")).unwrap();
     let html = std::fs::read_to_string(folder.join("index.html")).unwrap();
     assert!(html.contains("<svg") && html.contains("</html>"));
+    // Inline figures share one page: every id (clip paths, masks) must be unique in it.
+    let ids: Vec<&str> = html.split(" id=\"").skip(1).map(|s| s.split('"').next().unwrap()).collect();
+    let mut unique = ids.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "ids repeat across the page's figures");
     let expected = doc(load("box_on_box.ron"), 8, "base", "box").markdown();
     // The same sections and numbers (the command line differs only in the file's name).
     let body = |s: &str| -> Vec<String> {

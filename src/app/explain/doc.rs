@@ -125,6 +125,7 @@ impl Document {
             let _ = writeln!(out, "<li><a href=\"#s{}\">{}</a></li>", k + 1, escape(&s.title));
         }
         let _ = writeln!(out, "</ol></nav>");
+        let mut figure = 0;
         for (k, s) in self.sections.iter().enumerate() {
             let _ = writeln!(out, "<section id=\"s{}\"><h2>{}. {}</h2>", k + 1, k + 1, escape(&s.title));
             for b in &s.blocks {
@@ -148,8 +149,14 @@ impl Document {
                         out.push_str("</tbody></table></div>\n");
                     }
                     Block::Figure { caption, svg, .. } => {
-                        // The SVG without its XML prologue, scaled to the column.
-                        let body = svg.trim_start_matches(|c| c != '<');
+                        // Scaled to the column; its clip and mask ids made unique in the page
+                        // (each figure numbers its own from 1).
+                        figure += 1;
+                        let body = svg
+                            .replace("id=\"clip", &format!("id=\"f{figure}-clip"))
+                            .replace("url(#clip", &format!("url(#f{figure}-clip"))
+                            .replace("id=\"mask", &format!("id=\"f{figure}-mask"))
+                            .replace("url(#mask", &format!("url(#f{figure}-mask"));
                         let _ = writeln!(
                             out,
                             "<figure>{}<figcaption>{}</figcaption></figure>",

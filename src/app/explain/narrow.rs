@@ -364,15 +364,22 @@ pub fn clip_section(run: &Run, sat: Option<&SatRecord>) -> Option<Section> {
         run.name(inc_body),
         clip.incident_face
     ));
-    let poly = |p: &[glam::Vec3]| p.iter().map(|v| v3(*v)).collect::<Vec<_>>().join(" ");
-    let mut rows = vec![
-        vec!["reference face".into(), clip.reference_polygon.len().to_string(), poly(&clip.reference_polygon)],
-        vec!["incident face".into(), clip.incident_polygon.len().to_string(), poly(&clip.incident_polygon)],
-    ];
+    // One row per corner, the polygon named on its first.
+    let mut rows = Vec::new();
+    let mut polygon = |name: String, p: &[glam::Vec3]| {
+        if p.is_empty() {
+            rows.push(vec![name.clone(), "—".into(), "(empty: clipped away)".into()]);
+        }
+        for (k, v) in p.iter().enumerate() {
+            rows.push(vec![if k == 0 { format!("{name} ({} corners)", p.len()) } else { String::new() }, k.to_string(), v3(*v)]);
+        }
+    };
+    polygon("reference face".into(), &clip.reference_polygon);
+    polygon("incident face".into(), &clip.incident_polygon);
     for (k, st) in clip.stages.iter().enumerate() {
-        rows.push(vec![format!("after side plane {}", k + 1), st.len().to_string(), poly(st)]);
+        polygon(format!("after side plane {}", k + 1), st);
     }
-    s.table(&["polygon", "corners", "corners (m)"], rows);
+    s.table(&["polygon", "corner", "position (m)"], rows);
     let kept = clip.kept.iter().enumerate().map(|(k, (p, d))| vec![k.to_string(), v3(*p), sep(*d)]).collect();
     s.para("Kept: the corners of the clipped polygon that lie below the reference face (or within the margin above it), with their depths:");
     s.table(&["kept", "point (m)", "depth (m)"], kept);
