@@ -37,7 +37,10 @@ fn chromium_shows_the_worked_example_with_its_figures() {
     eprintln!("screenshot: {}", shot.display());
     // Text: dark pixels in the title's band.
     let dark = |x0: u32, y0: u32, x1: u32, y1: u32| {
-        (y0..y1).flat_map(|y| (x0..x1).map(move |x| (x, y))).filter(|&(x, y)| img.get_pixel(x, y).0[..3].iter().all(|&c| c < 90)).count()
+        (y0..y1)
+            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+            .filter(|&(x, y)| img.get_pixel(x, y).0[..3].iter().all(|&c| c < 90))
+            .count()
     };
     assert!(dark(0, 0, 1000, 80) > 500, "the title is drawn");
     // The first figure (the scene): the view's light background and the bodies' yellow

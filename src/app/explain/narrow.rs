@@ -179,15 +179,18 @@ pub fn sat_section(run: &Run, sat: Option<&SatRecord>) -> Section {
     let (ba, bb) = (&bodies[run.a], &bodies[run.b]);
     let face_rows = |hull: &crate::physics::Hull,
                      pose: &crate::physics::Iso,
+                     other: &Body,
                      faces: &[crate::physics::debug::FaceQueryRecord],
                      best: u32| {
+        let other_hull = other.shape.hull().expect("hull");
         faces
             .iter()
             .map(|f| {
+                let support = other.pose.transform_point(other_hull.vertices()[f.support_vertex as usize]);
                 vec![
                     format!("{}{}", f.face, if f.face == best { " (best)" } else { "" }),
                     v3(pose.transform_vector(hull.faces()[f.face as usize].normal)),
-                    f.support_vertex.to_string(),
+                    format!("{} at {}", f.support_vertex, v3(support)),
                     sep(f.separation),
                 ]
             })
@@ -199,13 +202,13 @@ pub fn sat_section(run: &Run, sat: Option<&SatRecord>) -> Section {
         run.name(run.a)
     ));
     s.table(
-        &["face of A", "normal (world)", "support vertex of B", "separation (m)"],
-        face_rows(ha, &ba.pose, &sat.faces_a, sat.result.face_a.face),
+        &["face of A", "normal (world)", "support vertex of B (m)", "separation (m)"],
+        face_rows(ha, &ba.pose, bb, &sat.faces_a, sat.result.face_a.face),
     );
     s.para(format!("Face queries of B ({}), the same with the roles swapped:", run.name(run.b)));
     s.table(
-        &["face of B", "normal (world)", "support vertex of A", "separation (m)"],
-        face_rows(hb, &bb.pose, &sat.faces_b, sat.result.face_b.face),
+        &["face of B", "normal (world)", "support vertex of A (m)", "separation (m)"],
+        face_rows(hb, &bb.pose, ba, &sat.faces_b, sat.result.face_b.face),
     );
     let tested: Vec<_> = sat.edge_pairs.iter().filter(|e| e.status != EdgePairStatus::Pruned).collect();
     let pruned = sat.edge_pairs.len() - tested.len();
@@ -364,6 +367,28 @@ pub fn clip_section(run: &Run, sat: Option<&SatRecord>) -> Option<Section> {
         run.name(inc_body),
         clip.incident_face
     ));
+    // Why that incident face: its normal against the reference normal, for every face.
+    let bodies = run.start.bodies();
+    let (rb, ib) = (&bodies[ref_body], &bodies[inc_body]);
+    if let (Some(rh), Some(ih)) = (rb.shape.hull(), ib.shape.hull()) {
+        let n_ref = rb.pose.transform_vector(rh.faces()[clip.reference_face as usize].normal);
+        let mut faces: Vec<(usize, f32)> =
+            (0..ih.faces().len()).map(|f| (f, n_ref.dot(ib.pose.transform_vector(ih.faces()[f].normal)))).collect();
+        faces.sort_by(|x, y| x.1.total_cmp(&y.1));
+        let rows = faces
+            .iter()
+            .take(4)
+            .map(|(f, d)| {
+                vec![format!("{f}{}", if *f as u32 == clip.incident_face { " (incident)" } else { "" }), num(*d)]
+            })
+            .collect();
+        s.para(format!(
+            "Reference normal n = {}; the faces of {} most opposed to it (smallest n·n_face first):",
+            v3(n_ref),
+            run.name(inc_body)
+        ));
+        s.table(&["face", "n·n_face"], rows);
+    }
     // One row per corner, the polygon named on its first.
     let mut rows = Vec::new();
     let mut polygon = |name: String, p: &[glam::Vec3]| {
@@ -371,7 +396,11 @@ pub fn clip_section(run: &Run, sat: Option<&SatRecord>) -> Option<Section> {
             rows.push(vec![name.clone(), "—".into(), "(empty: clipped away)".into()]);
         }
         for (k, v) in p.iter().enumerate() {
-            rows.push(vec![if k == 0 { format!("{name} ({} corners)", p.len()) } else { String::new() }, k.to_string(), v3(*v)]);
+            rows.push(vec![
+                if k == 0 { format!("{name} ({} corners)", p.len()) } else { String::new() },
+                k.to_string(),
+                v3(*v),
+            ]);
         }
     };
     polygon("reference face".into(), &clip.reference_polygon);
