@@ -335,3 +335,30 @@ fn the_inspectors_button_explains_the_step_shown_even_back_in_the_history() {
     assert!(first.is_none() && got.len() == want.len(), "first difference: {:?}", first.map(|k| (&got[k], &want[k])));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A box in a V valley touches both slopes: two manifolds of one body pair. The traced rows
+/// are those of the manifold the record (and the document) shows, the pair's main one.
+#[test]
+fn the_trace_follows_the_pairs_main_manifold_on_a_mesh() {
+    let mut scene = load("v_valley.ron");
+    scene.world.settings.simd = false;
+    let (a, b) = (scene.body_index("valley").unwrap() as u32, scene.body_index("frictionless box").unwrap() as u32);
+    let mut w = scene.world.snapshot();
+    w.set_watched(&[(a, b)]);
+    w.trace_pair_solve(Some((a, b)));
+    let mut checked = 0;
+    for _ in 0..120 {
+        w.step(scene.timestep());
+        let rec = w.pair_record(a, b).unwrap();
+        let groups = w.contact_groups(a, b).filter(|c| !c.manifold.points.is_empty()).count();
+        let Some(c) = w.pair_solve().and_then(|t| t.prepared) else { continue };
+        if groups == 0 || rec.manifold.points.is_empty() {
+            continue;
+        }
+        assert_eq!(c.count as usize, rec.manifold.points.len());
+        let n: Vec3 = c.normal.into();
+        assert!(n.dot(rec.manifold.normal) > 0.9999, "the traced normal {n} is the record's {}", rec.manifold.normal);
+        checked += 1;
+    }
+    assert!(checked > 10, "the box rested on both slopes for {checked} steps");
+}

@@ -216,7 +216,7 @@ pub struct World {
     convergence: Vec<f32>,
     convergence_scratch: (Vec<f32>, Vec<f32>),
     /// The traced solve of one pair (`world/solve_trace.rs`).
-    solve_trace: Option<solve_trace::PairSolve>,
+    solve_trace: Option<Box<solve_trace::PairSolve>>,
     /// Joints (`world/joints.rs`).
     joints: JointSet,
     /// Collide-and-slide characters (`world/characters.rs`).
@@ -480,6 +480,9 @@ impl World {
             }
         }
         self.contain_before_step();
+        if self.solve_trace.is_some() {
+            self.trace_begin_step();
+        }
         self.continuous.begin(self.step_count + 1, self.settings.ccd);
         if self.settings.ccd == ContinuousMode::EarliestCollision {
             self.step_earliest(dt);

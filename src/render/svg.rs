@@ -17,8 +17,10 @@
 //! Units are the view's pixels (logical: the width a line has at scale 1). Colours are
 //! written in sRGB, as the GPU's sRGB target stores them.
 //!
-//! Known limits: faces that cut through each other (bodies overlapping by more than the
-//! contact slop) are ordered as wholes, so the cut line is not drawn; smooth shapes
+//! Faces that cut through each other (a body sunk into the ground) are cut along the line
+//! where their depths are equal, both of them, before ordering.
+//!
+//! Known limits: a face is cut at most 16 times (more crossings are ordered whole); smooth shapes
 //! (spheres, capsules) become many flat facets, each lit at its centre; blending of
 //! translucent colours happens in sRGB space (the GPU blends in linear light), a visible
 //! difference only for the grid's 80 % lines. Text is added by the caller

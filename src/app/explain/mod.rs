@@ -15,9 +15,10 @@
 //! Sections: [`narrow`] (scene, path, SAT or closest points, clip) and [`solve`] (solver,
 //! check). [`doc`] holds the document and writes Markdown and HTML.
 //!
-//! Known limits: joints on either body are not written out (their rows are in the joint
-//! inspector); mesh contacts list the manifold and the path, not the triangles' normal
-//! groups; Cyclone's position moves are described, not listed move by move.
+//! Known limits: mesh contacts list the normal groups the step made, not every triangle
+//! candidate; Cyclone's position moves are given per body (summed), not move by move; the
+//! one-pass methods' impulses are the step's totals (they solve in one call); a mouse drag
+//! during the explained step (window) is not part of the document's step.
 
 pub mod doc;
 pub mod fmt;
@@ -42,6 +43,9 @@ pub enum ExplainError {
     /// The pair is not two different bodies.
     #[error("pick two different bodies")]
     SameBody,
+    /// A body index past the world's bodies.
+    #[error("no body {0} in this world")]
+    NoBody(usize),
     /// Writing the files failed.
     #[error("could not write {path}: {source}")]
     Write {
@@ -140,6 +144,9 @@ pub fn explain_world(
 ) -> Result<Document, ExplainError> {
     if pair.0 == pair.1 {
         return Err(ExplainError::SameBody);
+    }
+    if let Some(&i) = [pair.0, pair.1].iter().find(|&&i| i >= world.bodies().len()) {
+        return Err(ExplainError::NoBody(i));
     }
     let (a, b) = (pair.0.min(pair.1), pair.0.max(pair.1));
     let dt = scene.timestep();

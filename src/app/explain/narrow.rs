@@ -26,7 +26,7 @@ pub fn shape_words(s: &Shape) -> String {
 /// The body table's row for a body at the start of the step.
 fn body_row(b: &Body) -> Vec<String> {
     let (mass, inertia) = if b.is_dynamic() {
-        let i = b.inv_inertia_local.inverse();
+        let i = b.inertia_local;
         (num(b.mass()), format!("diag({}, {}, {})", num(i.x_axis.x), num(i.y_axis.y), num(i.z_axis.z)))
     } else {
         ("static".into(), "—".into())

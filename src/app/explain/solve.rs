@@ -1,6 +1,7 @@
 //! Sections 5–6 of a worked example: the solver for this pair (per method: the iterative
 //! method's rows and every pass from the textbook path; the naive impulse; Cyclone's contact
-//! matrix and order; the averaged impulses) and a check a student can do by hand.
+//! matrix, its order and the position moves; the averaged impulses; the rows of joints on
+//! either body) and a check a student can do by hand.
 
 use super::doc::Section;
 use super::fmt::{imp, num, sep, v3};
@@ -74,6 +75,7 @@ pub fn solver_section(run: &Run) -> Section {
             one_pass_table(run, &mut s, ba, bb, n, [t1, t2], false);
         }
         SolverMode::Cyclone => {
+            moves(run, &mut s);
             s.para("Cyclone (Millington) first moves the bodies out of penetration, deepest point first, then resolves velocities, the point with the largest closing speed first: for the point, the impulse g = M⁻¹·Δv in the contact basis, M = Bᵀ·K·B with B = [n t1 t2] and Δv = (target − vn, −vt1, −vt2) (bounce along n, no sliding); if |g_t| > μ·g_n, friction slides: g_t is cut to μ·g_n and g_n solved again. The velocities of the two bodies' points are measured again after each impulse.");
             one_pass_table(run, &mut s, ba, bb, n, [t1, t2], true);
         }
@@ -82,6 +84,7 @@ pub fn solver_section(run: &Run) -> Section {
             one_pass_table(run, &mut s, ba, bb, n, [t1, t2], false);
         }
     }
+    joints(run, &mut s);
     let totals = m
         .points
         .iter()
@@ -106,6 +109,66 @@ pub fn solver_section(run: &Run) -> Section {
     s
 }
 
+/// Cyclone's position pass: what it moved each body by in the step.
+fn moves(run: &Run, s: &mut Section) {
+    let mv = run.end.position_moves();
+    let rows: Vec<Vec<String>> = [run.a, run.b]
+        .iter()
+        .filter(|&&i| i < mv.linear.len())
+        .map(|&i| vec![run.name(i).to_string(), v3(mv.linear[i]), v3(mv.angular[i])])
+        .collect();
+    if !rows.is_empty() {
+        s.para("The position pass, deepest point first, moved the bodies by (summed over its moves, applied to the poses the step started from):");
+        s.table(&["body", "translation (m)", "rotation vector (rad)"], rows);
+    }
+}
+
+/// The joints on either body: each row's position error and the impulse it applied, and
+/// the rows' effective-mass matrix.
+fn joints(run: &Run, s: &mut Section) {
+    let (a, b) = (run.a as u32, run.b as u32);
+    let records: Vec<_> =
+        run.end.joint_records().into_iter().filter(|j| [j.a, j.b].iter().any(|&x| x == a || x == b)).collect();
+    if records.is_empty() {
+        return;
+    }
+    s.para(format!(
+        "Joints on either body ({}): every method solves them with sequential impulses on Jacobian rows J, the effective mass of the rows being K = J·M⁻¹·Jᵀ. After the step:",
+        records.len()
+    ));
+    for j in &records {
+        let body = |x: u32| {
+            if x == crate::physics::WORLD {
+                "the world".to_string()
+            } else {
+                run.end.bodies()[x as usize].name.clone()
+            }
+        };
+        s.para(format!(
+            "`{}` ({}) between {} and {}: anchors {} and {}; impulse on B over the step {} N·s.",
+            j.name,
+            j.kind,
+            body(j.a),
+            body(j.b),
+            v3(j.anchor_a),
+            v3(j.anchor_b),
+            v3(j.linear_impulse)
+        ));
+        let n = j.rows.len();
+        let rows = j
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mut row = vec![r.name.to_string(), format!("{:+.6}", r.c), imp(r.impulse)];
+                row.push((0..n).map(|c| num(j.k[i * n + c])).collect::<Vec<_>>().join(" "));
+                row
+            })
+            .collect();
+        s.table(&["row", "position error C", "accumulated impulse (N·s)", "K row (J·M⁻¹·Jᵀ)"], rows);
+    }
+}
+
 /// The iterative method: the rows after prepare and every pass, from the traced scalar run.
 fn iterative(run: &Run, s: &mut Section) {
     let Some(trace) = &run.traced else {
@@ -116,35 +179,48 @@ fn iterative(run: &Run, s: &mut Section) {
         s.para("The rows and passes below come from the textbook path — the scalar sequential-impulse solver, run on a copy of the same step (`--scalar`); the SIMD batches the step used solve the same rows in the same order and agree with it up to rounding.");
     }
     let Some(c) = &trace.prepared else {
-        s.para("The solver held no constraint for this pair (its points were all speculative and far).");
+        s.para("The solver held no constraint for this pair: neither body can move in this step (static, kinematic or asleep).");
         return;
     };
     let set = &run.start.settings;
     let h = run.dt / set.substeps.max(1) as f32;
+    // The spring prepare used: contact_hertz capped at a quarter of the substep rate, twice
+    // that against a static body (`world/prepare.rs`).
+    let bodies = run.start.bodies();
+    let static_pair = !bodies[run.a].is_dynamic() || !bodies[run.b].is_dynamic();
+    let hertz = set.contact_hertz.min(0.25 / h) * if static_pair { 2.0 } else { 1.0 };
     s.para(format!(
-        "Sequential impulses with soft contacts, {} substep(s) of h = {} s, {} biased pass(es) and {} relax pass(es) each. Per point: a normal row and two friction rows; each pass computes the impulse that would zero the row's relative velocity (plus, in biased passes, a push-out velocity from the penetration) and adds it to the accumulated impulse with clamping: λn ≥ 0, and (λt1, λt2) inside the disc of radius μ·λn. Softness of the contact spring ({} Hz, damping ratio {}): bias rate {} 1/s, mass scale {}, impulse scale {}.",
+        "Sequential impulses with soft contacts, {} substep(s) of h = {} s, {} biased pass(es) and {} relax pass(es) each. Per point: a normal row and two friction rows; each pass computes the impulse that would zero the row's relative velocity (plus, in biased passes, a push-out velocity from the penetration) and adds it to the accumulated impulse with clamping: λn ≥ 0, and (λt1, λt2) inside the disc of radius μ·λn. Softness of the contact spring ({} Hz{}, damping ratio {}): bias rate {} 1/s, mass scale {}, impulse scale {}.",
         set.substeps,
         num(h),
         set.iterations,
         set.iterations,
-        num(set.contact_hertz),
+        num(hertz),
+        if static_pair { ": twice the setting's, capped, against a static body" } else { "" },
         num(set.damping_ratio),
         num(c.softness.bias_rate),
         num(c.softness.mass_scale),
         num(c.softness.impulse_scale)
     ));
+    let (ba, bb) = (&bodies[run.a], &bodies[run.b]);
+    let n: Vec3 = c.normal.into();
     let rows = c.points[..c.count as usize]
         .iter()
         .enumerate()
         .map(|(k, p)| {
+            // The normal speed at the step's start, from the bodies (prepare keeps it only
+            // for points that may bounce).
+            let (ra, rb): (Vec3, Vec3) = (p.ra.into(), p.rb.into());
+            let vn =
+                ((bb.velocity + bb.angular_velocity.cross(rb)) - (ba.velocity + ba.angular_velocity.cross(ra))).dot(n);
             vec![
                 k.to_string(),
-                v3(p.ra.into()),
-                v3(p.rb.into()),
+                v3(ra),
+                v3(rb),
                 num(p.normal_mass),
                 format!("{}, {}", num(p.tangent_mass[0]), num(p.tangent_mass[1])),
                 sep(p.depth),
-                num(p.relative_velocity),
+                num(vn),
                 num(p.rebound),
             ]
         })
@@ -166,8 +242,8 @@ fn iterative(run: &Run, s: &mut Section) {
     let count = c.count as usize;
     let mut head = vec!["substep".to_string(), "pass".to_string()];
     for k in 0..count {
-        head.push(format!("λn{k}"));
-        head.push(format!("λt{k} (t1, t2)"));
+        head.push(format!("point {k}: λn"));
+        head.push(format!("point {k}: friction (t1, t2)"));
     }
     let rows: Vec<Vec<String>> = trace
         .passes
@@ -242,6 +318,10 @@ pub fn check_section(run: &Run) -> Section {
     let (a0, b0) = (&start[run.a], &start[run.b]);
     let g = run.start.gravity;
     let m = &run.record.manifold;
+    if m.points.is_empty() {
+        s.para("The pair did not touch in this step: no impulse to check.");
+        return s;
+    }
     let sum: f32 = m.points.iter().enumerate().map(|(k, _)| run.record.impulses[k].normal).sum();
     let others = run.end.contacts().iter().filter(|c| {
         let involves = |i: usize| c.a as usize == i || c.b as usize == i;

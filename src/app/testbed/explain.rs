@@ -30,13 +30,18 @@ impl Testbed {
         let step = self.world().step_count;
         // The state the step started from: one step back through the history, then forward
         // again to where the user was.
-        let start = if step > self.session.history.first() {
+        let start = if step == 0 {
+            // Nothing stepped yet: the document explains the first step.
+            self.sides.get(k).ok_or("no such side")?.world.snapshot()
+        } else if step > self.session.history.first() {
             self.seek(step - 1);
             let w = self.sides.get(k).ok_or("no such side")?.world.snapshot();
             self.seek(step);
             w
         } else {
-            self.sides.get(k).ok_or("no such side")?.world.snapshot()
+            return Err(format!(
+                "the history no longer holds the state before step {step}: step forward and explain a later step"
+            ));
         };
         let scene = &self.session.scene;
         let origin =

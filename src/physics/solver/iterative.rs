@@ -519,8 +519,8 @@ impl Resolver for ScalarSolver {
         }
     }
 
-    fn scalar_constraint(&self, a: u32, b: u32) -> Option<ContactConstraint> {
-        self.constraints.iter().find(|c| (c.a.min(c.b), c.a.max(c.b)) == (a, b)).copied()
+    fn scalar_constraint(&self, contact: u32) -> Option<ContactConstraint> {
+        self.constraints.iter().find(|c| c.contact == contact).copied()
     }
 
     fn relax(&mut self, bodies: &mut [SolverBody], step: &StepInfo) {

@@ -151,9 +151,10 @@ pub trait Resolver {
     /// (one-pass methods) gives none.
     fn normal_impulses(&self, _out: &mut Vec<f32>) {}
 
-    /// The method's own copy of pair (a, b)'s constraint (a < b), for methods that keep
-    /// the step's constraints as scalar rows (the solve trace, `world/solve_trace.rs`).
-    fn scalar_constraint(&self, _a: u32, _b: u32) -> Option<ContactConstraint> {
+    /// The method's own copy of the constraint of contact `contact` (index in the world's
+    /// contacts), for methods that keep the step's constraints as scalar rows (the solve
+    /// trace, `world/solve_trace.rs`).
+    fn scalar_constraint(&self, _contact: u32) -> Option<ContactConstraint> {
         None
     }
 

@@ -18,6 +18,12 @@ impl World {
         &self.convergence
     }
 
+    /// The moves of the last position-correction stage (per body: translation and rotation
+    /// vector; zero for bodies it did not move, and for methods without such a stage).
+    pub fn position_moves(&self) -> &crate::physics::solver::PositionMoves {
+        &self.moves
+    }
+
     /// The solve stage of substep `substep` (from 1), one call per pass: records each
     /// pass's impulse change (with [`World::record_convergence`]) and the traced pair's
     /// impulses (`world/solve_trace.rs`).

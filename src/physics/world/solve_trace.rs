@@ -9,7 +9,10 @@
 //! Only methods that keep the step's constraints as plain scalar rows can be read this
 //! way: the scalar iterative solver (the textbook path, `Settings::simd` off). The SIMD
 //! solver holds them in lanes, and the one-pass methods solve in one call; for those the
-//! trace stays empty and the stored impulses tell what the step did.
+//! trace stays empty and the stored impulses tell what the step did. The constraint
+//! followed is the pair's main contact (a body on a triangle mesh has one per normal
+//! group). In the earliest-collision mode the step runs once per cut: the passes of every
+//! cut follow each other (substeps numbered per cut), `prepared` is the first cut's.
 
 use super::World;
 use crate::physics::solver::ContactConstraint;
@@ -45,6 +48,8 @@ pub struct PassRecord {
 pub struct PairSolve {
     /// Body A (lower index) and B.
     pub pair: (u32, u32),
+    /// The pair's main contact (index in the world's contacts) this step.
+    contact: Option<u32>,
     /// The constraint after `prepare`: normal, tangents, friction, restitution, softness and
     /// per point the lever arms, effective masses, depth, approach speed and bounce target.
     pub prepared: Option<ContactConstraint>,
@@ -69,27 +74,42 @@ impl World {
     /// Traces the solve of pair (a, b), either order, from the next step on (None: stop).
     /// See the module docs for the methods it reads.
     pub fn trace_pair_solve(&mut self, pair: Option<(u32, u32)>) {
-        self.solve_trace = pair.map(|(a, b)| PairSolve { pair: (a.min(b), a.max(b)), ..Default::default() });
+        self.solve_trace = pair.map(|(a, b)| Box::new(PairSolve { pair: (a.min(b), a.max(b)), ..Default::default() }));
     }
 
     /// The traced solve of the last step, when [`World::trace_pair_solve`] is set.
     pub fn pair_solve(&self) -> Option<&PairSolve> {
-        self.solve_trace.as_ref()
+        self.solve_trace.as_deref()
     }
 
     /// The method's copy of the traced pair's constraint, if it keeps scalar rows.
     fn traced_constraint(&self) -> Option<ContactConstraint> {
-        let (a, b) = self.solve_trace.as_ref()?.pair;
-        self.methods.get_ref(&self.settings).scalar_constraint(a, b)
+        let contact = self.solve_trace.as_ref()?.contact?;
+        self.methods.get_ref(&self.settings).scalar_constraint(contact)
     }
 
-    /// Starts the trace of a step (after `prepare`).
-    pub(super) fn trace_prepared(&mut self) {
-        let c = self.traced_constraint();
+    /// Empties the trace at the start of a step (a step of a one-pass method leaves it so).
+    pub(super) fn trace_begin_step(&mut self) {
         if let Some(t) = &mut self.solve_trace {
             t.passes.clear();
-            t.prepared = c;
+            t.prepared = None;
             t.finished = None;
+            t.contact = None;
+        }
+    }
+
+    /// Starts the trace of a soft step (or of one cut of it), after `prepare`.
+    pub(super) fn trace_prepared(&mut self) {
+        let Some((a, b)) = self.solve_trace.as_ref().map(|t| t.pair) else { return };
+        let contact = self.pair_contact_index(a, b).map(|i| i as u32);
+        if let Some(t) = &mut self.solve_trace {
+            t.contact = contact;
+        }
+        let c = self.traced_constraint();
+        if let Some(t) = &mut self.solve_trace {
+            if t.prepared.is_none() {
+                t.prepared = c;
+            }
         }
     }
 
@@ -101,14 +121,16 @@ impl World {
         }
     }
 
-    /// Records the traced pair after the restitution pass and the step's end (read from the
-    /// world's constraints, where the restitution pass left them).
+    /// Records the traced pair after the restitution pass and the step's end. When the
+    /// world ran a restitution pass, the scalar method left its rows in the world's
+    /// constraints; else its own copy holds them.
     pub(super) fn trace_finished(&mut self, substep: u32) {
-        let Some((a, b)) = self.solve_trace.as_ref().map(|t| t.pair) else { return };
-        let stored = self.constraints.iter().find(|c| (c.a.min(c.b), c.a.max(c.b)) == (a, b)).copied();
-        let c = if self.bouncy { stored } else { self.methods.get_ref(&self.settings).scalar_constraint(a, b) };
-        let (Some(c), Some(t)) = (c, &mut self.solve_trace) else { return };
-        if self.bouncy {
+        // Only a method with scalar rows is traced.
+        let Some(own) = self.traced_constraint() else { return };
+        let stored = self.constraints.iter().find(|c| c.contact == own.contact).copied();
+        let c = if self.bouncy { stored.unwrap_or(own) } else { own };
+        let Some(t) = &mut self.solve_trace else { return };
+        if self.bouncy && c.restitution > 0.0 {
             t.capture(&c, substep, PassKind::Restitution, 0);
         }
         t.finished = Some(c);
