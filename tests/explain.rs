@@ -362,3 +362,25 @@ fn the_trace_follows_the_pairs_main_manifold_on_a_mesh() {
     }
     assert!(checked > 10, "the box rested on both slopes for {checked} steps");
 }
+
+/// Two balls of Newton's cradle, each on its string: the check's momentum balance holds with
+/// gravity and the strings' impulses (the contact's impulses cancel in the pair).
+#[test]
+fn the_momentum_check_of_two_jointed_balls_balances() {
+    for mode in [SolverMode::Iterative, SolverMode::Cyclone] {
+        // The first step in which the two touch.
+        let md = (55..=90)
+            .map(|step| {
+                let mut scene = load("newtons_cradle.ron");
+                scene.world.settings.mode = mode;
+                doc(scene, step, "ball0", "ball1").markdown()
+            })
+            .find(|md| md.contains("Momentum:"))
+            .expect("ball0 reaches ball1");
+        let line = md.lines().find(|l| l.starts_with("Momentum:")).unwrap();
+        assert!(line.contains("2 joint(s)"), "{line}");
+        let diff = vec3(line.split("the difference is ").nth(1).unwrap().split(", against").next().unwrap());
+        let expected = vec3(line.split("against ").nth(1).unwrap().split(" expected").next().unwrap());
+        assert!((diff - expected).length() < 3e-4, "{mode:?}: {diff} vs {expected}");
+    }
+}

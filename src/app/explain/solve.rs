@@ -351,14 +351,33 @@ pub fn check_section(run: &Run) -> Section {
             let p0 = a0.velocity * a0.mass() + b0.velocity * b0.mass();
             let p1 = a1.velocity * a1.mass() + b1.velocity * b1.mass();
             let gravity = g * (a0.mass() + b0.mass()) * run.dt;
+            // Joints from either body to anything else push the pair from outside (a joint
+            // between the two is internal: its impulses cancel).
+            let (ia, ib) = (run.a as u32, run.b as u32);
+            let mut joints = Vec3::ZERO;
+            let mut jointed = 0;
+            for j in run.end.joint_records() {
+                let (on_a, on_b) = ([ia, ib].contains(&j.a), [ia, ib].contains(&j.b));
+                if on_a != on_b {
+                    joints += if on_b { j.linear_impulse } else { -j.linear_impulse };
+                    jointed += 1;
+                }
+            }
             let ke = |b: &Body| 0.5 * b.mass() * b.velocity.length_squared();
+            let outside = if jointed > 0 {
+                format!(" plus the impulses of the {jointed} joint(s) that hold them, {} (section above)", v3(joints))
+            } else {
+                String::new()
+            };
             s.para(format!(
-                "Momentum: the contact impulses act on the two bodies equally and oppositely, so only gravity changes their total momentum: p_after − p_before = (mA + mB)·g·dt{}. p_before = {} kg·m/s, p_after = {} kg·m/s, difference {}; (mA + mB)·g·dt = {}.",
-                if alone { "" } else { " (plus what other contacts on them do)" },
+                "Momentum: the contact impulses act on the two bodies equally and oppositely, so the pair's total momentum changes only by gravity's (mA + mB)·g·dt = {}{}{}. p_before = {} kg·m/s, p_after = {} kg·m/s: the difference is {}, against {} expected.",
+                v3(gravity),
+                outside,
+                if alone { "" } else { ", and by what other contacts on them do" },
                 v3(p0),
                 v3(p1),
                 v3(p1 - p0),
-                v3(gravity)
+                v3(gravity + joints)
             ));
             s.para(format!(
                 "Translational kinetic energy: before {} J, after {} J.",
