@@ -97,6 +97,14 @@ fn run_world(scene: &str, template: &contactlab::physics::World, steps: usize, t
         Box::new(Box3d::mirror(template)),
         Box::new(ContactlabDefault::mirror(template)),
     ];
+    // The upstream Box3D on one thread, and on every core with its own scheduler.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    for workers in if cores > 1 { vec![1, cores] } else { vec![1] } {
+        match contactlab_peers::boxddd::Box3dUpstream::mirror(template, workers) {
+            Ok(e) => engines.push(Box::new(e)),
+            Err(e) => eprintln!("{scene}: the upstream Box3D could not mirror this world: {e}"),
+        }
+    }
     let start_poses: Vec<_> = engines.iter().map(|e| top.map(|i| e.poses()[i].pos)).collect();
     // The engines take turns, a segment of steps each, so that a change in the machine's
     // speed during the run (a shared virtual machine drifts by 20 % and more) slows every
@@ -224,43 +232,69 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
             "### Whole world (mean ms per step{}; max penetration and top-box drift at the end, by contactlab's SAT)\n",
             if quick { ", QUICK run: a tenth of the steps" } else { "" }
         );
-        out += "| scene | bodies | contactlab | rapier3d | box3d-rust | ÷ rapier3d | ÷ box3d-rust | ÷ fastest peer | max penetration mm (cl / rapier / b3d) | top-box drift mm (cl / rapier / b3d) | contactlab 4×3: ms, pen. mm, drift mm |\n";
-        out += "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n";
+        out += "| scene | bodies | contactlab | rapier3d | box3d-rust | box3d (C) | ÷ rapier3d | ÷ box3d-rust | ÷ box3d (C) | ÷ fastest peer | max penetration mm (cl / rapier / b3d / C) | top-box drift mm (cl / rapier / b3d / C) | contactlab 4×3: ms, pen. mm, drift mm |\n";
+        out += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n";
         for s in &scenes {
             let (cl, ra, b3) = (find(s, "contactlab"), find(s, "rapier3d"), find(s, "box3d-rust"));
+            let bc = find(s, "box3d (C)");
             let Some(cl) = cl else { continue };
             let def = find(s, "contactlab 4×3");
-            let fastest = [ra, b3].iter().flatten().map(|r| r.ms).reduce(f64::min);
+            let fastest = [ra, b3, bc].iter().flatten().map(|r| r.ms).reduce(f64::min);
             let ms = |r: Option<&WorldRow>| cell(r.map(|r| format!("{:.2}", r.ms)));
             let pen = |r: Option<&WorldRow>| cell(r.map(|r| format!("{:.1}", r.max_penetration * 1e3)));
             let drift = |r: Option<&WorldRow>| cell(r.and_then(|r| r.drift).map(|d| format!("{:.1}", d * 1e3)));
             let _ = writeln!(
                 out,
-                "| {s} | {} | {:.2} | {} | {} | {} | {} | {} | {} / {} / {} | {} / {} / {} | {}, {}, {} |",
+                "| {s} | {} | {:.2} | {} | {} | {} | {} | {} | {} | {} | {} / {} / {} / {} | {} / {} / {} / {} | {}, {}, {} |",
                 cl.bodies,
                 cl.ms,
                 ms(ra),
                 ms(b3),
+                ms(bc),
                 ratio(cl.ms, ra.map(|r| r.ms)),
                 ratio(cl.ms, b3.map(|r| r.ms)),
+                ratio(cl.ms, bc.map(|r| r.ms)),
                 ratio(cl.ms, fastest),
                 pen(Some(cl)),
                 pen(ra),
                 pen(b3),
+                pen(bc),
                 drift(Some(cl)),
                 drift(ra),
                 drift(b3),
+                drift(bc),
                 ms(def),
                 pen(def),
                 drift(def)
             );
+        }
+        // Threads: the upstream Box3D on one thread and on every core (contactlab and the
+        // other peers step on one thread here).
+        let threaded: Vec<&str> = scenes
+            .iter()
+            .copied()
+            .filter(|s| world.iter().any(|r| r.scene == *s && r.engine == "box3d (C) mt"))
+            .collect();
+        if !threaded.is_empty() {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let _ = writeln!(
+                out,
+                "\nThe upstream Box3D on {cores} worker threads (its own scheduler) against one (ms per step):\n"
+            );
+            out += "| scene | box3d (C), 1 thread | box3d (C), all cores | speed-up | contactlab (1 thread) |\n|---|---:|---:|---:|---:|\n";
+            for s in threaded {
+                let (one, all, cl) = (find(s, "box3d (C)"), find(s, "box3d (C) mt"), find(s, "contactlab"));
+                let ms = |r: Option<&WorldRow>| cell(r.map(|r| format!("{:.2}", r.ms)));
+                let up = cell(one.zip(all).map(|(o, a)| format!("{:.2}×", o.ms / a.ms)));
+                let _ = writeln!(out, "| {s} | {} | {} | {up} | {} |", ms(one), ms(all), ms(cl));
+            }
         }
         // Joint scenes: how far apart each engine lets the joined anchors drift.
         let jointed: Vec<&str> =
             scenes.iter().copied().filter(|s| world.iter().any(|r| r.scene == *s && r.joint_error.is_some())).collect();
         if !jointed.is_empty() {
             out += "\nJoint error at the end (ball-joint anchor separation, by the same measure for every engine; mm, max / mean):\n\n";
-            out += "| scene | contactlab | rapier3d | box3d-rust | contactlab 4×3 |\n|---|---|---|---|---|\n";
+            out += "| scene | contactlab | rapier3d | box3d-rust | box3d (C) | contactlab 4×3 |\n|---|---|---|---|---|---|\n";
             for s in jointed {
                 let err = |e: &str| {
                     cell(
@@ -269,10 +303,11 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
                 };
                 let _ = writeln!(
                     out,
-                    "| {s} | {} | {} | {} | {} |",
+                    "| {s} | {} | {} | {} | {} | {} |",
                     err("contactlab"),
                     err("rapier3d"),
                     err("box3d-rust"),
+                    err("box3d (C)"),
                     err("contactlab 4×3")
                 );
             }
@@ -282,15 +317,16 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
             scenes.iter().copied().filter(|s| s.starts_with("barrage-") || s.starts_with("heightfield-")).collect();
         if !barrages.is_empty() {
             out += "\nBodies that got through at the end: barrage (continuous collision on in every engine: contactlab fast mode, rapier3d CCD, box3d-rust bullets) — dynamic bodies outside the room; heightfield — dynamic bodies whose centre is below the terrain:\n\n";
-            out += "| scene | contactlab | rapier3d | box3d-rust | contactlab 4×3 |\n|---|---:|---:|---:|---:|\n";
+            out += "| scene | contactlab | rapier3d | box3d-rust | box3d (C) | contactlab 4×3 |\n|---|---:|---:|---:|---:|---:|\n";
             for s in barrages {
                 let n = |e: &str| cell(find(s, e).and_then(|r| r.escaped).map(|n| n.to_string()));
                 let _ = writeln!(
                     out,
-                    "| {s} | {} | {} | {} | {} |",
+                    "| {s} | {} | {} | {} | {} | {} |",
                     n("contactlab"),
                     n("rapier3d"),
                     n("box3d-rust"),
+                    n("box3d (C)"),
                     n("contactlab 4×3")
                 );
             }

@@ -1,4 +1,5 @@
-//! contactlab side by side with parry3d, rapier3d and box3d-rust.
+//! contactlab side by side with parry3d, rapier3d, box3d-rust and the upstream Box3D (C,
+//! through `boxddd`; [`boxddd`] module).
 //!
 //! Every world here is first built as a contactlab [`World`] (from
 //! [`contactlab::scene::stock`]) and then *mirrored* into each peer body by body: same
@@ -16,6 +17,7 @@
 //! substep rate), rapier's are rigid (its default joint spring, 10⁶ Hz); joined bodies never
 //! collide with each other.
 
+pub mod boxddd;
 pub mod character;
 pub mod narrow;
 

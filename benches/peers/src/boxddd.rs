@@ -1,0 +1,117 @@
+//! The upstream Box3D — Erin Catto's C library, vendored and built by the `boxddd` crate
+//! (`boxddd-sys` compiles it with the C compiler) — mirrored from a contactlab world like
+//! the other peers: same shapes, poses, densities, materials, gravity and time step,
+//! sleeping off, 4 substeps, contact stiffness 30 Hz (Box3D's default), ball joints as
+//! spherical joints. `workers` > 1 lets Box3D start its own worker threads and run its
+//! built-in scheduler (`b3WorldDef::workerCount` without task callbacks, as Box3D's own
+//! benchmark does).
+//!
+//! SIMD: Box3D's solver is 4 lanes wide; on x86-64 it is built with SSE2 (the boxddd
+//! build passes no `-m` flags and Box3D has no AVX2 path), so the rows compare it with
+//! contactlab built for the same baseline target (`x86-64`, SSE2).
+
+use crate::{ball_joints, Engine, DT, SUBSTEPS};
+use boxddd::prelude::*;
+use contactlab::physics::{Iso, Shape, World as ClWorld};
+
+fn v(p: glam::Vec3) -> boxddd::Vec3 {
+    boxddd::Vec3 { x: p.x, y: p.y, z: p.z }
+}
+
+fn q(r: glam::Quat) -> boxddd::Quat {
+    boxddd::Quat { v: v(glam::Vec3::new(r.x, r.y, r.z)), s: r.w }
+}
+
+/// Upstream Box3D's world, mirrored from a contactlab world.
+pub struct Box3dUpstream {
+    world: boxddd::World,
+    ids: Vec<boxddd::BodyId>,
+    name: &'static str,
+}
+
+impl Box3dUpstream {
+    /// Mirror `src` body by body, stepping on `workers` threads (1: the caller's only).
+    /// Triangle-mesh bodies are mirrored as Box3D meshes.
+    pub fn mirror(src: &ClWorld, workers: u32) -> boxddd::Result<Self> {
+        let foundation = match Foundation::get() {
+            Ok(f) => f,
+            Err(_) => Foundation::initialize_default()?,
+        };
+        let mut world = foundation.create_world(
+            foundation.world_def_builder().gravity(v(src.gravity)).enable_sleep(false).worker_count(workers).build()?,
+        )?;
+        let mut ids = Vec::new();
+        for b in src.bodies() {
+            let def = foundation
+                .body_def_builder()
+                .body_type(if b.is_dynamic() { BodyType::Dynamic } else { BodyType::Static })
+                .position([b.pose.pos.x, b.pose.pos.y, b.pose.pos.z])
+                .rotation(q(b.pose.rot))
+                .linear_velocity(v(b.velocity))
+                .angular_velocity(v(b.angular_velocity))
+                .enable_sleep(false)
+                .bullet(b.bullet)
+                .build()?;
+            let id = world.create_body(def)?;
+            let density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
+            let sd = foundation
+                .shape_def_builder()
+                .density(density)
+                .friction(b.friction)
+                .restitution(b.restitution)
+                .build()?;
+            match &b.shape {
+                Shape::Sphere { radius } => {
+                    world.create_sphere_shape(id, &sd, &boxddd::Sphere::new(v(glam::Vec3::ZERO), *radius))?;
+                }
+                Shape::Capsule { radius, half_height } => {
+                    let (c1, c2) = (v(glam::Vec3::Y * -*half_height), v(glam::Vec3::Y * *half_height));
+                    world.create_capsule_shape(id, &sd, &boxddd::Capsule::new(c1, c2, *radius))?;
+                }
+                Shape::Box { half_extents: e, .. } => {
+                    world.create_hull_shape(id, &sd, &boxddd::BoxHull::new(e.x, e.y, e.z)?)?;
+                }
+                Shape::Hull(h) => {
+                    let pts: Vec<boxddd::Vec3> = h.vertices().iter().map(|p| v(*p)).collect();
+                    let hull = boxddd::Hull::from_points(&pts, pts.len().max(4) as i32)?;
+                    world.create_created_hull_shape(id, &sd, &hull)?;
+                }
+                Shape::Mesh(m) => {
+                    let verts: Vec<boxddd::Vec3> = m.vertices().iter().map(|p| v(*p)).collect();
+                    let idx: Vec<i32> = m.triangles().iter().flat_map(|t| t.map(|i| i as i32)).collect();
+                    let mesh = boxddd::MeshDataBuilder::new(verts, idx).identify_edges(true).build()?;
+                    world.create_mesh_shape(id, &sd, mesh, [1.0, 1.0, 1.0])?;
+                }
+            }
+            ids.push(id);
+        }
+        for (a, b, la, lb) in ball_joints(src) {
+            let frame = |p: glam::Vec3| boxddd::Transform { p: v(p), q: boxddd::Quat::IDENTITY };
+            let def = boxddd::SphericalJointDef::new(ids[a], ids[b])
+                .local_frame_a(frame(la))
+                .local_frame_b(frame(lb))
+                .collide_connected(false);
+            world.create_spherical_joint(def)?;
+        }
+        let name = if workers > 1 { "box3d (C) mt" } else { "box3d (C)" };
+        Ok(Self { world, ids, name })
+    }
+}
+
+impl Engine for Box3dUpstream {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn step(&mut self) {
+        self.world.step(DT, SUBSTEPS as i32).expect("box3d step");
+    }
+    fn poses(&self) -> Vec<Iso> {
+        self.ids
+            .iter()
+            .map(|id| {
+                let t = self.world.body_transform(*id).expect("box3d body");
+                Iso::new(glam::Vec3::new(t.p.x, t.p.y, t.p.z), glam::Quat::from_xyzw(t.q.v.x, t.q.v.y, t.q.v.z, t.q.s))
+            })
+            .collect()
+    }
+}
