@@ -180,6 +180,8 @@ fn worlds(filter: &str, quick: bool) -> Vec<WorldRow> {
     scene("joint-grid-100", &|| joint_grid(100, s), 300, false);
     scene("barrage-200", &|| barrage(200, s), 120, false);
     scene("heightfield-1000", &|| heightfield_pile(1000, s), 300, false);
+    // Box3D's own benchmark scene, at its own step count.
+    scene("many-pyramids-10780", &|| contactlab_peers::box3d_scenes::many_pyramids(14, 14, 10, s), 100, false);
     rows
 }
 

@@ -17,6 +17,7 @@
 //! substep rate), rapier's are rigid (its default joint spring, 10⁶ Hz); joined bodies never
 //! collide with each other.
 
+pub mod box3d_scenes;
 pub mod boxddd;
 pub mod character;
 pub mod narrow;
