@@ -160,38 +160,49 @@ mod native {
     /// `--clip-stage all` (one picture per stage into `--screenshot OUT`: OUT_0.png, OUT_1.png,
     /// …) and `--clip-strip OUT` (every stage side by side in one picture).
     fn clip_pictures(args: &Cli, t: &mut contactlab::app::Testbed) -> Result<(), CliError> {
-        if let (Some(path), Some(cli::ClipStageArg::All)) = (&args.screenshot, args.clip_stage) {
-            if vector::is_svg(path) {
-                let docs = vector::clip_stages(t, args.size).map_err(CliError::ClipStage)?;
-                let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-                for (k, doc) in docs.iter().enumerate() {
-                    let file = path.with_file_name(format!("{stem}_{k}.svg"));
-                    contactlab::app::output::save(&file, doc.as_bytes()).map_err(CliError::Render)?;
-                    println!("clip stage {k}     {}", file.display());
-                }
-                if args.clip_strip.is_none() {
-                    return Ok(());
-                }
+        let all = args.clip_stage == Some(cli::ClipStageArg::All);
+        let stages_into = match (&args.screenshot, all) {
+            (Some(path), true) => Some(path),
+            (None, true) => {
+                return Err(CliError::ClipStage("--clip-stage all writes into --screenshot OUT.png: give one".into()))
             }
-        }
-        let images = headless::clip_stages(t, args.size, args.scale).map_err(CliError::ClipStage)?;
-        let save = |img: &image::RgbaImage, p: &std::path::Path| {
-            contactlab::app::output::save_image(img, p).map(|_| ()).map_err(CliError::Render)
+            (_, false) => None,
         };
-        if args.clip_stage == Some(cli::ClipStageArg::All) && !args.screenshot.as_deref().is_some_and(vector::is_svg) {
-            let Some(path) = &args.screenshot else {
-                return Err(CliError::ClipStage("--clip-stage all writes into --screenshot OUT.png: give one".into()));
-            };
+        let svg = stages_into.is_some_and(|p| vector::is_svg(p));
+        // Pictures from the GPU for the strip, and for the stages unless they are SVG.
+        let images = if args.clip_strip.is_some() || (all && !svg) {
+            headless::clip_stages(t, args.size, args.scale).map_err(CliError::ClipStage)?
+        } else {
+            Vec::new()
+        };
+        if let Some(path) = stages_into {
             let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            let ext = path.extension().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "png".into());
-            for (k, img) in images.iter().enumerate() {
-                let file = path.with_file_name(format!("{stem}_{k}.{ext}"));
-                save(img, &file)?;
+            let ext = if svg {
+                "svg".to_string()
+            } else {
+                path.extension().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "png".into())
+            };
+            let file_of = |k: usize| path.with_file_name(format!("{stem}_{k}.{ext}"));
+            let write = |k: usize, bytes: &[u8]| {
+                let file = file_of(k);
+                contactlab::app::output::save(&file, bytes).map_err(CliError::Render)?;
                 println!("clip stage {k}     {}", file.display());
+                Ok::<(), CliError>(())
+            };
+            if svg {
+                for (k, doc) in vector::clip_stages(t, args.size).map_err(CliError::ClipStage)?.iter().enumerate() {
+                    write(k, doc.as_bytes())?;
+                }
+            } else {
+                for (k, img) in images.iter().enumerate() {
+                    let bytes = contactlab::render::screenshot::image_bytes(img, &file_of(k))
+                        .map_err(|e| CliError::Render(e.to_string()))?;
+                    write(k, &bytes)?;
+                }
             }
         }
         if let Some(path) = &args.clip_strip {
-            save(&headless::strip(&images), path)?;
+            contactlab::app::output::save_image(&headless::strip(&images), path).map_err(CliError::Render)?;
             println!("clip strip       {} ({} stages)", path.display(), images.len());
         }
         Ok(())

@@ -303,15 +303,15 @@ fn the_inspectors_button_explains_the_step_shown_even_back_in_the_history() {
     let mut t = contactlab::app::Testbed::new(scene::load(&path).unwrap(), Some(path.clone()));
     let dir = std::env::temp_dir().join(format!("contactlab-explain-{}", std::process::id()));
     t.tools.capture.explain_dir = dir.clone();
-    t.tools.capture.open_explanations = false;
     for _ in 0..12 {
         t.step_once();
     }
     t.seek(8);
-    t.explain_step();
+    let url = t.explain_step().expect("the page's address, to open");
     assert!(t.tools.status.starts_with("wrote "), "{}", t.tools.status);
     assert_eq!(t.world().step_count, 8, "back where the user was");
     let folder = dir.join("box_on_box_step8_base_box");
+    assert!(url.starts_with("file://") && url.ends_with("box_on_box_step8_base_box/index.html"), "{url}");
     let md = std::fs::read_to_string(folder.join("explain.md")).unwrap();
     let html = std::fs::read_to_string(folder.join("index.html")).unwrap();
     assert!(html.contains("<svg") && html.contains("</html>"));

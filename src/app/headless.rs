@@ -7,7 +7,6 @@ use super::record::{gif_bytes, gif_delay_ms};
 use super::testbed::Testbed;
 use crate::render::draw::Rect;
 use crate::render::screenshot::read_texture;
-use crate::render::views::build_views;
 use crate::render::Renderer;
 use image::RgbaImage;
 
@@ -72,10 +71,7 @@ impl Offscreen {
         self.renderer.resize(size);
         self.renderer.sync_meshes(testbed.world());
         let rect = Rect { x: 0.0, y: 0.0, w: size.0 as f32, h: size.1 as f32 };
-        let views = {
-            let inputs = testbed.frame_inputs(size, rect, &self.renderer.meshes.outlines);
-            inputs.iter().flat_map(build_views).collect::<Vec<_>>()
-        };
+        let views = testbed.views(size, rect, &self.renderer.meshes.outlines);
         let mut encoder =
             self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen frame") });
         self.renderer.clear = testbed.view.look.clear();
@@ -109,16 +105,15 @@ impl Offscreen {
 
 /// Every clip stage of the selected pair, captioned, one image each (`size` × `scale`).
 pub fn clip_stages(testbed: &mut Testbed, size: (u32, u32), scale: u32) -> Result<Vec<RgbaImage>, String> {
-    let n = testbed.clip_stages().ok_or("the selected pair has no clip stages (it needs two hulls in face contact)")?;
-    let mut off = Offscreen::new(size)?;
-    let shown = testbed.selection.clip_stage;
-    let mut images = Vec::with_capacity(n);
-    for k in 0..n {
-        testbed.selection.clip_stage = Some(k);
-        images.push(off.render_scaled(testbed, size, scale)?);
-    }
-    testbed.selection.clip_stage = shown;
-    Ok(images)
+    // The device is opened at the first stage (none when the pair has no clip stages).
+    let mut off: Option<Offscreen> = None;
+    testbed.each_clip_stage(|t| {
+        let o = match &mut off {
+            Some(o) => o,
+            None => off.insert(Offscreen::new(size)?),
+        };
+        o.render_scaled(t, size, scale)
+    })
 }
 
 /// `images` side by side, left to right, in one image (a strip for a slide).

@@ -297,6 +297,30 @@ impl Testbed {
         self.pair_debug().and_then(clip_stage_count)
     }
 
+    /// `draw` for every clip stage of the selected pair in turn, the stage shown set to it;
+    /// the stage shown before is restored. Errs when the pair has no clip stages.
+    pub fn each_clip_stage<T>(
+        &mut self,
+        mut draw: impl FnMut(&mut Testbed) -> Result<T, String>,
+    ) -> Result<Vec<T>, String> {
+        let n =
+            self.clip_stages().ok_or("the selected pair has no clip stages (it needs two hulls in face contact)")?;
+        let shown = self.selection.clip_stage;
+        let mut out = Vec::with_capacity(n);
+        for k in 0..n {
+            self.selection.clip_stage = Some(k);
+            match draw(self) {
+                Ok(x) => out.push(x),
+                Err(e) => {
+                    self.selection.clip_stage = shown;
+                    return Err(e);
+                }
+            }
+        }
+        self.selection.clip_stage = shown;
+        Ok(out)
+    }
+
     /// Frames the camera on the selected pair's clip (its reference and incident faces), or
     /// on the pair when it has none (`--view clip`); the framing becomes the initial camera.
     pub fn frame_clip(&mut self, aspect: f32) {
@@ -396,6 +420,17 @@ impl Testbed {
     /// returns what the status line says.
     pub fn export_plots(&self, path: &std::path::Path) -> Result<String, String> {
         self.tools.plots.export(path)
+    }
+
+    /// The frame's draw lists ([`crate::render::views::build_views`] of every
+    /// [`Testbed::frame_inputs`]): what the GPU renderer and the SVG writer draw.
+    pub fn views(
+        &mut self,
+        size: (u32, u32),
+        main_rect: Rect,
+        outlines: &[Vec<Vec3Pair>],
+    ) -> Vec<crate::render::draw::ViewDraw> {
+        self.frame_inputs(size, main_rect, outlines).iter().flat_map(crate::render::views::build_views).collect()
     }
 
     /// Frame inputs for the renderer: one per side, each in its tile of `main_rect`

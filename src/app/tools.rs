@@ -30,8 +30,6 @@ pub struct Capture {
     pub recorder: Recorder,
     /// Where "Explain this step" writes its documents (one folder each).
     pub explain_dir: PathBuf,
-    /// Open each written document in the system's browser.
-    pub open_explanations: bool,
 }
 
 impl Default for Capture {
@@ -42,7 +40,6 @@ impl Default for Capture {
             scale: 1,
             recorder: Recorder::default(),
             explain_dir: PathBuf::from("explain"),
-            open_explanations: true,
         }
     }
 }

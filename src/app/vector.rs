@@ -12,7 +12,6 @@ use super::testbed::Testbed;
 use crate::render::draw::Rect;
 use crate::render::mesh::MeshCache;
 use crate::render::svg::{draw_views, Svg};
-use crate::render::views::build_views;
 use egui::epaint::{Shape, TextShape};
 use egui::Color32;
 
@@ -21,10 +20,7 @@ pub fn svg(testbed: &mut Testbed, size: (u32, u32)) -> String {
     let mut meshes = MeshCache::default();
     meshes.sync(testbed.world());
     let rect = Rect { x: 0.0, y: 0.0, w: size.0 as f32, h: size.1 as f32 };
-    let views = {
-        let inputs = testbed.frame_inputs(size, rect, &meshes.outlines);
-        inputs.iter().flat_map(build_views).collect::<Vec<_>>()
-    };
+    let views = testbed.views(size, rect, &meshes.outlines);
     let mut doc = Svg::new((rect.w, rect.h));
     draw_views(&mut doc, &views, &meshes, testbed.view.look.clear());
     doc.begin("labels", None);
@@ -43,15 +39,7 @@ pub fn save_svg(testbed: &mut Testbed, size: (u32, u32), path: &std::path::Path)
 /// Every clip stage of the selected pair as an SVG document (`--clip-stage all` into an
 /// `.svg` path), as [`super::headless::clip_stages`] renders them.
 pub fn clip_stages(testbed: &mut Testbed, size: (u32, u32)) -> Result<Vec<String>, String> {
-    let n = testbed.clip_stages().ok_or("the selected pair has no clip stages (it needs two hulls in face contact)")?;
-    let shown = testbed.selection.clip_stage;
-    let mut docs = Vec::with_capacity(n);
-    for k in 0..n {
-        testbed.selection.clip_stage = Some(k);
-        docs.push(svg(testbed, size));
-    }
-    testbed.selection.clip_stage = shown;
-    Ok(docs)
+    testbed.each_clip_stage(|t| Ok(svg(t, size)))
 }
 
 /// Whether `path` names an SVG file.

@@ -20,7 +20,6 @@ use super::testbed::Testbed;
 use super::tools::ScreenshotRequest;
 use crate::render::draw::Rect;
 use crate::render::screenshot::Readback;
-use crate::render::views::build_views;
 use std::path::PathBuf;
 use web_time::Instant;
 use winit::application::ApplicationHandler;
@@ -181,10 +180,7 @@ impl App {
             }
         };
         g.renderer.sync_meshes(self.testbed.world());
-        let views = {
-            let inputs = self.testbed.frame_inputs(size, self.main_rect, &g.renderer.meshes.outlines);
-            inputs.iter().flat_map(build_views).collect::<Vec<_>>()
-        };
+        let views = self.testbed.views(size, self.main_rect, &g.renderer.meshes.outlines);
         g.renderer.clear = self.testbed.view.look.clear();
         g.renderer.render(&mut encoder, &views);
         let shot = self.testbed.tools.capture.screenshot.take();

@@ -470,27 +470,34 @@ fn split(f: &Face, l: [f64; 3]) -> [Option<Face>; 2] {
     [half(1.0), half(-1.0)]
 }
 
-/// `faces` with every pair that cuts through each other cut along their crossing (both
-/// faces, the same line), so that the pieces can be ordered.
-fn split_crossings(faces: Vec<Face>) -> Vec<Face> {
-    let n = faces.len();
-    let mut cuts: Vec<Vec<[f64; 3]>> = vec![Vec::new(); n];
-    let mut by_x: Vec<usize> = (0..n).collect();
+/// Every pair (i, j) of `faces` whose pictures' boxes overlap along x (sweep and prune)
+/// and that are not two faces of one convex solid (those never overlap in the picture).
+fn candidate_pairs(faces: &[Face], mut visit: impl FnMut(usize, usize)) {
+    let mut by_x: Vec<usize> = (0..faces.len()).collect();
     by_x.sort_by(|&i, &j| faces[i].min.0.total_cmp(&faces[j].min.0));
     for (k, &i) in by_x.iter().enumerate() {
         for &j in &by_x[k + 1..] {
             if faces[j].min.0 >= faces[i].max.0 {
                 break;
             }
-            if faces[i].convex.is_some() && faces[i].convex == faces[j].convex {
-                continue;
-            }
-            if let Some(l) = crossing(&faces[i], &faces[j]) {
-                cuts[i].push(l);
-                cuts[j].push(l);
+            if faces[i].convex.is_none() || faces[i].convex != faces[j].convex {
+                visit(i, j);
             }
         }
     }
+}
+
+/// `faces` with every pair that cuts through each other cut along their crossing (both
+/// faces, the same line), so that the pieces can be ordered.
+fn split_crossings(faces: Vec<Face>) -> Vec<Face> {
+    let n = faces.len();
+    let mut cuts: Vec<Vec<[f64; 3]>> = vec![Vec::new(); n];
+    candidate_pairs(&faces, |i, j| {
+        if let Some(l) = crossing(&faces[i], &faces[j]) {
+            cuts[i].push(l);
+            cuts[j].push(l);
+        }
+    });
     let mut out = Vec::with_capacity(n);
     for (f, lines) in faces.into_iter().zip(cuts) {
         let mut pieces = vec![f];
@@ -508,23 +515,13 @@ fn paint_order(faces: &[Face]) -> Vec<usize> {
     let n = faces.len();
     let mut after: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut pending = vec![0u32; n];
-    let mut by_x: Vec<usize> = (0..n).collect();
-    by_x.sort_by(|&i, &j| faces[i].min.0.total_cmp(&faces[j].min.0));
-    for (k, &i) in by_x.iter().enumerate() {
-        for &j in &by_x[k + 1..] {
-            if faces[j].min.0 >= faces[i].max.0 {
-                break;
-            }
-            if faces[i].convex.is_some() && faces[i].convex == faces[j].convex {
-                continue;
-            }
-            if let Some(i_behind) = behind(&faces[i], &faces[j]) {
-                let (first, then) = if i_behind { (i, j) } else { (j, i) };
-                after[first].push(then as u32);
-                pending[then] += 1;
-            }
+    candidate_pairs(faces, |i, j| {
+        if let Some(i_behind) = behind(&faces[i], &faces[j]) {
+            let (first, then) = if i_behind { (i, j) } else { (j, i) };
+            after[first].push(then as u32);
+            pending[then] += 1;
         }
-    }
+    });
     // Kahn's order, farthest of the ready faces first; a cycle (faces that cut through each
     // other) is broken at its farthest face.
     #[derive(PartialEq)]

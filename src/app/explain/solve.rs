@@ -281,8 +281,7 @@ fn one_pass_table(run: &Run, s: &mut Section, ba: &Body, bb: &Body, n: Vec3, t: 
     for (k, p) in m.points.iter().enumerate() {
         let (ra, rb) = (p.position - ba.pose.pos, p.position - bb.pose.pos);
         let kk = basis.transpose() * k_matrix(ba, bb, ra, rb) * basis;
-        let vrel = (bb.velocity + bb.angular_velocity.cross(rb)) - (ba.velocity + ba.angular_velocity.cross(ra));
-        let vn = vrel.dot(n);
+        let vn = (bb.point_velocity(p.position) - ba.point_velocity(p.position)).dot(n);
         order.push((k, vn));
         let mut row = vec![k.to_string(), v3(ra), v3(rb), num(1.0 / kk.x_axis.x), num(vn), sep(p.depth)];
         if matrix {

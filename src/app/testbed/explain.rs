@@ -1,8 +1,9 @@
 //! "Explain this step" (the contact inspector): the worked example of the selected pair
 //! for the step the inspector shows ([`crate::app::explain`]). It starts from the state
 //! before that step — taken from the history by going one step back and forward again,
-//! which re-simulates exactly — and is written into `explain/` (natively, then opened in
-//! the system's browser; `Capture::explain_dir`, `Capture::open_explanations`) or downloaded as one HTML page (in the browser).
+//! which re-simulates exactly — and is written into `explain/` (`Capture::explain_dir`;
+//! natively, then opened in the system's browser through egui's `open_url`) or downloaded
+//! as one HTML page (in the browser).
 //!
 //! Limit: a mouse drag during the explained step is not part of the document's step (the
 //! document steps the world as the headless command does).
@@ -16,15 +17,22 @@ const FIGURES: (u32, u32) = (960, 600);
 
 impl Testbed {
     /// Writes the worked example of the selected pair at the current step (on the
-    /// inspector's side) and says where in the status line.
-    pub fn explain_step(&mut self) {
-        self.tools.status = match self.write_explanation() {
-            Ok(msg) => msg,
-            Err(e) => format!("explain: {e}"),
-        };
+    /// inspector's side) and says where in the status line. Returns the page's `file://`
+    /// address for the caller to open (egui's `open_url`; natively only).
+    pub fn explain_step(&mut self) -> Option<String> {
+        match self.write_explanation() {
+            Ok((msg, url)) => {
+                self.tools.status = msg;
+                url
+            }
+            Err(e) => {
+                self.tools.status = format!("explain: {e}");
+                None
+            }
+        }
     }
 
-    fn write_explanation(&mut self) -> Result<String, String> {
+    fn write_explanation(&mut self) -> Result<(String, Option<String>), String> {
         let (a, b) = self.selected_pair().ok_or("select two bodies first")?;
         let k = self.selection.side.min(self.sides.len() - 1);
         let step = self.world().step_count;
@@ -59,39 +67,20 @@ impl Testbed {
         let folder = format!("{stem}_step{n}_{}_{}", names(a.min(b)), names(a.max(b)));
         #[cfg(target_arch = "wasm32")]
         {
-            crate::app::output::save(std::path::Path::new(&format!("{folder}.html")), doc.html().as_bytes())
+            let msg = crate::app::output::save(std::path::Path::new(&format!("{folder}.html")), doc.html().as_bytes())?;
+            Ok((msg, None))
         }
         #[cfg(not(target_arch = "wasm32"))]
         {
             let dir = self.tools.capture.explain_dir.join(folder);
             let written = explain::write(&doc, &dir).map_err(|e| e.to_string())?;
-            let opened = self.tools.capture.open_explanations && open_in_browser(&written.html);
-            Ok(format!(
-                "wrote {} (and explain.md with {} figures){}",
+            let page = std::fs::canonicalize(&written.html).unwrap_or_else(|_| written.html.clone());
+            let msg = format!(
+                "wrote {} (and explain.md with {} figures); opening it in the browser",
                 written.html.display(),
-                written.figures.len(),
-                if opened { "; opened in the browser" } else { "; open it in a browser" }
-            ))
+                written.figures.len()
+            );
+            Ok((msg, Some(format!("file://{}", page.display()))))
         }
     }
-}
-
-/// Opens `path` with the system's handler for HTML files; false when none could start.
-#[cfg(not(target_arch = "wasm32"))]
-fn open_in_browser(path: &std::path::Path) -> bool {
-    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut cmd = if cfg!(target_os = "macos") {
-        std::process::Command::new("open")
-    } else if cfg!(target_os = "windows") {
-        let mut c = std::process::Command::new("cmd");
-        c.args(["/C", "start", ""]);
-        c
-    } else {
-        std::process::Command::new("xdg-open")
-    };
-    cmd.arg(&path)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    cmd.spawn().is_ok()
 }

@@ -25,7 +25,9 @@ pub fn pair(ui: &mut egui::Ui, t: &mut Testbed, k: usize) {
         let tip = "Write this step of this pair out as a worked example: every number the step computed for it, \
                    in order, with figures (an HTML page and Markdown with SVG figures, in explain/)";
         if ui.button("Explain this step").on_hover_text(tip).clicked() {
-            t.explain_step();
+            if let Some(url) = t.explain_step() {
+                ui.ctx().open_url(egui::OpenUrl::new_tab(url));
+            }
         }
     });
     let Some(side) = t.sides.get(k) else { return };
