@@ -77,6 +77,12 @@ pub struct Cli {
     #[arg(long)]
     pub scalar: bool,
 
+    /// Override the scene's thread count (`solver.threads`): the step's stages are shared
+    /// out between N threads, the calling one included; 0 uses every core. Results are
+    /// bit-identical at any count.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub threads: Option<u32>,
+
     /// Write a JSON Lines trace of the run to this file.
     #[arg(long, value_name = "FILE.jsonl")]
     pub trace: Option<PathBuf>,
@@ -475,7 +481,8 @@ pub fn compare_modes(cli: &Cli) -> Result<Option<Vec<SolverMode>>, CliError> {
     }
 }
 
-/// Applies --solver (or the first method of --compare) and --iterations to a world.
+/// Applies --solver (or the first method of --compare), --iterations, --scalar, --ccd and
+/// --threads to a world.
 pub fn apply_overrides(cli: &Cli, world: &mut World) {
     if let Some(m) = cli.solver {
         world.settings.mode = m;
@@ -491,6 +498,9 @@ pub fn apply_overrides(cli: &Cli, world: &mut World) {
     }
     if let Some(m) = cli.ccd {
         world.settings.ccd = m;
+    }
+    if let Some(n) = cli.threads {
+        world.settings.threads = n;
     }
 }
 

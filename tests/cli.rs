@@ -40,6 +40,7 @@ fn help_documents_every_flag() {
         "--transparent",
         "--labels",
         "--ccd",
+        "--threads",
     ] {
         assert!(text.contains(flag), "--help lacks {flag}");
     }
@@ -487,4 +488,50 @@ fn clip_stages_as_captioned_pictures_and_a_strip() {
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("a headless run of one method"));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--threads N` sets the thread count and changes no number of the run: the traces of one
+/// and three threads are the same bytes apart from the timings; a count past 64 is refused.
+#[test]
+fn threads_flag_changes_nothing_but_the_threads() {
+    let dir = std::env::temp_dir().join(format!("contactlab-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut traces = Vec::new();
+    for n in ["1", "3"] {
+        let path = dir.join(format!("t{n}.jsonl"));
+        let out = contactlab()
+            .args([&scene("hull_pile.ron"), "--headless", "--steps", "90", "--threads", n, "--trace"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Drop the timings (they differ from run to run); keep every other field.
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| {
+                let mut v: Value = serde_json::from_str(l).unwrap();
+                strip_timings(&mut v);
+                v
+            })
+            .collect();
+        traces.push(lines);
+    }
+    assert_eq!(traces[0].len(), 92, "a header and steps 0 to 90");
+    assert!(traces[0] == traces[1], "the traces of one and three threads differ");
+    let out = contactlab().args([&scene("stack_10.ron"), "--headless", "--threads", "65"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Removes every field whose name ends in `_ms` (timings), at any depth.
+fn strip_timings(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.retain(|k, _| !k.ends_with("_ms") && k != "profile");
+            m.values_mut().for_each(strip_timings);
+        }
+        Value::Array(a) => a.iter_mut().for_each(strip_timings),
+        _ => {}
+    }
 }

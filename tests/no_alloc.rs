@@ -1,5 +1,7 @@
-//! A settled world steps without touching the heap: every buffer is kept and reused.
-//! This binary installs a counting global allocator, so it holds only this test.
+//! A settled world steps without touching the heap: every buffer is kept and reused — on
+//! one thread and on two (the worker thread's allocations count too, and every stage is
+//! split between the threads). This binary installs a counting global allocator, so it
+//! holds only this test.
 
 mod common;
 use common::*;
@@ -41,7 +43,8 @@ fn settled_world_steps_without_allocating() {
         (SolverMode::Iterative, false, 0.02, false),
         (SolverMode::Iterative, true, 0.0, true),
     ];
-    for (mode, simd, recycle_distance, watch) in configs {
+    let runs = configs.into_iter().flat_map(|c| [(c, 1u32), (c, 2)]);
+    for ((mode, simd, recycle_distance, watch), threads) in runs {
         // Sleeping off so every stage runs on every body, every step.
         // Cyclone with passes that converge on resting contacts (at the seed's limits the
         // column sinks and walks, and the contacts it gains cost allocations; module docs
@@ -54,8 +57,11 @@ fn settled_world_steps_without_allocating() {
             cyclone_velocity_iterations: 50,
             cyclone_velocity_epsilon: 1e-4,
             cyclone_position_epsilon: 1e-4,
+            threads,
             ..Default::default()
         });
+        // Every stage shared out between the threads, however small.
+        w.set_fine_split(true);
         ground(&mut w);
         stack(&mut w, 10);
         w.add_body(BodyDesc::new("ball", Shape::Sphere { radius: 0.3 }, Vec3::new(3.0, 0.3, 0.0))).unwrap();
@@ -93,10 +99,11 @@ fn settled_world_steps_without_allocating() {
         assert_eq!(
             after - before,
             0,
-            "{mode:?} simd {simd} watch {watch}: {} allocations in 120 settled steps",
+            "{mode:?} simd {simd} watch {watch}, {threads} threads: {} allocations in 120 settled steps",
             after - before
         );
         assert!(w.stats().points >= 40, "the world has contacts to work on");
+        assert_eq!(w.threads(), threads as usize);
         if watch {
             let clipped = w.watched().iter().filter(|r| r.clip_step == w.step_count).count();
             assert_eq!(clipped, 3, "every watched pair was clipped in the last step");

@@ -172,6 +172,7 @@ fn values_outside_the_documented_ranges_are_refused_with_value_and_range() {
         ("Scene(name: \"t\", solver: (slop: 5.0))", "slop", "between 0 and 0.1 m"),
         ("Scene(name: \"t\", solver: (contact_hertz: 1e9))", "contact_hertz", "between 0 and 1000 Hz"),
         ("Scene(name: \"t\", solver: (margin: 3.0))", "margin", "between 0 and 1 m"),
+        ("Scene(name: \"t\", solver: (threads: 100))", "threads", "at most 64 (0: every core)"),
         (
             "Scene(name: \"t\", generators: [Stack(name: \"s\", base: (0.0, 0.0, 0.0), count: 2, half_extents: (0.5, 1e-5, 0.5))])",
             "half_extents",

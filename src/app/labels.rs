@@ -359,6 +359,9 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
         }
         line_y += 22.0 * u;
     }
+    if t.view.overlays.has(Overlay::Graph) {
+        line_y = graph_legend(s, w, main.x + 14.0 * u, line_y);
+    }
     if t.selected_pair().is_none() {
         return;
     }
@@ -437,6 +440,42 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
         teaching_labels(s, t, pd, main);
     }
     inset_titles(s, t, w, pd, main);
+}
+
+/// The solver-graph overlay's legend at (`x`, `y`): what the colours mean, then a swatch per
+/// graph colour in use with its manifold count, the islands and the threads. Returns the
+/// line below it.
+fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32 {
+    let (u, dark) = (s.ppp, s.text);
+    let islands = {
+        let mut roots: Vec<u32> = w.islands().into_iter().flatten().collect();
+        roots.sort_unstable();
+        roots.dedup();
+        roots.len()
+    };
+    let threads = w.threads();
+    let head = match w.colour_counts() {
+        Some(_) => format!(
+            "solver graph: dot = graph colour of its manifold (one colour's batches run at once on {threads} thread{}), body = island ({islands})",
+            if threads == 1 { "" } else { "s" }
+        ),
+        None => format!("{}: contacts solved in one sequence (no graph colours); body = island ({islands})", w.settings.mode.name()),
+    };
+    let at = s.p(x, y);
+    s.fixed(at, Align2::LEFT_TOP, head, FontId::proportional(14.0), dark);
+    y += 22.0 * u;
+    let Some(counts) = w.colour_counts() else { return y };
+    let last = counts.len() - 1;
+    let mut cx = x;
+    for (k, &n) in counts.iter().enumerate().filter(|(_, &n)| n > 0) {
+        let at = s.p(cx + 14.0 * u, y);
+        let text = if k == last { format!("none: {n}") } else { format!("{k}: {n}") };
+        let r = s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(13.0), dark);
+        let dot = Pos2::new(r.min.x - 8.0, r.center().y);
+        s.painter.circle_filled(dot, 5.0, c32(crate::render::graph::colour_of(k as u8)));
+        cx = (r.max.x + 12.0) * u;
+    }
+    y + 22.0 * u
 }
 
 /// The clip stage's caption when a stage is chosen (the panel's slider, `--clip-stage N`;

@@ -81,7 +81,11 @@
 //!   number of contact points (the method docs in [`solver`]).
 //! - Characters are kinematic: bodies block them but never push them back, and they
 //!   collide with triangles only (spheres and capsules are passed through).
-//! - The step is single-threaded.
+//! - The step's stages are shared out between threads ([`parallel`]: the narrow phase,
+//!   prepare, each graph colour of the SIMD solver, integration; the results are
+//!   bit-identical at any thread count), but the broad phase, the joints, the overflow
+//!   manifolds, restitution, continuous collision, islands and the one-pass methods' solves
+//!   run on the stepping thread.
 
 pub mod body;
 pub mod broadphase;
@@ -94,6 +98,7 @@ pub mod joint;
 pub mod limits;
 pub mod math;
 pub mod mesh;
+pub mod parallel;
 pub mod shape;
 pub mod solver;
 pub mod world;

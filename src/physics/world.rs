@@ -18,7 +18,8 @@
 //!   `Settings::recycle_distance` since its manifold was computed keeps it — normal, points
 //!   and lever arms as captured, depths measured again (Box3D's contact recycling,
 //!   [`Recycle`]); a pair found apart is skipped while its gap minus its relative motion
-//!   stays above the margin, [`Apart`], read from a compact array beside the contacts) →
+//!   stays above the margin, [`Apart`], read from a compact array beside the contacts;
+//!   `world/narrow.rs`) →
 //!   `Prepare` (lever arms, tangents, materials, soft-contact coefficients,
 //!   `world/prepare.rs`; then the method's own: effective masses, colouring, SIMD batches)
 //!   → for each substep: `IntegrateForces` (gravity) → `WarmStart` → `SolveVelocities` →
@@ -51,9 +52,14 @@
 //!
 //! Limits: speculative contacts reach at most [`MAX_SPECULATIVE`] per step, so with
 //! continuous collision off a faster body can tunnel through a thin one; a recycled
-//! manifold gains no new points until its pair has moved the recycling distance; the step
-//! is single-threaded (the iterative solver runs four manifolds per SIMD batch, see
-//! [`crate::physics::solver::wide`], but on one thread).
+//! manifold gains no new points until its pair has moved the recycling distance.
+//!
+//! Threads (`Settings::threads`, [`crate::physics::parallel`]): the narrow phase
+//! (`world/narrow.rs`), `Prepare`, the SIMD solver's passes (each graph colour's batches,
+//! colours in sequence), storing the impulses and the integration share their independent
+//! items out between the world's worker threads, giving bit-identical results at any
+//! count; the broad phase, the joints, restitution, continuous collision, islands and the
+//! one-pass methods' solves run on the stepping thread.
 //!
 //! Materials: see `world/prepare.rs` and [`PairMaterial`].
 
@@ -62,6 +68,7 @@ use crate::physics::broadphase::BroadPhase;
 use crate::physics::collide::{CollideConfig, Scratch};
 pub use crate::physics::contact::{Apart, Contact, PointImpulse, Recycle};
 use crate::physics::math::{Aabb, Iso};
+use crate::physics::parallel::Workers;
 use crate::physics::shape::Shape;
 use crate::physics::solver::{
     ContactConstraint, ContinuousMode, Methods, PositionMoves, Schedule, Settings, SolverBody, StepInfo,
@@ -80,6 +87,7 @@ mod earliest;
 mod integrate;
 mod islands;
 mod joints;
+mod narrow;
 mod prepare;
 mod recorded;
 mod snapshot;
@@ -95,7 +103,7 @@ pub use earliest::MIN_CUT;
 pub use integrate::SMALL_TURN;
 pub use joints::{joint_hertz_cap, JointError, JointRecord, JointSet};
 pub use solve_trace::{PairSolve, PassKind, PassRecord};
-pub use stage::{Profile, Stage};
+pub use stage::{Profile, Stage, PROFILED_THREADS};
 pub use watch::PairRecord;
 
 /// How far (m) the broad phase's enlarged boxes reach beyond each body's swept box
@@ -181,8 +189,8 @@ pub struct World {
     /// Per contact (same order): its pair and [`Apart`] record in one compact array, so the
     /// narrow phase matches pairs and skips the pairs still apart without opening the
     /// contacts' boxes (faster on piles with many pairs still apart, docs/BENCHMARKS.md).
-    keys: Vec<collision::PairKey>,
-    keys_next: Vec<collision::PairKey>,
+    keys: Vec<narrow::PairKey>,
+    keys_next: Vec<narrow::PairKey>,
     /// Indices of this step's contacts that are not still apart (the narrow phase opens
     /// only these).
     open: Vec<u32>,
@@ -191,10 +199,14 @@ pub struct World {
     #[allow(clippy::vec_box)]
     contact_pool: Vec<Box<Contact>>,
     /// The further manifolds of body–mesh pairs (one per normal group after the first),
-    /// kept in `contacts` after the pair-aligned ones ([`collision::MeshParts`]).
-    parts: collision::MeshParts,
+    /// kept in `contacts` after the pair-aligned ones ([`narrow::MeshParts`]).
+    parts: narrow::MeshParts,
     /// Indices of the contacts with at least one point (prepare visits only these).
     touching: Vec<u32>,
+    /// Per opened pair of this step (`open`), what the narrow phase made of it.
+    narrow_outcome: Vec<narrow::Outcome>,
+    /// The narrow phase's collision scratch, one per worker thread.
+    narrow_scratch: Vec<Scratch>,
     /// Whether any prepared constraint has restitution (else the restitution pass is skipped).
     bouncy: bool,
     scratch: Scratch,
@@ -227,6 +239,8 @@ pub struct World {
     continuous: ContinuousRecord,
     continuous_scratch: continuous::ContinuousScratch,
     earliest_scratch: earliest::EarliestScratch,
+    /// The threads the step shares its stages between (`Settings::threads`).
+    workers: Workers,
 }
 
 impl Default for World {
@@ -276,6 +290,8 @@ impl World {
             contact_pool: Vec::new(),
             parts: Default::default(),
             touching: Vec::new(),
+            narrow_outcome: Vec::new(),
+            narrow_scratch: Vec::new(),
             bouncy: false,
             scratch: Scratch::default(),
             solver_bodies: Vec::new(),
@@ -297,6 +313,7 @@ impl World {
             continuous: ContinuousRecord::default(),
             continuous_scratch: Default::default(),
             earliest_scratch: Default::default(),
+            workers: Workers::default(),
         }
     }
 
@@ -467,6 +484,7 @@ impl World {
         let t = Instant::now();
         f(self);
         self.profile.stage_ms[stage as usize] += t.elapsed().as_secs_f32() * 1000.0;
+        self.workers.take_busy(&mut self.profile.thread_ms[stage as usize]);
     }
 
     /// Advances the world by `dt` seconds through the named stages (module docs).
@@ -474,6 +492,8 @@ impl World {
         let start = Instant::now();
         self.profile = Profile::default();
         self.convergence.clear();
+        self.workers.configure(self.settings.threads);
+        self.profile.threads = self.workers.threads();
         if !self.settings.sleeping {
             for b in &mut self.bodies {
                 b.asleep = false;
@@ -499,6 +519,19 @@ impl World {
         self.step_count += 1;
         self.time += dt as f64;
         self.contain_after_step();
+    }
+
+    /// Threads the last step ran on, the calling one included (`Settings::threads`
+    /// resolved on this machine).
+    pub fn threads(&self) -> usize {
+        self.workers.threads()
+    }
+
+    /// Shares out every parallel stage in blocks of one item, however small the scene
+    /// ([`Workers::set_fine`]): slower, for tests and for watching the parallel layer work on
+    /// a small scene. The results are the same either way.
+    pub fn set_fine_split(&mut self, fine: bool) {
+        self.workers.set_fine(fine);
     }
 
     /// What continuous collision did in the last step: bodies moved back to their time of

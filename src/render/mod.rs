@@ -9,6 +9,7 @@
 
 pub mod characters;
 pub mod draw;
+pub mod graph;
 pub mod joints;
 pub mod mesh;
 pub mod mesh_debug;

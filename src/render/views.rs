@@ -190,8 +190,14 @@ fn main_view(f: &FrameInput) -> ViewDraw {
         v.lines.push(Segment::line(Vec3::new(x, 0.002, -20.0), Vec3::new(x, 0.002, 20.0), c, wd).with_alpha(0.8));
         v.lines.push(Segment::line(Vec3::new(-20.0, 0.002, x), Vec3::new(20.0, 0.002, x), c, wd).with_alpha(0.8));
     }
+    // The solver's graph (`Overlay::Graph`): islands tint the bodies, graph colours the dots.
+    let graph = f.overlays.has(Overlay::Graph);
+    let (islands, graph_colours) = if graph { (w.islands(), w.graph_colours()) } else { Default::default() };
     for (i, b) in w.bodies().iter().enumerate() {
         let mut color = f.colors.get(i).copied().unwrap_or([0.7, 0.7, 0.7]);
+        if let Some(Some(island)) = islands.get(i) {
+            color = super::graph::island_colour(*island);
+        }
         // The dark theme darkens the static bodies (the ground, walls, terrain) too, so light
         // labels keep their contrast over them.
         if f.look.theme == crate::view::Theme::Dark && !b.is_dynamic() {
@@ -248,7 +254,7 @@ fn main_view(f: &FrameInput) -> ViewDraw {
         }
     }
     // Contacts of the last step.
-    for c in w.contacts() {
+    for (ci, c) in w.contacts().iter().enumerate() {
         let m = &c.manifold;
         if m.points.is_empty() {
             continue;
@@ -277,7 +283,11 @@ fn main_view(f: &FrameInput) -> ViewDraw {
                     arrow(&mut v.overlay, base, base + fr.normalize() * lf, colors::IMPULSE_FRICTION, 3.0);
                 }
             }
-            if f.overlays.has(Overlay::Contacts) {
+            if graph {
+                if let Some(Some(colour)) = graph_colours.get(ci) {
+                    contact_dot(&mut v.lines, v.eye, p.position, super::graph::colour_of(*colour), 13.0);
+                }
+            } else if f.overlays.has(Overlay::Contacts) {
                 contact_dot(&mut v.lines, v.eye, p.position, depth_color(p.depth), 11.0);
             }
         }

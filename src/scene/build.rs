@@ -354,6 +354,10 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
     if s.iterations > 1000 || s.substeps > 1000 {
         return Err(c.err("solver", "iterations", "iterations and substeps must be at most 1000"));
     }
+    if s.threads as usize > crate::physics::parallel::MAX_THREADS {
+        let most = crate::physics::parallel::MAX_THREADS;
+        return Err(c.err("solver", "threads", format!("must be at most {most} (0: every core), got {}", s.threads)));
+    }
     let (lo, hi) = limits::MAX_SUB_EVENTS;
     if !(lo..=hi).contains(&s.max_sub_events) {
         return Err(c.err(

@@ -166,6 +166,7 @@ pub struct SettingsDef {
     ccd: ContinuousMode,
     simplex_cache: bool,
     max_sub_events: u32,
+    threads: u32,
 }
 
 /// Reads `camera: (…)` as `Some(…)`: files keep writing the camera without `Some`.
@@ -234,6 +235,10 @@ pub enum Overlay {
     /// One level of the triangle meshes' bounding volume hierarchies (the level is chosen
     /// in the panel; level 0, the root, at load).
     Bvh,
+    /// The solver's graph: each contact point in the colour of the graph colour its
+    /// manifold was solved in (the batches the parallel solve shares out; black: left
+    /// without a colour, solved after them) and each dynamic body in its island's colour.
+    Graph,
 }
 
 /// Initial view state.

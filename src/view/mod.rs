@@ -54,7 +54,7 @@ impl Overlays {
     }
 
     /// All overlays with display names, for the panel.
-    pub const ALL: [(Overlay, &'static str); 13] = [
+    pub const ALL: [(Overlay, &'static str); 14] = [
         (Overlay::Contacts, "contact points (colour = depth)"),
         (Overlay::Normals, "contact normals"),
         (Overlay::Impulses, "impulses (normal, friction)"),
@@ -68,6 +68,7 @@ impl Overlays {
         (Overlay::Toi, "time of impact: ghosts at t0, impact, t1"),
         (Overlay::SweptBounds, "time of impact: swept bounds"),
         (Overlay::Bvh, "mesh bounding volume hierarchy (one level)"),
+        (Overlay::Graph, "solver graph: contacts by colour, bodies by island"),
     ];
 }
 

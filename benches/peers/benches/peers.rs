@@ -97,8 +97,12 @@ fn run_world(scene: &str, template: &contactlab::physics::World, steps: usize, t
         Box::new(Box3d::mirror(template)),
         Box::new(ContactlabDefault::mirror(template)),
     ];
-    // The upstream Box3D on one thread, and on every core with its own scheduler.
+    // The upstream Box3D on one thread, and on every core with its own scheduler; contactlab
+    // on every core too.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    if cores > 1 {
+        engines.push(Box::new(contactlab_peers::ContactlabThreads::mirror(template)));
+    }
     for workers in if cores > 1 { vec![1, cores] } else { vec![1] } {
         match contactlab_peers::boxddd::Box3dUpstream::mirror(template, workers) {
             Ok(e) => engines.push(Box::new(e)),
@@ -270,7 +274,7 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
                 drift(def)
             );
         }
-        // Threads: the upstream Box3D on one thread and on every core (contactlab and the
+        // Threads: the upstream Box3D and contactlab on one thread and on every core (the
         // other peers step on one thread here).
         let threaded: Vec<&str> = scenes
             .iter()
@@ -281,14 +285,28 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
             let _ = writeln!(
                 out,
-                "\nThe upstream Box3D on {cores} worker threads (its own scheduler) against one (ms per step):\n"
+                "\nThe upstream Box3D (its own scheduler) and contactlab on {cores} threads against one (ms per step; ratio = contactlab / box3d (C) at the same thread count):\n"
             );
-            out += "| scene | box3d (C), 1 thread | box3d (C), all cores | speed-up | contactlab (1 thread) |\n|---|---:|---:|---:|---:|\n";
+            out += "| scene | box3d (C), 1 | box3d (C), all | speed-up | contactlab, 1 | contactlab, all | speed-up | ratio, 1 | ratio, all |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
             for s in threaded {
-                let (one, all, cl) = (find(s, "box3d (C)"), find(s, "box3d (C) mt"), find(s, "contactlab"));
+                let (one, all) = (find(s, "box3d (C)"), find(s, "box3d (C) mt"));
+                let (cl, cl_all) = (find(s, "contactlab"), find(s, "contactlab mt"));
                 let ms = |r: Option<&WorldRow>| cell(r.map(|r| format!("{:.2}", r.ms)));
-                let up = cell(one.zip(all).map(|(o, a)| format!("{:.2}×", o.ms / a.ms)));
-                let _ = writeln!(out, "| {s} | {} | {} | {up} | {} |", ms(one), ms(all), ms(cl));
+                let ratio = |a: Option<&WorldRow>, b: Option<&WorldRow>, unit: &str| {
+                    cell(a.zip(b).map(|(a, b)| format!("{:.2}{unit}", a.ms / b.ms)))
+                };
+                let _ = writeln!(
+                    out,
+                    "| {s} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    ms(one),
+                    ms(all),
+                    ratio(one, all, "×"),
+                    ms(cl),
+                    ms(cl_all),
+                    ratio(cl, cl_all, "×"),
+                    ratio(cl, one, ""),
+                    ratio(cl_all, all, "")
+                );
             }
         }
         // Joint scenes: how far apart each engine lets the joined anchors drift.

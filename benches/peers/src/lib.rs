@@ -44,6 +44,8 @@ pub fn contactlab_settings() -> Settings {
         iterations: 1,
         contact_hertz: 30.0,
         joint_hertz: 60.0,
+        // One thread: the peers' single-threaded rows ([`ContactlabThreads`] runs on all).
+        threads: 1,
         ..Default::default()
     }
 }
@@ -86,6 +88,31 @@ impl ContactlabDefault {
         w.settings.contact_hertz = d.contact_hertz;
         w.settings.joint_hertz = d.joint_hertz;
         Self(w)
+    }
+}
+
+/// contactlab at the peer settings on every core of the machine (`Settings::threads` 0):
+/// the same results as [`Contactlab`], bit for bit.
+pub struct ContactlabThreads(pub World);
+
+impl ContactlabThreads {
+    /// `src` stepped on every core.
+    pub fn mirror(src: &World) -> Self {
+        let mut w = src.clone();
+        w.settings.threads = 0;
+        Self(w)
+    }
+}
+
+impl Engine for ContactlabThreads {
+    fn name(&self) -> &'static str {
+        "contactlab mt"
+    }
+    fn step(&mut self) {
+        self.0.step(DT);
+    }
+    fn poses(&self) -> Vec<Iso> {
+        self.0.bodies().iter().map(|b| b.pose).collect()
     }
 }
 

@@ -190,6 +190,29 @@ pub struct Scratch {
     pub mesh_groups: Vec<Manifold>,
 }
 
+impl Scratch {
+    /// Grows every buffer to at least the capacity `other`'s has (nothing when it has it
+    /// already): the narrow phase's per-thread scratches keep one high-water mark, so a
+    /// pair that a later step hands to another thread finds room there (no allocation once
+    /// settled, whichever thread takes which pair).
+    pub fn reserve_like(&mut self, other: &Scratch) {
+        self.edges_b.reserve_like(&other.edges_b);
+        grow(&mut self.poly, other.poly.capacity());
+        grow(&mut self.poly_tmp, other.poly_tmp.capacity());
+        grow(&mut self.mesh_tris, other.mesh_tris.capacity());
+        grow(&mut self.mesh_verts, other.mesh_verts.capacity());
+        grow(&mut self.mesh_candidates, other.mesh_candidates.capacity());
+        grow(&mut self.mesh_groups, other.mesh_groups.capacity());
+    }
+}
+
+/// Grows `v` to hold at least `cap` elements.
+pub(crate) fn grow<T>(v: &mut Vec<T>, cap: usize) {
+    if v.capacity() < cap {
+        v.reserve_exact(cap - v.len());
+    }
+}
+
 /// Contact manifold between two posed shapes. `cache` is the pair's persistent SAT cache;
 /// `out` is cleared and filled (empty when the shapes are apart by more than the margin).
 #[allow(clippy::too_many_arguments)]

@@ -414,6 +414,20 @@ pub struct EdgeSoa {
 }
 
 impl EdgeSoa {
+    /// Grows every buffer to at least the capacity `other`'s has ([`super::Scratch::reserve_like`]).
+    pub(crate) fn reserve_like(&mut self, other: &EdgeSoa) {
+        use super::grow;
+        grow(&mut self.groups, other.groups.capacity());
+        grow(&mut self.p, other.p.capacity());
+        grow(&mut self.e, other.e.capacity());
+        grow(&mut self.len2, other.len2.capacity());
+        grow(&mut self.index, other.index.capacity());
+        grow(&mut self.cand_a, other.cand_a.capacity());
+        grow(&mut self.cand_b, other.cand_b.capacity());
+        grow(&mut self.seps_a, other.seps_a.capacity());
+        grow(&mut self.seps_b, other.seps_b.capacity());
+    }
+
     /// Loads B's edges listed in `cand_b` (or all of them if `all`).
     fn fill(&mut self, b: &Hull, rel: &Frame, all: bool) {
         if all {

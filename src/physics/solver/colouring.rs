@@ -96,6 +96,11 @@ impl Colouring {
         }
     }
 
+    /// The colour constraint `i` took ([`COLOURS`]: none, solved after the colours).
+    pub fn colour_of(&self, i: usize) -> u8 {
+        self.colour.get(i).copied().unwrap_or(COLOURS as u8)
+    }
+
     /// The constraints of each colour, in order (empty colours included).
     pub fn groups(&self) -> impl Iterator<Item = &[u32]> {
         let mut at = 0;

@@ -488,6 +488,10 @@ impl Resolver for ScalarSolver {
         Schedule::SoftStep
     }
 
+    fn colouring(&self) -> Option<&Colouring> {
+        Some(&self.colouring)
+    }
+
     fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &mut Vec<SolverBody>, _settings: &Settings) {
         self.colouring.colour(constraints, bodies);
         let order = std::mem::take(&mut self.colouring);

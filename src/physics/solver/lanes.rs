@@ -3,7 +3,32 @@
 //! SSE instruction works on the same component of four manifolds.
 
 use super::SolverBody;
+use crate::physics::parallel::Shared;
 use glam::{Vec3A, Vec4};
+
+/// Read access to the solver bodies by index: the plain slice (building the batches), or
+/// the view one colour's round shares between the worker threads (the passes).
+pub(super) trait Bodies {
+    /// Body `i`.
+    fn at(&self, i: u32) -> &SolverBody;
+}
+
+impl Bodies for [SolverBody] {
+    #[inline(always)]
+    fn at(&self, i: u32) -> &SolverBody {
+        &self[i as usize]
+    }
+}
+
+impl Bodies for Shared<'_, SolverBody> {
+    #[inline(always)]
+    fn at(&self, i: u32) -> &SolverBody {
+        // SAFETY: a round of the wide solver runs the batches of one colour, which share no
+        // dynamic body (`super::colouring`): a body read here is written only by the batch
+        // that reads it, after its reads, or (static bodies) by nobody.
+        unsafe { self.get(i as usize) }
+    }
+}
 
 /// Lanes per batch.
 pub const LANES: usize = 4;
@@ -71,8 +96,8 @@ pub(super) struct Q4 {
 }
 
 impl Q4 {
-    pub(super) fn gather(bodies: &[SolverBody], idx: &[u32; LANES]) -> Q4 {
-        let w = per_lane(idx, |i| bodies[i as usize].dq.w);
+    pub(super) fn gather<B: Bodies + ?Sized>(bodies: &B, idx: &[u32; LANES]) -> Q4 {
+        let w = per_lane(idx, |i| bodies.at(i).dq.w);
         Q4 { v: gather_v3(bodies, idx, |b| b.dq.xyz().into()), w: Vec4::from_array(w) }
     }
 
@@ -87,8 +112,8 @@ impl Q4 {
 /// `f` of each lane's body, stored by component: four loads and a 4×4 transpose (the
 /// fourth component of a `Vec3A` is never read).
 #[inline]
-pub(super) fn gather_v3(bodies: &[SolverBody], idx: &[u32; LANES], f: impl Fn(&SolverBody) -> Vec3A) -> V3 {
-    let p = per_lane(idx, |i| f(&bodies[i as usize]).extend(0.0));
+pub(super) fn gather_v3<B: Bodies + ?Sized>(bodies: &B, idx: &[u32; LANES], f: impl Fn(&SolverBody) -> Vec3A) -> V3 {
+    let p = per_lane(idx, |i| f(bodies.at(i)).extend(0.0));
     let t = glam::Mat4::from_cols(p[0], p[1], p[2], p[3]).transpose();
     V3 { x: t.x_axis, y: t.y_axis, z: t.z_axis }
 }

@@ -114,6 +114,16 @@ pub trait Resolver {
     /// method needs before its first pass. Called once per step.
     fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &mut Vec<SolverBody>, settings: &Settings);
 
+    /// The world's worker threads, handed over before `prepare` (a method that shares
+    /// its work between threads keeps them; the results must not depend on the count).
+    fn set_workers(&mut self, _workers: &crate::physics::parallel::Workers) {}
+
+    /// The graph colouring of this step's constraints, for a method that visits them by
+    /// colour (the iterative method, both paths); `None` for the others.
+    fn colouring(&self) -> Option<&colouring::Colouring> {
+        None
+    }
+
     /// Re-applies the accumulated impulses (start of each substep).
     fn warm_start(&mut self, _bodies: &mut [SolverBody]) {}
 

@@ -212,6 +212,10 @@ pub struct Settings {
     /// Earliest-collision mode: most cuts (sub-events) per step; the rest of a step that
     /// reaches it runs uncut and the step's record says so.
     pub max_sub_events: u32,
+    /// Threads the step runs on, the calling one included; 0: every core of the machine.
+    /// Results are bit-identical at any count ([`crate::physics::parallel`]); one thread
+    /// runs no pool at all. Always one on the web.
+    pub threads: u32,
 }
 
 impl Default for Settings {
@@ -245,6 +249,7 @@ impl Default for Settings {
             ccd: ContinuousMode::Fast,
             simplex_cache: true,
             max_sub_events: 32,
+            threads: 0,
         }
     }
 }

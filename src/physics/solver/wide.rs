@@ -31,17 +31,27 @@
 //! short form of every inverse-inertia product, `k·v` instead of a symmetric 3×3 product —
 //! the same numbers (the dropped terms are exact zeros), for a fifth of the arithmetic.
 //!
-//! Limits: four lanes (SSE); no threads.
+//! **Threads.** Each colour's batches are shared out between the world's worker threads
+//! ([`crate::physics::parallel`]), colours one after another; batches of one colour share
+//! no dynamic body, so the passes give the same numbers at any thread count. The overflow
+//! runs on the calling thread after the batches.
+//!
+//! Limits: four lanes (SSE).
 
 use super::colouring::Colouring;
 use super::iterative::{self, PassCounter, ScalarSolver};
-use super::lanes::{gather_v3, per_lane, sqrt4, Sym3, Q4, V3};
+use super::lanes::{gather_v3, per_lane, sqrt4, Bodies, Sym3, Q4, V3};
 use super::{
     store_constraints, store_point, ContactConstraint, PointImpulses, Resolver, Schedule, Settings, SolverBody,
     StepInfo,
 };
 use crate::physics::contact::Contact;
+use crate::physics::parallel::{Shared, Workers};
 use glam::{Vec3A, Vec4};
+
+/// Fewest batches a worker thread takes at once (about 3 µs of a pass): smaller colours run
+/// on the calling thread.
+const MIN_BATCHES: usize = 16;
 
 /// Which solver pass [`WideSolver::pass`] runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -114,8 +124,8 @@ struct Velocities {
 
 impl Velocities {
     #[inline(always)]
-    fn gather(bodies: &[SolverBody], a: &[u32; LANES], b: &[u32; LANES]) -> Velocities {
-        let inv_mass = |idx: &[u32; LANES]| Vec4::from_array(per_lane(idx, |i| bodies[i as usize].inv_mass));
+    fn gather<B: Bodies + ?Sized>(bodies: &B, a: &[u32; LANES], b: &[u32; LANES]) -> Velocities {
+        let inv_mass = |idx: &[u32; LANES]| Vec4::from_array(per_lane(idx, |i| bodies.at(i).inv_mass));
         Velocities {
             va: gather_v3(bodies, a, |s| s.v),
             wa: gather_v3(bodies, a, |s| s.w),
@@ -128,17 +138,19 @@ impl Velocities {
 
     /// Writes back the dynamic bodies (static and padding bodies are never written).
     #[inline(always)]
-    fn scatter(&self, bodies: &mut [SolverBody], a: &[u32; LANES], b: &[u32; LANES]) {
+    fn scatter(&self, bodies: &Shared<SolverBody>, a: &[u32; LANES], b: &[u32; LANES]) {
         let lanes = |v: &V3| glam::Mat4::from_cols(v.x, v.y, v.z, Vec4::ZERO).transpose();
         let (va, wa, vb, wb) = (lanes(&self.va), lanes(&self.wa), lanes(&self.vb), lanes(&self.wb));
+        // SAFETY: the batches of one round share no dynamic body (see `Bodies`), and only
+        // dynamic bodies are written.
         for l in 0..LANES {
             if self.ima[l] > 0.0 {
-                let t = &mut bodies[a[l] as usize];
+                let t = unsafe { bodies.get_mut(a[l] as usize) };
                 t.v = Vec3A::from_vec4(va.col(l));
                 t.w = Vec3A::from_vec4(wa.col(l));
             }
             if self.imb[l] > 0.0 {
-                let t = &mut bodies[b[l] as usize];
+                let t = unsafe { bodies.get_mut(b[l] as usize) };
                 t.v = Vec3A::from_vec4(vb.col(l));
                 t.w = Vec3A::from_vec4(wb.col(l));
             }
@@ -186,6 +198,10 @@ struct WideBatch {
 pub struct WideSolver {
     colouring: Colouring,
     batches: Vec<WideBatch>,
+    /// Where each colour's batches start in `batches` (and where they end, last).
+    colour_starts: [u32; COLOURS + 1],
+    /// The threads the passes share each colour's batches between ([`Self::set_workers`]).
+    workers: Workers,
     /// Manifolds left without a colour, solved by the scalar code after the batches.
     overflow: ScalarSolver,
     counter: PassCounter,
@@ -203,12 +219,29 @@ impl WideSolver {
         let pad = bodies.len() as u32 - 1;
         debug_assert_eq!(bodies[pad as usize].inv_mass, 0.0);
         self.colouring.colour(constraints, bodies);
-        self.batches.clear();
-        for group in self.colouring.groups() {
-            for chunk in group.chunks(LANES) {
-                // Filled in place: a batch is 3 KB, too big to build on the stack and move.
-                self.batches.push(WideBatch::default());
-                let w = self.batches.last_mut().expect("just pushed");
+        // Each colour's constraints cut into batches of four: where each colour's batches
+        // and constraints start.
+        let (mut batches, mut first) = (0u32, [0u32; COLOURS + 1]);
+        for (colour, group) in self.colouring.groups().enumerate() {
+            self.colour_starts[colour] = batches;
+            first[colour + 1] = first[colour] + group.len() as u32;
+            batches += group.len().div_ceil(LANES) as u32;
+        }
+        self.colour_starts[COLOURS] = batches;
+        // Filled in place (a batch is 3 KB, too big to build on the stack and move), each
+        // from its own four constraints: shared out between the threads.
+        self.batches.resize(batches as usize, WideBatch::default());
+        self.batches.truncate(batches as usize);
+        let (order, starts) = (self.colouring.order(), self.colour_starts);
+        let out = Shared::new(&mut self.batches);
+        self.workers.for_blocks(batches as usize, MIN_BATCHES, |_, r| {
+            for bi in r {
+                let colour = starts.partition_point(|&s| s as usize <= bi) - 1;
+                let at = first[colour] as usize + (bi - starts[colour] as usize) * LANES;
+                let chunk = &order[at..(at + LANES).min(first[colour + 1] as usize)];
+                // SAFETY: each block owns its batches.
+                let w = unsafe { out.get_mut(bi) };
+                *w = WideBatch::default();
                 w.bodies.a = [pad; LANES];
                 w.bodies.b = [pad; LANES];
                 w.source = [u32::MAX; LANES];
@@ -221,8 +254,38 @@ impl WideSolver {
                 w.bodies.isotropic = w.bodies.inv_i_a.is_scalar() && w.bodies.inv_i_b.is_scalar();
                 lane_masses(w, counts, bodies);
             }
-        }
+        });
         self.overflow.load(constraints, self.colouring.uncoloured(), bodies);
+    }
+
+    /// The threads each colour's batches are shared between in the passes (one: the calling
+    /// thread alone). The results are the same for any count (`crate::physics::parallel`).
+    pub fn set_workers(&mut self, workers: &Workers) {
+        // A handle (a reference count), not the threads: no allocation.
+        self.workers.clone_from(workers);
+    }
+
+    /// Runs `f(batch, bodies)` on every batch, colour after colour, each colour's batches
+    /// shared out between the worker threads: the parallel layer over the per-batch stage
+    /// functions (`warm_start_batch`, `solve_batch`). Batches of one colour share no dynamic
+    /// body, so each computes what it computes on one thread.
+    fn each_batch_by_colour(
+        &mut self,
+        bodies: &mut [SolverBody],
+        f: impl Fn(&mut WideBatch, &Shared<SolverBody>) + Sync,
+    ) {
+        let bodies = Shared::new(bodies);
+        let starts = self.colour_starts;
+        let batches = Shared::new(&mut self.batches);
+        for colour in 0..COLOURS {
+            let (start, end) = (starts[colour] as usize, starts[colour + 1] as usize);
+            self.workers.for_blocks(end - start, MIN_BATCHES, |_, r| {
+                // SAFETY: each block owns its batches.
+                for w in unsafe { batches.range_mut(start + r.start..start + r.end) } {
+                    f(w, &bodies);
+                }
+            });
+        }
     }
 
     /// The colouring of the last build (manifolds per colour, for statistics and tests).
@@ -231,26 +294,8 @@ impl WideSolver {
     }
 
     /// Re-applies the accumulated impulses (start of every substep).
-    pub fn warm_start(&self, bodies: &mut [SolverBody]) {
-        for w in &self.batches {
-            let mut v = Velocities::gather(bodies, &w.bodies.a, &w.bodies.b);
-            // Box3D's form: sum each body's impulse and moment over the points, then one
-            // inverse-inertia product per body (the rows need not be built here).
-            let (mut lin, mut ang_a, mut ang_b) = (V3::default(), V3::default(), V3::default());
-            for p in &w.points[..w.slots] {
-                let mut j = w.normal.scale(p.normal_impulse);
-                j.add_scaled(&w.t1, p.tangent_impulse[0]);
-                j.add_scaled(&w.t2, p.tangent_impulse[1]);
-                lin = lin.add(&j);
-                ang_a = ang_a.add(&p.ra.cross(&j));
-                ang_b = ang_b.add(&p.rb.cross(&j));
-            }
-            v.va.add_scaled(&lin, -v.ima);
-            v.vb.add_scaled(&lin, v.imb);
-            v.wa = v.wa.sub(&w.bodies.inv_i_a.mul(&ang_a));
-            v.wb = v.wb.add(&w.bodies.inv_i_b.mul(&ang_b));
-            v.scatter(bodies, &w.bodies.a, &w.bodies.b);
-        }
+    pub fn warm_start(&mut self, bodies: &mut [SolverBody]) {
+        self.each_batch_by_colour(bodies, |w, bodies| warm_start_batch(w, bodies));
         self.overflow.warm_start(bodies);
     }
 
@@ -263,13 +308,13 @@ impl WideSolver {
     pub fn pass(&mut self, bodies: &mut [SolverBody], settings: &Settings, inv_h: f32, pass: Pass) {
         let Pass { use_bias, reverse, accumulate, .. } = pass;
         let k = PassConstants { pass, inv_h: Vec4::splat(inv_h), max_push: Vec4::splat(-settings.max_push_out) };
-        for w in &mut self.batches {
+        self.each_batch_by_colour(bodies, |w, bodies| {
             if w.bodies.isotropic {
                 solve_batch::<true>(w, bodies, &k);
             } else {
                 solve_batch::<false>(w, bodies, &k);
             }
-        }
+        });
         self.overflow.pass(bodies, settings, inv_h, use_bias, reverse, accumulate);
     }
 
@@ -316,22 +361,29 @@ impl WideSolver {
     /// overflow, when nothing else needs the scalar constraints updated (no restitution
     /// pass): one pass instead of [`Self::store`] and a second copy.
     fn store_lanes(&self, constraints: &[ContactConstraint], contacts: &mut [Box<Contact>]) {
-        for w in &self.batches {
-            for (lane, &ci) in w.source.iter().enumerate() {
-                if ci == u32::MAX {
-                    continue;
+        {
+            let out = Shared::new(contacts);
+            self.workers.for_blocks(self.batches.len(), MIN_BATCHES, |_, r| {
+                for w in &self.batches[r] {
+                    for (lane, &ci) in w.source.iter().enumerate() {
+                        if ci == u32::MAX {
+                            continue;
+                        }
+                        let cc = &constraints[ci as usize];
+                        // SAFETY: every constraint has its own contact.
+                        let contact = unsafe { out.get_mut(cc.contact as usize) };
+                        for (k, wp) in w.points[..cc.count as usize].iter().enumerate() {
+                            let imp = PointImpulses {
+                                normal: wp.normal_impulse[lane],
+                                tangent: [wp.tangent_impulse[0][lane], wp.tangent_impulse[1][lane]],
+                                total_normal: wp.total_normal[lane],
+                                total_tangent: [wp.total_tangent[0][lane], wp.total_tangent[1][lane]],
+                            };
+                            store_point(contact, cc, k, &imp);
+                        }
+                    }
                 }
-                let cc = &constraints[ci as usize];
-                for (k, wp) in w.points[..cc.count as usize].iter().enumerate() {
-                    let imp = PointImpulses {
-                        normal: wp.normal_impulse[lane],
-                        tangent: [wp.tangent_impulse[0][lane], wp.tangent_impulse[1][lane]],
-                        total_normal: wp.total_normal[lane],
-                        total_tangent: [wp.total_tangent[0][lane], wp.total_tangent[1][lane]],
-                    };
-                    store_point(&mut contacts[cc.contact as usize], cc, k, &imp);
-                }
-            }
+            });
         }
         self.overflow.store_copies(contacts);
     }
@@ -340,6 +392,14 @@ impl WideSolver {
 impl Resolver for WideSolver {
     fn schedule(&self) -> Schedule {
         Schedule::SoftStep
+    }
+
+    fn set_workers(&mut self, workers: &Workers) {
+        WideSolver::set_workers(self, workers);
+    }
+
+    fn colouring(&self) -> Option<&Colouring> {
+        Some(&self.colouring)
     }
 
     fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &mut Vec<SolverBody>, _settings: &Settings) {
@@ -417,10 +477,32 @@ impl Resolver for WideSolver {
     }
 }
 
+/// Re-applies one batch's accumulated impulses (see [`WideSolver::warm_start`]).
+#[inline]
+fn warm_start_batch(w: &WideBatch, bodies: &Shared<SolverBody>) {
+    let mut v = Velocities::gather(bodies, &w.bodies.a, &w.bodies.b);
+    // Box3D's form: sum each body's impulse and moment over the points, then one
+    // inverse-inertia product per body (the rows need not be built here).
+    let (mut lin, mut ang_a, mut ang_b) = (V3::default(), V3::default(), V3::default());
+    for p in &w.points[..w.slots] {
+        let mut j = w.normal.scale(p.normal_impulse);
+        j.add_scaled(&w.t1, p.tangent_impulse[0]);
+        j.add_scaled(&w.t2, p.tangent_impulse[1]);
+        lin = lin.add(&j);
+        ang_a = ang_a.add(&p.ra.cross(&j));
+        ang_b = ang_b.add(&p.rb.cross(&j));
+    }
+    v.va.add_scaled(&lin, -v.ima);
+    v.vb.add_scaled(&lin, v.imb);
+    v.wa = v.wa.sub(&w.bodies.inv_i_a.mul(&ang_a));
+    v.wb = v.wb.add(&w.bodies.inv_i_b.mul(&ang_b));
+    v.scatter(bodies, &w.bodies.a, &w.bodies.b);
+}
+
 /// Separations of `w`'s points from how far its bodies moved and turned since the step
 /// began (see [`WideSolver::update_separations`]).
 #[inline]
-fn batch_separations(w: &mut WideBatch, bodies: &[SolverBody]) {
+fn batch_separations<B: Bodies + ?Sized>(w: &mut WideBatch, bodies: &B) {
     let dp = gather_v3(bodies, &w.bodies.b, |b| b.dp).sub(&gather_v3(bodies, &w.bodies.a, |b| b.dp));
     let (qa, qb) = (Q4::gather(bodies, &w.bodies.a), Q4::gather(bodies, &w.bodies.b));
     for p in &mut w.points[..w.slots] {
@@ -456,7 +538,7 @@ struct PassConstants {
 /// One pass over one batch (see [`WideSolver::pass`]); `ISO`: the batch is
 /// [`BatchBodies::isotropic`].
 #[inline(always)]
-fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &mut [SolverBody], k: &PassConstants) {
+fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &Shared<SolverBody>, k: &PassConstants) {
     let Pass { use_bias, reverse, update, accumulate } = k.pass;
     let (zero, one, inv_h, max_push) = (Vec4::ZERO, Vec4::ONE, k.inv_h, k.max_push);
     if update {

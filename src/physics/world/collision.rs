@@ -1,12 +1,10 @@
-//! The world's collision stages: the broad phase (Box2D's enlarged boxes over the hashed
-//! grid of [`crate::physics::broadphase`]; the bodies that leave their enlarged box update
-//! the grid's pairs in place, and only many of them rebuild it; a pair whose bounding
-//! spheres miss each other on their straight paths over the step is dropped, the *path
-//! test* of [`Motion::paths_meet`], so fast bodies passing each other get no speculative
-//! ghost contacts) and the narrow phase (keep,
-//! recycle or recompute each candidate pair's manifold, [`crate::physics::contact`]). The
-//! narrow phase reads a compact [`PairKey`] per pair first: the pairs still apart are ruled
-//! out from it without touching their boxed contacts, and the rest are prefetched ahead.
+//! The world's broad phase: Box2D's enlarged boxes over the hashed grid of
+//! [`crate::physics::broadphase`]; the bodies that leave their enlarged box update the
+//! grid's pairs in place, and only many of them rebuild it; a pair whose bounding spheres
+//! miss each other on their straight paths over the step is dropped, the *path test* of
+//! [`Motion::paths_meet`], so fast bodies passing each other get no speculative ghost
+//! contacts. The per-body [`Motion`] records it gathers are what the narrow phase
+//! (`world/narrow.rs`) reads.
 //!
 //! Limits: the path test assumes straight paths at the step's starting velocities (as the
 //! speculative contacts do): a body deflected during the step towards a body its path
@@ -14,12 +12,9 @@
 //! `World::body_mut` or a new body restarts the broad phase
 //! from scratch; the enlarged boxes are a fixed [`FAT_MARGIN`] wide whatever the body size.
 
-use super::watch::{self, PairRecord};
+use super::watch;
 use super::*;
-use crate::physics::collide::mesh::SAME_NORMAL;
-use crate::physics::collide::{collide_recorded, ContactPoint, PairPath};
-use crate::physics::contact::match_impulses;
-use crate::physics::math::prefetch;
+use crate::physics::collide::PairPath;
 
 /// What the narrow phase needs of a body, gathered once per step by the broad phase (so a
 /// pair reads two small records instead of two bodies and their shapes).
@@ -30,20 +25,23 @@ pub(super) struct Motion {
     /// Speed bound of the surface from spinning, `|ω|·r` (zero when static or asleep).
     spin: f32,
     /// Bounding radius about the centre.
-    radius: f32,
+    pub(super) radius: f32,
     /// Dynamic and awake.
     pub(super) awake: bool,
     /// Dynamic and asleep (a body an awake one may wake before the solve, `world/islands.rs`).
     pub(super) sleeping: bool,
     /// The centre of mass (the body origin, about which `radius` is measured).
     centre: Vec3,
+    /// A triangle mesh: its pairs may have several manifolds (`world/narrow.rs`).
+    pub(super) mesh: bool,
 }
 
 impl Motion {
     fn of(b: &Body) -> Motion {
         let (radius, centre) = (b.shape.bounding_radius(), b.pose.pos);
         if !b.is_dynamic() || b.asleep {
-            return Motion { radius, centre, sleeping: b.is_dynamic(), ..Default::default() };
+            let mesh = b.shape.mesh().is_some();
+            return Motion { radius, centre, sleeping: b.is_dynamic(), mesh, ..Default::default() };
         }
         Motion {
             v: b.velocity,
@@ -52,6 +50,7 @@ impl Motion {
             awake: true,
             sleeping: false,
             centre,
+            mesh: false,
         }
     }
 
@@ -90,7 +89,7 @@ impl Motion {
     /// How far the surfaces of `a` and `b` can close in one step:
     /// `(|vB − vA| + |ωA|·rA + |ωB|·rB)·dt` (speculative reach). Relative, so bodies falling
     /// side by side get no speculative contacts.
-    fn pair_reach(a: &Motion, b: &Motion, dt: f32) -> f32 {
+    pub(super) fn pair_reach(a: &Motion, b: &Motion, dt: f32) -> f32 {
         (((b.v - a.v).length() + a.spin + b.spin) * dt).min(MAX_SPECULATIVE)
     }
 }
@@ -174,342 +173,6 @@ impl World {
             self.pairs.retain(|&(a, b)| !joints.excludes(a, b));
         }
     }
-
-    pub(super) fn narrow_phase(&mut self, dt: f32) {
-        let base = self.collide_config();
-        // Last step's further mesh manifolds come off the end of the contacts ([`MeshParts`]).
-        let aligned = self.keys.len();
-        if self.contacts.len() > aligned {
-            self.parts.prev.extend(self.contacts.drain(aligned..));
-        }
-        self.parts.cursor = 0;
-        let unchanged =
-            self.keys.len() == self.pairs.len() && self.keys.iter().zip(&self.pairs).all(|(k, &p)| (k.a, k.b) == p);
-        if !unchanged {
-            self.match_pairs();
-        }
-        self.touching.clear();
-        let mut keys = std::mem::take(&mut self.keys);
-        let mut contacts = std::mem::take(&mut self.contacts);
-        // First the pairs still apart are ruled out from the keys alone (three in four of
-        // a moving pile's pairs); then the rest open their contacts.
-        let mut open = std::mem::take(&mut self.open);
-        open.clear();
-        open.extend((0..keys.len() as u32).filter(|&i| !self.still_apart(&keys[i as usize], dt, &base)));
-        for (j, &i) in open.iter().enumerate() {
-            // The contacts' boxes lie scattered in memory: ask for the one a few pairs
-            // ahead now, so it has arrived when its turn comes (the hull pile's narrow
-            // phase spent much of its time waiting on these loads).
-            if let Some(&ahead) = open.get(j + PREFETCH_AHEAD) {
-                let c = &contacts[ahead as usize];
-                prefetch(&c.recycle);
-                prefetch(&c.recycle.anchors);
-                prefetch(&c.manifold);
-            }
-            let i = i as usize;
-            let touching = if keys[i].watched {
-                // A watched pair (module `watch`): the same decisions, recorded.
-                let mut records = std::mem::take(&mut self.watch);
-                let (a, b) = (keys[i].a, keys[i].b);
-                let rec = records.iter_mut().find(|r| (r.a, r.b) == (a, b));
-                let touching = self.update_contact(&mut keys[i], &mut contacts[i], dt, &base, rec);
-                self.watch = records;
-                touching
-            } else {
-                self.update_contact(&mut keys[i], &mut contacts[i], dt, &base, None)
-            };
-            if touching {
-                self.touching.push(i as u32);
-            }
-        }
-        // This step's further mesh manifolds go after the pair-aligned contacts; last
-        // step's boxes go back to the pool.
-        self.contact_pool.append(&mut self.parts.prev);
-        for part in self.parts.next.drain(..) {
-            if !part.manifold.points.is_empty() {
-                self.touching.push(contacts.len() as u32);
-            }
-            contacts.push(part);
-        }
-        self.open = open;
-        self.keys = keys;
-        self.contacts = contacts;
-    }
-
-    /// Whether the pair of `k`, found apart on an earlier step, is still apart by more
-    /// than its speculative margin ([`Apart::still_apart`]): its manifold stays empty.
-    #[inline]
-    fn still_apart(&self, k: &PairKey, dt: f32, base: &CollideConfig) -> bool {
-        if !k.persisted || k.apart.gap <= base.margin {
-            return false;
-        }
-        let (ma, mb) = (&self.motions[k.a as usize], &self.motions[k.b as usize]);
-        if !ma.awake && !mb.awake {
-            return false;
-        }
-        let margin = base.margin + Motion::pair_reach(ma, mb, dt);
-        let (xa, xb) = (&self.bodies[k.a as usize].pose, &self.bodies[k.b as usize].pose);
-        k.apart.still_apart(xa, xb, ma.radius + mb.radius, margin)
-    }
-
-    /// Lines the contacts up with this step's pairs: a persisting pair keeps its contact
-    /// (SAT cache, tangents, manifold, impulses, recycling anchors), a new one takes a pooled
-    /// box, reset, and the contacts of pairs that ended go back to the pool. Pairs are
-    /// matched on the keys; the boxes move along unopened.
-    fn match_pairs(&mut self) {
-        let mut next = std::mem::take(&mut self.contacts_next);
-        let mut next_keys = std::mem::take(&mut self.keys_next);
-        next.clear();
-        next_keys.clear();
-        let records = &self.watch;
-        let mut old = self.keys.drain(..).zip(self.contacts.drain(..)).peekable();
-        for &(a, b) in &self.pairs {
-            while let Some((_, c)) = old.next_if(|(k, _)| (k.a, k.b) < (a, b)) {
-                self.contact_pool.push(c);
-            }
-            let (k, c) = old.next_if(|(k, _)| (k.a, k.b) == (a, b)).unwrap_or_else(|| {
-                let fresh = Contact { a, b, ..Default::default() };
-                let c = match self.contact_pool.pop() {
-                    Some(mut c) => {
-                        *c = fresh;
-                        c
-                    }
-                    None => Box::new(fresh),
-                };
-                let watched = watch::is_watched(records, a, b);
-                (PairKey { a, b, persisted: false, watched, apart: Apart::default() }, c)
-            });
-            next_keys.push(k);
-            next.push(c);
-        }
-        self.contact_pool.extend(old.map(|(_, c)| c));
-        self.keys_next = std::mem::replace(&mut self.keys, next_keys);
-        self.contacts_next = std::mem::replace(&mut self.contacts, next);
-    }
-
-    /// The narrow phase of one candidate pair not [still apart](Self::still_apart): keep,
-    /// recycle or recompute the manifold of `c` (which holds last step's contact of the same
-    /// pair if `k.persisted`). Returns whether the pair touches (its manifold has points).
-    /// `rec`: the pair's record when it is watched (what each decision was).
-    #[inline]
-    fn update_contact(
-        &mut self,
-        k: &mut PairKey,
-        c: &mut Contact,
-        dt: f32,
-        base: &CollideConfig,
-        mut rec: Option<&mut PairRecord>,
-    ) -> bool {
-        let persisted = std::mem::replace(&mut k.persisted, true);
-        // Last step's further manifolds of this pair (a body on a mesh along several normals).
-        let parts = self.parts.take_prev(k.a, k.b);
-        let (ma, mb) = (&self.motions[k.a as usize], &self.motions[k.b as usize]);
-        let step = self.step_count + 1;
-        if !ma.awake && !mb.awake {
-            // Both asleep (or asleep + static): keep the manifolds as they were.
-            watch::begin(&mut rec, step, base.margin);
-            watch::took(&mut rec, PairPath::Asleep);
-            self.parts.carry(parts, &mut self.contact_pool);
-            return !c.manifold.points.is_empty();
-        }
-        // Speculative contacts (Catto): points up to the distance the pair can close in one
-        // step, so fast bodies land on the surface instead of deep inside it.
-        let reach = Motion::pair_reach(ma, mb, dt);
-        let cfg = CollideConfig { margin: base.margin + reach, ..*base };
-        watch::begin(&mut rec, step, cfg.margin);
-        let (ra, rb) = (ma.radius, mb.radius);
-        let (ba, bb) = (&self.bodies[k.a as usize], &self.bodies[k.b as usize]);
-        if persisted {
-            let distance = self.settings.recycle_distance;
-            // A pair with several normal groups is recycled whole or not at all.
-            if c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin)
-                && self.parts.reuse(parts.clone(), &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin)
-            {
-                self.parts.carry(parts, &mut self.contact_pool);
-                watch::took(&mut rec, PairPath::Recycled);
-                return true;
-            }
-        }
-        // Bounding spheres (radii about the centres) apart by more than the margin: no
-        // manifold, and their gap, a lower bound on the distance, lets `still_apart` skip
-        // the pair on later steps while it stays apart — most new pairs of a moving pile are
-        // such near misses, which would otherwise each cost a SAT.
-        let sphere_gap = ba.pose.pos.distance(bb.pose.pos) - (ra + rb);
-        if sphere_gap > cfg.margin {
-            c.manifold.clear();
-            c.recycle = Recycle::default();
-            c.impulses = Default::default();
-            k.apart = Apart::new(&ba.pose, &bb.pose, sphere_gap);
-            watch::took(&mut rec, PairPath::SphereSkip);
-            return false;
-        }
-        let (prev_points, prev_impulses, prev_normal) = (c.manifold.points.clone(), c.impulses, c.manifold.normal);
-        let record = rec.as_deref_mut().map(|r| &mut r.collide);
-        collide_recorded(
-            &ba.shape,
-            &ba.pose,
-            &bb.shape,
-            &bb.pose,
-            &cfg,
-            &mut c.cache,
-            &mut self.scratch,
-            &mut c.manifold,
-            record,
-        );
-        if let Some(r) = rec {
-            r.path = r.collide.path;
-            if r.collide.clipped {
-                r.clip_step = r.step;
-            }
-        }
-        let rel = Iso::relative(&ba.pose, &bb.pose);
-        c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose, rel);
-        k.apart = Apart::capture(&c.manifold, rel, &c.cache);
-        c.impulses = Default::default();
-        let groups = &self.scratch.mesh_groups;
-        if groups.is_empty() && parts.is_empty() {
-            if persisted {
-                match_impulses(&prev_points, &prev_impulses, c, 4.0 * base.slop);
-            } else {
-                fresh_impulses(c);
-            }
-        } else {
-            // A mesh pair with several normal groups now or last step: each group's manifold
-            // takes its warm impulses from last step's group of the nearest normal.
-            let prev = Group { normal: prev_normal, points: &prev_points, impulses: &prev_impulses };
-            let radius = 4.0 * base.slop;
-            let parts_prev = &self.parts.prev[parts];
-            let warm = |target: &mut Contact| {
-                let n = target.manifold.normal;
-                let best = std::iter::once(prev)
-                    .filter(|_| persisted)
-                    .chain(parts_prev.iter().map(|p| Group::of(p)))
-                    .map(|g| (g.normal.dot(n), g))
-                    .filter(|(d, _)| *d >= SAME_NORMAL)
-                    .max_by(|x, y| x.0.total_cmp(&y.0));
-                match best {
-                    Some((_, g)) => match_impulses(g.points, g.impulses, target, radius),
-                    None => fresh_impulses(target),
-                }
-            };
-            warm(c);
-            for g in groups {
-                let mut part = self.contact_pool.pop().unwrap_or_default();
-                *part = Contact { a: k.a, b: k.b, ..Default::default() };
-                part.manifold.clone_from(g);
-                part.recycle = Recycle::capture(g, &ba.pose, &bb.pose, rel);
-                warm(&mut part);
-                self.parts.next.push(part);
-            }
-        }
-        !c.manifold.points.is_empty()
-    }
-}
-
-/// New impulses (none accumulated) for every point of `c`'s manifold.
-fn fresh_impulses(c: &mut Contact) {
-    for (k, pt) in c.manifold.points.iter().enumerate() {
-        c.impulses[k] = PointImpulse { id: pt.id, ..Default::default() };
-    }
-}
-
-/// One of last step's manifolds of a pair, as warm starting reads it.
-#[derive(Clone, Copy)]
-struct Group<'a> {
-    normal: Vec3,
-    points: &'a [ContactPoint],
-    impulses: &'a [PointImpulse; 4],
-}
-
-impl<'a> Group<'a> {
-    fn of(c: &'a Contact) -> Group<'a> {
-        Group { normal: c.manifold.normal, points: &c.manifold.points, impulses: &c.impulses }
-    }
-}
-
-/// The further manifolds of body–mesh pairs. A body touching mesh faces whose normals
-/// differ by more than 18° (a box in a V valley) gets a manifold per normal group
-/// (`collide/mesh.rs`): the deepest lives in the pair's own contact, the others in contacts
-/// of the same pair that each narrow phase appends to `World::contacts` after the
-/// pair-aligned ones — so the solvers, islands, drawing and traces read them as they read
-/// any contact. Their boxes come from and go back to the contact pool.
-///
-/// A pair with several groups is recycled whole (every group's manifold within the
-/// recycling window) or recomputed whole; the groups of a pair whose bodies sleep are kept
-/// as they were.
-#[derive(Clone, Debug, Default)]
-#[allow(clippy::vec_box)]
-pub(super) struct MeshParts {
-    /// Last step's further manifolds, in pair order (taken off the end of `contacts`).
-    pub(super) prev: Vec<Box<Contact>>,
-    /// This step's, in pair order.
-    next: Vec<Box<Contact>>,
-    /// How far the narrow phase has read `prev`.
-    pub(super) cursor: usize,
-}
-
-impl MeshParts {
-    /// The range of `prev` holding pair (a, b)'s manifolds. Pairs are visited in order, so a
-    /// cursor walks `prev` once per step.
-    fn take_prev(&mut self, a: u32, b: u32) -> std::ops::Range<usize> {
-        let key = |c: &Contact| (c.a, c.b);
-        while self.prev.get(self.cursor).is_some_and(|c| key(c) < (a, b)) {
-            self.cursor += 1;
-        }
-        let start = self.cursor;
-        while self.prev.get(self.cursor).is_some_and(|c| key(c) == (a, b)) {
-            self.cursor += 1;
-        }
-        start..self.cursor
-    }
-
-    /// Recycles each of last step's manifolds `range` in place ([`Recycle::reuse`]); whether
-    /// all of them could be.
-    fn reuse(
-        &mut self,
-        range: std::ops::Range<usize>,
-        xa: &Iso,
-        xb: &Iso,
-        radii: (f32, f32),
-        distance: f32,
-        margin: f32,
-    ) -> bool {
-        self.prev[range].iter_mut().all(|p| {
-            let Contact { recycle, manifold, .. } = &mut **p;
-            recycle.reuse(manifold, xa, xb, radii, distance, margin)
-        })
-    }
-
-    /// Keeps last step's manifolds `range` as they were (a sleeping pair), swapping each box
-    /// for a pooled one so that `prev` can go back to the pool whole.
-    #[allow(clippy::vec_box)]
-    fn carry(&mut self, range: std::ops::Range<usize>, pool: &mut Vec<Box<Contact>>) {
-        for i in range {
-            let spare = pool.pop().unwrap_or_default();
-            self.next.push(std::mem::replace(&mut self.prev[i], spare));
-        }
-    }
-}
-
-/// A candidate pair as the narrow phase first reads it: the bodies and, for a pair last
-/// found apart, the [`Apart`] record that may skip it. Kept in `World::keys`, in the
-/// contacts' order.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct PairKey {
-    pub(super) a: u32,
-    pub(super) b: u32,
-    /// The contact was carried over from an earlier step (false for a new pair).
-    persisted: bool,
-    /// The pair is watched: the narrow phase records what it does ([`PairRecord`]).
-    pub(super) watched: bool,
-    apart: Apart,
-}
-
-impl PairKey {
-    /// The key of a contact put in from outside (a recorded one): carried over, not apart.
-    pub(super) fn recorded(a: u32, b: u32) -> PairKey {
-        PairKey { a, b, persisted: true, ..Default::default() }
-    }
 }
 
 #[cfg(test)]
@@ -573,8 +236,24 @@ mod tests {
         let mut v = |s: f32| Vec3::new(rng.next_f32() - 0.5, rng.next_f32() - 0.5, rng.next_f32() - 0.5) * s;
         let (mut met, mut missed) = (0, 0);
         for _ in 0..2000 {
-            let a = Motion { v: v(200.0), radius: 0.3, centre: v(4.0), awake: true, sleeping: false, spin: 0.0 };
-            let b = Motion { v: v(200.0), radius: 0.5, centre: v(4.0), awake: true, sleeping: false, spin: 0.0 };
+            let a = Motion {
+                v: v(200.0),
+                radius: 0.3,
+                centre: v(4.0),
+                awake: true,
+                sleeping: false,
+                spin: 0.0,
+                mesh: false,
+            };
+            let b = Motion {
+                v: v(200.0),
+                radius: 0.5,
+                centre: v(4.0),
+                awake: true,
+                sleeping: false,
+                spin: 0.0,
+                mesh: false,
+            };
             let (dt, slack) = (1.0 / 60.0, 0.02);
             let closest = (0..=10_000)
                 .map(|k| {

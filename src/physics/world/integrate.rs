@@ -1,10 +1,13 @@
 //! The integration stages: gravity into velocities (`IntegrateForces`) and velocities into
 //! poses (`IntegratePositions`), on the compact solver state, with the poses written once
-//! per step; plus applying the position moves of a method's position correction.
+//! per step; plus applying the position moves of a method's position correction. The
+//! bodies move independently, shared out between the world's worker threads.
 
 use super::World;
-use crate::physics::body::{rotation, MAX_CONTACT_TURN};
-use crate::physics::solver::{PositionMoves, Schedule};
+use crate::physics::body::{rotation, Body, MAX_CONTACT_TURN};
+use crate::physics::math::Iso;
+use crate::physics::parallel::Shared;
+use crate::physics::solver::{PositionMoves, Schedule, SolverBody};
 use glam::{Vec3, Vec3A};
 
 /// Largest rotation per substep (rad) of a body in contact integrated as a plain rotation
@@ -41,50 +44,38 @@ impl World {
     /// [`SMALL_TURN`] per substep: a resting pile keeps ω as it is). A body in contact turns
     /// at most [`MAX_CONTACT_TURN`] per substep ([`crate::physics::Body::limit_contact_spin`]).
     pub(super) fn integrate_positions(&mut self, h: f32) {
-        for ((b, s), start) in self.bodies.iter_mut().zip(self.solver_bodies.iter_mut()).zip(&self.start_poses) {
-            if s.inv_mass == 0.0 {
-                continue;
+        let (bodies, solver) = (Shared::new(&mut self.bodies), Shared::new(&mut self.solver_bodies));
+        let starts = &self.start_poses;
+        self.workers.for_blocks(starts.len(), MIN_BODIES, |_, r| {
+            // SAFETY: each block owns its bodies.
+            let (bodies, solver) = unsafe { (bodies.range_mut(r.clone()), solver.range_mut(r.clone())) };
+            for ((b, s), start) in bodies.iter_mut().zip(solver).zip(&starts[r]) {
+                integrate_body(b, s, start, h);
             }
-            s.dp += s.v * h;
-            if s.touching && (s.w * h).length_squared() > MAX_CONTACT_TURN * MAX_CONTACT_TURN {
-                s.w = b.limit_contact_spin(s.w.into(), start.rot, h).into();
-            }
-            let turn = s.w * h;
-            // A body in contact turns by ω·h: the contact rows use its world inertia of the
-            // step's start, and only this keeps the energy they see (its spin is carried to
-            // the new orientation once, in `finish_positions`).
-            if s.isotropic || s.touching {
-                if turn != Vec3A::ZERO {
-                    s.dq = (rotation(turn.into()) * s.dq).normalize();
-                }
-            } else {
-                b.pose.rot = (s.dq * start.rot).normalize();
-                b.angular_velocity = s.w.into();
-                b.integrate_rotation(h);
-                s.w = b.angular_velocity.into();
-                s.dq = b.pose.rot * start.rot.conjugate();
-                // The joint rows of the next substep see the inertia at the new orientation
-                // (a spinning top on a ball joint: its impulses must not use the start's).
-                s.inv_i = glam::Mat3A::from(b.inv_inertia_world());
-            }
-        }
+        });
     }
 
     /// Writes the poses and velocities of the bodies moved in [`World::integrate_positions`].
     pub(super) fn finish_positions(&mut self) {
         // Turns below SMALL_TURN per substep (a resting pile) keep ω as it is.
         let small_turn = SMALL_TURN * self.integration_substeps() as f32;
-        for ((b, s), start) in self.bodies.iter_mut().zip(&self.solver_bodies).zip(&self.start_poses) {
-            if s.inv_mass > 0.0 {
-                b.pose.pos = start.pos + Vec3::from(s.dp);
-                b.pose.rot = (s.dq * start.rot).normalize();
-                b.velocity = s.v.into();
-                b.angular_velocity = s.w.into();
-                if s.touching && !s.isotropic && s.dq.xyz().length() > 0.5 * small_turn {
-                    b.carry_spin(start.rot);
+        let (bodies, solver) = (Shared::new(&mut self.bodies), &self.solver_bodies);
+        let starts = &self.start_poses;
+        self.workers.for_blocks(starts.len(), MIN_BODIES, |_, r| {
+            // SAFETY: each block owns its bodies.
+            let bodies = unsafe { bodies.range_mut(r.clone()) };
+            for ((b, s), start) in bodies.iter_mut().zip(&solver[r.clone()]).zip(&starts[r]) {
+                if s.inv_mass > 0.0 {
+                    b.pose.pos = start.pos + Vec3::from(s.dp);
+                    b.pose.rot = (s.dq * start.rot).normalize();
+                    b.velocity = s.v.into();
+                    b.angular_velocity = s.w.into();
+                    if s.touching && !s.isotropic && s.dq.xyz().length() > 0.5 * small_turn {
+                        b.carry_spin(start.rot);
+                    }
                 }
             }
-        }
+        });
     }
 
     /// How many position updates the method in force makes per step: the soft step's
@@ -153,5 +144,39 @@ impl World {
                 }
             }
         }
+    }
+}
+
+/// Fewest bodies a worker thread integrates at once: smaller scenes integrate on the
+/// calling thread.
+const MIN_BODIES: usize = 256;
+
+/// Moves one awake body over `h` (see [`World::integrate_positions`]).
+#[inline]
+fn integrate_body(b: &mut Body, s: &mut SolverBody, start: &Iso, h: f32) {
+    if s.inv_mass == 0.0 {
+        return;
+    }
+    s.dp += s.v * h;
+    if s.touching && (s.w * h).length_squared() > MAX_CONTACT_TURN * MAX_CONTACT_TURN {
+        s.w = b.limit_contact_spin(s.w.into(), start.rot, h).into();
+    }
+    let turn = s.w * h;
+    // A body in contact turns by ω·h: the contact rows use its world inertia of the
+    // step's start, and only this keeps the energy they see (its spin is carried to
+    // the new orientation once, in `finish_positions`).
+    if s.isotropic || s.touching {
+        if turn != Vec3A::ZERO {
+            s.dq = (rotation(turn.into()) * s.dq).normalize();
+        }
+    } else {
+        b.pose.rot = (s.dq * start.rot).normalize();
+        b.angular_velocity = s.w.into();
+        b.integrate_rotation(h);
+        s.w = b.angular_velocity.into();
+        s.dq = b.pose.rot * start.rot.conjugate();
+        // The joint rows of the next substep see the inertia at the new orientation
+        // (a spinning top on a ball joint: its impulses must not use the start's).
+        s.inv_i = glam::Mat3A::from(b.inv_inertia_world());
     }
 }

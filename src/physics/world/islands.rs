@@ -21,6 +21,48 @@ use crate::physics::joint::WORLD;
 use glam::Vec3;
 
 impl World {
+    /// Per body, its island as of the last step (bodies joined by touching contacts and
+    /// joints, static bodies excluded): the lowest body index in it; `None` for bodies that
+    /// are not dynamic. For drawing (it allocates).
+    pub fn islands(&self) -> Vec<Option<u32>> {
+        let n = self.bodies.len();
+        let mut parent: Vec<u32> = (0..n as u32).collect();
+        let dynamic = |i: u32| self.bodies.get(i as usize).is_some_and(|b| b.is_dynamic());
+        for c in self.contacts.iter().filter(|c| !c.manifold.points.is_empty()) {
+            if dynamic(c.a) && dynamic(c.b) {
+                Self::union(&mut parent, c.a, c.b);
+            }
+        }
+        for j in self.joints().iter().filter(|j| j.is_alive() && j.a != WORLD && j.b != WORLD) {
+            if dynamic(j.a) && dynamic(j.b) {
+                Self::union(&mut parent, j.a, j.b);
+            }
+        }
+        (0..n as u32).map(|i| dynamic(i).then(|| Self::find(&mut parent, i))).collect()
+    }
+
+    /// Per contact (indexed like [`World::contacts`]), the graph colour its manifold was
+    /// solved in during the last step (`solver::colouring`; [`crate::physics::solver::colouring::COLOURS`]:
+    /// none, solved after the colours); `None` for a contact not solved (no points, nothing
+    /// moving) or a method that does not colour. For drawing (it allocates).
+    pub fn graph_colours(&self) -> Vec<Option<u8>> {
+        let mut out = vec![None; self.contacts.len()];
+        if let Some(colouring) = self.methods.get_ref(&self.settings).colouring() {
+            for (i, c) in self.constraints.iter().enumerate() {
+                if let Some(slot) = out.get_mut(c.contact as usize) {
+                    *slot = Some(colouring.colour_of(i));
+                }
+            }
+        }
+        out
+    }
+
+    /// Manifolds per graph colour in the last step (the last entry: left without a colour),
+    /// for a method that colours (`None` for the others).
+    pub fn colour_counts(&self) -> Option<[u32; crate::physics::solver::colouring::COLOURS + 1]> {
+        self.methods.get_ref(&self.settings).colouring().map(|c| c.counts)
+    }
+
     /// The root of `i` in the union–find forest, halving paths on the way.
     pub(super) fn find(parent: &mut [u32], mut i: u32) -> u32 {
         while parent[i as usize] != i {

@@ -6,12 +6,17 @@
 //! impact and the integrator's energy ([`crate::physics::solver::bounce`]), for the
 //! method's schedule: every method bounces to it.
 //!
+//! Bodies and contacts are prepared independently, shared out between the world's worker
+//! threads: the result is the same at any thread count.
+//!
 //! Materials: a pair's friction is the geometric mean `√(μa·μb)` and its restitution the
 //! maximum `max(ea, eb)` (Box2D's rules), unless a [`super::PairMaterial`] override names
 //! the pair.
 
 use super::{World, PREFETCH_AHEAD};
+use crate::physics::body::Body;
 use crate::physics::math::{prefetch, tangent_basis};
+use crate::physics::parallel::Shared;
 use crate::physics::solver::bounce::Impact;
 use crate::physics::solver::{
     relative_velocity, ConstraintPoint, ContactConstraint, ContinuousMode, Schedule, Softness, SolverBody,
@@ -40,151 +45,219 @@ impl World {
     }
 
     /// Builds solver bodies and constraints; `h` is the (sub)step the soft contacts are
-    /// tuned for.
+    /// tuned for. Bodies and contacts are each independent, so both loops are shared out
+    /// between the worker threads (`crate::physics::parallel`); the constraints keep the
+    /// order of `touching` whatever the thread count.
     pub(super) fn prepare(&mut self, h: f32) {
-        self.solver_bodies.clear();
-        self.start_poses.clear();
-        for b in &self.bodies {
-            let active = b.is_dynamic() && !b.asleep;
-            let isotropic = b.isotropic();
-            // An isotropic body's world inverse inertia is its local one, k·I, whatever the
-            // rotation: taken exactly (R·k·I·Rᵀ would leave round-off off the diagonal), so
-            // the wide solver can multiply by k alone (`BatchBodies::isotropic`).
-            let inv_i = match (active, isotropic) {
-                (false, _) => Mat3A::ZERO,
-                (true, true) => Mat3A::from_diagonal(Vec3::splat(b.inv_inertia_local.x_axis.x)),
-                (true, false) => Mat3A::from(b.inv_inertia_world()),
-            };
-            self.start_poses.push(b.pose);
-            self.solver_bodies.push(SolverBody {
-                v: b.velocity.into(),
-                w: b.angular_velocity.into(),
-                dp: Vec3A::ZERO,
-                dq: glam::Quat::IDENTITY,
-                inv_mass: if active { b.inv_mass } else { 0.0 },
-                inv_i,
-                isotropic,
-                touching: false,
-                friction: b.friction,
-                restitution: b.restitution,
+        let n = self.bodies.len();
+        let mut solver_bodies = std::mem::take(&mut self.solver_bodies);
+        let mut start_poses = std::mem::take(&mut self.start_poses);
+        solver_bodies.resize(n, SolverBody::default());
+        solver_bodies.truncate(n);
+        start_poses.resize(n, Default::default());
+        start_poses.truncate(n);
+        {
+            let (out, poses, bodies) = (Shared::new(&mut solver_bodies), Shared::new(&mut start_poses), &self.bodies);
+            self.workers.for_blocks(n, MIN_BODIES, |_, r| {
+                // SAFETY: each block owns its bodies' records.
+                let (out, poses) = unsafe { (out.range_mut(r.clone()), poses.range_mut(r.clone())) };
+                for ((s, x), b) in out.iter_mut().zip(poses).zip(&bodies[r]) {
+                    *s = solver_body(b);
+                    *x = b.pose;
+                }
             });
         }
-        self.constraints.clear();
-        self.bouncy = false;
+        self.solver_bodies = solver_bodies;
+        self.start_poses = start_poses;
         let soft_step = self.methods.get(&self.settings).schedule() == Schedule::SoftStep;
-        let warm = self.settings.warm_starting && soft_step;
-        let (gravity, threshold) = (Vec3A::from(self.gravity), self.settings.restitution_threshold);
-        // The earliest-collision mode cuts the step at each impact: a pair meets at the cut,
-        // so its approach there is its speed of impact, and a speculative point is left to
-        // the cut that reaches it.
-        let earliest = self.settings.ccd == ContinuousMode::EarliestCollision;
-        let slop = self.settings.slop;
         let hertz = self.settings.contact_hertz.min(0.25 / h);
-        let soft = Softness::new(hertz, self.settings.damping_ratio, h);
-        let static_soft = Softness::new(2.0 * hertz, self.settings.damping_ratio, h);
-        for (j, &ci) in self.touching.iter().enumerate() {
-            // The boxed contacts lie scattered in memory: start loading the lines this loop
-            // reads of the contact a few ahead.
-            if let Some(&ahead) = self.touching.get(j + PREFETCH_AHEAD) {
-                let c = &self.contacts[ahead as usize];
-                prefetch(&c.manifold);
-                prefetch(&c.recycle.levers);
-                prefetch(&c.impulses);
-            }
-            let c = &self.contacts[ci as usize];
-            let (sa, sb) = (&self.solver_bodies[c.a as usize], &self.solver_bodies[c.b as usize]);
-            // Inverse mass 0 in the solver: static, kinematic or asleep (read from the
-            // compact solver bodies, not the large `Body` records).
-            if sa.inv_mass == 0.0 && sb.inv_mass == 0.0 {
-                continue;
-            }
-            let (friction, restitution) = self.material(c.a, c.b);
-            let n = Vec3A::from(c.manifold.normal);
-            let (pa, pb) =
-                (Vec3A::from(self.start_poses[c.a as usize].pos), Vec3A::from(self.start_poses[c.b as usize].pos));
-            // First tangent along the sliding direction at the manifold's centre: friction
-            // then acts straight against the slip even though the two tangent rows have
-            // different effective masses (a fixed basis skews the clamped impulse sideways
-            // and makes sliding boxes yaw and drift).
-            let centre = Vec3A::from(
-                c.manifold.points.iter().map(|p| p.position).sum::<Vec3>() / c.manifold.points.len() as f32,
-            );
-            let dv = relative_velocity(sa, sb, centre - pa, centre - pb);
-            let vt = dv - n * dv.dot(n);
-            let (t1, t2) = if vt.length_squared() > 1e-6 {
-                let t1 = vt.normalize();
-                (t1, n.cross(t1))
-            } else {
-                let (t1, t2) = tangent_basis(n.into());
-                (t1.into(), t2.into())
-            };
-            // Written in place: a constraint is over a kilobyte, too big to build and move.
-            self.constraints.push(ContactConstraint::default());
-            let cc = self.constraints.last_mut().expect("just pushed");
-            (cc.a, cc.b, cc.contact) = (c.a, c.b, ci);
-            (cc.normal, cc.t1, cc.t2) = (n, t1, t2);
-            (cc.friction, cc.restitution) = (friction, restitution);
-            self.bouncy |= restitution > 0.0;
-            cc.softness = if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft };
-            cc.count = c.manifold.points.len() as u32;
-            // The rate at which gravity closes the pair along n (a body of inverse mass 0
-            // feels none): what it adds to a bounce's approach over the gap.
-            let felt = |s: &SolverBody| if s.inv_mass > 0.0 { gravity } else { Vec3A::ZERO };
-            let closing = if restitution > 0.0 { -(felt(sb) - felt(sa)).dot(n) } else { 0.0 };
-            for (k, p) in c.manifold.points.iter().enumerate() {
-                // The lever arms captured with the manifold (equal to `position − centre` on
-                // a fresh one, frozen while it is recycled; see `Recycle`).
-                let (ra, rb) = c.recycle.levers[k];
-                let (ra, rb) = (Vec3A::from(ra), Vec3A::from(rb));
-                let imp = &c.impulses[k];
-                let vn = if restitution > 0.0 { relative_velocity(sa, sb, ra, rb).dot(n) } else { 0.0 };
-                let rebound = if restitution > 0.0 {
-                    // The one-pass methods added this step's gravity before this stage.
-                    let gap = if earliest { 0.0 } else { -p.depth };
-                    let impact = if soft_step {
-                        Impact::new(-vn, gap, closing, h)
-                    } else {
-                        Impact::after_gravity(vn, gap, closing, h)
-                    };
-                    let reached = !earliest || soft_step || p.depth >= -slop;
-                    match (reached && impact.approach > 0.0 && impact.speed() > threshold, soft_step) {
-                        (false, _) => 0.0,
-                        (true, true) => impact.after_move(restitution),
-                        (true, false) => impact.before_move(restitution),
-                    }
-                } else {
-                    0.0
-                };
-                let (normal_impulse, tangent_impulse) = if warm {
-                    (imp.warm_normal, [Vec3A::from(imp.warm_friction).dot(t1), Vec3A::from(imp.warm_friction).dot(t2)])
-                } else {
-                    (0.0, [0.0; 2])
-                };
-                cc.points[k] = ConstraintPoint {
-                    ra,
-                    rb,
-                    adjusted_separation: -p.depth - n.dot(rb - ra),
-                    separation: -p.depth,
-                    normal_impulse,
-                    tangent_impulse,
-                    total_normal_impulse: 0.0,
-                    total_tangent_impulse: [0.0; 2],
-                    max_normal_impulse: 0.0,
-                    // Only the restitution passes read these.
-                    relative_velocity: vn,
-                    rebound,
-                    closing,
-                    depth: p.depth,
-                    id: p.id,
-                    ..Default::default()
-                };
-            }
+        let k = PrepareConstants {
+            h,
+            soft_step,
+            warm: self.settings.warm_starting && soft_step,
+            gravity: Vec3A::from(self.gravity),
+            threshold: self.settings.restitution_threshold,
+            // The earliest-collision mode cuts the step at each impact: a pair meets at the
+            // cut, so its approach there is its speed of impact, and a speculative point is
+            // left to the cut that reaches it.
+            earliest: self.settings.ccd == ContinuousMode::EarliestCollision,
+            slop: self.settings.slop,
+            soft: Softness::new(hertz, self.settings.damping_ratio, h),
+            static_soft: Softness::new(2.0 * hertz, self.settings.damping_ratio, h),
+        };
+        // One slot per touching contact, written in place (a constraint is over a
+        // kilobyte, too big to build and move); the slots of pairs with nothing to move are
+        // dropped after.
+        let mut constraints = std::mem::take(&mut self.constraints);
+        let t = self.touching.len();
+        if constraints.len() < t {
+            constraints.resize(t, ContactConstraint::default());
         }
-        for c in &self.constraints {
+        constraints.truncate(t);
+        {
+            let out = Shared::new(&mut constraints);
+            let w = &*self;
+            w.workers.for_blocks(t, MIN_CONTACTS, |_, r| {
+                for j in r.clone() {
+                    // The boxed contacts lie scattered in memory: start loading the lines
+                    // this loop reads of the contact a few ahead.
+                    if j + PREFETCH_AHEAD < r.end {
+                        let c = &w.contacts[w.touching[j + PREFETCH_AHEAD] as usize];
+                        prefetch(&c.manifold);
+                        prefetch(&c.recycle.levers);
+                        prefetch(&c.impulses);
+                    }
+                    // SAFETY: each block owns its slots.
+                    w.prepare_contact(w.touching[j], unsafe { out.get_mut(j) }, &k);
+                }
+            });
+        }
+        constraints.retain(|c| c.contact != u32::MAX);
+        self.bouncy = constraints.iter().any(|c| c.restitution > 0.0);
+        for c in &constraints {
             self.solver_bodies[c.a as usize].touching = true;
             self.solver_bodies[c.b as usize].touching = true;
         }
+        self.constraints = constraints;
         self.prepare_joints(h);
-        self.methods.get(&self.settings).prepare(&mut self.constraints, &mut self.solver_bodies, &self.settings);
+        let method = self.methods.get(&self.settings);
+        method.set_workers(&self.workers);
+        method.prepare(&mut self.constraints, &mut self.solver_bodies, &self.settings);
+    }
+
+    /// Writes contact `ci`'s constraint into `cc` (`cc.contact = u32::MAX` when neither body
+    /// moves: static, kinematic or asleep, read from the compact solver bodies).
+    #[inline]
+    fn prepare_contact(&self, ci: u32, cc: &mut ContactConstraint, k: &PrepareConstants) {
+        let c = &self.contacts[ci as usize];
+        let (sa, sb) = (&self.solver_bodies[c.a as usize], &self.solver_bodies[c.b as usize]);
+        if sa.inv_mass == 0.0 && sb.inv_mass == 0.0 {
+            cc.contact = u32::MAX;
+            return;
+        }
+        let PrepareConstants { h, soft_step, warm, gravity, threshold, earliest, slop, soft, static_soft } = *k;
+        let (friction, restitution) = self.material(c.a, c.b);
+        let n = Vec3A::from(c.manifold.normal);
+        let (pa, pb) =
+            (Vec3A::from(self.start_poses[c.a as usize].pos), Vec3A::from(self.start_poses[c.b as usize].pos));
+        // First tangent along the sliding direction at the manifold's centre: friction
+        // then acts straight against the slip even though the two tangent rows have
+        // different effective masses (a fixed basis skews the clamped impulse sideways
+        // and makes sliding boxes yaw and drift).
+        let centre =
+            Vec3A::from(c.manifold.points.iter().map(|p| p.position).sum::<Vec3>() / c.manifold.points.len() as f32);
+        let dv = relative_velocity(sa, sb, centre - pa, centre - pb);
+        let vt = dv - n * dv.dot(n);
+        let (t1, t2) = if vt.length_squared() > 1e-6 {
+            let t1 = vt.normalize();
+            (t1, n.cross(t1))
+        } else {
+            let (t1, t2) = tangent_basis(n.into());
+            (t1.into(), t2.into())
+        };
+        *cc = ContactConstraint::default();
+        (cc.a, cc.b, cc.contact) = (c.a, c.b, ci);
+        (cc.normal, cc.t1, cc.t2) = (n, t1, t2);
+        (cc.friction, cc.restitution) = (friction, restitution);
+        cc.softness = if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft };
+        cc.count = c.manifold.points.len() as u32;
+        // The rate at which gravity closes the pair along n (a body of inverse mass 0
+        // feels none): what it adds to a bounce's approach over the gap.
+        let felt = |s: &SolverBody| if s.inv_mass > 0.0 { gravity } else { Vec3A::ZERO };
+        let closing = if restitution > 0.0 { -(felt(sb) - felt(sa)).dot(n) } else { 0.0 };
+        for (k, p) in c.manifold.points.iter().enumerate() {
+            // The lever arms captured with the manifold (equal to `position − centre` on
+            // a fresh one, frozen while it is recycled; see `Recycle`).
+            let (ra, rb) = c.recycle.levers[k];
+            let (ra, rb) = (Vec3A::from(ra), Vec3A::from(rb));
+            let imp = &c.impulses[k];
+            let vn = if restitution > 0.0 { relative_velocity(sa, sb, ra, rb).dot(n) } else { 0.0 };
+            let rebound = if restitution > 0.0 {
+                // The one-pass methods added this step's gravity before this stage.
+                let gap = if earliest { 0.0 } else { -p.depth };
+                let impact = if soft_step {
+                    Impact::new(-vn, gap, closing, h)
+                } else {
+                    Impact::after_gravity(vn, gap, closing, h)
+                };
+                let reached = !earliest || soft_step || p.depth >= -slop;
+                match (reached && impact.approach > 0.0 && impact.speed() > threshold, soft_step) {
+                    (false, _) => 0.0,
+                    (true, true) => impact.after_move(restitution),
+                    (true, false) => impact.before_move(restitution),
+                }
+            } else {
+                0.0
+            };
+            let (normal_impulse, tangent_impulse) = if warm {
+                (imp.warm_normal, [Vec3A::from(imp.warm_friction).dot(t1), Vec3A::from(imp.warm_friction).dot(t2)])
+            } else {
+                (0.0, [0.0; 2])
+            };
+            cc.points[k] = ConstraintPoint {
+                ra,
+                rb,
+                adjusted_separation: -p.depth - n.dot(rb - ra),
+                separation: -p.depth,
+                normal_impulse,
+                tangent_impulse,
+                total_normal_impulse: 0.0,
+                total_tangent_impulse: [0.0; 2],
+                max_normal_impulse: 0.0,
+                // Only the restitution passes read these.
+                relative_velocity: vn,
+                rebound,
+                closing,
+                depth: p.depth,
+                id: p.id,
+                ..Default::default()
+            };
+        }
+    }
+}
+
+/// Fewest bodies, and contacts, a worker thread takes at once: smaller scenes prepare on
+/// the calling thread.
+const MIN_BODIES: usize = 256;
+const MIN_CONTACTS: usize = 64;
+
+/// What every contact's preparation reads (see [`World::prepare_contact`]).
+#[derive(Clone, Copy)]
+struct PrepareConstants {
+    h: f32,
+    soft_step: bool,
+    warm: bool,
+    gravity: Vec3A,
+    threshold: f32,
+    earliest: bool,
+    slop: f32,
+    soft: Softness,
+    static_soft: Softness,
+}
+
+/// The solver's compact record of body `b` at the step's start.
+#[inline]
+fn solver_body(b: &Body) -> SolverBody {
+    let active = b.is_dynamic() && !b.asleep;
+    let isotropic = b.isotropic();
+    // An isotropic body's world inverse inertia is its local one, k·I, whatever the
+    // rotation: taken exactly (R·k·I·Rᵀ would leave round-off off the diagonal), so
+    // the wide solver can multiply by k alone (`BatchBodies::isotropic`).
+    let inv_i = match (active, isotropic) {
+        (false, _) => Mat3A::ZERO,
+        (true, true) => Mat3A::from_diagonal(Vec3::splat(b.inv_inertia_local.x_axis.x)),
+        (true, false) => Mat3A::from(b.inv_inertia_world()),
+    };
+    SolverBody {
+        v: b.velocity.into(),
+        w: b.angular_velocity.into(),
+        dp: Vec3A::ZERO,
+        dq: glam::Quat::IDENTITY,
+        inv_mass: if active { b.inv_mass } else { 0.0 },
+        inv_i,
+        isotropic,
+        touching: false,
+        friction: b.friction,
+        restitution: b.restitution,
     }
 }

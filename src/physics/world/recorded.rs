@@ -3,7 +3,7 @@
 //! physics runs while a trace is replayed; stepping the world afterwards starts from these
 //! states, with the recorded impulses as warm-start data.
 
-use super::collision::PairKey;
+use super::narrow::PairKey;
 use super::World;
 use crate::physics::contact::Contact;
 use crate::physics::math::Iso;

@@ -6,7 +6,7 @@
 //! broad phase's grid and kept pairs, the joints (with their warm-start impulses), the enlarged boxes, the watched-pair records, the
 //! containment record and the settings. What it drops: buffers every step refills before
 //! reading them (the solver's constraints and bodies, the methods' batches, the narrow
-//! phase's scratch, the pool of ended contacts, the continuous-collision record and scratch). So stepping a restored snapshot gives
+//! phase's scratch, the pool of ended contacts (the worker threads are shared, not copied), the continuous-collision record and scratch). So stepping a restored snapshot gives
 //! bit-identical results to stepping the world it was taken from (`tests/history.rs` checks
 //! it in every resolution method); it only allocates those buffers again on its first steps.
 //!
@@ -47,6 +47,8 @@ impl World {
             contact_pool: Vec::new(),
             parts: Default::default(),
             touching: Vec::new(),
+            narrow_outcome: Vec::new(),
+            narrow_scratch: Vec::new(),
             bouncy: self.bouncy,
             scratch: Scratch::default(),
             solver_bodies: Vec::new(),
@@ -68,6 +70,8 @@ impl World {
             continuous: Default::default(),
             continuous_scratch: Default::default(),
             earliest_scratch: Default::default(),
+            // The thread pool is shared, not copied.
+            workers: self.workers.clone(),
         }
     }
 

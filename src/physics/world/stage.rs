@@ -81,6 +81,9 @@ impl Stage {
     }
 }
 
+/// Threads whose share of each stage the profile keeps.
+pub const PROFILED_THREADS: usize = 16;
+
 /// Milliseconds spent in each stage during the last step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Profile {
@@ -88,6 +91,12 @@ pub struct Profile {
     pub stage_ms: [f32; Stage::ALL.len()],
     /// Whole step.
     pub total_ms: f32,
+    /// Per stage, each thread's time on the blocks the stage shared out (thread 0 is the
+    /// stepping thread; the stage's serial parts are in `stage_ms` only). All zero when
+    /// the step ran on one thread.
+    pub thread_ms: [[f32; PROFILED_THREADS]; Stage::ALL.len()],
+    /// Threads the step ran on.
+    pub threads: usize,
 }
 
 impl Profile {

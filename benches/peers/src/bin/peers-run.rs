@@ -10,7 +10,7 @@
 //!
 //! Scenes: pyramid-210, pyramid-5050, pyramid-layers-L (L rows), hull-pile-640, box-pile-Nk
 //! (N thousand boxes), stack-N (a column of N unit cubes on the ground).
-//! Engines: contactlab, rapier3d, box3d-rust.
+//! Engines: contactlab (`contactlab@N`: on N threads, 0 every core), rapier3d, box3d-rust.
 
 use contactlab::scene::stock::{barrage, box_pile, heightfield_pile, hull_pile, joint_grid, pyramid};
 use contactlab_peers::{contactlab_settings, joint_error, max_penetration, Box3d, Contactlab, Engine, Rapier};
@@ -19,7 +19,7 @@ use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | character-level (STEPS = moves); ENGINE: contactlab | rapier3d | box3d-rust)";
+    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust)";
     if let [mode, label, engine, n] = args.as_slice() {
         if mode == "narrow" {
             return narrow(label, engine, n);
@@ -98,9 +98,18 @@ fn main() -> ExitCode {
             }
         },
     };
-    if engine == "contactlab" {
+    // `contactlab@N`: contactlab on N threads (0: every core).
+    let threads = engine.strip_prefix("contactlab@").map(|n| n.parse::<u32>());
+    if let Some(Err(_)) = threads {
+        eprintln!("'{engine}': the thread count after 'contactlab@' is not a number\n{usage}");
+        return ExitCode::FAILURE;
+    }
+    if engine == "contactlab" || threads.is_some() {
         // Also print where the time goes, stage by stage (the world's own profile).
         let mut w = world.clone();
+        if let Some(Ok(n)) = threads {
+            w.settings.threads = n;
+        }
         let mut stages = vec![0.0f64; contactlab::physics::Stage::ALL.len()];
         let t = Instant::now();
         // Continuous collision's work: swept bodies, time-of-impact queries, distance calls.
@@ -117,8 +126,11 @@ fn main() -> ExitCode {
         let ms = t.elapsed().as_secs_f64() * 1e3 / steps.max(1) as f64;
         let st = w.stats();
         println!(
-            "{scene} contactlab: {ms:.3} ms/step over {steps} steps ({} pairs, {} touching, {} points at the end)",
-            st.pairs, st.touching, st.points
+            "{scene} contactlab on {} thread(s): {ms:.3} ms/step over {steps} steps ({} pairs, {} touching, {} points at the end)",
+            w.threads(),
+            st.pairs,
+            st.touching,
+            st.points
         );
         for (stage, total) in contactlab::physics::Stage::ALL.iter().zip(stages) {
             println!("  {:<22} {:8.3} ms/step", stage.name(), total / steps.max(1) as f64);

@@ -1,0 +1,451 @@
+//! The parallel layer of the step: a small fixed pool of worker threads, and the one way
+//! the stages use it — [`Workers::for_blocks`], which cuts a range of independent items
+//! (the batches of one graph colour, the candidate pairs, the bodies) into blocks that the
+//! workers claim one by one (Box2D v3's and Box3D's stage blocks).
+//!
+//! **Why the result does not depend on the thread count.** A stage hands the pool only work
+//! whose items are independent: each item reads shared inputs and writes its own outputs
+//! (its contact, its batch, its body), and the solver's items are the batches of *one*
+//! colour, which share no dynamic body; the colours still run one after another. So every
+//! item computes exactly what it computes on one thread, whichever worker claims it and in
+//! whatever order; nothing is summed across items in a thread-dependent order (the few
+//! totals a stage needs are gathered afterwards, in item order, on the calling thread).
+//! With one thread, or a range too small to be worth splitting, the same closure runs
+//! inline over the whole range: the textbook stage functions are the same on every path.
+//!
+//! **The pool** is ours, not rayon's: a step dispatches a few hundred short rounds (each
+//! colour of each pass of each substep), so the workers spin briefly between rounds and
+//! park on a condition variable only when idle longer (between steps); a round costs no
+//! heap allocation (rayon's injector allocates as its queue advances), which keeps the
+//! settled step allocation-free at any thread count.
+//!
+//! Limits: one dispatching thread at a time per pool (a second, e.g. a cloned world stepped
+//! on another thread, runs its rounds inline); on the web (wasm32) there are no threads
+//! and every round runs inline.
+
+use std::cell::UnsafeCell;
+use std::marker::PhantomData;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use web_time::Instant;
+
+/// Most worker threads a world uses (the pool's own threads plus the caller).
+pub const MAX_THREADS: usize = 64;
+
+/// Blocks per thread a range is cut into: more than one, so that a worker that finishes
+/// early takes another block (Box3D uses four).
+const BLOCKS_PER_THREAD: usize = 4;
+
+/// A round's work: called once on every thread with that thread's index (0 = the caller).
+type Task<'a> = dyn Fn(usize) + Sync + 'a;
+
+/// The thread count `requested` means on this machine: 0 is every core.
+pub fn resolve_threads(requested: u32) -> usize {
+    let all = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let n = if requested == 0 { all } else { requested as usize };
+    if cfg!(target_arch = "wasm32") {
+        1
+    } else {
+        n.clamp(1, MAX_THREADS)
+    }
+}
+
+/// The threads a world steps with; cloning shares the pool.
+#[derive(Clone, Default)]
+pub struct Workers {
+    pool: Option<Arc<Pool>>,
+    /// The setting the pool was made for ([`Workers::configure`]).
+    requested: Option<u32>,
+    /// Split every range into blocks of one item ([`Workers::set_fine`]).
+    fine: bool,
+}
+
+impl std::fmt::Debug for Workers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Workers({})", self.threads())
+    }
+}
+
+impl Workers {
+    /// Threads in use, the caller included (1: no pool).
+    pub fn threads(&self) -> usize {
+        self.pool.as_ref().map_or(1, |p| p.threads)
+    }
+
+    /// Follows the setting `requested` (0: every core; see [`resolve_threads`]), looking
+    /// the machine up only when the setting changes.
+    pub fn configure(&mut self, requested: u32) {
+        if self.requested != Some(requested) {
+            self.requested = Some(requested);
+            self.set_threads(resolve_threads(requested));
+        }
+    }
+
+    /// Makes the pool `threads` strong (the caller included), starting or stopping threads
+    /// only when the count changes.
+    pub fn set_threads(&mut self, threads: usize) {
+        let threads = threads.clamp(1, MAX_THREADS);
+        if threads != self.threads() {
+            self.pool = (threads > 1).then(|| Arc::new(Pool::new(threads)));
+        }
+    }
+
+    /// With `fine`, every range of two items or more is shared out in as many blocks as a
+    /// range may have (four per thread, or one per item if fewer), however little work it
+    /// holds: slower, but a small scene then takes every parallel path (the determinism
+    /// tests use it; the results are the same either way).
+    pub fn set_fine(&mut self, fine: bool) {
+        self.fine = fine;
+    }
+
+    /// Runs `f(thread, block)` over blocks of `0..n` covering it exactly once. Blocks are at
+    /// least `min_block` items (any size with [`Workers::set_fine`]); a range that is not worth splitting, or a single thread,
+    /// runs as one block on the calling thread. `f` must write only what its own items own
+    /// (module docs): then the result is the same for any thread count and any claiming
+    /// order.
+    pub fn for_blocks(&self, n: usize, min_block: usize, f: impl Fn(usize, Range<usize>) + Sync) {
+        let threads = self.threads();
+        let min_block = if self.fine { 1 } else { min_block.max(1) };
+        let blocks = (n / min_block).min(threads * BLOCKS_PER_THREAD);
+        let pool = match &self.pool {
+            Some(p) if blocks >= 2 => p,
+            _ => {
+                if n > 0 {
+                    f(0, 0..n);
+                }
+                return;
+            }
+        };
+        let size = n.div_ceil(blocks);
+        let blocks = n.div_ceil(size);
+        let next = AtomicUsize::new(0);
+        pool.run(&|thread| {
+            let start = Instant::now();
+            loop {
+                let b = next.fetch_add(1, Ordering::Relaxed);
+                if b >= blocks {
+                    break;
+                }
+                f(thread, b * size..((b + 1) * size).min(n));
+            }
+            pool.busy_ns[thread].fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        });
+    }
+
+    /// Adds each thread's time spent on shared-out blocks since the last call (ms) to
+    /// `out[thread]`, and starts counting afresh (the stage profile's per-thread shares).
+    pub fn take_busy(&self, out: &mut [f32]) {
+        if let Some(pool) = &self.pool {
+            for (o, b) in out.iter_mut().zip(pool.busy_ns.iter()) {
+                *o += b.swap(0, Ordering::Relaxed) as f32 * 1e-6;
+            }
+        }
+    }
+}
+
+/// The pool's shared state.
+struct PoolState {
+    /// The current round's task, written by the dispatcher before it advances `round` and
+    /// read by the workers after they see the new round.
+    task: UnsafeCell<Option<*const Task<'static>>>,
+    round: AtomicU32,
+    /// Workers done with the current round.
+    finished: AtomicUsize,
+    /// Workers parked on `wake` (or about to): the dispatcher notifies only when some are.
+    parked: AtomicUsize,
+    panicked: AtomicBool,
+    quit: AtomicBool,
+    lock: Mutex<()>,
+    wake: Condvar,
+}
+
+// SAFETY: `task` is written only by the dispatcher between rounds, while no worker reads it
+// (all have finished the last round), and read by the workers only during a round, while
+// the dispatcher keeps the closure it points to alive (`Pool::run` returns only after every
+// worker has finished).
+unsafe impl Sync for PoolState {}
+unsafe impl Send for PoolState {}
+
+/// `threads − 1` worker threads; the dispatching thread is worker 0.
+struct Pool {
+    threads: usize,
+    shared: Arc<PoolState>,
+    handles: Vec<std::thread::JoinHandle<()>>,
+    /// Set while a round runs: one dispatcher at a time.
+    busy: AtomicBool,
+    /// Per thread, nanoseconds spent on blocks since [`Workers::take_busy`].
+    busy_ns: Vec<std::sync::atomic::AtomicU64>,
+}
+
+/// Spins before a waiting thread starts yielding, and yields before it parks.
+const SPINS: u32 = 2_000;
+const YIELDS: u32 = 400;
+
+impl Pool {
+    fn new(threads: usize) -> Pool {
+        let shared = Arc::new(PoolState {
+            task: UnsafeCell::new(None),
+            round: AtomicU32::new(0),
+            finished: AtomicUsize::new(0),
+            parked: AtomicUsize::new(0),
+            panicked: AtomicBool::new(false),
+            quit: AtomicBool::new(false),
+            lock: Mutex::new(()),
+            wake: Condvar::new(),
+        });
+        // A thread the system refuses is done without: the pool is the threads it got.
+        let handles: Vec<_> = (1..threads)
+            .map_while(|index| {
+                let shared = shared.clone();
+                std::thread::Builder::new().name(format!("physics-{index}")).spawn(move || work(&shared, index)).ok()
+            })
+            .collect();
+        let threads = handles.len() + 1;
+        let busy_ns = (0..threads).map(|_| Default::default()).collect();
+        Pool { threads, shared, handles, busy: AtomicBool::new(false), busy_ns }
+    }
+
+    /// Runs `task(i)` once on every thread `i` and returns when all are done — also when
+    /// a share panics: the panic is passed on only after every thread has finished, since
+    /// the task borrows the caller's frame.
+    fn run(&self, task: &Task<'_>) {
+        if self.busy.compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            // Another thread is dispatching on this pool: do every thread's share here.
+            (0..self.threads).for_each(task);
+            return;
+        }
+        let s = &*self.shared;
+        // SAFETY: see `PoolState`; the lifetime is erased only for the duration of this call.
+        unsafe {
+            *s.task.get() = Some(std::mem::transmute::<*const Task<'_>, *const Task<'static>>(task));
+        }
+        s.finished.store(0, Ordering::Relaxed);
+        s.round.fetch_add(1, Ordering::SeqCst);
+        if s.parked.load(Ordering::SeqCst) > 0 {
+            let _g = s.lock.lock().unwrap_or_else(|e| e.into_inner());
+            s.wake.notify_all();
+        }
+        let mine = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| task(0)));
+        let others = self.threads - 1;
+        let mut tries = 0u32;
+        while s.finished.load(Ordering::Acquire) < others {
+            backoff(&mut tries);
+        }
+        // SAFETY: every worker has finished with the task.
+        unsafe {
+            *s.task.get() = None;
+        }
+        let theirs = s.panicked.swap(false, Ordering::Relaxed);
+        self.busy.store(false, Ordering::Release);
+        if let Err(p) = mine {
+            std::panic::resume_unwind(p);
+        }
+        if theirs {
+            panic!("a physics worker thread panicked (see its message above)");
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        let s = &*self.shared;
+        s.quit.store(true, Ordering::SeqCst);
+        s.round.fetch_add(1, Ordering::SeqCst);
+        {
+            let _g = s.lock.lock().unwrap_or_else(|e| e.into_inner());
+            s.wake.notify_all();
+        }
+        for h in self.handles.drain(..) {
+            let _ = h.join();
+        }
+    }
+}
+
+/// A short spin, then yields (the other threads may share this core).
+fn backoff(tries: &mut u32) {
+    if *tries < SPINS {
+        std::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
+    }
+    *tries = tries.saturating_add(1);
+}
+
+/// A worker's life: wait for a round, run its share, report, until the pool is dropped.
+fn work(s: &PoolState, index: usize) {
+    let mut seen = 0u32;
+    loop {
+        seen = wait_round(s, seen);
+        if s.quit.load(Ordering::SeqCst) {
+            return;
+        }
+        // SAFETY: see `PoolState`: the dispatcher wrote the task before advancing the round.
+        let task = unsafe { (*s.task.get()).expect("a round has a task") };
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe { (*task)(index) }));
+        if run.is_err() {
+            s.panicked.store(true, Ordering::Relaxed);
+        }
+        s.finished.fetch_add(1, Ordering::Release);
+    }
+}
+
+/// Waits until the round moves past `seen`: spinning, then yielding, then parked.
+fn wait_round(s: &PoolState, seen: u32) -> u32 {
+    let mut tries = 0u32;
+    while tries < SPINS + YIELDS {
+        let r = s.round.load(Ordering::Acquire);
+        if r != seen {
+            return r;
+        }
+        backoff(&mut tries);
+    }
+    // Counted as parked before the last look at the round: a dispatcher that advances the
+    // round after this look sees the count and notifies under the lock.
+    s.parked.fetch_add(1, Ordering::SeqCst);
+    let mut guard = s.lock.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        let r = s.round.load(Ordering::SeqCst);
+        if r != seen {
+            s.parked.fetch_sub(1, Ordering::SeqCst);
+            return r;
+        }
+        guard = s.wake.wait(guard).unwrap_or_else(|e| e.into_inner());
+    }
+}
+
+/// A slice the blocks of one round write element by element: each element is written by
+/// at most one block (its owner) while the round runs, which the stage using it guarantees
+/// (module docs). Reads of elements nobody writes in the round (static bodies) are fine.
+pub struct Shared<'a, T> {
+    ptr: *mut T,
+    len: usize,
+    _borrow: PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: the elements are handed out one at a time under the ownership rule above.
+unsafe impl<T: Send + Sync> Sync for Shared<'_, T> {}
+unsafe impl<T: Send + Sync> Send for Shared<'_, T> {}
+
+impl<'a, T> Shared<'a, T> {
+    /// Borrows `slice` for the round(s).
+    pub fn new(slice: &'a mut [T]) -> Self {
+        Shared { ptr: slice.as_mut_ptr(), len: slice.len(), _borrow: PhantomData }
+    }
+
+    /// Elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Element `i`, to read.
+    ///
+    /// # Safety
+    /// No other block writes element `i` while the reference lives.
+    #[inline(always)]
+    pub unsafe fn get(&self, i: usize) -> &T {
+        assert!(i < self.len, "index {i} out of {}", self.len);
+        &*self.ptr.add(i)
+    }
+
+    /// Element `i`, to write.
+    ///
+    /// # Safety
+    /// Only the caller's block touches element `i` while the reference lives.
+    #[inline(always)]
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn get_mut(&self, i: usize) -> &mut T {
+        assert!(i < self.len, "index {i} out of {}", self.len);
+        &mut *self.ptr.add(i)
+    }
+
+    /// Elements `r`, to write.
+    ///
+    /// # Safety
+    /// Only the caller's block touches these elements while the slice lives.
+    #[inline(always)]
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn range_mut(&self, r: Range<usize>) -> &mut [T] {
+        assert!(r.start <= r.end && r.end <= self.len, "range {r:?} out of {}", self.len);
+        std::slice::from_raw_parts_mut(self.ptr.add(r.start), r.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every item of a range is visited exactly once, at any thread count and block size.
+    #[test]
+    fn blocks_cover_the_range_once() {
+        for threads in 1..=4 {
+            let mut w = Workers::default();
+            w.set_threads(threads);
+            for (n, min) in [(0, 1), (1, 1), (7, 1), (100, 3), (1000, 16), (33, 40)] {
+                let mut hits = vec![0u32; n];
+                let shared = Shared::new(&mut hits);
+                for _ in 0..3 {
+                    w.for_blocks(n, min, |_, r| {
+                        for i in r {
+                            // SAFETY: blocks are disjoint.
+                            unsafe { *shared.get_mut(i) += 1 };
+                        }
+                    });
+                }
+                assert!(hits.iter().all(|&h| h == 3), "threads {threads}, n {n}: {hits:?}");
+            }
+        }
+    }
+
+    /// Work is shared out: with two threads and slow items, both threads take blocks.
+    #[test]
+    fn both_threads_take_blocks() {
+        let mut w = Workers::default();
+        w.set_threads(2);
+        let seen = [AtomicUsize::new(0), AtomicUsize::new(0)];
+        w.for_blocks(64, 1, |t, _| {
+            seen[t].fetch_add(1, Ordering::Relaxed);
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        });
+        assert_eq!(seen.iter().map(|s| s.load(Ordering::Relaxed)).sum::<usize>(), 8);
+        assert!(seen[1].load(Ordering::Relaxed) > 0, "the worker thread took no block");
+    }
+
+    /// A panic on a worker reaches the caller, and the pool still works afterwards.
+    #[test]
+    fn a_worker_panic_reaches_the_caller() {
+        let mut w = Workers::default();
+        w.set_threads(2);
+        let pool = w.pool.clone().expect("two threads have a pool");
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pool.run(&|t| {
+                if t == 1 {
+                    panic!("test panic");
+                }
+            })
+        }));
+        assert!(r.is_err());
+        // A panic on the calling thread's share too.
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pool.run(&|t| {
+                if t == 0 {
+                    panic!("test panic");
+                }
+            })
+        }));
+        assert!(r.is_err());
+        // The pool still shares its work out.
+        let seen = [AtomicUsize::new(0), AtomicUsize::new(0)];
+        w.for_blocks(64, 1, |t, r| {
+            seen[t].fetch_add(r.len(), Ordering::Relaxed);
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        });
+        assert_eq!(seen.iter().map(|s| s.load(Ordering::Relaxed)).sum::<usize>(), 64);
+        assert!(seen[1].load(Ordering::Relaxed) > 0, "the worker thread took no block after the panics");
+    }
+}

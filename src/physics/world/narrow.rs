@@ -1,0 +1,445 @@
+//! The narrow phase: keep, recycle or recompute each candidate pair's manifold
+//! ([`crate::physics::contact`]). It reads a compact [`PairKey`] per pair first: the pairs
+//! still apart are ruled out from it without touching their boxed contacts, and the rest are
+//! prefetched ahead.
+//!
+//! **Threads.** The pairs are independent: each reads the two bodies and writes its own
+//! contact and key. The plain pairs (no mesh, not watched) are shared out between the
+//! world's worker threads in blocks, each thread with its own collision scratch; the mesh
+//! pairs (whose further manifolds go through the shared [`MeshParts`] and contact pool) and
+//! the watched pairs (whose records are shared) follow on the calling thread, in pair order.
+//! The touching list is then gathered in pair order, so the step is the same at any thread
+//! count — and, with one thread, the same work in the same order as a single loop.
+//!
+//! Limits: the mesh pairs run on one thread.
+
+use super::collision::Motion;
+use super::watch::{self, PairRecord};
+use super::*;
+use crate::physics::collide::mesh::SAME_NORMAL;
+use crate::physics::collide::{collide_recorded, ContactPoint, PairPath};
+use crate::physics::contact::match_impulses;
+use crate::physics::math::prefetch;
+use crate::physics::parallel::Shared;
+
+impl World {
+    pub(super) fn narrow_phase(&mut self, dt: f32) {
+        let base = self.collide_config();
+        // Last step's further mesh manifolds come off the end of the contacts ([`MeshParts`]).
+        let aligned = self.keys.len();
+        if self.contacts.len() > aligned {
+            self.parts.prev.extend(self.contacts.drain(aligned..));
+        }
+        self.parts.cursor = 0;
+        let unchanged =
+            self.keys.len() == self.pairs.len() && self.keys.iter().zip(&self.pairs).all(|(k, &p)| (k.a, k.b) == p);
+        if !unchanged {
+            self.match_pairs();
+        }
+        self.touching.clear();
+        let mut keys = std::mem::take(&mut self.keys);
+        let mut contacts = std::mem::take(&mut self.contacts);
+        // First the pairs still apart are ruled out from the keys alone (three in four of
+        // a moving pile's pairs); then the rest open their contacts.
+        let mut open = std::mem::take(&mut self.open);
+        open.clear();
+        open.extend((0..keys.len() as u32).filter(|&i| !self.still_apart(&keys[i as usize], dt, &base)));
+        let mut outcome = std::mem::take(&mut self.narrow_outcome);
+        outcome.clear();
+        outcome.resize(open.len(), Outcome::Later);
+        self.narrow_scratch.resize_with(self.workers.threads(), Default::default);
+        let input = NarrowInput {
+            bodies: &self.bodies,
+            motions: &self.motions,
+            recycle_distance: self.settings.recycle_distance,
+            step: self.step_count + 1,
+            dt,
+            base,
+        };
+        {
+            // The plain pairs, shared out between the threads.
+            let (keys, contacts) = (Shared::new(&mut keys), Shared::new(&mut contacts));
+            let (out, scratch) = (Shared::new(&mut outcome), Shared::new(&mut self.narrow_scratch));
+            let open = &open;
+            self.workers.for_blocks(open.len(), MIN_PAIRS, |thread, r| {
+                // SAFETY: one scratch per thread; each block owns its pairs' keys, contacts
+                // and outcomes (every pair appears once in `open`).
+                let scratch = unsafe { scratch.get_mut(thread) };
+                for j in r.clone() {
+                    // The contacts' boxes lie scattered in memory: ask for the one a few
+                    // pairs ahead now, so it has arrived when its turn comes (the hull
+                    // pile's narrow phase spent much of its time waiting on these loads).
+                    if j + PREFETCH_AHEAD < r.end {
+                        let c = unsafe { contacts.get(open[j + PREFETCH_AHEAD] as usize) };
+                        prefetch(&c.recycle);
+                        prefetch(&c.recycle.anchors);
+                        prefetch(&c.manifold);
+                    }
+                    let i = open[j] as usize;
+                    let k = unsafe { keys.get_mut(i) };
+                    let (ma, mb) = (&input.motions[k.a as usize], &input.motions[k.b as usize]);
+                    if k.watched || ma.mesh || mb.mesh {
+                        continue;
+                    }
+                    let touching = update_pair(&input, k, unsafe { contacts.get_mut(i) }, scratch, None, None);
+                    unsafe { *out.get_mut(j) = Outcome::from(touching) };
+                }
+            });
+        }
+        // One high-water mark for every thread's scratch (`Scratch::reserve_like`).
+        if let Some((first, rest)) = self.narrow_scratch.split_first_mut() {
+            rest.iter().for_each(|s| first.reserve_like(s));
+            rest.iter_mut().for_each(|s| s.reserve_like(first));
+        }
+        // The mesh pairs and the watched pairs, in pair order, on this thread.
+        let mut records = std::mem::take(&mut self.watch);
+        for (j, &i) in open.iter().enumerate() {
+            if outcome[j] != Outcome::Later {
+                continue;
+            }
+            let i = i as usize;
+            let (a, b) = (keys[i].a, keys[i].b);
+            // A watched pair (module `watch`): the same decisions, recorded.
+            let rec = records.iter_mut().find(|r| (r.a, r.b) == (a, b));
+            let parts = Some(PartsAccess { parts: &mut self.parts, pool: &mut self.contact_pool });
+            let touching = update_pair(&input, &mut keys[i], &mut contacts[i], &mut self.scratch, parts, rec);
+            outcome[j] = Outcome::from(touching);
+        }
+        self.watch = records;
+        self.touching.extend(open.iter().zip(&outcome).filter(|(_, &o)| o == Outcome::Touching).map(|(&i, _)| i));
+        // This step's further mesh manifolds go after the pair-aligned contacts; last
+        // step's boxes go back to the pool.
+        self.contact_pool.append(&mut self.parts.prev);
+        for part in self.parts.next.drain(..) {
+            if !part.manifold.points.is_empty() {
+                self.touching.push(contacts.len() as u32);
+            }
+            contacts.push(part);
+        }
+        self.narrow_outcome = outcome;
+        self.open = open;
+        self.keys = keys;
+        self.contacts = contacts;
+    }
+
+    /// Whether the pair of `k`, found apart on an earlier step, is still apart by more
+    /// than its speculative margin ([`Apart::still_apart`]): its manifold stays empty.
+    #[inline]
+    fn still_apart(&self, k: &PairKey, dt: f32, base: &CollideConfig) -> bool {
+        if !k.persisted || k.apart.gap <= base.margin {
+            return false;
+        }
+        let (ma, mb) = (&self.motions[k.a as usize], &self.motions[k.b as usize]);
+        if !ma.awake && !mb.awake {
+            return false;
+        }
+        let margin = base.margin + Motion::pair_reach(ma, mb, dt);
+        let (xa, xb) = (&self.bodies[k.a as usize].pose, &self.bodies[k.b as usize].pose);
+        k.apart.still_apart(xa, xb, ma.radius + mb.radius, margin)
+    }
+
+    /// Lines the contacts up with this step's pairs: a persisting pair keeps its contact
+    /// (SAT cache, tangents, manifold, impulses, recycling anchors), a new one takes a pooled
+    /// box, reset, and the contacts of pairs that ended go back to the pool. Pairs are
+    /// matched on the keys; the boxes move along unopened.
+    fn match_pairs(&mut self) {
+        let mut next = std::mem::take(&mut self.contacts_next);
+        let mut next_keys = std::mem::take(&mut self.keys_next);
+        next.clear();
+        next_keys.clear();
+        let records = &self.watch;
+        let mut old = self.keys.drain(..).zip(self.contacts.drain(..)).peekable();
+        for &(a, b) in &self.pairs {
+            while let Some((_, c)) = old.next_if(|(k, _)| (k.a, k.b) < (a, b)) {
+                self.contact_pool.push(c);
+            }
+            let (k, c) = old.next_if(|(k, _)| (k.a, k.b) == (a, b)).unwrap_or_else(|| {
+                let fresh = Contact { a, b, ..Default::default() };
+                let c = match self.contact_pool.pop() {
+                    Some(mut c) => {
+                        *c = fresh;
+                        c
+                    }
+                    None => Box::new(fresh),
+                };
+                let watched = watch::is_watched(records, a, b);
+                (PairKey { a, b, persisted: false, watched, apart: Apart::default() }, c)
+            });
+            next_keys.push(k);
+            next.push(c);
+        }
+        self.contact_pool.extend(old.map(|(_, c)| c));
+        self.keys_next = std::mem::replace(&mut self.keys, next_keys);
+        self.contacts_next = std::mem::replace(&mut self.contacts, next);
+    }
+}
+
+/// Fewest candidate pairs a worker thread takes at once (a recycled pair costs about
+/// 0.1 µs, a SAT a few): smaller narrow phases run on the calling thread.
+const MIN_PAIRS: usize = 64;
+
+/// What the narrow phase made of one opened pair.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// Left to the calling thread (a mesh pair or a watched pair).
+    #[default]
+    Later,
+    /// No points.
+    Apart,
+    /// At least one point.
+    Touching,
+}
+
+impl From<bool> for Outcome {
+    fn from(touching: bool) -> Outcome {
+        if touching {
+            Outcome::Touching
+        } else {
+            Outcome::Apart
+        }
+    }
+}
+
+/// What the narrow phase of a pair reads: the same for every pair and thread.
+struct NarrowInput<'a> {
+    bodies: &'a [Body],
+    motions: &'a [Motion],
+    recycle_distance: f32,
+    /// The step being taken (for the watched pairs' records).
+    step: u64,
+    dt: f32,
+    base: CollideConfig,
+}
+
+/// A mesh pair's further manifolds ([`MeshParts`]) and the pool their boxes come from.
+#[allow(clippy::vec_box)]
+struct PartsAccess<'a> {
+    parts: &'a mut MeshParts,
+    pool: &'a mut Vec<Box<Contact>>,
+}
+
+/// The narrow phase of one candidate pair not [still apart](World::still_apart): keep,
+/// recycle or recompute the manifold of `c` (which holds last step's contact of the same
+/// pair if `k.persisted`). Returns whether the pair touches (its manifold has points).
+/// `parts`: a mesh pair's further manifolds (`None` for a pair without a mesh body, which
+/// has none); `rec`: the pair's record when it is watched (what each decision was).
+#[inline]
+fn update_pair(
+    input: &NarrowInput,
+    k: &mut PairKey,
+    c: &mut Contact,
+    scratch: &mut Scratch,
+    mut parts: Option<PartsAccess>,
+    mut rec: Option<&mut PairRecord>,
+) -> bool {
+    let (dt, base) = (input.dt, &input.base);
+    let persisted = std::mem::replace(&mut k.persisted, true);
+    // Last step's further manifolds of this pair (a body on a mesh along several normals).
+    let range = parts.as_mut().map_or(0..0, |p| p.parts.take_prev(k.a, k.b));
+    let (ma, mb) = (&input.motions[k.a as usize], &input.motions[k.b as usize]);
+    let step = input.step;
+    if !ma.awake && !mb.awake {
+        // Both asleep (or asleep + static): keep the manifolds as they were.
+        watch::begin(&mut rec, step, base.margin);
+        watch::took(&mut rec, PairPath::Asleep);
+        if let Some(p) = parts {
+            p.parts.carry(range, p.pool);
+        }
+        return !c.manifold.points.is_empty();
+    }
+    // Speculative contacts (Catto): points up to the distance the pair can close in one
+    // step, so fast bodies land on the surface instead of deep inside it.
+    let reach = Motion::pair_reach(ma, mb, dt);
+    let cfg = CollideConfig { margin: base.margin + reach, ..*base };
+    watch::begin(&mut rec, step, cfg.margin);
+    let (ra, rb) = (ma.radius, mb.radius);
+    let (ba, bb) = (&input.bodies[k.a as usize], &input.bodies[k.b as usize]);
+    if persisted {
+        let distance = input.recycle_distance;
+        // A pair with several normal groups is recycled whole or not at all.
+        if c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin)
+            && parts
+                .as_mut()
+                .is_none_or(|p| p.parts.reuse(range.clone(), &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin))
+        {
+            if let Some(p) = parts {
+                p.parts.carry(range, p.pool);
+            }
+            watch::took(&mut rec, PairPath::Recycled);
+            return true;
+        }
+    }
+    // Bounding spheres (radii about the centres) apart by more than the margin: no
+    // manifold, and their gap, a lower bound on the distance, lets `still_apart` skip
+    // the pair on later steps while it stays apart — most new pairs of a moving pile are
+    // such near misses, which would otherwise each cost a SAT.
+    let sphere_gap = ba.pose.pos.distance(bb.pose.pos) - (ra + rb);
+    if sphere_gap > cfg.margin {
+        c.manifold.clear();
+        c.recycle = Recycle::default();
+        c.impulses = Default::default();
+        k.apart = Apart::new(&ba.pose, &bb.pose, sphere_gap);
+        watch::took(&mut rec, PairPath::SphereSkip);
+        return false;
+    }
+    let (prev_points, prev_impulses, prev_normal) = (c.manifold.points.clone(), c.impulses, c.manifold.normal);
+    let record = rec.as_deref_mut().map(|r| &mut r.collide);
+    collide_recorded(&ba.shape, &ba.pose, &bb.shape, &bb.pose, &cfg, &mut c.cache, scratch, &mut c.manifold, record);
+    if let Some(r) = rec {
+        r.path = r.collide.path;
+        if r.collide.clipped {
+            r.clip_step = r.step;
+        }
+    }
+    let rel = Iso::relative(&ba.pose, &bb.pose);
+    c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose, rel);
+    k.apart = Apart::capture(&c.manifold, rel, &c.cache);
+    c.impulses = Default::default();
+    let groups = &scratch.mesh_groups;
+    match parts {
+        Some(p) if !(groups.is_empty() && range.is_empty()) => {
+            // A mesh pair with several normal groups now or last step: each group's
+            // manifold takes its warm impulses from last step's group of the nearest normal.
+            let prev = Group { normal: prev_normal, points: &prev_points, impulses: &prev_impulses };
+            let radius = 4.0 * base.slop;
+            let parts_prev = &p.parts.prev[range];
+            let warm = |target: &mut Contact| {
+                let n = target.manifold.normal;
+                let best = std::iter::once(prev)
+                    .filter(|_| persisted)
+                    .chain(parts_prev.iter().map(|p| Group::of(p)))
+                    .map(|g| (g.normal.dot(n), g))
+                    .filter(|(d, _)| *d >= SAME_NORMAL)
+                    .max_by(|x, y| x.0.total_cmp(&y.0));
+                match best {
+                    Some((_, g)) => match_impulses(g.points, g.impulses, target, radius),
+                    None => fresh_impulses(target),
+                }
+            };
+            warm(c);
+            for g in groups {
+                let mut part = p.pool.pop().unwrap_or_default();
+                *part = Contact { a: k.a, b: k.b, ..Default::default() };
+                part.manifold.clone_from(g);
+                part.recycle = Recycle::capture(g, &ba.pose, &bb.pose, rel);
+                warm(&mut part);
+                p.parts.next.push(part);
+            }
+        }
+        _ => {
+            debug_assert!(groups.is_empty(), "only a pair with a mesh body has further manifolds");
+            if persisted {
+                match_impulses(&prev_points, &prev_impulses, c, 4.0 * base.slop);
+            } else {
+                fresh_impulses(c);
+            }
+        }
+    }
+    !c.manifold.points.is_empty()
+}
+
+/// New impulses (none accumulated) for every point of `c`'s manifold.
+fn fresh_impulses(c: &mut Contact) {
+    for (k, pt) in c.manifold.points.iter().enumerate() {
+        c.impulses[k] = PointImpulse { id: pt.id, ..Default::default() };
+    }
+}
+
+/// One of last step's manifolds of a pair, as warm starting reads it.
+#[derive(Clone, Copy)]
+struct Group<'a> {
+    normal: Vec3,
+    points: &'a [ContactPoint],
+    impulses: &'a [PointImpulse; 4],
+}
+
+impl<'a> Group<'a> {
+    fn of(c: &'a Contact) -> Group<'a> {
+        Group { normal: c.manifold.normal, points: &c.manifold.points, impulses: &c.impulses }
+    }
+}
+
+/// The further manifolds of body–mesh pairs. A body touching mesh faces whose normals
+/// differ by more than 18° (a box in a V valley) gets a manifold per normal group
+/// (`collide/mesh.rs`): the deepest lives in the pair's own contact, the others in contacts
+/// of the same pair that each narrow phase appends to `World::contacts` after the
+/// pair-aligned ones — so the solvers, islands, drawing and traces read them as they read
+/// any contact. Their boxes come from and go back to the contact pool.
+///
+/// A pair with several groups is recycled whole (every group's manifold within the
+/// recycling window) or recomputed whole; the groups of a pair whose bodies sleep are kept
+/// as they were.
+#[derive(Clone, Debug, Default)]
+#[allow(clippy::vec_box)]
+pub(super) struct MeshParts {
+    /// Last step's further manifolds, in pair order (taken off the end of `contacts`).
+    pub(super) prev: Vec<Box<Contact>>,
+    /// This step's, in pair order.
+    next: Vec<Box<Contact>>,
+    /// How far the narrow phase has read `prev`.
+    pub(super) cursor: usize,
+}
+
+impl MeshParts {
+    /// The range of `prev` holding pair (a, b)'s manifolds. Pairs are visited in order, so a
+    /// cursor walks `prev` once per step.
+    fn take_prev(&mut self, a: u32, b: u32) -> std::ops::Range<usize> {
+        let key = |c: &Contact| (c.a, c.b);
+        while self.prev.get(self.cursor).is_some_and(|c| key(c) < (a, b)) {
+            self.cursor += 1;
+        }
+        let start = self.cursor;
+        while self.prev.get(self.cursor).is_some_and(|c| key(c) == (a, b)) {
+            self.cursor += 1;
+        }
+        start..self.cursor
+    }
+
+    /// Recycles each of last step's manifolds `range` in place ([`Recycle::reuse`]); whether
+    /// all of them could be.
+    fn reuse(
+        &mut self,
+        range: std::ops::Range<usize>,
+        xa: &Iso,
+        xb: &Iso,
+        radii: (f32, f32),
+        distance: f32,
+        margin: f32,
+    ) -> bool {
+        self.prev[range].iter_mut().all(|p| {
+            let Contact { recycle, manifold, .. } = &mut **p;
+            recycle.reuse(manifold, xa, xb, radii, distance, margin)
+        })
+    }
+
+    /// Keeps last step's manifolds `range` as they were (a sleeping pair), swapping each box
+    /// for a pooled one so that `prev` can go back to the pool whole.
+    #[allow(clippy::vec_box)]
+    fn carry(&mut self, range: std::ops::Range<usize>, pool: &mut Vec<Box<Contact>>) {
+        for i in range {
+            let spare = pool.pop().unwrap_or_default();
+            self.next.push(std::mem::replace(&mut self.prev[i], spare));
+        }
+    }
+}
+
+/// A candidate pair as the narrow phase first reads it: the bodies and, for a pair last
+/// found apart, the [`Apart`] record that may skip it. Kept in `World::keys`, in the
+/// contacts' order.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct PairKey {
+    pub(super) a: u32,
+    pub(super) b: u32,
+    /// The contact was carried over from an earlier step (false for a new pair).
+    persisted: bool,
+    /// The pair is watched: the narrow phase records what it does ([`PairRecord`]).
+    pub(super) watched: bool,
+    pub(super) apart: Apart,
+}
+
+impl PairKey {
+    /// The key of a contact put in from outside (a recorded one): carried over, not apart.
+    pub(super) fn recorded(a: u32, b: u32) -> PairKey {
+        PairKey { a, b, persisted: true, ..Default::default() }
+    }
+}

@@ -1,0 +1,209 @@
+//! The parallel step (`physics/parallel.rs`): the same scene and settings give bit-identical
+//! worlds at 1, 2, 3 and 4 threads — every pose, velocity, sleep state, contact point and
+//! stored impulse, compared through a hash of their bits after every step. The worlds split
+//! every stage into blocks of one item (`World::set_fine_split`), so even these small scenes
+//! take every parallel path with the most interleaving; one larger pile also runs with the
+//! ordinary block sizes. History scrubbing and the comparison's sides stay bit-exact with
+//! threads on.
+
+mod common;
+use common::*;
+use contactlab::app::Testbed;
+use contactlab::physics::{BodyDesc, Settings, Shape, SolverMode, World};
+use contactlab::scene;
+use glam::{Quat, Vec3};
+
+/// Every bit of the state a step carries to the next.
+fn fingerprint(w: &World) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |x: u32| {
+        h ^= x as u64;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    };
+    for b in w.bodies() {
+        for v in [b.pose.pos, b.velocity, b.angular_velocity] {
+            v.to_array().iter().for_each(|x| eat(x.to_bits()));
+        }
+        b.pose.rot.to_array().iter().for_each(|x| eat(x.to_bits()));
+        eat(b.asleep as u32);
+    }
+    for c in w.contacts() {
+        eat(c.a);
+        eat(c.b);
+        for (p, i) in c.manifold.points.iter().zip(&c.impulses) {
+            eat(p.depth.to_bits());
+            p.position.to_array().iter().for_each(|x| eat(x.to_bits()));
+            eat(i.normal.to_bits());
+            eat(i.tangent[0].to_bits());
+            eat(i.tangent[1].to_bits());
+        }
+    }
+    for j in w.joints() {
+        for v in [j.linear_impulse, j.angular_impulse] {
+            v.to_array().iter().for_each(|x| eat(x.to_bits()));
+        }
+        eat(j.position_error.to_bits());
+    }
+    eat(w.step_count as u32);
+    h
+}
+
+/// Fingerprints after each of `steps` steps of `make()` run on `threads` threads.
+fn run(make: &dyn Fn() -> World, threads: u32, fine: bool, steps: usize) -> Vec<u64> {
+    let mut w = make();
+    w.settings.threads = threads;
+    w.set_fine_split(fine);
+    (0..steps)
+        .map(|_| {
+            w.step(1.0 / 60.0);
+            assert_eq!(w.threads(), threads as usize);
+            fingerprint(&w)
+        })
+        .collect()
+}
+
+/// Runs `make()` at 1–4 threads and names the first step where a count differs.
+fn same_at_every_thread_count(name: &str, make: &dyn Fn() -> World, fine: bool, steps: usize) {
+    let one = run(make, 1, fine, steps);
+    for threads in 2..=4 {
+        let other = run(make, threads, fine, steps);
+        if let Some(k) = one.iter().zip(&other).position(|(a, b)| a != b) {
+            panic!("{name}: {threads} threads differ from one thread from step {}", k + 1);
+        }
+    }
+}
+
+fn scene_world(file: &str) -> World {
+    scene::load(&scene::scenes_dir().join(file)).unwrap().world
+}
+
+/// A pile of `n` boxes of three sizes dropped turned onto the ground, in a grid.
+fn box_pile(n: usize, settings: Settings) -> World {
+    let mut w = world(settings);
+    ground(&mut w);
+    let side = (n as f32).sqrt().ceil() as usize;
+    for i in 0..n {
+        let (x, z, y) = ((i % side) as f32, ((i / side) % side) as f32, (i / (side * side)) as f32);
+        let h = [0.25, 0.3, 0.35][i % 3];
+        let rot = Quat::from_euler(glam::EulerRot::XYZ, 0.3 * i as f32, 0.7 * i as f32, 0.0);
+        let at =
+            Vec3::new(0.8 * x - 0.4 * side as f32, 0.5 + 0.8 * y + 0.1 * (i % 7) as f32, 0.8 * z - 0.4 * side as f32);
+        w.add_body(BodyDesc::new(format!("b{i}"), cube(h), at).with_rotation(rot)).unwrap();
+    }
+    w
+}
+
+/// A grid of spheres on ball joints, its corners held (the peers' joint grid, smaller).
+fn joint_grid(n: usize) -> World {
+    use contactlab::physics::{JointDesc, JointKind, WORLD};
+    let mut w = world(Settings::default());
+    let mut index = vec![0u32; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            let at = Vec3::new(i as f32 * 0.5, 10.0, j as f32 * 0.5);
+            let b = w.add_body(BodyDesc::new(format!("s{i}_{j}"), Shape::Sphere { radius: 0.2 }, at)).unwrap();
+            index[i * n + j] = b.index;
+            let join = |w: &mut World, a: u32, name: String| {
+                let anchor = 0.5 * (w.bodies()[a as usize].pose.pos + at);
+                w.add_joint(JointDesc::new(name, JointKind::Ball, a, b.index, anchor)).unwrap();
+            };
+            if i > 0 {
+                join(&mut w, index[(i - 1) * n + j], format!("x{i}_{j}"));
+            }
+            if j > 0 {
+                join(&mut w, index[i * n + j - 1], format!("z{i}_{j}"));
+            }
+            if (i == 0 || i == n - 1) && j == 0 {
+                w.add_joint(JointDesc::new(format!("hold{i}"), JointKind::Ball, WORLD, b.index, at)).unwrap();
+            }
+        }
+    }
+    w
+}
+
+#[test]
+fn the_pyramid_is_the_same_at_every_thread_count() {
+    same_at_every_thread_count("pyramid_20", &|| scene_world("pyramid_20.ron"), true, 300);
+}
+
+#[test]
+fn a_box_pile_is_the_same_at_every_thread_count() {
+    same_at_every_thread_count("box pile", &|| box_pile(120, Settings::default()), true, 300);
+}
+
+#[test]
+fn a_hull_pile_is_the_same_at_every_thread_count() {
+    same_at_every_thread_count("hull_pile", &|| scene_world("hull_pile.ron"), true, 300);
+}
+
+#[test]
+fn the_joint_grid_is_the_same_at_every_thread_count() {
+    same_at_every_thread_count("joint grid", &|| joint_grid(10), true, 300);
+}
+
+#[test]
+fn mesh_scenes_are_the_same_at_every_thread_count() {
+    for file in ["heightfield.ron", "v_valley.ron"] {
+        same_at_every_thread_count(file, &|| scene_world(file), true, 300);
+    }
+}
+
+#[test]
+fn the_barrage_and_the_bullets_are_the_same_at_every_thread_count() {
+    for file in ["bullet_wall.ron", "bullet_stack.ron", "spheres_and_capsules.ron"] {
+        same_at_every_thread_count(file, &|| scene_world(file), true, 300);
+    }
+}
+
+/// Every method, and the textbook scalar path, on a pile: the stages they share (narrow
+/// phase, prepare, integration) are parallel in each.
+#[test]
+fn every_method_is_the_same_at_every_thread_count() {
+    for (mode, simd) in [
+        (SolverMode::Iterative, false),
+        (SolverMode::Naive, true),
+        (SolverMode::Cyclone, true),
+        (SolverMode::Averaged, true),
+    ] {
+        let settings = Settings { mode, simd, ..Default::default() };
+        same_at_every_thread_count(&format!("{mode:?} simd {simd}"), &|| box_pile(60, settings), true, 150);
+    }
+}
+
+/// With the ordinary block sizes a pile of 600 boxes splits its stages too (and the
+/// thresholds that keep small work on the calling thread change nothing).
+#[test]
+fn a_large_pile_with_ordinary_blocks_is_the_same_at_every_thread_count() {
+    same_at_every_thread_count("box pile 600", &|| box_pile(600, Settings::default()), false, 120);
+}
+
+/// The window's history re-simulates from snapshots: with threads on, scrubbing lands on
+/// the one-thread straight run's world bit for bit.
+#[test]
+fn history_scrubbing_with_threads_lands_on_the_one_thread_run() {
+    let file = "dominoes.ron";
+    let path = scene::scenes_dir().join(file);
+    let make = |threads: u32| {
+        let mut t = Testbed::new(scene::load(&path).unwrap(), Some(path.clone()));
+        t.world_mut().settings.threads = threads;
+        t.world_mut().set_fine_split(true);
+        t
+    };
+    let mut one = make(1);
+    let mut want = vec![fingerprint(one.world())];
+    for _ in 0..200 {
+        one.step_once();
+        want.push(fingerprint(one.world()));
+    }
+    let mut t = make(3);
+    t.session.history.budget = 4 * t.world().snapshot_bytes().max(64 << 10);
+    for _ in 0..200 {
+        t.step_once();
+    }
+    assert_eq!(fingerprint(t.world()), want[200]);
+    for target in [150, 37, 0, 199, 120] {
+        t.seek(target);
+        assert_eq!(t.world().step_count, target);
+        assert_eq!(fingerprint(t.world()), want[target as usize], "at step {target}");
+    }
+}
