@@ -456,7 +456,7 @@ fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32 {
     let threads = w.threads();
     let head = match w.colour_counts() {
         Some(_) => format!(
-            "solver graph: dot = graph colour of its manifold (one colour's batches run at once on {threads} thread{}), body = island ({islands})",
+            "solver graph: dot = graph colour of its manifold or joint (one colour's batches run at once on {threads} thread{}), body = island ({islands})",
             if threads == 1 { "" } else { "s" }
         ),
         None => format!("{}: contacts solved in one sequence (no graph colours); body = island ({islands})", w.settings.mode.name()),
@@ -464,18 +464,24 @@ fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32 {
     let at = s.p(x, y);
     s.fixed(at, Align2::LEFT_TOP, head, FontId::proportional(14.0), dark);
     y += 22.0 * u;
-    let Some(counts) = w.colour_counts() else { return y };
-    let last = counts.len() - 1;
-    let mut cx = x;
-    for (k, &n) in counts.iter().enumerate().filter(|(_, &n)| n > 0) {
-        let at = s.p(cx + 14.0 * u, y);
-        let text = if k == last { format!("none: {n}") } else { format!("{k}: {n}") };
-        let r = s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(13.0), dark);
-        let dot = Pos2::new(r.min.x - 8.0, r.center().y);
-        s.painter.circle_filled(dot, 5.0, c32(crate::render::graph::colour_of(k as u8)));
-        cx = (r.max.x + 12.0) * u;
+    // A row of swatches per coloured kind: manifolds, then joints.
+    for (what, counts) in [("manifolds", w.colour_counts()), ("joints", w.joint_colour_counts())] {
+        let Some(counts) = counts else { continue };
+        let last = counts.len() - 1;
+        let at = s.p(x, y);
+        let r = s.fixed(at, Align2::LEFT_TOP, format!("{what} per colour:"), FontId::proportional(13.0), dark);
+        let mut cx = (r.max.x + 6.0) * u;
+        for (k, &n) in counts.iter().enumerate().filter(|(_, &n)| n > 0) {
+            let at = s.p(cx + 14.0 * u, y);
+            let text = if k == last { format!("none: {n}") } else { format!("{k}: {n}") };
+            let r = s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(13.0), dark);
+            let dot = Pos2::new(r.min.x - 8.0, r.center().y);
+            s.painter.circle_filled(dot, 5.0, c32(crate::render::graph::colour_of(k as u8)));
+            cx = (r.max.x + 12.0) * u;
+        }
+        y += 22.0 * u;
     }
-    y + 22.0 * u
+    y
 }
 
 /// The clip stage's caption when a stage is chosen (the panel's slider, `--clip-stage N`;

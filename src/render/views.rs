@@ -313,6 +313,16 @@ fn main_view(f: &FrameInput) -> ViewDraw {
     }
     if !f.joints.is_empty() {
         super::joints::draw(&mut v.overlay, w, f.joints, f.selected_joint, f.dt, arrow);
+        if graph {
+            // Each coloured joint's graph colour on its anchor (joints are coloured from
+            // `joint::colours::COLOUR_FROM` on; fewer are solved in one sequence).
+            let colours = w.joint_graph_colours();
+            for r in f.joints {
+                if let Some(Some(c)) = colours.get(r.handle.index as usize) {
+                    v.overlay.push(Segment::point(r.anchor_a, super::graph::colour_of(*c), 10.0));
+                }
+            }
+        }
     }
     if let (Some(pair), true) = (f.pair, f.overlays.has(Overlay::Clip)) {
         clip_overlay(&mut v, pair, f.clip_stage);

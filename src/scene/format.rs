@@ -237,7 +237,8 @@ pub enum Overlay {
     Bvh,
     /// The solver's graph: each contact point in the colour of the graph colour its
     /// manifold was solved in (the batches the parallel solve shares out; black: left
-    /// without a colour, solved after them) and each dynamic body in its island's colour.
+    /// without a colour, solved after them), each joint's anchor in its graph colour (when
+    /// the joints are coloured: from 64 on), and each dynamic body in its island's colour.
     Graph,
 }
 

@@ -102,6 +102,9 @@ fn run_world(scene: &str, template: &contactlab::physics::World, steps: usize, t
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
     if cores > 1 {
         engines.push(Box::new(contactlab_peers::ContactlabThreads::mirror(template)));
+        // rapier3d's parallel pipeline on every core (`--features rapier-parallel`).
+        #[cfg(feature = "rapier-parallel")]
+        engines.push(Box::new(Rapier::mirror_threads(template, cores as usize)));
     }
     for workers in if cores > 1 { vec![1, cores] } else { vec![1] } {
         match contactlab_peers::boxddd::Box3dUpstream::mirror(template, workers) {
@@ -287,7 +290,7 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
                 out,
                 "\nThe upstream Box3D (its own scheduler) and contactlab on {cores} threads against one (ms per step; ratio = contactlab / box3d (C) at the same thread count):\n"
             );
-            out += "| scene | box3d (C), 1 | box3d (C), all | speed-up | contactlab, 1 | contactlab, all | speed-up | ratio, 1 | ratio, all |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+            out += "| scene | box3d (C), 1 | box3d (C), all | speed-up | contactlab, 1 | contactlab, all | speed-up | ratio, 1 | ratio, all | rapier3d, 1 | rapier3d, all | speed-up |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
             for s in threaded {
                 let (one, all) = (find(s, "box3d (C)"), find(s, "box3d (C) mt"));
                 let (cl, cl_all) = (find(s, "contactlab"), find(s, "contactlab mt"));
@@ -295,9 +298,11 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
                 let ratio = |a: Option<&WorldRow>, b: Option<&WorldRow>, unit: &str| {
                     cell(a.zip(b).map(|(a, b)| format!("{:.2}{unit}", a.ms / b.ms)))
                 };
+                // rapier3d's threaded row exists with `--features rapier-parallel` only.
+                let (ra, ra_all) = (find(s, "rapier3d"), find(s, "rapier3d mt"));
                 let _ = writeln!(
                     out,
-                    "| {s} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    "| {s} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                     ms(one),
                     ms(all),
                     ratio(one, all, "×"),
@@ -305,7 +310,10 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
                     ms(cl_all),
                     ratio(cl, cl_all, "×"),
                     ratio(cl, one, ""),
-                    ratio(cl_all, all, "")
+                    ratio(cl_all, all, ""),
+                    ms(ra.filter(|_| ra_all.is_some())),
+                    ms(ra_all),
+                    ratio(ra, ra_all, "×")
                 );
             }
         }

@@ -136,6 +136,10 @@ fn rv(v: Vec3) -> rapier3d::math::Vector {
 pub struct Rapier {
     world: rapier3d::pipeline::PhysicsWorld,
     handles: Vec<rapier3d::dynamics::RigidBodyHandle>,
+    /// With the `rapier-parallel` feature: the rayon pool rapier steps in (its thread count
+    /// is rapier's: it reads `rayon::current_num_threads`).
+    #[cfg(feature = "rapier-parallel")]
+    pool: rayon::ThreadPool,
 }
 
 impl Rapier {
@@ -184,15 +188,40 @@ impl Rapier {
                 .contacts_enabled(false);
             world.impulse_joints.insert(handles[a], handles[b], joint, true);
         }
-        Self { world, handles }
+        Self {
+            world,
+            handles,
+            #[cfg(feature = "rapier-parallel")]
+            pool: rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a one-thread rayon pool"),
+        }
+    }
+}
+
+#[cfg(feature = "rapier-parallel")]
+impl Rapier {
+    /// `src` mirrored, stepped on `threads` threads by rapier's parallel pipeline.
+    pub fn mirror_threads(src: &World, threads: usize) -> Self {
+        let mut r = Self::mirror(src);
+        r.pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a rayon pool");
+        r
     }
 }
 
 impl Engine for Rapier {
     fn name(&self) -> &'static str {
+        #[cfg(feature = "rapier-parallel")]
+        if self.pool.current_num_threads() > 1 {
+            return "rapier3d mt";
+        }
         "rapier3d"
     }
     fn step(&mut self) {
+        #[cfg(feature = "rapier-parallel")]
+        {
+            let world = &mut self.world;
+            self.pool.install(|| world.step());
+        }
+        #[cfg(not(feature = "rapier-parallel"))]
         self.world.step();
     }
     fn poses(&self) -> Vec<Iso> {

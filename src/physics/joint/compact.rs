@@ -20,13 +20,25 @@
 //! per-joint path (tested in `tests/joints.rs`). Other kinds keep their place in the order
 //! and are solved from their [`Joint`] as before.
 //!
+//! **Threads.** When the step's joints are coloured ([`super::colours`]), the passes run
+//! colour by colour and share each colour's records out between the world's worker threads
+//! ([`Compact::warm_start_coloured`], [`Compact::solve_coloured`]): the records of one
+//! colour share no moving body, so each computes what it computes on one thread.
+//!
 //! Limits: only the ball joint has a compact record (the commonest joint, and the one nets,
-//! ragdolls and chains are made of); no colouring or SIMD lanes for joints yet.
+//! ragdolls and chains are made of); no SIMD lanes for joints yet.
 
+use super::colours::JointColours;
 use super::row::{apply_point, solve_point, Feedback, Frame};
-use super::{moved_arms, Joint, JointKind, Pass};
+use super::{moved_arms, Joint, JointKind, Pass, STATIC, WORLD};
+use crate::physics::parallel::{Shared, Workers};
+use crate::physics::solver::colouring::COLOURS;
 use crate::physics::solver::SolverBody;
 use glam::Vec3A;
+
+/// Fewest joint records a worker thread takes at once: smaller colours run on the calling
+/// thread.
+const MIN_JOINTS: usize = 64;
 
 /// What a pass reads of one joint: for a ball joint its step-start geometry and point
 /// impulse; for the other kinds only the joint's index.
@@ -130,6 +142,56 @@ impl Compact {
         }
     }
 
+    /// [`Compact::warm_start`] colour by colour, each colour's records shared out between
+    /// the threads (the joints are coloured, [`JointColours::coloured`]).
+    pub fn warm_start_coloured(
+        &mut self,
+        colours: &JointColours,
+        joints: &mut [Joint],
+        bodies: &mut [SolverBody],
+        workers: &Workers,
+    ) {
+        each_coloured(&mut self.hot, colours, joints, bodies, workers, &|h, joints, bodies| {
+            if h.ball {
+                with_shared(bodies, h.a, h.b, |a, b| {
+                    let (ra, rb, _) = moved_arms(h.ra, h.rb, h.dc, a, b);
+                    apply_point(ra, rb, h.p, a, b);
+                });
+            } else {
+                // SAFETY: every joint has one record (module `colours`: one round's records).
+                let j = unsafe { joints.get_mut(h.joint as usize) };
+                with_shared(bodies, j.a, j.b, |a, b| j.warm_start(a, b));
+            }
+        });
+    }
+
+    /// [`Compact::solve`] colour by colour, each colour's records shared out between the
+    /// threads (the joints are coloured, [`JointColours::coloured`]).
+    pub fn solve_coloured(
+        &mut self,
+        colours: &JointColours,
+        joints: &mut [Joint],
+        bodies: &mut [SolverBody],
+        pass: &Pass,
+        workers: &Workers,
+    ) {
+        each_coloured(&mut self.hot, colours, joints, bodies, workers, &|h, joints, bodies| {
+            if !h.ball {
+                // SAFETY: every joint has one record.
+                let j = unsafe { joints.get_mut(h.joint as usize) };
+                let (a, b) = (j.a, j.b);
+                with_shared(bodies, a, b, |a, b| j.solve(a, b, pass));
+                return;
+            }
+            let Hot { ra, rb, dc, ref mut p, a, b, .. } = *h;
+            with_shared(bodies, a, b, |a, b| {
+                let (ra, rb, d) = moved_arms(ra, rb, dc, a, b);
+                let f = Frame { ra, rb, d, ..Frame::default() };
+                solve_point(&f, d, Feedback::rigid(&pass.soft, pass.use_bias), p, a, b);
+            });
+        });
+    }
+
     /// Adds the substep's impulses to the per-step sums (the ball joint's reaction is its
     /// point impulse, [`Joint::reaction`]); other kinds sum into their joint.
     pub fn accumulate(&mut self, joints: &mut [Joint], bodies: &[SolverBody]) {
@@ -150,6 +212,62 @@ impl Compact {
         if h.ball {
             j.impulses.point = h.p;
             j.linear_impulse += glam::Vec3::from(self.sums[idx]);
+        }
+    }
+}
+
+/// What a coloured pass does to one record, given the joints and bodies one round shares.
+type RecordPass<'a> = dyn Fn(&mut Hot, &Shared<Joint>, &Shared<SolverBody>) + Sync + 'a;
+
+/// Runs `f` on every record, colour after colour; each colour's records are shared out
+/// between the threads, the records without a colour run last on the calling thread.
+fn each_coloured(
+    hot: &mut [Hot],
+    colours: &JointColours,
+    joints: &mut [Joint],
+    bodies: &mut [SolverBody],
+    workers: &Workers,
+    f: &RecordPass,
+) {
+    let (hot, joints, bodies) = (Shared::new(hot), Shared::new(joints), Shared::new(bodies));
+    for (colour, r) in colours.ranges().enumerate() {
+        let run = |block: std::ops::Range<usize>| {
+            // SAFETY: each block owns its records; a colour's records share no moving body.
+            for h in unsafe { hot.range_mut(block) } {
+                f(h, &joints, &bodies);
+            }
+        };
+        if colour == COLOURS {
+            run(r);
+        } else {
+            workers.for_blocks(r.len(), MIN_JOINTS, |_, b| run(r.start + b.start..r.start + b.end));
+        }
+    }
+}
+
+/// Runs `f` on a joint's two solver bodies as [`super::with_bodies`] does (in place when
+/// both move; copies of the world, static and sleeping ones, whose velocities are not
+/// written back), reaching them through one round's shared view: within a colour no other
+/// record touches a moving body of this one.
+#[inline]
+fn with_shared(bodies: &Shared<SolverBody>, a: u32, b: u32, f: impl FnOnce(&mut SolverBody, &mut SolverBody)) {
+    // SAFETY: a moving body of this record is this record's alone; a body that does not
+    // move is never written.
+    let moving = |i: u32| i != WORLD && (i as usize) < bodies.len() && unsafe { bodies.get(i as usize) }.inv_mass > 0.0;
+    if a != b && moving(a) && moving(b) {
+        // SAFETY: two distinct moving bodies, which no other record of the round touches.
+        let (x, y) = unsafe { (bodies.get_mut(a as usize), bodies.get_mut(b as usize)) };
+        return f(x, y);
+    }
+    // SAFETY: as above; a body that does not move is only read.
+    let load = |i: u32| if i == WORLD { STATIC } else { unsafe { *bodies.get(i as usize) } };
+    let (mut x, mut y) = (load(a), load(b));
+    f(&mut x, &mut y);
+    for (i, s) in [(a, &x), (b, &y)] {
+        if i != WORLD && s.inv_mass > 0.0 {
+            let t = unsafe { bodies.get_mut(i as usize) };
+            t.v = s.v;
+            t.w = s.w;
         }
     }
 }

@@ -52,6 +52,7 @@
 
 pub mod angle;
 pub mod ball;
+pub mod colours;
 pub(crate) mod compact;
 pub mod distance;
 pub mod hinge;

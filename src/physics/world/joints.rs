@@ -17,6 +17,7 @@
 //! softness tuned for the whole step) before the method's own velocity pass.
 
 use super::World;
+use crate::physics::joint::colours::JointColours;
 use crate::physics::joint::compact::Compact;
 use crate::physics::joint::{self, Joint, JointDesc, JointHandle, JointKind, Pass, Spring, WORLD};
 use crate::physics::math::Iso;
@@ -43,6 +44,9 @@ pub struct JointSet {
     /// The compact records of this step: scratch, rebuilt by every `prepare` and written
     /// back by every `finish_joints`, so a clone (a history snapshot) gets it empty.
     compact: Compact,
+    /// The order `active` is solved in: colour by colour from [`joint::colours::COLOUR_FROM`]
+    /// joints on (`joint/colours.rs`).
+    colours: JointColours,
 }
 
 impl JointSet {
@@ -409,6 +413,32 @@ impl World {
             }
             self.joints.active.push(k as u32);
         }
+        // Many joints: solved colour by colour, in the same order on both paths.
+        let set = &mut self.joints;
+        let joints = &set.joints;
+        let hot = fast.then_some(set.compact.hot.as_mut_slice());
+        set.colours.colour(&mut set.active, |k| (joints[k as usize].a, joints[k as usize].b), hot, &self.solver_bodies);
+    }
+
+    /// Per joint slot, the graph colour it was solved in during the last step
+    /// ([`crate::physics::solver::colouring::COLOURS`]: none, solved after the colours);
+    /// `None` for a joint not solved or when the joints were solved in one sequence
+    /// (`joint/colours.rs`). For drawing (it allocates).
+    pub fn joint_graph_colours(&self) -> Vec<Option<u8>> {
+        let set = &self.joints;
+        let mut out = vec![None; set.joints.len()];
+        for (c, r) in set.colours.ranges().enumerate() {
+            for &k in set.active.get(r).unwrap_or_default() {
+                out[k as usize] = Some(c as u8);
+            }
+        }
+        out
+    }
+
+    /// Joints per colour in the last step (the last entry: without a colour), when the
+    /// joints were coloured (`joint/colours.rs`).
+    pub fn joint_colour_counts(&self) -> Option<[u32; crate::physics::solver::colouring::COLOURS + 1]> {
+        self.joints.colours.counts()
     }
 
     /// Re-applies the joints' accumulated impulses.
@@ -417,6 +447,10 @@ impl World {
             return;
         }
         let set = &mut self.joints;
+        if set.fast && set.colours.coloured() {
+            set.compact.warm_start_coloured(&set.colours, &mut set.joints, &mut self.solver_bodies, &self.workers);
+            return;
+        }
         if set.fast {
             set.compact.warm_start(&set.joints, &mut self.solver_bodies);
             return;
@@ -434,6 +468,16 @@ impl World {
         let set = &mut self.joints;
         let pass = Pass { h: set.h, inv_h: 1.0 / set.h, use_bias, soft: set.soft };
         for _ in 0..self.settings.iterations.max(1) {
+            if set.fast && set.colours.coloured() {
+                set.compact.solve_coloured(
+                    &set.colours,
+                    &mut set.joints,
+                    &mut self.solver_bodies,
+                    &pass,
+                    &self.workers,
+                );
+                continue;
+            }
             if set.fast {
                 set.compact.solve(&mut set.joints, &mut self.solver_bodies, &pass);
                 continue;

@@ -111,6 +111,8 @@ fn main() -> ExitCode {
             w.settings.threads = n;
         }
         let mut stages = vec![0.0f64; contactlab::physics::Stage::ALL.len()];
+        // Each thread's time on the shared-out blocks, per stage (several threads).
+        let mut shares = vec![[0.0f64; contactlab::physics::world::PROFILED_THREADS]; stages.len()];
         let t = Instant::now();
         // Continuous collision's work: swept bodies, time-of-impact queries, distance calls.
         let (mut swept, mut queries, mut calls) = (0usize, 0usize, 0usize);
@@ -118,6 +120,11 @@ fn main() -> ExitCode {
             w.step(contactlab_peers::DT);
             for (s, ms) in stages.iter_mut().zip(w.profile.stage_ms) {
                 *s += f64::from(ms);
+            }
+            for (s, row) in shares.iter_mut().zip(&w.profile.thread_ms) {
+                for (x, ms) in s.iter_mut().zip(row) {
+                    *x += f64::from(*ms);
+                }
             }
             let c = w.continuous();
             (swept, queries, calls) =
@@ -132,8 +139,15 @@ fn main() -> ExitCode {
             st.touching,
             st.points
         );
-        for (stage, total) in contactlab::physics::Stage::ALL.iter().zip(stages) {
-            println!("  {:<22} {:8.3} ms/step", stage.name(), total / steps.max(1) as f64);
+        let threads = w.threads().min(contactlab::physics::world::PROFILED_THREADS);
+        for ((stage, total), share) in contactlab::physics::Stage::ALL.iter().zip(stages).zip(&shares) {
+            let per = |x: f64| x / steps.max(1) as f64;
+            let mut line = format!("  {:<22} {:8.3} ms/step", stage.name(), per(total));
+            if threads > 1 && share.iter().any(|&x| x > 0.0) {
+                let each: Vec<String> = share[..threads].iter().map(|&x| format!("{:.3}", per(x))).collect();
+                line += &format!("   (on shared-out blocks, by thread: {})", each.join(" / "));
+            }
+            println!("{line}");
         }
         let per = |n: usize| n as f64 / steps.max(1) as f64;
         println!(

@@ -1,0 +1,186 @@
+//! Graph colouring of the step's joints (Box2D v3 colours its joints with its contacts):
+//! the order in which the joint passes visit them, and what lets the fast path share each
+//! colour out between the world's worker threads.
+//!
+//! A world that solves at least [`COLOUR_FROM`] joints in a step gives each the first of
+//! [`COLOURS`] colours in which neither of its *moving* bodies is used yet (the world, static
+//! and sleeping bodies are shared: the passes never write them), and solves them colour by
+//! colour, joints of one colour in their slot order, the joints left without a colour last.
+//! Joints of one colour share no moving body, so solving them one after another (the
+//! per-joint path) or at the same time on several threads (the compact path,
+//! [`super::compact::Compact::solve_coloured`]) gives the same numbers. A world with fewer
+//! joints (a chain, a ragdoll, a cradle) solves them in slot order, one sequence, as a
+//! textbook sweep does.
+//!
+//! Why a threshold: the order is part of the method (Gauss–Seidel converges differently
+//! along a chain visited end to end than visited in alternate links), and it must not
+//! depend on the thread count; small jointed scenes keep the order they are taught with,
+//! and large nets, where threads pay, take the colour order.
+//!
+//! Limits: greedy, in slot order (not the fewest colours); the colouring is redone every
+//! step.
+
+use super::compact::Hot;
+use super::WORLD;
+use crate::physics::solver::colouring::COLOURS;
+use crate::physics::solver::SolverBody;
+use std::ops::Range;
+
+/// Joints solved in a step from which the joints are coloured (below it: slot order).
+pub const COLOUR_FROM: usize = 64;
+
+/// The step's joint colouring; buffers reused between steps.
+#[derive(Clone, Debug, Default)]
+pub struct JointColours {
+    /// Where each colour's joints start in the solving order, then where the joints
+    /// without a colour start, then the end (`COLOURS + 2` entries); empty when the joints
+    /// are solved in one sequence (fewer than [`COLOUR_FROM`]).
+    starts: Vec<u32>,
+    /// Per colour, a bitset over bodies that colour already uses.
+    used: Vec<u64>,
+    colour: Vec<u8>,
+    /// Scratch of the reordering: the old position of each joint of the new order, the
+    /// slots and the records in the new order.
+    perm: Vec<u32>,
+    order: Vec<u32>,
+    hot: Vec<Hot>,
+}
+
+impl JointColours {
+    /// Colours the joints `active` (slots, in slot order; `ends(k)` their bodies) and
+    /// reorders `active` — and `hot`, the compact records in the same order, when the fast
+    /// path keeps them — colour by colour (stable). Fewer than [`COLOUR_FROM`] joints: left
+    /// as they are.
+    pub(crate) fn colour(
+        &mut self,
+        active: &mut [u32],
+        ends: impl Fn(u32) -> (u32, u32),
+        hot: Option<&mut [Hot]>,
+        bodies: &[SolverBody],
+    ) {
+        self.starts.clear();
+        if active.len() < COLOUR_FROM {
+            return;
+        }
+        let words = bodies.len().div_ceil(64);
+        self.used.clear();
+        self.used.resize(words * COLOURS, 0);
+        self.colour.clear();
+        let mut counts = [0u32; COLOURS + 1];
+        let bit = |i: u32| {
+            (i != WORLD && bodies.get(i as usize).is_some_and(|s| s.inv_mass > 0.0))
+                .then(|| (i as usize / 64, 1u64 << (i % 64)))
+        };
+        for &k in active.iter() {
+            let (a, b) = ends(k);
+            let (a, b) = (bit(a), bit(b));
+            let free = |set: &[u64], x: Option<(usize, u64)>| x.is_none_or(|(w, m)| set[w] & m == 0);
+            let mut chosen = COLOURS;
+            for c in 0..COLOURS {
+                let set = &mut self.used[c * words..(c + 1) * words];
+                if free(set, a) && free(set, b) {
+                    for (w, m) in [a, b].into_iter().flatten() {
+                        set[w] |= m;
+                    }
+                    chosen = c;
+                    break;
+                }
+            }
+            self.colour.push(chosen as u8);
+            counts[chosen] += 1;
+        }
+        // Counting sort by colour (stable), of the slots and of the compact records.
+        self.starts.push(0);
+        for n in counts {
+            let last = *self.starts.last().expect("one start");
+            self.starts.push(last + n);
+        }
+        self.perm.clear();
+        self.perm.resize(active.len(), 0);
+        let mut at = [0u32; COLOURS + 1];
+        at.copy_from_slice(&self.starts[..COLOURS + 1]);
+        for (i, &c) in self.colour.iter().enumerate() {
+            // `perm[j]`: the old position of the j-th joint of the new order.
+            self.perm[at[c as usize] as usize] = i as u32;
+            at[c as usize] += 1;
+        }
+        self.order.clear();
+        self.order.extend(self.perm.iter().map(|&i| active[i as usize]));
+        active.copy_from_slice(&self.order);
+        if let Some(hot) = hot {
+            self.hot.clear();
+            self.hot.extend(self.perm.iter().map(|&i| hot[i as usize]));
+            hot.copy_from_slice(&self.hot);
+        }
+    }
+
+    /// Whether the joints are solved colour by colour this step.
+    pub fn coloured(&self) -> bool {
+        !self.starts.is_empty()
+    }
+
+    /// The solving order's ranges: one per colour, then the joints without a colour
+    /// (empty ranges included; none when not coloured).
+    pub fn ranges(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        self.starts.windows(2).map(|w| w[0] as usize..w[1] as usize)
+    }
+
+    /// Joints per colour this step (the last: without a colour); `None` when not coloured.
+    pub fn counts(&self) -> Option<[u32; COLOURS + 1]> {
+        self.coloured().then(|| std::array::from_fn(|c| self.starts[c + 1] - self.starts[c]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moving(n: usize) -> Vec<SolverBody> {
+        (0..n).map(|_| SolverBody { inv_mass: 1.0, ..Default::default() }).collect()
+    }
+
+    /// A chain of joints 0–1, 1–2, …: two colours alternate, no two joints of a colour
+    /// share a moving body, the order is stable within a colour, and the compact records
+    /// follow the slots.
+    #[test]
+    fn a_chain_takes_two_alternating_colours() {
+        let n = 100;
+        let bodies = moving(n + 1);
+        let ends = |k: u32| (k, k + 1);
+        let mut active: Vec<u32> = (0..n as u32).collect();
+        let mut hot: Vec<Hot> = active.iter().map(|&k| Hot { joint: k, ..Default::default() }).collect();
+        let mut c = JointColours::default();
+        c.colour(&mut active, ends, Some(&mut hot), &bodies);
+        let counts = c.counts().expect("coloured");
+        assert_eq!((counts[0], counts[1], counts[COLOURS]), (50, 50, 0));
+        let ranges: Vec<_> = c.ranges().collect();
+        assert!(active[ranges[0].clone()].iter().all(|k| k % 2 == 0));
+        assert!(active[ranges[1].clone()].windows(2).all(|w| w[0] < w[1]));
+        assert!(active.iter().zip(&hot).all(|(&k, h)| h.joint == k));
+        for r in ranges {
+            let mut seen = std::collections::HashSet::new();
+            for &k in &active[r] {
+                let (a, b) = ends(k);
+                assert!(seen.insert(a) && seen.insert(b), "joint {k} shares a body within its colour");
+            }
+        }
+    }
+
+    /// The world and static bodies are shared freely; a short list is not coloured.
+    #[test]
+    fn static_ends_are_shared_and_short_lists_stay_in_order() {
+        let mut bodies = moving(200);
+        bodies[0].inv_mass = 0.0;
+        // Every joint hangs from static body 0 or the world: all take colour 0.
+        let ends = |k: u32| if k % 2 == 0 { (0, k + 1) } else { (WORLD, k + 1) };
+        let mut active: Vec<u32> = (0..100).collect();
+        let mut c = JointColours::default();
+        c.colour(&mut active, ends, None, &bodies);
+        assert_eq!(c.counts().expect("coloured")[0], 100);
+        let mut short: Vec<u32> = (0..COLOUR_FROM as u32 - 1).rev().collect();
+        let before = short.clone();
+        c.colour(&mut short, |k| (k, k + 1), None, &bodies);
+        assert!(!c.coloured());
+        assert_eq!(short, before);
+    }
+}
