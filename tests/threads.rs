@@ -49,17 +49,24 @@ fn fingerprint(w: &World) -> u64 {
 }
 
 /// Fingerprints after each of `steps` steps of `make()` run on `threads` threads.
+/// With several threads, the other threads must have taken blocks of work (their time on
+/// shared-out blocks, from the stage profile), or the run would prove nothing.
 fn run(make: &dyn Fn() -> World, threads: u32, fine: bool, steps: usize) -> Vec<u64> {
     let mut w = make();
     w.settings.threads = threads;
     w.set_fine_split(fine);
-    (0..steps)
+    let mut others_ms = 0.0f32;
+    let out = (0..steps)
         .map(|_| {
             w.step(1.0 / 60.0);
             assert_eq!(w.threads(), threads as usize);
+            others_ms +=
+                w.profile.thread_ms.iter().map(|row| row[1..threads as usize].iter().sum::<f32>()).sum::<f32>();
             fingerprint(&w)
         })
-        .collect()
+        .collect();
+    assert!(threads == 1 || others_ms > 0.0, "{threads} threads: the other threads took no block");
+    out
 }
 
 /// Runs `make()` at 1–4 threads and names the first step where a count differs.

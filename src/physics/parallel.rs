@@ -15,7 +15,10 @@
 //!
 //! **The pool** is ours, not rayon's: a step dispatches a few hundred short rounds (each
 //! colour of each pass of each substep), so the workers spin briefly between rounds and
-//! park on a condition variable only when idle longer (between steps); a round costs no
+//! park on a condition variable only when idle longer (between steps). The dispatcher
+//! works on the round too and, once done, closes it and waits only for the workers that
+//! joined it: a worker still waking finds the round closed and waits for the next, so its
+//! wake-up time never holds a round up. A round costs no
 //! heap allocation (rayon's injector allocates as its queue advances), which keeps the
 //! settled step allocation-free at any thread count.
 //!
@@ -26,7 +29,7 @@
 use std::cell::UnsafeCell;
 use std::marker::PhantomData;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use web_time::Instant;
 
@@ -93,8 +96,9 @@ impl Workers {
 
     /// With `fine`, every range of two items or more is shared out in as many blocks as a
     /// range may have (four per thread, or one per item if fewer), however little work it
-    /// holds: slower, but a small scene then takes every parallel path (the determinism
-    /// tests use it; the results are the same either way).
+    /// holds, and every round waits until every thread has joined it: slower, but a small
+    /// scene then takes every parallel path with every thread (the determinism tests use
+    /// it; the results are the same either way).
     pub fn set_fine(&mut self, fine: bool) {
         self.fine = fine;
     }
@@ -120,17 +124,20 @@ impl Workers {
         let size = n.div_ceil(blocks);
         let blocks = n.div_ceil(size);
         let next = AtomicUsize::new(0);
-        pool.run(&|thread| {
-            let start = Instant::now();
-            loop {
-                let b = next.fetch_add(1, Ordering::Relaxed);
-                if b >= blocks {
-                    break;
+        pool.run(
+            &|thread| {
+                let start = Instant::now();
+                loop {
+                    let b = next.fetch_add(1, Ordering::Relaxed);
+                    if b >= blocks {
+                        break;
+                    }
+                    f(thread, b * size..((b + 1) * size).min(n));
                 }
-                f(thread, b * size..((b + 1) * size).min(n));
-            }
-            pool.busy_ns[thread].fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        });
+                pool.busy_ns[thread].fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            },
+            self.fine,
+        );
     }
 
     /// Adds each thread's time spent on shared-out blocks since the last call (ms) to
@@ -150,7 +157,10 @@ struct PoolState {
     /// read by the workers after they see the new round.
     task: UnsafeCell<Option<*const Task<'static>>>,
     round: AtomicU32,
-    /// Workers done with the current round.
+    /// Who joined the current round: its number (high 32 bits), [`CLOSED`] once the
+    /// dispatcher has done its share, and the count of workers that joined before that.
+    entry: AtomicU64,
+    /// Workers that joined the current round and are done with it.
     finished: AtomicUsize,
     /// Workers parked on `wake` (or about to): the dispatcher notifies only when some are.
     parked: AtomicUsize,
@@ -160,8 +170,12 @@ struct PoolState {
     wake: Condvar,
 }
 
+/// The entry word's bit saying the round takes no more workers.
+const CLOSED: u64 = 1 << 31;
+
 // SAFETY: `task` is written only by the dispatcher between rounds, while no worker reads it
-// (all have finished the last round), and read by the workers only during a round, while
+// (every worker that joined the last round has finished it; the others never read it), and
+// read only by a worker that joined the current round, while
 // the dispatcher keeps the closure it points to alive (`Pool::run` returns only after every
 // worker has finished).
 unsafe impl Sync for PoolState {}
@@ -187,6 +201,7 @@ impl Pool {
         let shared = Arc::new(PoolState {
             task: UnsafeCell::new(None),
             round: AtomicU32::new(0),
+            entry: AtomicU64::new(0),
             finished: AtomicUsize::new(0),
             parked: AtomicUsize::new(0),
             panicked: AtomicBool::new(false),
@@ -206,10 +221,13 @@ impl Pool {
         Pool { threads, shared, handles, busy: AtomicBool::new(false), busy_ns }
     }
 
-    /// Runs `task(i)` once on every thread `i` and returns when all are done — also when
-    /// a share panics: the panic is passed on only after every thread has finished, since
-    /// the task borrows the caller's frame.
-    fn run(&self, task: &Task<'_>) {
+    /// Runs `task(i)` on the calling thread (`i` = 0) and on every worker `i` that joins the
+    /// round before the caller has done its share, and returns when all of those are done —
+    /// also when a share panics: the panic is passed on only after every thread that joined
+    /// has finished, since the task borrows the caller's frame. `all`: the caller starts its
+    /// share only once every worker has joined (every thread then takes part in every round;
+    /// [`Workers::set_fine`]).
+    fn run(&self, task: &Task<'_>, all: bool) {
         if self.busy.compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed).is_err() {
             // Another thread is dispatching on this pool: do every thread's share here.
             (0..self.threads).for_each(task);
@@ -221,15 +239,26 @@ impl Pool {
             *s.task.get() = Some(std::mem::transmute::<*const Task<'_>, *const Task<'static>>(task));
         }
         s.finished.store(0, Ordering::Relaxed);
-        s.round.fetch_add(1, Ordering::SeqCst);
+        let round = s.round.load(Ordering::Relaxed).wrapping_add(1);
+        s.entry.store(u64::from(round) << 32, Ordering::Release);
+        s.round.store(round, Ordering::SeqCst);
         if s.parked.load(Ordering::SeqCst) > 0 {
             let _g = s.lock.lock().unwrap_or_else(|e| e.into_inner());
             s.wake.notify_all();
         }
+        if all {
+            let mut tries = 0u32;
+            while ((s.entry.load(Ordering::Acquire) & (CLOSED - 1)) as usize) < self.threads - 1 {
+                backoff(&mut tries);
+            }
+        }
         let mine = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| task(0)));
-        let others = self.threads - 1;
+        // Done here: close the round and wait only for the workers that joined it. A worker
+        // still waking (parked, or descheduled) would find the work all taken anyway, and
+        // waiting for it would cost its wake-up time every round after a serial stretch.
+        let joined = (s.entry.fetch_or(CLOSED, Ordering::AcqRel) & (CLOSED - 1)) as usize;
         let mut tries = 0u32;
-        while s.finished.load(Ordering::Acquire) < others {
+        while s.finished.load(Ordering::Acquire) < joined {
             backoff(&mut tries);
         }
         // SAFETY: every worker has finished with the task.
@@ -280,13 +309,33 @@ fn work(s: &PoolState, index: usize) {
         if s.quit.load(Ordering::SeqCst) {
             return;
         }
-        // SAFETY: see `PoolState`: the dispatcher wrote the task before advancing the round.
+        if !join(s, seen) {
+            // The round was over before this worker got to it.
+            continue;
+        }
+        // SAFETY: see `PoolState`: the dispatcher wrote the task before opening the round,
+        // and waits for this worker, which joined it, before clearing it.
         let task = unsafe { (*s.task.get()).expect("a round has a task") };
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe { (*task)(index) }));
         if run.is_err() {
             s.panicked.store(true, Ordering::Relaxed);
         }
         s.finished.fetch_add(1, Ordering::Release);
+    }
+}
+
+/// Joins round `round` if it is still open (counted in the entry word before the
+/// dispatcher closes it); false if it is closed or already past.
+fn join(s: &PoolState, round: u32) -> bool {
+    let mut e = s.entry.load(Ordering::Acquire);
+    loop {
+        if (e >> 32) as u32 != round || e & CLOSED != 0 {
+            return false;
+        }
+        match s.entry.compare_exchange_weak(e, e + 1, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => return true,
+            Err(now) => e = now,
+        }
     }
 }
 
@@ -422,21 +471,31 @@ mod tests {
         let mut w = Workers::default();
         w.set_threads(2);
         let pool = w.pool.clone().expect("two threads have a pool");
+        // Every thread joins the round before the caller's share starts.
+        let joined = AtomicBool::new(false);
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            pool.run(&|t| {
-                if t == 1 {
-                    panic!("test panic");
-                }
-            })
+            pool.run(
+                &|t| {
+                    if t == 1 {
+                        joined.store(true, Ordering::SeqCst);
+                        panic!("test panic");
+                    }
+                },
+                true,
+            )
         }));
+        assert!(joined.load(Ordering::SeqCst), "the worker joined the round");
         assert!(r.is_err());
         // A panic on the calling thread's share too.
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            pool.run(&|t| {
-                if t == 0 {
-                    panic!("test panic");
-                }
-            })
+            pool.run(
+                &|t| {
+                    if t == 0 {
+                        panic!("test panic");
+                    }
+                },
+                false,
+            )
         }));
         assert!(r.is_err());
         // The pool still shares its work out.
