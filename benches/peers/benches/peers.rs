@@ -1,10 +1,16 @@
-//! contactlab against parry3d, rapier3d and box3d-rust, in one run on one machine:
+//! contactlab against parry3d, rapier3d, box3d-rust and the upstream Box3D (C), in one run
+//! on one machine:
 //!
 //! ```text
 //! cargo bench -p contactlab-peers                 # everything, then the ratio table
 //! cargo bench -p contactlab-peers -- pyramid      # only rows whose name contains "pyramid"
 //! PEERS_QUICK=1 cargo bench -p contactlab-peers   # a tenth of the world steps (smoke run)
+//! cargo bench -p contactlab-peers --features rapier-parallel -- NAME   # with rapier3d's threads
 //! ```
+//!
+//! On a machine of several cores every world row also runs contactlab and the upstream Box3D
+//! on every core ("contactlab mt", "box3d (C) mt"; with the feature, "rapier3d mt"), and the
+//! threads table sets each against its own one-thread row.
 //!
 //! Narrow phase: criterion benchmarks (`iter_custom`, so the table reports the median of the
 //! very samples criterion took). Whole worlds: a fixed protocol — every engine steps the same
