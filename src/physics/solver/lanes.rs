@@ -96,6 +96,7 @@ pub(super) struct Q4 {
 }
 
 impl Q4 {
+    #[inline(always)]
     pub(super) fn gather<B: Bodies + ?Sized>(bodies: &B, idx: &[u32; LANES]) -> Q4 {
         let w = per_lane(idx, |i| bodies.at(i).dq.w);
         Q4 { v: gather_v3(bodies, idx, |b| b.dq.xyz().into()), w: Vec4::from_array(w) }
