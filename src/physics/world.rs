@@ -56,10 +56,11 @@
 //!
 //! Threads (`Settings::threads`, [`crate::physics::parallel`]): the narrow phase
 //! (`world/narrow.rs`), `Prepare`, the SIMD solver's passes (each graph colour's batches,
-//! colours in sequence), storing the impulses and the integration share their independent
-//! items out between the world's worker threads, giving bit-identical results at any
-//! count; the broad phase, the joints, restitution, continuous collision, islands and the
-//! one-pass methods' solves run on the stepping thread.
+//! colours in sequence), the joints (prepared and measured one by one; solved colour by
+//! colour from 64 on, `joint/colours.rs`), storing the impulses and the integration share
+//! their independent items out between the world's worker threads, giving bit-identical
+//! results at any count; the broad phase's grid, restitution, continuous collision, islands and
+//! the one-pass methods' contact solves run on the stepping thread.
 //!
 //! Materials: see `world/prepare.rs` and [`PairMaterial`].
 

@@ -4,7 +4,9 @@
 //! miss each other on their straight paths over the step is dropped, the *path test* of
 //! [`Motion::paths_meet`], so fast bodies passing each other get no speculative ghost
 //! contacts. The per-body [`Motion`] records it gathers are what the narrow phase
-//! (`world/narrow.rs`) reads.
+//! (`world/narrow.rs`) reads. The records and swept boxes are computed body by body, shared
+//! out between the world's worker threads; the grid and its pairs are kept on the stepping
+//! thread.
 //!
 //! Limits: the path test assumes straight paths at the step's starting velocities (as the
 //! speculative contacts do): a body deflected during the step towards a body its path
@@ -15,6 +17,10 @@
 use super::watch;
 use super::*;
 use crate::physics::collide::PairPath;
+use crate::physics::parallel::Shared;
+
+/// Fewest bodies a worker thread boxes at once: smaller scenes run on the calling thread.
+const MIN_BODIES: usize = 256;
 
 /// What the narrow phase needs of a body, gathered once per step by the broad phase (so a
 /// pair reads two small records instead of two bodies and their shapes).
@@ -99,15 +105,26 @@ impl World {
     /// the margin: two boxes overlap whenever their bodies may touch during the step.
     pub(super) fn broad_phase(&mut self, dt: f32) {
         let margin = self.settings.margin;
-        self.motions.clear();
-        self.motions.extend(self.bodies.iter().map(Motion::of));
-        self.aabbs.clear();
-        self.aabbs.extend(self.bodies.iter().zip(&self.motions).map(|(b, m)| {
-            let bb = b.shape.aabb(&b.pose);
-            let d = (m.v * dt).clamp_length_max(MAX_SPECULATIVE);
-            let moved = Aabb::new(bb.min + d, bb.max + d);
-            bb.union(&moved).expanded(0.5 * margin + (m.spin * dt).min(MAX_SPECULATIVE))
-        }));
+        // Each body's motion record and swept box on its own, shared out between the threads.
+        let n = self.bodies.len();
+        self.motions.resize(n, Motion::default());
+        self.motions.truncate(n);
+        self.aabbs.resize(n, Aabb::new(Vec3::ZERO, Vec3::ZERO));
+        self.aabbs.truncate(n);
+        {
+            let (motions, aabbs, bodies) = (Shared::new(&mut self.motions), Shared::new(&mut self.aabbs), &self.bodies);
+            self.workers.for_blocks(n, MIN_BODIES, |_, r| {
+                // SAFETY: each block owns its bodies' records.
+                let (motions, aabbs) = unsafe { (motions.range_mut(r.clone()), aabbs.range_mut(r.clone())) };
+                for ((m, out), b) in motions.iter_mut().zip(aabbs).zip(&bodies[r]) {
+                    *m = Motion::of(b);
+                    let bb = b.shape.aabb(&b.pose);
+                    let d = (m.v * dt).clamp_length_max(MAX_SPECULATIVE);
+                    let moved = Aabb::new(bb.min + d, bb.max + d);
+                    *out = bb.union(&moved).expanded(0.5 * margin + (m.spin * dt).min(MAX_SPECULATIVE));
+                }
+            });
+        }
         // Box2D's enlarged AABBs: the grid runs on boxes grown by FAT_MARGIN and its pairs
         // are kept while every body's box stays inside its enlarged one — a superset of the
         // overlapping pairs, so none is missed; a body that leaves gets a new enlarged box

@@ -21,6 +21,7 @@ use crate::physics::joint::colours::JointColours;
 use crate::physics::joint::compact::Compact;
 use crate::physics::joint::{self, Joint, JointDesc, JointHandle, JointKind, Pass, Spring, WORLD};
 use crate::physics::math::Iso;
+use crate::physics::parallel::Shared;
 use crate::physics::solver::Softness;
 use glam::{Vec3, Vec3A};
 
@@ -47,7 +48,13 @@ pub struct JointSet {
     /// The order `active` is solved in: colour by colour from [`joint::colours::COLOUR_FROM`]
     /// joints on (`joint/colours.rs`).
     colours: JointColours,
+    /// Per slot, whether this step solves the joint (scratch of `prepare_joints`).
+    solved: Vec<bool>,
 }
+
+/// Fewest joints a worker thread prepares or measures at once: fewer run on the calling
+/// thread.
+const MIN_JOINTS: usize = 256;
 
 impl JointSet {
     /// Heap bytes of a copy (for the history's budget).
@@ -382,37 +389,45 @@ impl World {
         let fast = s.simd;
         self.joints.fast = fast;
         self.joints.compact.clear();
-        let inv_mass = |i: u32, sb: &[crate::physics::solver::SolverBody]| {
-            if i == WORLD {
-                0.0
-            } else {
-                sb[i as usize].inv_mass
-            }
-        };
-        for k in 0..self.joints.joints.len() {
-            let j = &self.joints.joints[k];
-            if !j.is_alive() || j.broken {
-                continue;
-            }
-            let (a, b) = (j.a, j.b);
-            let moving = inv_mass(a, &self.solver_bodies) > 0.0 || inv_mass(b, &self.solver_bodies) > 0.0;
-            let (pa, pb) = (self.pose_of(a), self.pose_of(b));
-            let j = &mut self.joints.joints[k];
-            j.linear_impulse = Vec3::ZERO;
-            j.angular_impulse = Vec3::ZERO;
-            if !moving {
-                continue;
-            }
-            if !warm {
-                j.impulses = Default::default();
-            }
-            j.prepare(&pa, &pb, h);
+        // Each joint is prepared on its own (shared out between the threads); the solving
+        // order is then gathered in slot order.
+        let mut solved = std::mem::take(&mut self.joints.solved);
+        solved.clear();
+        solved.resize(self.joints.joints.len(), false);
+        {
+            let (bodies, solver) = (&self.bodies, &self.solver_bodies);
+            let pose_of = |i: u32| if i == WORLD { Iso::IDENTITY } else { bodies[i as usize].pose };
+            let moves = |i: u32| i != WORLD && solver[i as usize].inv_mass > 0.0;
+            let (joints, out) = (Shared::new(&mut self.joints.joints), Shared::new(&mut solved));
+            self.workers.for_blocks(joints.len(), MIN_JOINTS, |_, r| {
+                // SAFETY: each block owns its joint slots and their flags.
+                let (joints, out) = unsafe { (joints.range_mut(r.clone()), out.range_mut(r)) };
+                for (j, solved) in joints.iter_mut().zip(out) {
+                    if !j.is_alive() || j.broken {
+                        continue;
+                    }
+                    j.linear_impulse = Vec3::ZERO;
+                    j.angular_impulse = Vec3::ZERO;
+                    if !moves(j.a) && !moves(j.b) {
+                        continue;
+                    }
+                    if !warm {
+                        j.impulses = Default::default();
+                    }
+                    let (pa, pb) = (pose_of(j.a), pose_of(j.b));
+                    j.prepare(&pa, &pb, h);
+                    *solved = true;
+                }
+            });
+        }
+        for (k, _) in solved.iter().enumerate().filter(|(_, &s)| s) {
             if fast {
                 // The fast path: the passes run on compact copies (`joint/compact.rs`).
                 self.joints.compact.push(k as u32, &self.joints.joints[k]);
             }
             self.joints.active.push(k as u32);
         }
+        self.joints.solved = solved;
         // Many joints: solved colour by colour, in the same order on both paths.
         let set = &mut self.joints;
         let joints = &set.joints;
@@ -509,26 +524,34 @@ impl World {
         if self.joints.active.is_empty() {
             return;
         }
-        let mut broke = false;
-        for idx in 0..self.joints.active.len() {
-            let k = self.joints.active[idx] as usize;
-            let (a, b) = (self.joints.joints[k].a, self.joints.joints[k].b);
-            let (pa, pb) = (self.pose_of(a), self.pose_of(b));
+        // Each joint on its own, shared out between the threads.
+        let broke = std::sync::atomic::AtomicBool::new(false);
+        {
             let set = &mut self.joints;
-            let j = &mut set.joints[k];
-            if set.fast {
-                set.compact.write_back(idx, j);
-            }
-            let (lin, ang) = j.errors(&j.frame_at(&pa, &pb));
-            j.position_error = lin;
-            j.angular_error = ang;
-            let over = |limit: Option<f32>, impulse: Vec3| limit.is_some_and(|l| impulse.length() > l * dt);
-            if over(j.break_force, j.linear_impulse) || over(j.break_torque, j.angular_impulse) {
-                j.broken = true;
-                j.impulses = Default::default();
-                broke = true;
-            }
+            let (active, compact, fast, bodies) = (&set.active, &set.compact, set.fast, &self.bodies);
+            let pose_of = |i: u32| if i == WORLD { Iso::IDENTITY } else { bodies[i as usize].pose };
+            let joints = Shared::new(&mut set.joints);
+            self.workers.for_blocks(active.len(), MIN_JOINTS, |_, r| {
+                for idx in r {
+                    // SAFETY: a joint is in `active` once.
+                    let j = unsafe { joints.get_mut(active[idx] as usize) };
+                    if fast {
+                        compact.write_back(idx, j);
+                    }
+                    let (pa, pb) = (pose_of(j.a), pose_of(j.b));
+                    let (lin, ang) = j.errors(&j.frame_at(&pa, &pb));
+                    j.position_error = lin;
+                    j.angular_error = ang;
+                    let over = |limit: Option<f32>, impulse: Vec3| limit.is_some_and(|l| impulse.length() > l * dt);
+                    if over(j.break_force, j.linear_impulse) || over(j.break_torque, j.angular_impulse) {
+                        j.broken = true;
+                        j.impulses = Default::default();
+                        broke.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+            });
         }
+        let broke = broke.into_inner();
         if broke {
             self.joints.rebuild_no_collide();
             self.broad_dirty = true;
