@@ -195,6 +195,7 @@ fn worlds(filter: &str, quick: bool) -> Vec<WorldRow> {
     scene("heightfield-1000", &|| heightfield_pile(1000, s), 300, false);
     // Box3D's own benchmark scene, at its own step count.
     scene("many-pyramids-10780", &|| contactlab_peers::box3d_scenes::many_pyramids(14, 14, 10, s), 100, false);
+    scene("convex-pile-5120", &|| contactlab_peers::box3d_scenes::convex_pile(8, 8, 80, s), 500, false);
     rows
 }
 

@@ -2,13 +2,19 @@
 //! contactlab worlds so every engine of the comparison steps them through the same mirror:
 //!
 //! - [`many_pyramids`]: `CreateManyPyramids`, 14 × 14 pyramids of 55 unit cubes (a base of
-//!   10), 10,780 cubes of density 100 on a ground slab of half extents 77 × 1 × 77.
+//!   10), 10,780 cubes of density 100 on a ground slab of half extents 77 × 1 × 77. Box3D's
+//!   runner steps it 100 times.
+//! - [`convex_pile`]: `CreateConvexPile` (ported there from PEEL), 8 × 8 columns of 80 hulls,
+//!   5,120 copies of one hull of 32 random points on a sphere of radius 2 (PEEL's random
+//!   generator and seed, so the hull is Box3D's), density 1, dropped into a pile on a ground
+//!   slab of half extents 250 × 1 × 250. Box3D's runner steps it 500 times.
 //!
-//! Box3D's runner steps it 100 times at 60 Hz with 4 substeps; its gravity is −10 m/s².
-//! Friction stays the comparison's common 0.5 (Box3D's default is 0.6).
+//! Box3D steps at 60 Hz with 4 substeps; its gravity is −10 m/s². Friction stays the
+//! comparison's common 0.5 (Box3D's default is 0.6).
 
-use contactlab::physics::{BodyDesc, Settings, Shape, World};
+use contactlab::physics::{BodyDesc, Hull, Settings, Shape, World};
 use glam::Vec3;
+use std::sync::Arc;
 
 /// `CreateManyPyramids`: `rows` × `columns` pyramids of `base` cubes at the bottom
 /// (`base·(base+1)/2` each), cube half extent 0.5 m, density 100.
@@ -37,6 +43,54 @@ pub fn many_pyramids(rows: usize, columns: usize, base: usize, settings: Setting
             }
         }
         base_z += delta_z;
+    }
+    w
+}
+
+/// PEEL's `BasicRandom` as Box3D's convex pile keeps it: a float in [−0.5, 0.5].
+struct PeelRandom(u32);
+
+impl PeelRandom {
+    fn float(&mut self) -> f32 {
+        self.0 = self.0.wrapping_mul(2_147_001_325).wrapping_add(715_136_305);
+        (self.0 & 0xffff) as f32 / 65535.0 - 0.5
+    }
+
+    /// A uniform direction: rejection-sampled in the ball of radius 0.5, then normalised.
+    fn direction(&mut self) -> Vec3 {
+        loop {
+            let p = Vec3::new(self.float(), self.float(), self.float());
+            if p.length_squared() <= 0.25 {
+                return p.normalize();
+            }
+        }
+    }
+}
+
+/// `CreateConvexPile`: `count_x` × `count_z` columns of `layers` copies of the hull of 32
+/// random points (seed 42) on a sphere of radius 2, 4 m apart, density 1.
+pub fn convex_pile(count_x: usize, count_z: usize, layers: usize, settings: Settings) -> World {
+    let amplitude = 2.0f32;
+    let mut w = World::new(Vec3::new(0.0, -10.0, 0.0), settings);
+    let ground = Shape::cuboid(Vec3::new(250.0, 1.0, 250.0)).expect("ground");
+    w.add_body(BodyDesc::new("ground", ground, Vec3::new(0.0, -1.0, 0.0)).fixed()).expect("ground");
+    let mut rng = PeelRandom(42);
+    let points: Vec<Vec3> = (0..32).map(|_| amplitude * rng.direction()).collect();
+    let hull = Shape::Hull(Arc::new(Hull::from_points(&points).expect("the pile's hull")));
+    let scatter = 2.0 * amplitude;
+    for layer in 0..layers {
+        for z in 0..count_z {
+            for x in 0..count_x {
+                let at = Vec3::new(
+                    (x as f32 - 0.5 * count_x as f32) * scatter,
+                    amplitude + 2.0 * amplitude * layer as f32,
+                    (z as f32 - 0.5 * count_z as f32) * scatter,
+                );
+                let mut desc = BodyDesc::new(format!("h{}", w.bodies().len()), hull.clone(), at);
+                desc.density = 1.0;
+                w.add_body(desc).expect("hull");
+            }
+        }
     }
     w
 }

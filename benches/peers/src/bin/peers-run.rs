@@ -19,7 +19,7 @@ use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust)";
+    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | convex-pile-N (Box3D's convex pile, N/64 layers of 8×8 hulls) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust)";
     if let [mode, label, engine, n] = args.as_slice() {
         if mode == "narrow" {
             return narrow(label, engine, n);
@@ -59,6 +59,14 @@ fn main() -> ExitCode {
         },
         other if other.starts_with("heightfield-") => match other["heightfield-".len()..].parse::<usize>() {
             Ok(n) => heightfield_pile(n, s),
+            _ => {
+                eprintln!("unknown scene '{other}'\n{usage}");
+                return ExitCode::FAILURE;
+            }
+        },
+        // Box3D's convex pile with L layers of 8 × 8 hulls (`convex-pile-5120`: its 80).
+        other if other.starts_with("convex-pile-") => match other["convex-pile-".len()..].parse::<usize>() {
+            Ok(n) if n >= 64 => contactlab_peers::box3d_scenes::convex_pile(8, 8, n / 64, s),
             _ => {
                 eprintln!("unknown scene '{other}'\n{usage}");
                 return ExitCode::FAILURE;
