@@ -3,42 +3,17 @@
 //! and stored impulse bit for bit — in every resolution method, through replayed drags and
 //! edits, with the snapshots thinned by a small budget.
 
+mod common;
+use common::fingerprint;
 use contactlab::app::drag::Drag;
 use contactlab::app::Testbed;
-use contactlab::physics::{SolverMode, World};
+use contactlab::physics::SolverMode;
 use contactlab::scene;
 use glam::Vec3;
 
 fn testbed(name: &str) -> Testbed {
     let path = scene::scenes_dir().join(name);
     Testbed::new(scene::load(&path).unwrap(), Some(path))
-}
-
-/// Every bit of the state a step carries to the next that the window shows: poses,
-/// velocities, sleep state, and each contact's points and impulses.
-fn fingerprint(w: &World) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    let mut eat = |x: u32| {
-        h ^= x as u64;
-        h = h.wrapping_mul(0x100_0000_01b3);
-    };
-    for b in w.bodies() {
-        for v in [b.pose.pos, b.velocity, b.angular_velocity] {
-            v.to_array().iter().for_each(|x| eat(x.to_bits()));
-        }
-        b.pose.rot.to_array().iter().for_each(|x| eat(x.to_bits()));
-        eat(b.asleep as u32);
-    }
-    for c in w.contacts() {
-        eat(c.a);
-        eat(c.b);
-        for (p, i) in c.manifold.points.iter().zip(&c.impulses) {
-            eat(p.depth.to_bits());
-            eat(i.normal.to_bits());
-        }
-    }
-    eat(w.step_count as u32);
-    h
 }
 
 /// The methods, and the iterative one's textbook (scalar) path too.

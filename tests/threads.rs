@@ -13,41 +13,6 @@ use contactlab::physics::{BodyDesc, Settings, Shape, SolverMode, World};
 use contactlab::scene;
 use glam::{Quat, Vec3};
 
-/// Every bit of the state a step carries to the next.
-fn fingerprint(w: &World) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    let mut eat = |x: u32| {
-        h ^= x as u64;
-        h = h.wrapping_mul(0x100_0000_01b3);
-    };
-    for b in w.bodies() {
-        for v in [b.pose.pos, b.velocity, b.angular_velocity] {
-            v.to_array().iter().for_each(|x| eat(x.to_bits()));
-        }
-        b.pose.rot.to_array().iter().for_each(|x| eat(x.to_bits()));
-        eat(b.asleep as u32);
-    }
-    for c in w.contacts() {
-        eat(c.a);
-        eat(c.b);
-        for (p, i) in c.manifold.points.iter().zip(&c.impulses) {
-            eat(p.depth.to_bits());
-            p.position.to_array().iter().for_each(|x| eat(x.to_bits()));
-            eat(i.normal.to_bits());
-            eat(i.tangent[0].to_bits());
-            eat(i.tangent[1].to_bits());
-        }
-    }
-    for j in w.joints() {
-        for v in [j.linear_impulse, j.angular_impulse] {
-            v.to_array().iter().for_each(|x| eat(x.to_bits()));
-        }
-        eat(j.position_error.to_bits());
-    }
-    eat(w.step_count as u32);
-    h
-}
-
 /// Fingerprints after each of `steps` steps of `make()` run on `threads` threads.
 /// With several threads, the other threads must have taken blocks of work (their time on
 /// shared-out blocks, from the stage profile), or the run would prove nothing.

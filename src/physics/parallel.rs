@@ -43,9 +43,11 @@ const BLOCKS_PER_THREAD: usize = 4;
 /// A round's work: called once on every thread with that thread's index (0 = the caller).
 type Task<'a> = dyn Fn(usize) + Sync + 'a;
 
-/// The thread count `requested` means on this machine: 0 is every core.
+/// The thread count `requested` means on this machine: 0 is every core. The machine is
+/// asked once (on Linux the answer reads the cgroup files; the panel asks every frame).
 pub fn resolve_threads(requested: u32) -> usize {
-    let all = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let all = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let n = if requested == 0 { all } else { requested as usize };
     if cfg!(target_arch = "wasm32") {
         1

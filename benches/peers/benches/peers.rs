@@ -107,7 +107,7 @@ fn run_world(scene: &str, template: &contactlab::physics::World, steps: usize, t
     // on every core too.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
     if cores > 1 {
-        engines.push(Box::new(contactlab_peers::ContactlabThreads::mirror(template)));
+        engines.push(Box::new(Contactlab::threaded(template)));
         // rapier3d's parallel pipeline on every core (`--features rapier-parallel`).
         #[cfg(feature = "rapier-parallel")]
         engines.push(Box::new(Rapier::mirror_threads(template, cores as usize)));

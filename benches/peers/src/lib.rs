@@ -44,7 +44,7 @@ pub fn contactlab_settings() -> Settings {
         iterations: 1,
         contact_hertz: 30.0,
         joint_hertz: 60.0,
-        // One thread: the peers' single-threaded rows ([`ContactlabThreads`] runs on all).
+        // One thread: the peers' single-threaded rows ([`Contactlab::threaded`] runs on all).
         threads: 1,
         ..Default::default()
     }
@@ -91,34 +91,23 @@ impl ContactlabDefault {
     }
 }
 
-/// contactlab at the peer settings on every core of the machine (`Settings::threads` 0):
-/// the same results as [`Contactlab`], bit for bit.
-pub struct ContactlabThreads(pub World);
-
-impl ContactlabThreads {
-    /// `src` stepped on every core.
-    pub fn mirror(src: &World) -> Self {
+impl Contactlab {
+    /// `src` stepped on every core of the machine (`Settings::threads` 0): the same results
+    /// as on one thread, bit for bit.
+    pub fn threaded(src: &World) -> Self {
         let mut w = src.clone();
         w.settings.threads = 0;
         Self(w)
     }
 }
 
-impl Engine for ContactlabThreads {
-    fn name(&self) -> &'static str {
-        "contactlab mt"
-    }
-    fn step(&mut self) {
-        self.0.step(DT);
-    }
-    fn poses(&self) -> Vec<Iso> {
-        self.0.bodies().iter().map(|b| b.pose).collect()
-    }
-}
-
 impl Engine for Contactlab {
     fn name(&self) -> &'static str {
-        "contactlab"
+        if self.0.settings.threads == 1 {
+            "contactlab"
+        } else {
+            "contactlab mt"
+        }
     }
     fn step(&mut self) {
         self.0.step(DT);

@@ -22,7 +22,7 @@
 
 use super::compact::Hot;
 use super::WORLD;
-use crate::physics::solver::colouring::COLOURS;
+use crate::physics::solver::colouring::{body_bit, first_free, COLOURS};
 use crate::physics::solver::SolverBody;
 use std::ops::Range;
 
@@ -67,25 +67,10 @@ impl JointColours {
         self.used.resize(words * COLOURS, 0);
         self.colour.clear();
         let mut counts = [0u32; COLOURS + 1];
-        let bit = |i: u32| {
-            (i != WORLD && bodies.get(i as usize).is_some_and(|s| s.inv_mass > 0.0))
-                .then(|| (i as usize / 64, 1u64 << (i % 64)))
-        };
+        let bit = |i: u32| body_bit(i, i != WORLD && bodies.get(i as usize).is_some_and(|s| s.inv_mass > 0.0));
         for &k in active.iter() {
             let (a, b) = ends(k);
-            let (a, b) = (bit(a), bit(b));
-            let free = |set: &[u64], x: Option<(usize, u64)>| x.is_none_or(|(w, m)| set[w] & m == 0);
-            let mut chosen = COLOURS;
-            for c in 0..COLOURS {
-                let set = &mut self.used[c * words..(c + 1) * words];
-                if free(set, a) && free(set, b) {
-                    for (w, m) in [a, b].into_iter().flatten() {
-                        set[w] |= m;
-                    }
-                    chosen = c;
-                    break;
-                }
-            }
+            let chosen = first_free(&mut self.used, words, bit(a), bit(b));
             self.colour.push(chosen as u8);
             counts[chosen] += 1;
         }

@@ -33,6 +33,30 @@ pub struct Colouring {
     pub counts: [u32; COLOURS + 1],
 }
 
+/// Body `i`'s word and bit in a colour's bitset when it `moves`; `None` for a body the
+/// solver never writes (static, sleeping, the world), which every colour may share.
+pub(crate) fn body_bit(i: u32, moves: bool) -> Option<(usize, u64)> {
+    moves.then(|| (i as usize / 64, 1u64 << (i % 64)))
+}
+
+/// The greedy step of both colourings (the contacts here, the joints in
+/// `joint/colours.rs`): the first of [`COLOURS`] colours whose body set (`used`: `COLOURS`
+/// bitsets of `words` words) holds neither `a` nor `b`, which then takes them; [`COLOURS`]
+/// when none is free.
+pub(crate) fn first_free(used: &mut [u64], words: usize, a: Option<(usize, u64)>, b: Option<(usize, u64)>) -> usize {
+    let free = |set: &[u64], x: Option<(usize, u64)>| x.is_none_or(|(w, m)| set[w] & m == 0);
+    for k in 0..COLOURS {
+        let set = &mut used[k * words..(k + 1) * words];
+        if free(set, a) && free(set, b) {
+            for (w, m) in [a, b].into_iter().flatten() {
+                set[w] |= m;
+            }
+            return k;
+        }
+    }
+    COLOURS
+}
+
 impl Colouring {
     /// Colours `constraints` (bodies with inverse mass 0 are shared freely) and orders them.
     pub fn colour(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody]) {
@@ -42,20 +66,8 @@ impl Colouring {
         self.colour.clear();
         self.counts = [0; COLOURS + 1];
         for c in constraints {
-            let bit = |i: u32| (bodies[i as usize].inv_mass > 0.0).then(|| (i as usize / 64, 1u64 << (i % 64)));
-            let (a, b) = (bit(c.a), bit(c.b));
-            let free = |set: &[u64], x: Option<(usize, u64)>| x.is_none_or(|(w, m)| set[w] & m == 0);
-            let mut chosen = COLOURS;
-            for k in 0..COLOURS {
-                let set = &mut self.used[k * words..(k + 1) * words];
-                if free(set, a) && free(set, b) {
-                    for (w, m) in [a, b].into_iter().flatten() {
-                        set[w] |= m;
-                    }
-                    chosen = k;
-                    break;
-                }
-            }
+            let bit = |i: u32| body_bit(i, bodies[i as usize].inv_mass > 0.0);
+            let chosen = first_free(&mut self.used, words, bit(c.a), bit(c.b));
             self.colour.push(chosen as u8);
             self.counts[chosen] += 1;
         }

@@ -25,20 +25,11 @@ impl World {
     /// joints, static bodies excluded): the lowest body index in it; `None` for bodies that
     /// are not dynamic. For drawing (it allocates).
     pub fn islands(&self) -> Vec<Option<u32>> {
-        let n = self.bodies.len();
-        let mut parent: Vec<u32> = (0..n as u32).collect();
-        let dynamic = |i: u32| self.bodies.get(i as usize).is_some_and(|b| b.is_dynamic());
-        for c in self.contacts.iter().filter(|c| !c.manifold.points.is_empty()) {
-            if dynamic(c.a) && dynamic(c.b) {
-                Self::union(&mut parent, c.a, c.b);
-            }
-        }
-        for j in self.joints().iter().filter(|j| j.is_alive() && j.a != WORLD && j.b != WORLD) {
-            if dynamic(j.a) && dynamic(j.b) {
-                Self::union(&mut parent, j.a, j.b);
-            }
-        }
-        (0..n as u32).map(|i| dynamic(i).then(|| Self::find(&mut parent, i))).collect()
+        let mut parent = Vec::new();
+        self.union_islands(&mut parent);
+        (0..self.bodies.len() as u32)
+            .map(|i| self.bodies[i as usize].is_dynamic().then(|| Self::find(&mut parent, i)))
+            .collect()
     }
 
     /// Per contact (indexed like [`World::contacts`]), the graph colour its manifold was
@@ -128,23 +119,27 @@ impl World {
         }
     }
 
-    /// Builds the islands (union–find over the contacts with points between dynamic bodies,
-    /// and the joints) into `island_parent`, and marks in `island_moving` the roots of those
+    /// The islands' union–find forest, into `parent` (its buffer reused): the contacts with
+    /// points between dynamic bodies, and the joints ([`World::union_joints`]).
+    fn union_islands(&self, parent: &mut Vec<u32>) {
+        parent.clear();
+        parent.extend(0..self.bodies.len() as u32);
+        for c in self.contacts.iter().filter(|c| !c.manifold.points.is_empty()) {
+            if self.bodies[c.a as usize].is_dynamic() && self.bodies[c.b as usize].is_dynamic() {
+                Self::union(parent, c.a, c.b);
+            }
+        }
+        self.union_joints(parent);
+    }
+
+    /// Builds the islands ([`World::union_islands`]) into `island_parent`, and marks in `island_moving` the roots of those
     /// with an awake member that has not rested for `Settings::sleep_time`: an island stays
     /// or comes awake while it has one.
     fn find_moving_islands(&mut self) {
         let n = self.bodies.len();
-        self.island_parent.clear();
-        self.island_parent.extend(0..n as u32);
-        for c in &self.contacts {
-            if c.manifold.points.is_empty() {
-                continue;
-            }
-            if self.bodies[c.a as usize].is_dynamic() && self.bodies[c.b as usize].is_dynamic() {
-                Self::union(&mut self.island_parent, c.a, c.b);
-            }
-        }
-        self.union_joints();
+        let mut parent = std::mem::take(&mut self.island_parent);
+        self.union_islands(&mut parent);
+        self.island_parent = parent;
         self.island_moving.clear();
         self.island_moving.resize(n, false);
         let rest = self.settings.sleep_time;

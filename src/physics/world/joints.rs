@@ -558,14 +558,14 @@ impl World {
         }
     }
 
-    /// Joins the islands of jointed dynamic bodies (`world/islands.rs`).
-    pub(super) fn union_joints(&mut self) {
+    /// Joins the islands of jointed dynamic bodies in the forest `parent` (`world/islands.rs`).
+    pub(super) fn union_joints(&self, parent: &mut [u32]) {
         for j in &self.joints.joints {
             if !j.is_alive() || j.broken || j.a == WORLD || j.b == WORLD {
                 continue;
             }
             if self.bodies[j.a as usize].is_dynamic() && self.bodies[j.b as usize].is_dynamic() {
-                Self::union(&mut self.island_parent, j.a, j.b);
+                Self::union(parent, j.a, j.b);
             }
         }
     }
