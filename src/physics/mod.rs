@@ -99,6 +99,7 @@ pub mod limits;
 pub mod math;
 pub mod mesh;
 pub mod parallel;
+pub mod principal;
 pub mod shape;
 pub mod solver;
 pub mod world;

@@ -343,6 +343,7 @@ impl World {
         if dynamic && !containment::mass_data_ok(mp.mass, &inv_inertia) {
             return Err(BodyError::BadInertia(desc.name));
         }
+        let (principal_axes, principal_inertia) = crate::physics::principal::principal_axes(mp.inertia);
         let body = Body {
             name: desc.name,
             shape,
@@ -353,6 +354,8 @@ impl World {
             inv_mass: if dynamic { 1.0 / mp.mass } else { 0.0 },
             inertia_local: mp.inertia,
             inv_inertia_local: inv_inertia,
+            principal_axes,
+            principal_inertia,
             friction: desc.friction,
             restitution: desc.restitution,
             com_offset: com,

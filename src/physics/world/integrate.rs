@@ -11,8 +11,8 @@ use crate::physics::solver::{PositionMoves, Schedule, SolverBody};
 use glam::{Vec3, Vec3A};
 
 /// Largest rotation per substep (rad) of a body in contact integrated as a plain rotation
-/// by ω·h whatever its inertia: the midpoint rule's correction to the turn, of order
-/// (ω·h)², is then under 6·10⁻⁸ rad, the f32 resolution of a unit quaternion.
+/// by ω·h whatever its inertia: the gyroscopic correction to the turn, of order (ω·h)², is
+/// then under 6·10⁻⁸ rad, the f32 resolution of a unit quaternion.
 pub const SMALL_TURN: f32 = 2.4e-4;
 
 impl World {
@@ -33,7 +33,7 @@ impl World {
     ///
     /// A rotation by ω·h is exact for isotropic bodies (cubes, spheres: ω is constant
     /// between impulses). Free bodies, and bodies held only by joints, take the body's
-    /// midpoint rule, which holds the angular momentum fixed between impulses — the
+    /// rotation update, which holds the angular momentum fixed between impulses — the
     /// gyroscopic term (module docs of [`crate::physics::body`]) — and their world inverse
     /// inertia in the solver state follows the turn, so the next substep's joint rows use
     /// the inertia the body has. Bodies in contact

@@ -373,7 +373,7 @@ impl World {
 
     /// The `Prepare` stage's joint part: which joints are solved this step, their lever
     /// arms and orientations at the step's start, their warm impulses. A jointed body is
-    /// integrated as a free one (the gyroscopic midpoint rule, no turn limit): only contacts
+    /// integrated as a free one (the gyroscopic rotation update, no turn limit): only contacts
     /// mark a body `touching`, and the joint rows read the world inverse inertia the
     /// integration keeps current (`world/integrate.rs`).
     pub(super) fn prepare_joints(&mut self, h: f32) {

@@ -10,31 +10,6 @@ fn v3(v: Vec3) -> String {
     format!("({:+.3}, {:+.3}, {:+.3})", v.x, v.y, v.z)
 }
 
-/// Principal moments of a symmetric inertia tensor (kg·m²), ascending: the eigenvalues of
-/// the 3×3 matrix by the closed-form trigonometric solution.
-pub fn principal_moments(m: glam::Mat3) -> [f32; 3] {
-    let (a, b, c) = (m.x_axis, m.y_axis, m.z_axis);
-    let p1 = a.y * a.y + a.z * a.z + b.z * b.z;
-    let (d0, d1, d2) = (a.x, b.y, c.z);
-    if p1 <= 1e-12 * (d0 * d0 + d1 * d1 + d2 * d2).max(1e-30) {
-        let mut e = [d0, d1, d2];
-        e.sort_by(f32::total_cmp);
-        return e;
-    }
-    let q = (d0 + d1 + d2) / 3.0;
-    let p2 = (d0 - q).powi(2) + (d1 - q).powi(2) + (d2 - q).powi(2) + 2.0 * p1;
-    let p = (p2 / 6.0).sqrt();
-    let bm = (m - glam::Mat3::from_diagonal(Vec3::splat(q))) * (1.0 / p);
-    let r = (bm.determinant() / 2.0).clamp(-1.0, 1.0);
-    let phi = r.acos() / 3.0;
-    let e1 = q + 2.0 * p * phi.cos();
-    let e3 = q + 2.0 * p * (phi + 2.0 * std::f32::consts::PI / 3.0).cos();
-    let e2 = 3.0 * q - e1 - e3;
-    let mut e = [e1, e2, e3];
-    e.sort_by(f32::total_cmp);
-    e
-}
-
 /// Shows body `i` as side `k` has it and lets its material be edited (on every side: they
 /// run the same scene).
 pub fn body(ui: &mut egui::Ui, t: &mut Testbed, k: usize, i: usize) {
@@ -49,7 +24,7 @@ pub fn body(ui: &mut egui::Ui, t: &mut Testbed, k: usize, i: usize) {
             b.name.clone(),
             b.is_dynamic(),
             b.mass(),
-            principal_moments(b.inertia_local),
+            b.principal_inertia.to_array(),
             b.velocity,
             b.angular_velocity,
             b.kinetic_energy(),
@@ -128,21 +103,6 @@ fn set_density(world: &mut crate::physics::World, i: usize, density: f32) {
     let k = density / old;
     b.inv_mass /= k;
     b.inertia_local *= k;
+    b.principal_inertia *= k;
     b.inv_inertia_local *= 1.0 / k;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn principal_moments_of_a_rotated_diagonal_tensor_are_its_diagonal() {
-        let d = glam::Mat3::from_diagonal(Vec3::new(1.0, 2.0, 5.0));
-        let r = glam::Mat3::from_quat(glam::Quat::from_euler(glam::EulerRot::XYZ, 0.3, -0.7, 1.1));
-        let e = principal_moments(r * d * r.transpose());
-        for (got, want) in e.iter().zip([1.0, 2.0, 5.0]) {
-            assert!((got - want).abs() < 1e-4, "{e:?}");
-        }
-        assert_eq!(principal_moments(d), [1.0, 2.0, 5.0]);
-    }
 }
