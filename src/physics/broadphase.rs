@@ -25,7 +25,12 @@
 //! far apart only cost hash collisions (extra box tests), never missed pairs.
 
 use crate::physics::math::Aabb;
+use crate::physics::parallel::{Shared, Workers};
 use glam::Vec3A;
+
+/// Fewest grid bodies a worker thread pairs at once: smaller grids pair on the calling
+/// thread.
+const MIN_SLOTS: usize = 512;
 
 /// Bodies wider than this multiple of the median AABB extent are handled as large bodies,
 /// outside the grid (so one ground plane does not set the cell size for a pile of cubes).
@@ -75,6 +80,9 @@ pub struct BroadPhase {
     /// Pair keys `a << 32 | b` and the radix sort's second buffer.
     keys: Vec<u64>,
     keys_tmp: Vec<u64>,
+    /// Each thread's pair keys from the grid (merged into `keys`; the sort makes the order
+    /// they were found in irrelevant).
+    thread_keys: Vec<Vec<u64>>,
     /// Candidate pairs `(a, b)` with `a < b`, sorted.
     pub pairs: Vec<(u32, u32)>,
     pairs_tmp: Vec<(u32, u32)>,
@@ -111,6 +119,7 @@ impl BroadPhase {
             + sz(self.slot_cell.as_slice())
             + sz(self.keys.as_slice())
             + sz(self.keys_tmp.as_slice())
+            + self.thread_keys.iter().map(|k| sz(k.as_slice())).sum::<usize>()
             + sz(self.pairs.as_slice())
             + sz(self.pairs_tmp.as_slice())
             + sz(self.stale.as_slice())
@@ -120,7 +129,14 @@ impl BroadPhase {
 
     /// Finds all overlapping pairs among `aabbs`; `skip(a, b)` filters pairs that can never
     /// need contacts (static–static, asleep–asleep).
-    pub fn update(&mut self, aabbs: &[Aabb], skip: impl Fn(u32, u32) -> bool) {
+    pub fn update(&mut self, aabbs: &[Aabb], skip: impl Fn(u32, u32) -> bool + Sync) {
+        self.update_on(aabbs, skip, &Workers::default());
+    }
+
+    /// [`BroadPhase::update`] with the grid's pair search shared out between `workers`'
+    /// threads (blocks of grid slots, each thread's keys in its own buffer); the keys are
+    /// then sorted, so the pairs are the same at any thread count.
+    pub fn update_on(&mut self, aabbs: &[Aabb], skip: impl Fn(u32, u32) -> bool + Sync, workers: &Workers) {
         self.pairs.clear();
         self.keys.clear();
         self.large.clear();
@@ -195,28 +211,61 @@ impl BroadPhase {
         }
         self.start[0] = 0;
         // A forward cell that hashes to the body's own bucket holds the body itself.
-        let emit = |keys: &mut Vec<u64>, i: u32, j: u32| emit_pair(keys, i, j, &skip);
-        for p in 0..m {
-            let (i, bp, ci) = (self.sorted[p], self.slot_box[p], self.slot_cell[p]);
-            // Own bucket: the slots after this one. Hash collisions can put the same pair in
-            // reach twice (own and forward bucket alike); the sorted keys are deduplicated.
-            let end = self.start[bucket(ci, bits) + 1] as usize;
-            for (bq, &j) in self.slot_box[p + 1..end].iter().zip(&self.sorted[p + 1..end]) {
-                if overlap(&bp, bq) {
-                    emit(&mut self.keys, i, j);
-                }
-            }
-            for d in FORWARD {
-                let c = [ci[0].wrapping_add(d[0]), ci[1].wrapping_add(d[1]), ci[2].wrapping_add(d[2])];
-                let k = bucket(c, bits);
-                let (s, e) = (self.start[k] as usize, self.start[k + 1] as usize);
-                for (bq, &j) in self.slot_box[s..e].iter().zip(&self.sorted[s..e]) {
-                    if overlap(&bp, bq) {
-                        emit(&mut self.keys, i, j);
+        let threads = workers.threads();
+        self.thread_keys.resize_with(threads, Vec::new);
+        // Every buffer can take the whole last build's keys, so a thread whose share grows
+        // does not allocate in a settled scene.
+        let high = self.thread_keys.iter().map(Vec::capacity).max().unwrap_or(0);
+        for k in &mut self.thread_keys {
+            k.clear();
+            k.reserve(high);
+        }
+        {
+            let (start, sorted, slot_box, slot_cell) = (&self.start, &self.sorted, &self.slot_box, &self.slot_cell);
+            let out = Shared::new(&mut self.thread_keys);
+            let skip = &skip;
+            workers.for_blocks(m, MIN_SLOTS, |thread, r| {
+                // SAFETY: one key buffer per thread. Taken out while the block runs: the
+                // buffers' lengths share a cache line, which the threads' pushes would
+                // otherwise pass back and forth.
+                let slot = unsafe { out.get_mut(thread) };
+                let mut keys = std::mem::take(slot);
+                for p in r {
+                    let (i, bp, ci) = (sorted[p], slot_box[p], slot_cell[p]);
+                    // Own bucket: the slots after this one. Hash collisions can put the same
+                    // pair in reach twice (own and forward bucket alike); the sorted keys are
+                    // deduplicated.
+                    let end = start[bucket(ci, bits) + 1] as usize;
+                    for (bq, &j) in slot_box[p + 1..end].iter().zip(&sorted[p + 1..end]) {
+                        if overlap(&bp, bq) {
+                            emit_pair(&mut keys, i, j, skip);
+                        }
+                    }
+                    for d in FORWARD {
+                        let c = [ci[0].wrapping_add(d[0]), ci[1].wrapping_add(d[1]), ci[2].wrapping_add(d[2])];
+                        let k = bucket(c, bits);
+                        let (s, e) = (start[k] as usize, start[k + 1] as usize);
+                        for (bq, &j) in slot_box[s..e].iter().zip(&sorted[s..e]) {
+                            if overlap(&bp, bq) {
+                                emit_pair(&mut keys, i, j, skip);
+                            }
+                        }
                     }
                 }
+                *slot = keys;
+            });
+        }
+        if let [one] = self.thread_keys.as_mut_slice() {
+            // One thread: its buffer becomes the key list (both keep their capacity).
+            std::mem::swap(&mut self.keys, one);
+        } else {
+            let total: usize = self.thread_keys.iter().map(Vec::len).sum();
+            self.keys.reserve(total);
+            for k in &self.thread_keys {
+                self.keys.extend_from_slice(k);
             }
         }
+        let emit = |keys: &mut Vec<u64>, i: u32, j: u32| emit_pair(keys, i, j, &skip);
         // Large bodies against everything (each large–large pair once).
         for &l in &self.large {
             let bl = &aabbs[l as usize];
@@ -490,5 +539,34 @@ mod tests {
         assert!(brute.len() > 100);
         assert!(bp.pairs.windows(2).all(|w| w[0] < w[1]), "pairs sorted and unique");
         assert_eq!(bp.pairs, brute);
+    }
+
+    /// The pair search shared out between threads (every thread joining every round, one
+    /// slot per block) finds exactly the pairs of the brute-force test, with a filter.
+    #[test]
+    fn grid_on_several_threads_matches_all_pairs() {
+        let mut rng = SplitMix64(8);
+        let boxes: Vec<Aabb> = (0..900)
+            .map(|_| {
+                let c = Vec3::new(rng.next_f32() * 14.0, rng.next_f32() * 4.0, rng.next_f32() * 14.0);
+                let h = Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 0.6 + 0.05;
+                Aabb::new(c - h, c + h)
+            })
+            .collect();
+        let skip = |a: u32, b: u32| (a + b) % 7 == 0;
+        let want: Vec<(u32, u32)> = brute_force(&boxes).into_iter().filter(|&(a, b)| !skip(a, b)).collect();
+        assert!(want.len() > 300);
+        for threads in [2, 3] {
+            let mut workers = Workers::default();
+            workers.set_threads(threads);
+            workers.set_fine(true);
+            let (mut bp, mut shared) = (BroadPhase::default(), false);
+            for _ in 0..20 {
+                bp.update_on(&boxes, skip, &workers);
+                assert_eq!(bp.pairs, want, "{threads} threads");
+                shared |= bp.thread_keys[1..].iter().any(|k| !k.is_empty());
+            }
+            assert!(shared, "the other threads took blocks");
+        }
     }
 }

@@ -155,7 +155,7 @@ impl World {
                 || (any_frozen && (frozen.is_frozen(a) || frozen.is_frozen(b)))
         };
         if full || (!self.escaped.is_empty() && !self.broad.update_moved(&self.fat, &self.escaped, skip)) {
-            self.broad.update(&self.fat, skip);
+            self.broad.update_on(&self.fat, skip, &self.workers);
         }
         // The kept pairs whose boxes overlap now and whose bodies' paths come close enough
         // to touch ([`Motion::paths_meet`]; `slack`: the contact margin plus how far gravity
