@@ -166,7 +166,9 @@ pub struct Settings {
     /// Contact recycling window (m): a touching pair whose points have moved less than this
     /// relative to each other (and whose lever arms have turned by less than this) since
     /// its manifold was computed keeps that manifold's normal, points and lever arms; only
-    /// the depths are measured again ([`crate::physics::world::Recycle`]). Default 0.02 m,
+    /// the depths are measured again ([`crate::physics::world::Recycle`]); a pair with a
+    /// mesh body within at most the slop (it can meet mesh features its manifold does not
+    /// hold). Default 0.02 m,
     /// the speculative margin (Box3D uses 0.05 m); a 20-cube column stands with 5 mm and
     /// more. 0: every manifold is recomputed every step (exact geometry; tall stacks of
     /// soft contacts then buckle, see docs/physics.md).
