@@ -292,3 +292,39 @@ fn a_ball_in_a_v_valley_settles_at_the_closed_form_height() {
     assert!(body.pose.pos.x.abs() < 0.005, "centred: x = {}", body.pose.pos.x);
     assert!((body.pose.pos.y - want).abs() < 0.008, "y = {} want {want}", body.pose.pos.y);
 }
+
+/// A recycled manifold keeps the features it was computed with, and a body moving over a
+/// mesh meets new ones (a ridge under a box's corner); so a mesh pair is recycled only while
+/// it has moved less than the slop (`world/narrow.rs`), and a pair of convex bodies within
+/// the whole window. A box resting on the floor and on a box ground is moved 1 cm sideways:
+/// between the slop (5 mm) and the window (2 cm).
+#[test]
+fn a_mesh_pair_is_recomputed_past_the_slop_where_a_convex_pair_is_still_recycled() {
+    use contactlab::physics::collide::PairPath;
+    let settings = Settings { sleeping: false, ..Default::default() };
+    assert!(settings.slop < 0.01 && 0.01 < settings.recycle_distance);
+    for mesh in [true, false] {
+        let mut w = if mesh { floor_world(settings) } else { World::new(Vec3::new(0.0, -9.81, 0.0), settings) };
+        if !mesh {
+            let ground =
+                BodyDesc::new("ground", Shape::cuboid(Vec3::new(5.0, 0.5, 5.0)).unwrap(), Vec3::new(0.0, -0.5, 0.0));
+            w.add_body(ground.fixed()).unwrap();
+        }
+        let b = w
+            .add_body(BodyDesc::new("box", Shape::cuboid(Vec3::splat(0.3)).unwrap(), Vec3::new(0.2, 0.3, 0.3)))
+            .unwrap();
+        w.set_watched(&[(b.index, 0)]);
+        for _ in 0..60 {
+            w.step(1.0 / 60.0);
+        }
+        assert_eq!(w.pair_record(0, b.index).unwrap().path, PairPath::Recycled, "mesh {mesh}: resting, recycled");
+        w.body_mut(b).unwrap().pose.pos.x += 0.01;
+        w.step(1.0 / 60.0);
+        let path = w.pair_record(0, b.index).unwrap().path;
+        if mesh {
+            assert_ne!(path, PairPath::Recycled, "a mesh pair moved 1 cm is computed again");
+        } else {
+            assert_eq!(path, PairPath::Recycled, "a box pair moved 1 cm is still recycled");
+        }
+    }
+}
