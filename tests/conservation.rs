@@ -583,15 +583,19 @@ struct Gyro {
 
 const ARM: f32 = 0.15;
 
+/// The 1 kg disc of [`Gyro`] at `at`, its axle along world x.
+fn disc(at: Vec3) -> BodyDesc {
+    let shape = Shape::Hull(Arc::new(Hull::prism(0.2, 0.025, 32).unwrap()));
+    let mut d =
+        BodyDesc::new("disc", shape, at).with_rotation(Quat::from_rotation_z(-FRAC_PI_2)).with_material(0.0, 0.0);
+    d.mass = Some(1.0);
+    d
+}
+
 fn gyro(settings: Settings, gravity: Vec3) -> Gyro {
     let mut w = World::new(gravity, settings);
     let pivot = Vec3::new(0.0, 1.0, 0.0);
-    let shape = Shape::Hull(Arc::new(Hull::prism(0.2, 0.025, 32).unwrap()));
-    let mut d = BodyDesc::new("disc", shape, pivot + Vec3::new(ARM, 0.0, 0.0))
-        .with_rotation(Quat::from_rotation_z(-FRAC_PI_2))
-        .with_material(0.0, 0.0);
-    d.mass = Some(1.0);
-    let disc = w.add_body(d).unwrap().index as usize;
+    let disc = w.add_body(disc(pivot + Vec3::new(ARM, 0.0, 0.0))).unwrap().index as usize;
     w.add_joint(JointDesc::new("pivot", JointKind::Ball, WORLD, disc as u32, pivot)).unwrap();
     let b = &w.bodies()[disc];
     assert!((b.pose.rot * Vec3::Y - Vec3::X).length() < 1e-6, "the axle lies along x");
@@ -689,12 +693,7 @@ fn a_free_disc_spinning_about_its_axle_keeps_its_spin_and_angular_momentum_in_ev
     let mut failures = Vec::new();
     for (label, settings) in methods(no_sleep()) {
         let mut w = World::new(Vec3::ZERO, settings);
-        let shape = Shape::Hull(Arc::new(Hull::prism(0.2, 0.025, 32).unwrap()));
-        let mut d = BodyDesc::new("disc", shape, Vec3::ZERO)
-            .with_rotation(Quat::from_rotation_z(-FRAC_PI_2))
-            .with_velocity(Vec3::ZERO)
-            .with_material(0.0, 0.0);
-        d.mass = Some(1.0);
+        let mut d = disc(Vec3::ZERO);
         d.angular_velocity = Vec3::new(99.0, 3.0, 4.0);
         let disc = w.add_body(d).unwrap().index as usize;
         let b = &w.bodies()[disc];

@@ -419,6 +419,18 @@ mod tests {
     use crate::physics::hull::builders::SplitMix64;
     use glam::Vec3;
 
+    /// `n` boxes of half extents 0.05–0.65 m, centred at random in `0..span` per axis.
+    fn random_boxes(seed: u64, n: usize, span: Vec3) -> Vec<Aabb> {
+        let mut rng = SplitMix64(seed);
+        (0..n)
+            .map(|_| {
+                let c = Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * span;
+                let h = Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 0.6 + 0.05;
+                Aabb::new(c - h, c + h)
+            })
+            .collect()
+    }
+
     fn brute_force(boxes: &[Aabb]) -> Vec<(u32, u32)> {
         let mut out = Vec::new();
         for i in 0..boxes.len() {
@@ -527,14 +539,7 @@ mod tests {
 
     #[test]
     fn grid_matches_all_pairs() {
-        let mut rng = SplitMix64(5);
-        let boxes: Vec<Aabb> = (0..300)
-            .map(|_| {
-                let c = Vec3::new(rng.next_f32() * 10.0, rng.next_f32() * 3.0, rng.next_f32() * 10.0);
-                let h = Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 0.6 + 0.05;
-                Aabb::new(c - h, c + h)
-            })
-            .collect();
+        let boxes = random_boxes(5, 300, Vec3::new(10.0, 3.0, 10.0));
         let mut bp = BroadPhase::default();
         bp.update(&boxes, |_, _| false);
         let brute = brute_force(&boxes);
@@ -547,14 +552,7 @@ mod tests {
     /// slot per block) finds exactly the pairs of the brute-force test, with a filter.
     #[test]
     fn grid_on_several_threads_matches_all_pairs() {
-        let mut rng = SplitMix64(8);
-        let boxes: Vec<Aabb> = (0..900)
-            .map(|_| {
-                let c = Vec3::new(rng.next_f32() * 14.0, rng.next_f32() * 4.0, rng.next_f32() * 14.0);
-                let h = Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 0.6 + 0.05;
-                Aabb::new(c - h, c + h)
-            })
-            .collect();
+        let boxes = random_boxes(8, 900, Vec3::new(14.0, 4.0, 14.0));
         let skip = |a: u32, b: u32| (a + b) % 7 == 0;
         let want: Vec<(u32, u32)> = brute_force(&boxes).into_iter().filter(|&(a, b)| !skip(a, b)).collect();
         assert!(want.len() > 300);

@@ -83,9 +83,9 @@
 //!   collide with triangles only (spheres and capsules are passed through).
 //! - The step's stages are shared out between threads ([`parallel`]: the narrow phase,
 //!   prepare, each graph colour of the SIMD solver and of the joints, integration; the
-//!   results are bit-identical at any thread count), but the broad phase's grid, the overflow
-//!   manifolds, restitution, continuous collision, islands and the one-pass methods'
-//!   contact solves run on the stepping thread.
+//!   results are bit-identical at any thread count), but the broad phase's grid fill and
+//!   pair sort, the overflow manifolds, restitution, continuous collision, islands and the
+//!   one-pass methods' contact solves run on the stepping thread.
 
 pub mod body;
 pub mod broadphase;

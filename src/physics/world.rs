@@ -52,15 +52,17 @@
 //!
 //! Limits: speculative contacts reach at most [`MAX_SPECULATIVE`] per step, so with
 //! continuous collision off a faster body can tunnel through a thin one; a recycled
-//! manifold gains no new points until its pair has moved the recycling distance.
+//! manifold gains no new points until its pair has moved the recycling distance (a pair
+//! with a mesh body: the slop).
 //!
 //! Threads (`Settings::threads`, [`crate::physics::parallel`]): the narrow phase
 //! (`world/narrow.rs`), `Prepare`, the SIMD solver's passes (each graph colour's batches,
 //! colours in sequence), the joints (prepared and measured one by one; solved colour by
 //! colour from 64 on, `joint/colours.rs`), storing the impulses and the integration share
 //! their independent items out between the world's worker threads, giving bit-identical
-//! results at any count; the broad phase's grid, restitution, continuous collision, islands and
-//! the one-pass methods' contact solves run on the stepping thread.
+//! results at any count; the broad phase's grid fill and pair sort (its pair search is
+//! shared out), restitution, continuous collision, islands and the one-pass methods'
+//! contact solves run on the stepping thread.
 //!
 //! Materials: see `world/prepare.rs` and [`PairMaterial`].
 

@@ -4,9 +4,10 @@
 //! miss each other on their straight paths over the step is dropped, the *path test* of
 //! [`Motion::paths_meet`], so fast bodies passing each other get no speculative ghost
 //! contacts. The per-body [`Motion`] records it gathers are what the narrow phase
-//! (`world/narrow.rs`) reads. The records and swept boxes are computed body by body, shared
-//! out between the world's worker threads; the grid and its pairs are kept on the stepping
-//! thread.
+//! (`world/narrow.rs`) reads. The records and swept boxes are computed body by body, and the
+//! grid's pair search slot by slot ([`crate::physics::broadphase::BroadPhase::update_on`]),
+//! shared out between the world's worker threads; the enlarged-box checks, the grid's fill
+//! and sort and the pair filter stay on the stepping thread.
 //!
 //! Limits: the path test assumes straight paths at the step's starting velocities (as the
 //! speculative contacts do): a body deflected during the step towards a body its path
