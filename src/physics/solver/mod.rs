@@ -37,6 +37,7 @@ pub mod bounce;
 pub mod colouring;
 mod constraint;
 pub mod cyclone;
+pub mod impacts;
 pub mod iterative;
 mod lanes;
 pub mod naive;

@@ -462,6 +462,7 @@ impl Resolver for WideSolver {
             constraints,
             bodies,
             iterative::landed_within(settings),
+            settings.restitution_threshold,
             true,
             &mut self.restitution,
         );
