@@ -589,7 +589,7 @@ impl World {
         });
         self.timed(Stage::IntegratePositions, |w| {
             w.integrate_positions(dt);
-            w.finish_positions();
+            w.finish_positions(dt);
         });
         self.accumulate_joint_impulses();
         if !positions_first {
@@ -648,7 +648,7 @@ impl World {
             self.trace_finished(substeps);
         }
         // Poses and the final velocities (after restitution) go to the bodies once.
-        self.timed(Stage::IntegratePositions, |w| w.finish_positions());
+        self.timed(Stage::IntegratePositions, |w| w.finish_positions(h));
     }
 
     /// The position-correction stage: the method's moves, applied to the poses (`step_start`:
