@@ -138,6 +138,11 @@ pub fn resolve_clusters(
             bump(count, bodies, c);
         }
     }
+    // No body with two (most bouncy steps: bounces on separate bodies): no cluster.
+    if !count.iter().any(|&n| n > 1 && n != TAINTED) {
+        kind.clear();
+        return 0;
+    }
     // A one-point manifold joins a cluster when one of its moving bodies has another, and no
     // other manifold pushed either body this step: one that does not bounce, a face, or one
     // left out itself — it would hold the bodies where the visits do not see it, so their
