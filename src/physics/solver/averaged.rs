@@ -28,7 +28,11 @@
 //!   seed winds time back to the moment of impact; here the step adds gravity, then
 //!   resolves, then moves the bodies, and a rebound of the speed after gravity, carried up a
 //!   whole step unslowed, gained about `2·m·g·|v|·dt` per bounce (a fuzz regression case: a
-//!   264 kg capsule, +80 J in its bounce step). A point that does not bounce stops.
+//!   264 kg capsule, +80 J in its bounce step). A touching point that was not approaching
+//!   when the step began but is when its pair's turn comes was struck into by an earlier
+//!   pair (a ball driven into a wall): it bounces too, from that approach, when it is over
+//!   the threshold (before, it stopped, and a gas of elastic spheres lost 0.25 % in 20 s).
+//!   A point that does not bounce stops.
 //! - Poisson's bound: the restitution part of the normal effect is at most e times the
 //!   compression part (the effect that, with the friction, stops the mean approach): when
 //!   friction adds `Δv̄_f > 0` to the closing velocity the rebound is lowered by `e·Δv̄_f`.
@@ -89,7 +93,7 @@ impl Resolver for Averaged {
 
     fn solve(&mut self, constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], step: &StepInfo) {
         for c in constraints.iter_mut() {
-            solve_pair(c, bodies, step.h);
+            solve_pair(c, bodies, step.h, step.settings.restitution_threshold);
         }
     }
 
@@ -134,8 +138,9 @@ impl Effect {
 }
 
 /// Resolves one pair (module docs) and records each point's share of the impulse; `h` is
-/// the step.
-pub fn solve_pair(c: &mut ContactConstraint, bodies: &mut [SolverBody], h: f32) {
+/// the step, `threshold` the restitution threshold (a touching point struck into by an
+/// earlier pair bounces when its approach is over it).
+pub fn solve_pair(c: &mut ContactConstraint, bodies: &mut [SolverBody], h: f32, threshold: f32) {
     let (sa, sb) = (bodies[c.a as usize], bodies[c.b as usize]);
     let n = c.normal;
     let count = c.count as usize;
@@ -156,14 +161,15 @@ pub fn solve_pair(c: &mut ContactConstraint, bodies: &mut [SolverBody], h: f32) 
             vin[k] = vn;
             hits += 1;
             mean_in += vn;
-            bounces |= p.rebound > 0.0;
             // The rebound from the approach the pair has now (an earlier pair of this pass may
-            // have changed it since prepare).
-            mean_target += if p.rebound > 0.0 {
-                Impact::after_gravity(vn, gap, p.closing, h).before_move(c.restitution)
-            } else {
-                0.0
-            };
+            // have changed it since prepare). A touching point that was not approaching when
+            // the step began but is now was struck into: it bounces too (as in the naive
+            // method), when that approach is over the threshold.
+            let impact = Impact::after_gravity(vn, gap, p.closing, h);
+            let struck = c.restitution > 0.0 && gap <= 0.0 && impact.approach > 0.0 && impact.speed() > threshold;
+            let bounce = p.rebound > 0.0 || struck;
+            bounces |= bounce;
+            mean_target += if bounce { impact.before_move(c.restitution) } else { 0.0 };
         }
     }
     if hits > 0 {
