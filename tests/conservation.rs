@@ -519,6 +519,17 @@ fn a_ball_sliding_into_a_row_of_two_passes_all_its_momentum_to_the_last_in_every
     check(failures);
 }
 
+/// A world without gravity and a static frictionless wall (e = 1) whose face is the plane
+/// x = 0, the wall on the +x side.
+fn walled(settings: Settings) -> World {
+    let mut w = World::new(Vec3::ZERO, settings);
+    let wall = BodyDesc::new("wall", Shape::cuboid(Vec3::new(0.5, 2.0, 2.0)).unwrap(), Vec3::new(0.5, 0.0, 0.0))
+        .fixed()
+        .with_material(0.0, 1.0);
+    w.add_body(wall).unwrap();
+    w
+}
+
 /// No gravity: ball A (1 m/s) is 1 cm from a static wall and ball B (3 m/s) 1 cm behind it,
 /// so both contacts are speculative in the same step. Exactly: B hits A, A hits the wall,
 /// A hits B, A hits the wall again — A leaves at 1 m/s, B at 3 m/s, ½(1 + 9) = 5 J kept.
@@ -529,11 +540,7 @@ fn a_ball_hitting_a_wall_and_its_chaser_in_one_step_keeps_the_kinetic_energy_in_
     let r = 0.1f32;
     let mut failures = Vec::new();
     for (label, settings) in methods(Settings { restitution_threshold: 0.0, ..no_sleep() }) {
-        let mut w = World::new(Vec3::ZERO, settings);
-        let wall = BodyDesc::new("wall", Shape::cuboid(Vec3::new(0.5, 2.0, 2.0)).unwrap(), Vec3::new(0.5, 0.0, 0.0))
-            .fixed()
-            .with_material(0.0, 1.0);
-        w.add_body(wall).unwrap();
+        let mut w = walled(settings);
         let xa = -r - 0.01;
         let a = ball(&mut w, "a", r, Vec3::new(xa, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0), 1.0);
         let b = ball(&mut w, "b", r, Vec3::new(xa - 2.0 * r - 0.01, 0.0, 0.0), Vec3::new(3.0, 0.0, 0.0), 1.0);
@@ -580,11 +587,7 @@ fn a_ball_struck_into_a_ball_resting_on_a_wall_comes_back_at_its_own_speed_in_ev
     let (r, v) = (0.1f32, 3.0f32);
     let mut failures = Vec::new();
     for (label, settings) in methods(Settings { restitution_threshold: 0.0, ..no_sleep() }) {
-        let mut w = World::new(Vec3::ZERO, settings);
-        let wall = BodyDesc::new("wall", Shape::cuboid(Vec3::new(0.5, 2.0, 2.0)).unwrap(), Vec3::new(0.5, 0.0, 0.0))
-            .fixed()
-            .with_material(0.0, 1.0);
-        w.add_body(wall).unwrap();
+        let mut w = walled(settings);
         let b = ball(&mut w, "b", r, Vec3::new(-r, 0.0, 0.0), Vec3::ZERO, 1.0);
         let a = ball(&mut w, "a", r, Vec3::new(-3.0 * r - 0.01, 0.0, 0.0), Vec3::new(v, 0.0, 0.0), 1.0);
         let k0 = kinetic(&w);

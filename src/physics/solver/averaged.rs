@@ -166,7 +166,7 @@ pub fn solve_pair(c: &mut ContactConstraint, bodies: &mut [SolverBody], h: f32, 
             // the step began but is now was struck into: it bounces too (as in the naive
             // method), when that approach is over the threshold.
             let impact = Impact::after_gravity(vn, gap, p.closing, h);
-            let struck = c.restitution > 0.0 && gap <= 0.0 && impact.approach > 0.0 && impact.speed() > threshold;
+            let struck = c.restitution > 0.0 && gap <= 0.0 && impact.over(threshold);
             let bounce = p.rebound > 0.0 || struck;
             bounces |= bounce;
             mean_target += if bounce { impact.before_move(c.restitution) } else { 0.0 };

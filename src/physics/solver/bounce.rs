@@ -69,6 +69,12 @@ impl Impact {
         (self.approach * self.approach + 2.0 * self.closing * self.gap).max(0.0).sqrt()
     }
 
+    /// Whether the point bounces: it approaches, and its speed at the moment of impact is
+    /// over the restitution `threshold`.
+    pub fn over(&self, threshold: f32) -> bool {
+        self.approach > 0.0 && self.speed() > threshold
+    }
+
     /// The integrator's energy per unit effective mass before the impact (module docs).
     fn energy(&self) -> f32 {
         let (u, a) = (self.approach, self.closing);

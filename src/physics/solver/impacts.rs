@@ -1,10 +1,12 @@
-//! Chains and simultaneous impacts in the soft step's restitution: impacts that share a
-//! body are bounced one pair at a time, in the order they happened, not all at once.
+//! Chains and simultaneous impacts: impacts that share a body are bounced one pair at a
+//! time, in the order they happened, not all at once — in the soft step before its
+//! restitution passes ([`super::iterative::apply_restitution`]), in Cyclone after its two
+//! phases ([`super::cyclone`]).
 //!
 //! **Why.** The soft step's substeps stop every impact inelastically, and its restitution
-//! passes then drive each bouncing point to its rebound ([`super::iterative`]). For
-//! impacts on different bodies that is Newton's law, exactly. For impacts that share a body
-//! it is not:
+//! passes then drive each bouncing point to its rebound ([`super::iterative`]); Cyclone's
+//! restitution phase drives them to targets fixed before it. For impacts on different
+//! bodies that is Newton's law, exactly. For impacts that share a body it is not:
 //! - a *chain*: a ball struck into a wall that it was not approaching when the step began
 //!   has no rebound — the wall's stopping impulse took the ball's energy and nothing gave
 //!   it back (a gas of 20 elastic spheres lost 6 % of its energy in one such step);
@@ -30,9 +32,9 @@
 //! impact, with the integrator's energy, [`super::bounce`]) plus `e` times whatever approach
 //! the visits before it added; later visits, and struck points, at `e` times the approach
 //! found, when that is over the restitution threshold (else they stop: `vn = 0`). A visit
-//! converges its own points together (a face's corners are one impact) and solves their
-//! friction rows in the same passes; with friction, Poisson's bound holds the visit's
-//! restitution to `e` times its compression, as in [`super::iterative::apply_restitution`].
+//! solves its point's friction rows in the same passes as the normal one; with friction,
+//! Poisson's bound holds the visit's restitution to `e` times its compression, as in
+//! [`super::iterative::apply_restitution`].
 //!
 //! Limits: one-point manifolds only (spheres, capsule ends, a ball on a box). A face's
 //! corners are driven to their targets together, and with friction such a visit is not
@@ -59,7 +61,14 @@ pub const MAX_ROUNDS: u32 = 64;
 /// (`resolve_clusters`).
 const TAINTED: u8 = u8::MAX;
 
-/// Most passes over one manifold's points in one visit.
+/// A manifold's part in [`resolve_clusters`]: none, it bounces, it was struck into, it is
+/// in a cluster.
+const NONE: u8 = 0;
+const BOUNCES: u8 = 1;
+const STRUCK: u8 = 2;
+const LISTED: u8 = 3;
+
+/// Most passes of one visit over its point's normal and friction rows.
 const VISIT_PASSES: u32 = 16;
 
 /// Scratch of [`resolve_clusters`], kept between steps (no allocation once grown).
@@ -68,19 +77,19 @@ pub struct ImpactScratch {
     /// Per body: how many one-point bouncing or struck manifolds touch it (moving bodies
     /// only), or [`TAINTED`] when another contact pushed it.
     count: Vec<u8>,
-    /// Per manifold: 1 bounces, 2 struck into, 3 in a cluster.
+    /// Per manifold: [`NONE`], [`BOUNCES`], [`STRUCK`] or [`LISTED`].
     kind: Vec<u8>,
     /// The cluster's manifolds with the time of their impact, in visiting order.
     order: Vec<(f32, u32)>,
-    /// Per point of the cluster (4 per manifold, by order slot): the approach right after
-    /// the take-back, and whether the point has been visited.
-    approach0: Vec<[f32; 4]>,
-    visited: Vec<u8>,
+    /// Per listed manifold (its one point, by order slot): the approach right after the
+    /// take-back, and whether the point has been visited.
+    approach0: Vec<f32>,
+    visited: Vec<bool>,
 }
 
 /// Whether a listed manifold is in a cluster (done by [`resolve_clusters`]).
 pub fn in_cluster(scratch: &ImpactScratch, i: usize) -> bool {
-    scratch.kind.get(i) == Some(&3)
+    scratch.kind.get(i) == Some(&LISTED)
 }
 
 /// Finds the clusters, takes their impulses back and redoes their impacts one pair at a
@@ -118,23 +127,23 @@ pub fn resolve_clusters(
     };
     for (i, c) in constraints.iter().enumerate() {
         if bounce(c) {
-            kind[i] = 1;
+            kind[i] = BOUNCES;
             bump(count, bodies, c);
         }
     }
     // Struck into: took impulse, bounces nothing, on a body something bounces off.
     let struck_body = |count: &[u8], bodies: &[SolverBody], i: u32| moving(bodies, i) && count[i as usize] > 0;
     for (i, c) in constraints.iter().enumerate() {
-        if kind[i] == 0
+        if kind[i] == NONE
             && c.restitution > 0.0
             && c.points[..c.count as usize].iter().any(|p| p.total_normal_impulse > 0.0)
             && (struck_body(count, bodies, c.a) || struck_body(count, bodies, c.b))
         {
-            kind[i] = 2;
+            kind[i] = STRUCK;
         }
     }
     for (i, c) in constraints.iter().enumerate() {
-        if kind[i] == 2 {
+        if kind[i] == STRUCK {
             bump(count, bodies, c);
         }
     }
@@ -152,7 +161,7 @@ pub fn resolve_clusters(
     let shared = |count: &[u8], bodies: &[SolverBody], i: u32| moving(bodies, i) && count[i as usize] > 1;
     let clean = |count: &[u8], bodies: &[SolverBody], i: u32| !moving(bodies, i) || count[i as usize] != TAINTED;
     let joins = |count: &[u8], kind: u8, c: &ContactConstraint| {
-        kind != 0
+        kind != NONE
             && c.count == 1
             && (shared(count, bodies, c.a) || shared(count, bodies, c.b))
             && clean(count, bodies, c.a)
@@ -161,7 +170,7 @@ pub fn resolve_clusters(
     loop {
         let mut marked = false;
         for (i, c) in constraints.iter().enumerate() {
-            let pushed = kind[i] != 0 || c.points[..c.count as usize].iter().any(|p| p.total_normal_impulse > 0.0);
+            let pushed = kind[i] != NONE || c.points[..c.count as usize].iter().any(|p| p.total_normal_impulse > 0.0);
             if pushed && !joins(count, kind[i], c) {
                 for b in [c.a, c.b] {
                     if moving(bodies, b) && count[b as usize] != TAINTED {
@@ -183,7 +192,7 @@ pub fn resolve_clusters(
                 .filter(|p| bounces(p) && p.relative_velocity < 0.0)
                 .map(|p| (-p.depth).max(0.0) / -p.relative_velocity)
                 .fold(f32::INFINITY, f32::min);
-            kind[i] = 3;
+            kind[i] = LISTED;
             order.push((when, i as u32));
         }
     }
@@ -208,19 +217,17 @@ pub fn resolve_clusters(
             p.compression_impulse = 0.0;
         }
     }
+    // Each listed manifold has one point (the rule above).
     approach0.clear();
     visited.clear();
     let mut fastest = 0.0f32;
     for &(_, i) in order.iter() {
         let c = &constraints[i as usize];
-        let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
-        let mut u = [0.0f32; 4];
-        for (k, p) in c.points[..c.count as usize].iter().enumerate() {
-            u[k] = -Row::new(a, b, p.ra, p.rb, c.normal).velocity(a, b, c.normal);
-            fastest = fastest.max(u[k]);
-        }
+        let (a, b, p) = (&bodies[c.a as usize], &bodies[c.b as usize], &c.points[0]);
+        let u = -Row::new(a, b, p.ra, p.rb, c.normal).velocity(a, b, c.normal);
+        fastest = fastest.max(u);
         approach0.push(u);
-        visited.push(0);
+        visited.push(false);
     }
     let tolerance = RESTITUTION_TOLERANCE * fastest;
 
@@ -229,71 +236,52 @@ pub fn resolve_clusters(
         let mut visited_any = false;
         for (slot, &(_, i)) in order.iter().enumerate() {
             let c = &mut constraints[i as usize];
-            let count = c.count as usize;
             let (a, b) = pair_mut(bodies, c.a, c.b);
-            let e = c.restitution;
-            // Which points approach now, and where each is sent.
-            let mut target = [f32::NAN; 4];
-            for (k, p) in c.points[..count].iter_mut().enumerate() {
-                let u = -Row::new(a, b, p.ra, p.rb, c.normal).velocity(a, b, c.normal);
-                if u <= tolerance {
-                    continue;
-                }
-                let first = bounces(p) && visited[slot] & (1 << k) == 0;
-                target[k] = if first {
-                    (p.rebound + e * (u - approach0[slot][k])).max(0.0)
-                } else if u > threshold {
-                    e * u
-                } else {
-                    0.0
-                };
-                visited[slot] |= 1 << k;
-                p.compression_impulse += p.normal_mass * u;
-            }
-            if target.iter().all(|t| t.is_nan()) {
+            let (n, e, friction, t) = (c.normal, c.restitution, c.friction, (c.t1, c.t2));
+            let p = &mut c.points[0];
+            // Does the point approach now, and where is it sent?
+            let u = -Row::new(a, b, p.ra, p.rb, n).velocity(a, b, n);
+            if u <= tolerance {
                 continue;
             }
+            let target = if bounces(p) && !visited[slot] {
+                (p.rebound + e * (u - approach0[slot])).max(0.0)
+            } else if u > threshold {
+                e * u
+            } else {
+                0.0
+            };
+            visited[slot] = true;
+            p.compression_impulse += p.normal_mass * u;
             visited_any = true;
             visits += 1;
             // Poisson's bound with friction (Kane's paradox): the restitution no more than
             // `e` times the compression (times the rebound's own gain over Newton's e·u).
-            let limit = if c.friction > 0.0 {
-                let gain = c.points[..count]
-                    .iter()
-                    .filter(|p| bounces(p) && e * p.relative_velocity < 0.0)
-                    .map(|p| p.rebound / (-e * p.relative_velocity))
-                    .fold(1.0f32, f32::max);
-                (1.0 + e * gain) * c.points[..count].iter().map(|p| p.compression_impulse).sum::<f32>()
+            let limit = if friction > 0.0 {
+                let gain = if bounces(p) && e * p.relative_velocity < 0.0 {
+                    (p.rebound / (-e * p.relative_velocity)).max(1.0)
+                } else {
+                    1.0
+                };
+                (1.0 + e * gain) * p.compression_impulse
             } else {
                 f32::INFINITY
             };
-            let mut total: f32 = c.points[..count].iter().map(|p| p.normal_impulse).sum();
-            let mut largest = 0.0f32;
-            for pass in 0..VISIT_PASSES {
-                let reverse = pass % 2 == 1;
+            // The normal row to its target, with the friction rows in the same passes.
+            let r = Row::new(a, b, p.ra, p.rb, n);
+            for _ in 0..VISIT_PASSES {
                 let mut change = 0.0f32;
-                for j in 0..count {
-                    let k = if reverse { count - 1 - j } else { j };
-                    let p = &mut c.points[k];
-                    if c.friction > 0.0 {
-                        let d = super::iterative::friction_rows(a, b, (c.t1, c.t2), c.friction, p);
-                        change = change.max(d[0].abs()).max(d[1].abs());
-                    }
-                    if target[k].is_nan() {
-                        continue;
-                    }
-                    let r = Row::new(a, b, p.ra, p.rb, c.normal);
-                    let vn = r.velocity(a, b, c.normal);
-                    let old = p.normal_impulse;
-                    let room = (limit - total).max(0.0);
-                    let new = (old - p.normal_mass * (vn - target[k])).max(0.0).min(old + room);
-                    total += new - old;
-                    p.normal_impulse = new;
-                    r.apply(a, b, c.normal, new - old);
-                    change = change.max((new - old).abs());
-                    largest = largest.max(new);
+                if friction > 0.0 {
+                    let d = super::iterative::friction_rows(a, b, t, friction, p);
+                    change = d[0].abs().max(d[1].abs());
                 }
-                if change <= RESTITUTION_TOLERANCE * largest {
+                let old = p.normal_impulse;
+                let room = (limit - old).max(0.0);
+                let new = (old - p.normal_mass * (r.velocity(a, b, n) - target)).max(0.0).min(old + room);
+                p.normal_impulse = new;
+                r.apply(a, b, n, new - old);
+                change = change.max((new - old).abs());
+                if change <= RESTITUTION_TOLERANCE * new {
                     break;
                 }
             }

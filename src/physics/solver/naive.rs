@@ -101,7 +101,7 @@ pub fn solve_velocities(constraints: &mut [ContactConstraint], bodies: &mut [Sol
             // touching point that was not approaching when the step began, but is now,
             // was struck into: it bounces too, when that approach is over the threshold.
             let impact = Impact::after_gravity(vn, gap, p.closing, h);
-            let struck = c.restitution > 0.0 && gap <= 0.0 && impact.approach > 0.0 && impact.speed() > threshold;
+            let struck = c.restitution > 0.0 && gap <= 0.0 && impact.over(threshold);
             let target = if p.rebound > 0.0 || struck { impact.before_move(c.restitution) } else { 0.0 };
             let m = effective_mass(a, b, p.ra, p.rb, c.normal);
             let j = (target - vn) * m;

@@ -183,7 +183,7 @@ impl World {
                     Impact::after_gravity(vn, gap, closing, h)
                 };
                 let reached = !earliest || soft_step || p.depth >= -slop;
-                match (reached && impact.approach > 0.0 && impact.speed() > threshold, soft_step) {
+                match (reached && impact.over(threshold), soft_step) {
                     (false, _) => 0.0,
                     (true, true) => impact.after_move(restitution),
                     (true, false) => impact.before_move(restitution),
