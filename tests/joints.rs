@@ -30,18 +30,6 @@ fn hinge_angle(w: &World, name: &str) -> f32 {
     w.joint_records().into_iter().find(|r| r.name == name).unwrap().position
 }
 
-/// Times of the upward zero crossings of `x(t)`, linearly interpolated.
-fn crossings(xs: &[f32]) -> Vec<f32> {
-    let mut out = Vec::new();
-    for k in 1..xs.len() {
-        if xs[k - 1] < 0.0 && xs[k] >= 0.0 {
-            let f = xs[k - 1] / (xs[k - 1] - xs[k]);
-            out.push((k as f32 - 1.0 + f) * DT);
-        }
-    }
-    out
-}
-
 #[test]
 fn pendulum_period_matches_two_pi_root_l_over_g() {
     for (label, length) in [("ball", 1.0f32), ("ball", 2.0)] {
@@ -55,7 +43,7 @@ fn pendulum_period_matches_two_pi_root_l_over_g() {
             w.step(DT);
             xs.push(w.bodies()[bob as usize].pose.pos.x);
         }
-        let c = crossings(&xs);
+        let c = crossings(&xs, DT);
         let period = (c[c.len() - 1] - c[0]) / (c.len() - 1) as f32;
         let expected = 2.0 * std::f32::consts::PI * (length / G).sqrt();
         let err = (period / expected - 1.0).abs();

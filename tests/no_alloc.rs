@@ -84,6 +84,9 @@ fn settled_world_steps_without_allocating() {
             w.add_joint(JointDesc::new(format!("j{k}"), kind, prev, b, Vec3::new(x, 3.0, 0.0))).unwrap();
             prev = b;
         }
+        // A pendulum hung from the world alone: it turns about its pivot (`world/pivots.rs`).
+        let bob = w.add_body(BodyDesc::new("bob", Shape::Sphere { radius: 0.1 }, Vec3::new(-6.0, 2.0, 0.5))).unwrap();
+        w.add_joint(JointDesc::new("pivot", JointKind::Ball, WORLD, bob.index, Vec3::new(-6.0, 3.0, 0.0))).unwrap();
         if watch {
             // ground–bottom box, two boxes of the stack, ground–rock.
             w.set_watched(&[(0, 1), (1, 2), (0, 13)]);

@@ -11,11 +11,14 @@
 //! symmetric-top splitting over the principal axes (found once per body,
 //! [`crate::physics::principal`]): exact for bodies with two equal moments (discs, wheels,
 //! tops), symplectic for the rest, so |L| holds to round-off and the energy error stays
-//! bounded at any step. Limits: needles and slivers (one moment tiny beside another,
-//! [`NEEDLE_RATIO`]) take an implicit update instead, which never gains energy but damps
-//! their slow flips; bodies in contact turn by ω·h with the solver's inertia
-//! ([`Body::carry_spin`]).
+//! bounded at any step. The update itself is [`crate::physics::free_rotation`], which reads
+//! only the body's [`Body::inertia`] (the world also runs it with the inertia about a pivot).
+//! Limits: needles and slivers (one moment tiny beside another,
+//! [`crate::physics::free_rotation::NEEDLE_RATIO`]) take an implicit update instead, which
+//! never gains energy but damps their slow flips; bodies in contact turn by ω·h with the
+//! solver's inertia ([`Body::carry_spin`]).
 
+use crate::physics::free_rotation::{isotropic, Inertia};
 use crate::physics::math::Iso;
 use crate::physics::shape::Shape;
 use glam::{Mat3, Quat, Vec3};
@@ -221,33 +224,22 @@ impl Body {
     /// inertia never changes with the rotation.
     #[inline]
     pub fn isotropic(&self) -> bool {
-        let m = self.inv_inertia_local;
-        let d = m.x_axis.x;
-        let tol = 1e-5 * d.abs();
-        (m.y_axis.y - d).abs() <= tol
-            && (m.z_axis.z - d).abs() <= tol
-            && m.x_axis.y.abs() <= tol
-            && m.x_axis.z.abs() <= tol
-            && m.y_axis.z.abs() <= tol
+        isotropic(&self.inv_inertia_local)
+    }
+
+    /// The inertia about the centre of mass, as the rotation update reads it.
+    pub fn inertia(&self) -> Inertia {
+        Inertia {
+            local: self.inertia_local,
+            inv_local: self.inv_inertia_local,
+            axes: self.principal_axes,
+            moments: self.principal_inertia,
+        }
     }
 
     /// Advances the rotation by `dt`, holding the angular momentum fixed (module docs).
     pub fn integrate_rotation(&mut self, dt: f32) {
-        let w = self.angular_velocity;
-        if w.length_squared() == 0.0 {
-            return;
-        }
-        if self.isotropic() {
-            // I = s·1 in every frame: ω = I⁻¹L is constant, so the exact update is a
-            // rotation by ω·dt (cubes, spheres, regular solids).
-            self.pose.rot = (rotation(w * dt) * self.pose.rot).normalize();
-            return;
-        }
-        if self.needle_like() {
-            self.integrate_rotation_implicit(dt);
-            return;
-        }
-        self.integrate_rotation_split(dt);
+        (self.pose.rot, self.angular_velocity) = self.inertia().turn(self.pose.rot, self.angular_velocity, dt);
     }
 }
 
@@ -307,132 +299,11 @@ impl Body {
     }
 }
 
-/// Bound `tr(I)·tr(I⁻¹)` (at least the ratio of the largest to the smallest principal
-/// inertia) above which a body integrates its rotation implicitly
-/// ([`Body::integrate_rotation`]): a cube gives 9, a 4:2:1 box 13, a 1 mm × 1 mm × 0.5 m
-/// needle 4·10⁵.
-pub const NEEDLE_RATIO: f32 = 300.0;
-
 impl Body {
     /// Whether one principal inertia is tiny beside another ([`NEEDLE_RATIO`]): needles and
     /// rods, which take the implicit update (module docs).
     pub fn needle_like(&self) -> bool {
-        let tr = |m: &Mat3| m.x_axis.x + m.y_axis.y + m.z_axis.z;
-        tr(&self.inertia_local) * tr(&self.inv_inertia_local) > NEEDLE_RATIO
-    }
-
-    /// One step of the implicit gyroscopic update (Catto, "Numerical methods", GDC 2015;
-    /// Bullet's `computeGyroscopicImpulseImplicit_Body`): in body axes, one Newton step on
-    /// `I·(ω' − ω) + dt·ω' × I·ω' = 0`, then a rotation by ω'·dt. Unconditionally stable and
-    /// never gaining energy for rods and needles, where an explicit rule turned the round-off
-    /// of the orientation into a huge spin about the thin axis (the fuzzer's 1 mm needles and
-    /// slivers); it damps the slow flips of free bodies a little, which is why ordinary
-    /// bodies take the splitting.
-    fn integrate_rotation_implicit(&mut self, dt: f32) {
-        let q = self.pose.rot;
-        let ib = self.inertia_local;
-        let wb = q.conjugate() * self.angular_velocity;
-        let iw = ib * wb;
-        let f = wb.cross(iw) * dt;
-        let skew =
-            |v: Vec3| Mat3::from_cols(Vec3::new(0.0, v.z, -v.y), Vec3::new(-v.z, 0.0, v.x), Vec3::new(v.y, -v.x, 0.0));
-        let jac = ib + (skew(wb) * ib - skew(iw)) * dt;
-        let step = jac.inverse() * f;
-        let mut wb2 = if step.is_finite() { wb - step } else { wb };
-        // Twice the spin energy, ω·Iω, may not grow (the Newton step is only approximately
-        // the implicit solution).
-        let (e0, e2) = (wb.dot(iw), wb2.dot(ib * wb2));
-        if e2 > e0 && e0 >= 0.0 {
-            wb2 *= (e0 / e2).sqrt();
-        }
-        let w2 = q * wb2;
-        self.pose.rot = (rotation(w2 * dt) * q).normalize();
-        self.angular_velocity = w2;
-    }
-}
-
-impl Body {
-    /// The free rotation over `dt` by the symmetric-top splitting (Fassò, "Comparison of
-    /// splitting algorithms for the rigid body", J. Comput. Phys. 2003). In the principal
-    /// frame the spin energy is `Σ Πᵢ²/(2Iᵢ)`. Of the two closest moments `I_p`, `I_q`, take
-    /// `1/I_s = ½(1/I_p + 1/I_q)` and write the energy as the energy of a symmetric top,
-    /// `|L|²/(2I_s) + Π_o²·(1/I_o − 1/I_s)/2` (o the odd axis), plus the small rest
-    /// `Σ_{i=p,q} Πᵢ²·(1/Iᵢ − 1/I_s)/2`. Each piece moves exactly: the top turns about the
-    /// world's L by `|L|·τ/I_s` and about its odd axis by `Π_o·(1/I_o − 1/I_s)·τ` (the two
-    /// commute), and each term of the rest turns the body about its axis i by
-    /// `Πᵢ·(1/Iᵢ − 1/I_s)·τ` with Π turned back by as much. The step is the rest over dt/2,
-    /// the top over dt, the rest over dt/2.
-    ///
-    /// Every piece is a rotation that keeps the world's L, so |L| and its direction hold to
-    /// round-off; the method is symplectic and time-reversible, so the energy error stays
-    /// bounded (no drift); and for a body with two equal moments (a disc, a wheel, a top,
-    /// a regular prism) the rest vanishes and the step is the exact motion, however far it
-    /// turns. The explicit midpoint rule it replaced let a disc spinning at 99 rad/s about
-    /// its axle wobble ever wider (at 60 Hz it tumbled onto a transverse axis within ten
-    /// steps).
-    fn integrate_rotation_split(&mut self, dt: f32) {
-        use glam::{DQuat, DVec3};
-        let m = self.principal_inertia.as_dvec3();
-        // The odd axis: the moment farthest from its neighbour (moments ascend).
-        let (p, q, o) = if m.y - m.x <= m.z - m.y { (0, 1, 2) } else { (1, 2, 0) };
-        let inv = m.recip();
-        let inv_s = 0.5 * (inv[p] + inv[q]);
-        let dt = dt as f64;
-        let axes = self.principal_axes.as_dquat();
-        let mut rot = self.pose.rot.as_dquat() * axes;
-        let l = rot * (m * (rot.conjugate() * self.angular_velocity.as_dvec3()));
-        let mut pi = rot.conjugate() * l;
-        let about = |axis: usize, rate: f64, tau: f64, rot: &mut DQuat, pi: &mut DVec3| {
-            let angle = pi[axis] * rate * tau;
-            if angle != 0.0 {
-                let mut turn = DVec3::ZERO;
-                turn[axis] = angle;
-                let r = rotation_f64(turn);
-                *rot *= r;
-                *pi = r.conjugate() * *pi;
-            }
-        };
-        let half = 0.5 * dt;
-        about(p, inv[p] - inv_s, half, &mut rot, &mut pi);
-        about(q, inv[q] - inv_s, half, &mut rot, &mut pi);
-        // The symmetric top: about the world's L (Π unchanged), then about the odd axis.
-        rot = rotation_f64(l * (inv_s * dt)) * rot;
-        about(o, inv[o] - inv_s, dt, &mut rot, &mut pi);
-        about(q, inv[q] - inv_s, half, &mut rot, &mut pi);
-        about(p, inv[p] - inv_s, half, &mut rot, &mut pi);
-        let rot = rot.normalize();
-        self.pose.rot = (rot * axes.conjugate()).normalize().as_quat();
-        self.angular_velocity = (rot * (pi / m)).as_vec3();
-    }
-}
-
-/// The unit quaternion of a rotation by the vector `v` (angle |v| about v/|v|), `exp(v/2)`.
-/// A step turns a body by a small angle, so below a half-angle θ of 0.05 rad Taylor series
-/// replace sin and cos: `sin θ / θ ≈ 1 − θ²/6 + θ⁴/120`, `cos θ ≈ 1 − θ²/2 + θ⁴/24`, with
-/// truncation errors below θ⁶/720 ≈ 2·10⁻¹¹, far under f32 precision.
-#[inline]
-pub fn rotation(v: Vec3) -> Quat {
-    let t2 = 0.25 * v.length_squared();
-    if t2 < 0.0025 {
-        let half_sinc = 0.5 * (1.0 - t2 / 6.0 + t2 * t2 / 120.0);
-        let cos = 1.0 - 0.5 * t2 + t2 * t2 / 24.0;
-        Quat::from_xyzw(v.x * half_sinc, v.y * half_sinc, v.z * half_sinc, cos)
-    } else {
-        Quat::from_scaled_axis(v)
-    }
-}
-
-/// [`rotation`] in f64 (the splitting's turns; the same series below a half-angle of 0.05,
-/// whose truncation error, θ⁶/720 ≈ 2·10⁻¹¹, is then far below what f32 state keeps).
-#[inline]
-fn rotation_f64(v: glam::DVec3) -> glam::DQuat {
-    let t2 = 0.25 * v.length_squared();
-    if t2 < 0.0025 {
-        let half_sinc = 0.5 * (1.0 - t2 / 6.0 + t2 * t2 / 120.0);
-        let cos = 1.0 - 0.5 * t2 + t2 * t2 / 24.0;
-        glam::DQuat::from_xyzw(v.x * half_sinc, v.y * half_sinc, v.z * half_sinc, cos)
-    } else {
-        glam::DQuat::from_scaled_axis(v)
+        self.inertia().needle_like()
     }
 }
 
@@ -440,7 +311,6 @@ fn rotation_f64(v: glam::DVec3) -> glam::DQuat {
 mod tests {
     use super::*;
     use crate::physics::{BodyDesc, Settings, World};
-    use glam::Vec4;
 
     /// A 4:2:1 box (no two moments equal, so the splitting's rest is at work), turned
     /// off-axis, spinning near its major axis at 0.5 rad per step for 20,000 steps: L in the
@@ -471,20 +341,5 @@ mod tests {
         }
         assert!(dl < 1e-4, "L moved {dl:e} of |L|");
         assert!(de < 2e-3, "energy off by {de:e}");
-    }
-
-    #[test]
-    fn small_angle_rotation_matches_the_exact_exponential() {
-        // Angles from 1e-7 to 1 rad about many axes, on both sides of the series cut-off.
-        let mut worst = 0.0f32;
-        for i in 0..2000 {
-            let angle = 10f32.powf(-7.0 + 7.0 * i as f32 / 2000.0);
-            let axis =
-                Vec3::new((i as f32 * 0.7).sin(), (i as f32 * 1.3).cos(), (i as f32 * 0.31).sin() + 0.2).normalize();
-            let (q, exact) = (rotation(axis * angle), Quat::from_scaled_axis(axis * angle));
-            worst = worst.max((Vec4::from(q) - Vec4::from(exact)).abs().max_element());
-            assert!((q.length() - 1.0).abs() < 1e-6);
-        }
-        assert!(worst < 3e-7, "worst component error {worst}");
     }
 }

@@ -44,7 +44,8 @@
 //!    - *averaged* (Homer): each pair's points resolved from the same velocities and the
 //!      average of their effects applied, rescaled to the pair's restitution; then the
 //!      naive projection.
-//! 6. **Integration** moves the bodies, conserving angular momentum in free flight.
+//! 6. **Integration** moves the bodies, conserving angular momentum in free flight
+//!    ([`free_rotation`]); a body hung from a fixed point by its joints turns about it.
 //! 7. **Continuous collision** ([`ContinuousMode`]): in the fast mode (the default), a body
 //!    that moved far for its size is swept and moved back to its time of impact against
 //!    static bodies (bullets: against any body); in the earliest-collision mode the step is
@@ -93,6 +94,7 @@ pub mod character;
 pub mod collide;
 pub mod contact;
 pub mod debug;
+pub mod free_rotation;
 pub mod hull;
 pub mod joint;
 pub mod limits;

@@ -34,7 +34,10 @@
 //! velocity stages, and measured and broken in `StoreImpulses` (`world/joints.rs`); the
 //! characters move in `Characters`, after `Sleep` (`world/characters.rs`).
 //!
-//! Free bodies conserve |L| (see [`crate::physics::body`]).
+//! Free bodies conserve |L| (see [`crate::physics::free_rotation`]); bodies hung from a fixed
+//! point by their joints turn about it, so they conserve |L| about it (`world/pivots.rs`,
+//! found in `Prepare`, moved in `IntegratePositions`, their pivots' pull reported in
+//! `StoreImpulses`).
 //!
 //! Each step ends with one finiteness check per body: a body whose state became NaN or
 //! infinite is frozen (asleep, no contacts) and reported ([`World::non_finite`],
@@ -61,8 +64,8 @@
 //! colour from 64 on, `joint/colours.rs`), storing the impulses and the integration share
 //! their independent items out between the world's worker threads, giving bit-identical
 //! results at any count; the broad phase's grid fill and pair sort (its pair search is
-//! shared out), restitution, continuous collision, islands and the one-pass methods'
-//! contact solves run on the stepping thread.
+//! shared out), restitution, continuous collision, islands, the pinned bodies and the
+//! one-pass methods' contact solves run on the stepping thread.
 //!
 //! Materials: see `world/prepare.rs` and [`PairMaterial`].
 
@@ -91,6 +94,7 @@ mod integrate;
 mod islands;
 mod joints;
 mod narrow;
+mod pivots;
 mod prepare;
 mod recorded;
 mod snapshot;
@@ -387,6 +391,8 @@ impl World {
             return None;
         }
         self.broad_dirty = true;
+        // It may become static, or change its mass: the pinned bodies are found again.
+        self.joints.pivots.invalidate();
         let b = &mut self.bodies[h.index as usize];
         b.asleep = false;
         b.sleep_time = 0.0;

@@ -86,3 +86,15 @@ pub fn fingerprint(w: &World) -> u64 {
     eat(w.step_count as u32);
     h
 }
+
+/// Times of the upward zero crossings of `x(t)` sampled every `dt`, linearly interpolated.
+pub fn crossings(xs: &[f32], dt: f32) -> Vec<f32> {
+    let mut out = Vec::new();
+    for k in 1..xs.len() {
+        if xs[k - 1] < 0.0 && xs[k] >= 0.0 {
+            let f = xs[k - 1] / (xs[k - 1] - xs[k]);
+            out.push((k as f32 - 1.0 + f) * dt);
+        }
+    }
+    out
+}

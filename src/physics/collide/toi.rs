@@ -50,7 +50,7 @@
 //! deeper than the tolerance (there are none: see the bounds above).
 
 use super::distance::{distance_cached, Distance, Proxy, SimplexCache};
-use crate::physics::body::rotation;
+use crate::physics::free_rotation::rotation;
 use crate::physics::math::Iso;
 use glam::{Quat, Vec3};
 

@@ -6,7 +6,7 @@
 //! twist angles.
 
 use super::*;
-use crate::physics::body::rotation;
+use crate::physics::free_rotation::rotation;
 use crate::physics::solver::SolverBody;
 use glam::{Mat3A, Quat, Vec3};
 

@@ -1,10 +1,12 @@
 //! The integration stages: gravity into velocities (`IntegrateForces`) and velocities into
 //! poses (`IntegratePositions`), on the compact solver state, with the poses written once
 //! per step; plus applying the position moves of a method's position correction. The
-//! bodies move independently, shared out between the world's worker threads.
+//! bodies move independently, shared out between the world's worker threads; bodies hung
+//! from a fixed point turn about it after the others (`world/pivots.rs`).
 
 use super::World;
-use crate::physics::body::{rotation, Body, MAX_CONTACT_TURN};
+use crate::physics::body::{Body, MAX_CONTACT_TURN};
+use crate::physics::free_rotation::rotation;
 use crate::physics::math::Iso;
 use crate::physics::parallel::Shared;
 use crate::physics::solver::{PositionMoves, Schedule, SolverBody};
@@ -32,8 +34,9 @@ impl World {
     /// state; the poses are written once, in [`World::finish_positions`].
     ///
     /// A rotation by ω·h is exact for isotropic bodies (cubes, spheres: ω is constant
-    /// between impulses). Free bodies, and bodies held only by joints, take the body's
-    /// rotation update, which holds the angular momentum fixed between impulses — the
+    /// between impulses). Free bodies, and bodies held only by joints, take the free
+    /// rotation update ([`crate::physics::free_rotation`]; a body hung from a fixed point,
+    /// about that point: `world/pivots.rs`), which holds the angular momentum fixed between impulses — the
     /// gyroscopic term (module docs of [`crate::physics::body`]) — and their world inverse
     /// inertia in the solver state follows the turn, so the next substep's joint rows use
     /// the inertia the body has. Bodies in contact
@@ -44,6 +47,7 @@ impl World {
     /// [`SMALL_TURN`] per substep: a resting pile keeps ω as it is). A body in contact turns
     /// at most [`MAX_CONTACT_TURN`] per substep ([`crate::physics::Body::limit_contact_spin`]).
     pub(super) fn integrate_positions(&mut self, h: f32) {
+        self.joints.pivots.save(&self.solver_bodies);
         let (bodies, solver) = (Shared::new(&mut self.bodies), Shared::new(&mut self.solver_bodies));
         let starts = &self.start_poses;
         self.workers.for_blocks(starts.len(), MIN_BODIES, |_, r| {
@@ -53,6 +57,8 @@ impl World {
                 integrate_body(b, s, start, h);
             }
         });
+        // Bodies hung from a fixed point turn about it (`world/pivots.rs`).
+        self.joints.pivots.integrate(&self.bodies, &mut self.solver_bodies, &self.start_poses, h);
     }
 
     /// Writes the poses and velocities of the bodies moved in [`World::integrate_positions`]

@@ -16,6 +16,7 @@
 //! their joints: one warm start and `iterations` biased passes over the step (the joint
 //! softness tuned for the whole step) before the method's own velocity pass.
 
+use super::pivots::Pivots;
 use super::World;
 use crate::physics::joint::colours::JointColours;
 use crate::physics::joint::compact::Compact;
@@ -50,6 +51,8 @@ pub struct JointSet {
     colours: JointColours,
     /// Per slot, whether this step solves the joint (scratch of `prepare_joints`).
     solved: Vec<bool>,
+    /// The bodies this step's joints pin to a fixed point (`world/pivots.rs`).
+    pub(super) pivots: Pivots,
 }
 
 /// Fewest joints a worker thread prepares or measures at once: fewer run on the calling
@@ -65,6 +68,7 @@ impl JointSet {
             + sz(self.free.as_slice())
             + sz(self.no_collide.as_slice())
             + sz(self.active.as_slice())
+            + self.pivots.heap_bytes()
     }
 
     /// Whether there are no joints at all.
@@ -199,6 +203,7 @@ impl World {
             }
         }
         let set = &mut self.joints;
+        set.pivots.invalidate();
         let handle = if let Some(slot) = set.free.pop() {
             set.joints[slot as usize] = j;
             JointHandle { index: slot, generation: set.generations[slot as usize] }
@@ -228,6 +233,7 @@ impl World {
         set.generations[h.index as usize] += 1;
         set.free.push(h.index);
         set.rebuild_no_collide();
+        set.pivots.invalidate();
         for i in [a, b] {
             if i != WORLD {
                 self.wake(i as usize);
@@ -433,6 +439,7 @@ impl World {
         let joints = &set.joints;
         let hot = fast.then_some(set.compact.hot.as_mut_slice());
         set.colours.colour(&mut set.active, |k| (joints[k as usize].a, joints[k as usize].b), hot, &self.solver_bodies);
+        set.pivots.find(&set.joints, &self.bodies);
     }
 
     /// Per joint slot, the graph colour it was solved in during the last step
@@ -524,6 +531,8 @@ impl World {
         if self.joints.active.is_empty() {
             return;
         }
+        // The pinned bodies' turns pulled at their pivots (`world/pivots.rs`).
+        self.joints.pivots.report(&mut self.joints.joints);
         // Each joint on its own, shared out between the threads.
         let broke = std::sync::atomic::AtomicBool::new(false);
         {
@@ -553,6 +562,7 @@ impl World {
         }
         let broke = broke.into_inner();
         if broke {
+            self.joints.pivots.invalidate();
             self.joints.rebuild_no_collide();
             self.broad_dirty = true;
         }
