@@ -533,6 +533,22 @@ fn the_open_dialog_lists_scene_files_and_loads_the_one_chosen() {
     assert!(h.state().tools.files.dialog.is_none(), "the dialog closes");
 }
 
+/// The gyroscope's disc is pinned at its ball joint (`world/pivots.rs`): the joint inspector
+/// names the part of the force its turn about the pivot took, which no row carries.
+#[test]
+fn the_joint_inspector_shows_the_pull_of_a_body_turning_about_its_pivot() {
+    let mut h = window_harness(testbed("gyroscope.ron"));
+    for _ in 0..3 {
+        h.state_mut().step_once();
+    }
+    let r = h.state().world().joint_records()[0].clone();
+    assert!(r.pivot_impulse.length() > 0.0, "the disc is pinned at the post");
+    h.state_mut().selection.joint = Some(r.handle);
+    h.run();
+    h.get_by_label_contains("joint 'pivot' (ball)");
+    h.get_by_label("of which the turn about the pivot");
+}
+
 #[test]
 fn clicking_a_joint_anchor_selects_it_and_the_inspector_shows_its_rows_and_k() {
     let mut h = window_harness(testbed("door.ron"));

@@ -338,6 +338,10 @@ pub struct Joint {
     pub impulses: Impulses,
     /// Linear impulse applied to B over the last step (N·s, world).
     pub linear_impulse: Vec3,
+    /// Of `linear_impulse`, what the pinned body's turn about this joint's point took over
+    /// the last step (its centripetal pull, `world/pivots.rs`; zero unless a body is pinned
+    /// here): the rows' impulses do not carry it.
+    pub pivot_impulse: Vec3,
     /// Angular impulse applied to B over the last step, without the moment of the linear one
     /// about B's anchor (N·m·s, world).
     pub angular_impulse: Vec3,
@@ -513,6 +517,7 @@ impl Joint {
             local,
             impulses: Impulses::default(),
             linear_impulse: Vec3::ZERO,
+            pivot_impulse: Vec3::ZERO,
             angular_impulse: Vec3::ZERO,
             position_error: 0.0,
             angular_error: 0.0,

@@ -142,6 +142,9 @@ pub struct JointRecord {
     pub limit_state: i8,
     /// Linear impulse on B over the last step (N·s).
     pub linear_impulse: Vec3,
+    /// Of `linear_impulse`, the pull of a pinned body's turn about this joint's point (N·s;
+    /// zero unless a body is pinned here, `world/pivots.rs`).
+    pub pivot_impulse: Vec3,
     /// Angular impulse on B over the last step (N·m·s).
     pub angular_impulse: Vec3,
     /// Linear position error (m).
@@ -353,6 +356,7 @@ impl World {
             k,
             limit_state,
             linear_impulse: j.linear_impulse,
+            pivot_impulse: j.pivot_impulse,
             angular_impulse: j.angular_impulse,
             position_error: j.position_error,
             angular_error: j.angular_error,
@@ -413,6 +417,7 @@ impl World {
                         continue;
                     }
                     j.linear_impulse = Vec3::ZERO;
+                    j.pivot_impulse = Vec3::ZERO;
                     j.angular_impulse = Vec3::ZERO;
                     if !moves(j.a) && !moves(j.b) {
                         continue;

@@ -176,7 +176,8 @@ impl Pivots {
     pub fn report(&self, joints: &mut [Joint]) {
         for p in &self.list {
             let j = &mut joints[p.joint as usize];
-            j.linear_impulse += if p.on_b { p.impulse } else { -p.impulse };
+            j.pivot_impulse = if p.on_b { p.impulse } else { -p.impulse };
+            j.linear_impulse += j.pivot_impulse;
         }
     }
 

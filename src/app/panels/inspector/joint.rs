@@ -1,6 +1,7 @@
 //! The joint inspector: what the solver sees of the selected joint — its Jacobian rows, the
 //! effective-mass matrix K = J·M⁻¹·Jᵀ, each row's position error C and accumulated impulse,
-//! the limit state and the force over the last step.
+//! the limit state and the force over the last step (and the part of it that the turn of a
+//! body pinned at the joint's point took, which no row carries: `world/pivots.rs`).
 
 use crate::app::testbed::Testbed;
 use crate::physics::world::JointRecord;
@@ -35,6 +36,15 @@ pub fn joint(ui: &mut egui::Ui, t: &mut Testbed, k: usize, r: &JointRecord) {
             ui.end_row();
         };
         row("force on B", format!("{:.2} N  ({:.2}, {:.2}, {:.2})", f.length(), f.x, f.y, f.z));
+        if r.pivot_impulse != glam::Vec3::ZERO {
+            // The body turns about this point (`world/pivots.rs`): the rows below carry the
+            // rest of the force.
+            let p = r.pivot_impulse / dt.max(1e-6);
+            row(
+                "of which the turn about the pivot",
+                format!("{:.2} N  (centripetal: the body is pinned here)", p.length()),
+            );
+        }
         row("torque on B", format!("{:.2} N·m", torque.length()));
         row("position error", format!("{:.3} mm", r.position_error * 1000.0));
         row("angle error", format!("{:.3}°", r.angular_error.to_degrees()));
