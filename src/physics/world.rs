@@ -391,8 +391,9 @@ impl World {
             return None;
         }
         self.broad_dirty = true;
-        // It may become static, or change its mass: the pinned bodies are found again.
-        self.joints.pivots.invalidate();
+        // It may become static, or change its mass: what is derived from the joint graph is
+        // redone (the colouring, the pinned bodies).
+        self.joints.edited();
         let b = &mut self.bodies[h.index as usize];
         b.asleep = false;
         b.sleep_time = 0.0;

@@ -17,8 +17,13 @@
 //! depend on the thread count; small jointed scenes keep the order they are taught with,
 //! and large nets, where threads pay, take the colour order.
 //!
-//! Limits: greedy, in slot order (not the fewest colours); the colouring is redone every
-//! step.
+//! The colouring depends only on the joints solved, their bodies and which of those move,
+//! so it is kept and redone only when the solved joints or the world's edits count (a joint
+//! added, removed or broken, a body edited) differ from the last step's: a settled joint net
+//! pays one comparison of its solved list per step instead of the greedy search (it was the
+//! largest part of the joint grid's step that ran on one thread).
+//!
+//! Limits: greedy, in slot order (not the fewest colours).
 
 use super::compact::Hot;
 use super::WORLD;
@@ -44,24 +49,50 @@ pub struct JointColours {
     perm: Vec<u32>,
     order: Vec<u32>,
     hot: Vec<Hot>,
+    /// What the kept colouring was made for: the solved joints in slot order, and the
+    /// world's edits count then (`None`: nothing kept).
+    made_for: Vec<u32>,
+    made_at: Option<u64>,
 }
 
 impl JointColours {
     /// Colours the joints `active` (slots, in slot order; `ends(k)` their bodies) and
     /// reorders `active` — and `hot`, the compact records in the same order, when the fast
     /// path keeps them — colour by colour (stable). Fewer than [`COLOUR_FROM`] joints: left
-    /// as they are.
+    /// as they are. `edits` is the world's count of edits to joints and bodies: with it and
+    /// `active` as last time, the kept colouring is reused (module docs).
     pub(crate) fn colour(
         &mut self,
         active: &mut [u32],
         ends: impl Fn(u32) -> (u32, u32),
         hot: Option<&mut [Hot]>,
         bodies: &[SolverBody],
+        edits: u64,
     ) {
-        self.starts.clear();
         if active.len() < COLOUR_FROM {
+            self.starts.clear();
+            self.made_at = None;
             return;
         }
+        if self.made_at != Some(edits) || self.made_for != active {
+            self.assign(active, ends, bodies);
+            self.made_for.clear();
+            self.made_for.extend_from_slice(active);
+            self.made_at = Some(edits);
+        }
+        // The order, colour by colour (`order`), and the compact records in it.
+        active.copy_from_slice(&self.order);
+        if let Some(hot) = hot {
+            self.hot.clear();
+            self.hot.extend(self.perm.iter().map(|&i| hot[i as usize]));
+            hot.copy_from_slice(&self.hot);
+        }
+    }
+
+    /// The greedy colouring of `active` (slot order): `starts`, and the permutation to the
+    /// solving order (`perm`, and the slots in it, `order`).
+    fn assign(&mut self, active: &[u32], ends: impl Fn(u32) -> (u32, u32), bodies: &[SolverBody]) {
+        self.starts.clear();
         let words = bodies.len().div_ceil(64);
         self.used.clear();
         self.used.resize(words * COLOURS, 0);
@@ -74,7 +105,7 @@ impl JointColours {
             self.colour.push(chosen as u8);
             counts[chosen] += 1;
         }
-        // Counting sort by colour (stable), of the slots and of the compact records.
+        // Counting sort by colour (stable).
         self.starts.push(0);
         for n in counts {
             let last = *self.starts.last().expect("one start");
@@ -91,12 +122,6 @@ impl JointColours {
         }
         self.order.clear();
         self.order.extend(self.perm.iter().map(|&i| active[i as usize]));
-        active.copy_from_slice(&self.order);
-        if let Some(hot) = hot {
-            self.hot.clear();
-            self.hot.extend(self.perm.iter().map(|&i| hot[i as usize]));
-            hot.copy_from_slice(&self.hot);
-        }
     }
 
     /// Whether the joints are solved colour by colour this step.
@@ -135,7 +160,7 @@ mod tests {
         let mut active: Vec<u32> = (0..n as u32).collect();
         let mut hot: Vec<Hot> = active.iter().map(|&k| Hot { joint: k, ..Default::default() }).collect();
         let mut c = JointColours::default();
-        c.colour(&mut active, ends, Some(&mut hot), &bodies);
+        c.colour(&mut active, ends, Some(&mut hot), &bodies, 0);
         let counts = c.counts().expect("coloured");
         assert_eq!((counts[0], counts[1], counts[COLOURS]), (50, 50, 0));
         let ranges: Vec<_> = c.ranges().collect();
@@ -151,6 +176,37 @@ mod tests {
         }
     }
 
+    /// The colouring is kept for the same joints and edits count, and redone when either
+    /// changes: a body made static (an edit) frees its joints' colours.
+    #[test]
+    fn a_kept_colouring_is_redone_after_an_edit_or_for_other_joints() {
+        let mut bodies = moving(101);
+        let ends = |k: u32| (k, k + 1);
+        let colour = |c: &mut JointColours, bodies: &[SolverBody], n: u32, edits: u64| {
+            let mut active: Vec<u32> = (0..n).collect();
+            c.colour(&mut active, ends, None, bodies, edits);
+            (c.counts().expect("coloured"), active)
+        };
+        let mut c = JointColours::default();
+        let (first, order) = colour(&mut c, &bodies, 100, 0);
+        assert_eq!((first[0], first[1]), (50, 50));
+        // Body 1 made static: with the same edits count the kept colouring is used as it is.
+        bodies[1].inv_mass = 0.0;
+        assert_eq!(colour(&mut c, &bodies, 100, 0), (first, order.clone()));
+        // Counted as an edit: joints 0 and 1 share only the static body now, and the greedy
+        // pass gives both colour 0.
+        let (edited, _) = colour(&mut c, &bodies, 100, 1);
+        let fresh = {
+            let mut d = JointColours::default();
+            colour(&mut d, &bodies, 100, 7).0
+        };
+        assert_eq!(edited, fresh);
+        assert_ne!(edited, first);
+        // Other joints (one fewer): redone too.
+        assert_eq!(colour(&mut c, &bodies, 99, 1).1.len(), 99);
+        assert_eq!(colour(&mut c, &bodies, 99, 1).0.iter().sum::<u32>(), 99);
+    }
+
     /// The world and static bodies are shared freely; a short list is not coloured.
     #[test]
     fn static_ends_are_shared_and_short_lists_stay_in_order() {
@@ -160,11 +216,11 @@ mod tests {
         let ends = |k: u32| if k % 2 == 0 { (0, k + 1) } else { (WORLD, k + 1) };
         let mut active: Vec<u32> = (0..100).collect();
         let mut c = JointColours::default();
-        c.colour(&mut active, ends, None, &bodies);
+        c.colour(&mut active, ends, None, &bodies, 0);
         assert_eq!(c.counts().expect("coloured")[0], 100);
         let mut short: Vec<u32> = (0..COLOUR_FROM as u32 - 1).rev().collect();
         let before = short.clone();
-        c.colour(&mut short, |k| (k, k + 1), None, &bodies);
+        c.colour(&mut short, |k| (k, k + 1), None, &bodies, 0);
         assert!(!c.coloured());
         assert_eq!(short, before);
     }

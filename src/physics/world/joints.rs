@@ -53,6 +53,10 @@ pub struct JointSet {
     solved: Vec<bool>,
     /// The bodies this step's joints pin to a fixed point (`world/pivots.rs`).
     pub(super) pivots: Pivots,
+    /// Counts the edits to the joints, and to bodies (one may have become static): what is
+    /// derived from the joint graph and kept between steps (the colouring, the pinned
+    /// bodies) is redone when it moves.
+    edits: u64,
 }
 
 /// Fewest joints a worker thread prepares or measures at once: fewer run on the calling
@@ -86,6 +90,12 @@ impl JointSet {
         }
         self.no_collide.sort_unstable();
         self.no_collide.dedup();
+    }
+
+    /// Notes an edit to the joints, or to a body (its kind may have changed).
+    pub(super) fn edited(&mut self) {
+        self.edits += 1;
+        self.pivots.invalidate();
     }
 
     /// Whether the pair `(a, b)` (a < b) is kept from colliding by a joint.
@@ -206,7 +216,7 @@ impl World {
             }
         }
         let set = &mut self.joints;
-        set.pivots.invalidate();
+        set.edited();
         let handle = if let Some(slot) = set.free.pop() {
             set.joints[slot as usize] = j;
             JointHandle { index: slot, generation: set.generations[slot as usize] }
@@ -236,7 +246,7 @@ impl World {
         set.generations[h.index as usize] += 1;
         set.free.push(h.index);
         set.rebuild_no_collide();
-        set.pivots.invalidate();
+        set.edited();
         for i in [a, b] {
             if i != WORLD {
                 self.wake(i as usize);
@@ -443,7 +453,8 @@ impl World {
         let set = &mut self.joints;
         let joints = &set.joints;
         let hot = fast.then_some(set.compact.hot.as_mut_slice());
-        set.colours.colour(&mut set.active, |k| (joints[k as usize].a, joints[k as usize].b), hot, &self.solver_bodies);
+        let ends = |k: u32| (joints[k as usize].a, joints[k as usize].b);
+        set.colours.colour(&mut set.active, ends, hot, &self.solver_bodies, set.edits);
         set.pivots.find(&set.joints, &self.bodies);
     }
 
@@ -567,7 +578,7 @@ impl World {
         }
         let broke = broke.into_inner();
         if broke {
-            self.joints.pivots.invalidate();
+            self.joints.edited();
             self.joints.rebuild_no_collide();
             self.broad_dirty = true;
         }
