@@ -124,6 +124,18 @@ impl JointColours {
         self.order.extend(self.perm.iter().map(|&i| active[i as usize]));
     }
 
+    /// Heap bytes of a copy (for the history's budget).
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of_val as sz;
+        sz(self.starts.as_slice())
+            + sz(self.used.as_slice())
+            + sz(self.colour.as_slice())
+            + sz(self.perm.as_slice())
+            + sz(self.order.as_slice())
+            + sz(self.hot.as_slice())
+            + sz(self.made_for.as_slice())
+    }
+
     /// Whether the joints are solved colour by colour this step.
     pub fn coloured(&self) -> bool {
         !self.starts.is_empty()

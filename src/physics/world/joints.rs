@@ -73,6 +73,7 @@ impl JointSet {
             + sz(self.no_collide.as_slice())
             + sz(self.active.as_slice())
             + self.pivots.heap_bytes()
+            + self.colours.heap_bytes()
     }
 
     /// Whether there are no joints at all.
