@@ -14,7 +14,8 @@
 //! Pairs come out sorted by (a, b) (radix sort), so the result does not depend on hashing
 //! order: the step stays deterministic. The same sort lets the pair search run on several
 //! threads ([`BroadPhase::update_on`]: blocks of grid slots, each thread's keys in its own
-//! buffer); the cell and bucket fill and the sort itself run on the calling thread.
+//! buffer, sorted there and merged in order); the cell and bucket fill and the merge run on
+//! the calling thread.
 //!
 //! **Moving a few bodies** ([`BroadPhase::update_moved`]): between full builds, bodies whose
 //! box changed are marked *stale* (their grid slots are out of date). Their pairs are found
@@ -82,9 +83,12 @@ pub struct BroadPhase {
     /// Pair keys `a << 32 | b` and the radix sort's second buffer.
     keys: Vec<u64>,
     keys_tmp: Vec<u64>,
-    /// Each thread's pair keys from the grid (merged into `keys`; the sort makes the order
-    /// they were found in irrelevant).
+    /// Each thread's pair keys from the grid, and its sort's second buffer (sorted on their
+    /// threads and merged into `keys`; the sort makes the order they were found in
+    /// irrelevant); the large bodies' keys.
     thread_keys: Vec<Vec<u64>>,
+    thread_tmp: Vec<Vec<u64>>,
+    large_keys: Vec<u64>,
     /// Candidate pairs `(a, b)` with `a < b`, sorted.
     pub pairs: Vec<(u32, u32)>,
     pairs_tmp: Vec<(u32, u32)>,
@@ -121,7 +125,8 @@ impl BroadPhase {
             + sz(self.slot_cell.as_slice())
             + sz(self.keys.as_slice())
             + sz(self.keys_tmp.as_slice())
-            + self.thread_keys.iter().map(|k| sz(k.as_slice())).sum::<usize>()
+            + self.thread_keys.iter().chain(&self.thread_tmp).map(|k| sz(k.as_slice())).sum::<usize>()
+            + sz(self.large_keys.as_slice())
             + sz(self.pairs.as_slice())
             + sz(self.pairs_tmp.as_slice())
             + sz(self.stale.as_slice())
@@ -220,7 +225,9 @@ impl BroadPhase {
         let high = self.thread_keys.iter().map(Vec::capacity).max().unwrap_or(0);
         for k in &mut self.thread_keys {
             k.clear();
-            k.reserve(high);
+            // Exactly: the sorts trade these buffers with their second ones, and `reserve`'s
+            // doubling then grew the largest capacity every build (64 GB on a fuzz scene).
+            k.reserve_exact(high);
         }
         {
             let (start, sorted, slot_box, slot_cell) = (&self.start, &self.sorted, &self.slot_box, &self.slot_cell);
@@ -257,18 +264,9 @@ impl BroadPhase {
                 *slot = keys;
             });
         }
-        if let [one] = self.thread_keys.as_mut_slice() {
-            // One thread: its buffer becomes the key list (both keep their capacity).
-            std::mem::swap(&mut self.keys, one);
-        } else {
-            let total: usize = self.thread_keys.iter().map(Vec::len).sum();
-            self.keys.reserve(total);
-            for k in &self.thread_keys {
-                self.keys.extend_from_slice(k);
-            }
-        }
         let emit = |keys: &mut Vec<u64>, i: u32, j: u32| emit_pair(keys, i, j, &skip);
-        // Large bodies against everything (each large–large pair once).
+        // Large bodies against everything (each large–large pair once), into their own list.
+        self.large_keys.clear();
         for &l in &self.large {
             let bl = &aabbs[l as usize];
             for (j, bj) in aabbs.iter().enumerate() {
@@ -278,11 +276,43 @@ impl BroadPhase {
                     continue;
                 }
                 if bl.overlaps(bj) {
-                    emit(&mut self.keys, l, j);
+                    emit(&mut self.large_keys, l, j);
                 }
             }
         }
-        radix_sort(&mut self.keys, &mut self.keys_tmp);
+        if let [one] = self.thread_keys.as_mut_slice() {
+            // One thread: its buffer becomes the key list (both keep their capacity).
+            std::mem::swap(&mut self.keys, one);
+            self.keys.extend_from_slice(&self.large_keys);
+            radix_sort(&mut self.keys, &mut self.keys_tmp);
+        } else {
+            // Each thread's keys sorted on its own thread, then merged in order: the sorted
+            // list is the same whichever thread found which pair.
+            self.thread_tmp.resize_with(threads, Vec::new);
+            {
+                let (keys, tmp) = (Shared::new(&mut self.thread_keys), Shared::new(&mut self.thread_tmp));
+                workers.for_blocks(threads, 1, |_, r| {
+                    for t in r {
+                        // SAFETY: one buffer pair per block index.
+                        unsafe { radix_sort(keys.get_mut(t), tmp.get_mut(t)) };
+                    }
+                });
+            }
+            radix_sort(&mut self.large_keys, &mut self.keys_tmp);
+            self.keys.clear();
+            for list in self.thread_keys.iter().chain(std::iter::once(&self.large_keys)) {
+                if list.is_empty() {
+                    continue;
+                }
+                merge_sorted(&self.keys, list, &mut self.keys_tmp);
+                std::mem::swap(&mut self.keys, &mut self.keys_tmp);
+            }
+            // Scratch (a snapshot's copy of an empty buffer holds nothing).
+            for t in &mut self.thread_tmp {
+                t.clear();
+            }
+        }
+        self.large_keys.clear();
         self.keys.dedup();
         self.pairs.extend(self.keys.iter().map(|&k| ((k >> 32) as u32, k as u32)));
     }
@@ -384,6 +414,24 @@ fn overlap(p: &[Vec3A; 2], q: &[Vec3A; 2]) -> bool {
 /// bytes that are the same in every key (so pairs of at most 65,536 bodies take four
 /// passes). The histograms of all eight bytes are counted in one read of the keys. O(n), no
 /// allocation once `tmp` has grown.
+/// `a` and `b` (each sorted) merged into `out`, sorted (duplicates kept).
+fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
+    out.clear();
+    out.reserve(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] <= b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+}
+
 fn radix_sort(keys: &mut Vec<u64>, tmp: &mut Vec<u64>) {
     tmp.clear();
     tmp.resize(keys.len(), 0);
