@@ -410,10 +410,6 @@ fn overlap(p: &[Vec3A; 2], q: &[Vec3A; 2]) -> bool {
     (p[0].cmple(q[1]) & q[0].cmple(p[1])).all()
 }
 
-/// Sorts `keys` ascending by least-significant-digit radix sort, one byte per pass, skipping
-/// bytes that are the same in every key (so pairs of at most 65,536 bodies take four
-/// passes). The histograms of all eight bytes are counted in one read of the keys. O(n), no
-/// allocation once `tmp` has grown.
 /// `a` and `b` (each sorted) merged into `out`, sorted (duplicates kept).
 fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
     out.clear();
@@ -432,6 +428,10 @@ fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
     out.extend_from_slice(&b[j..]);
 }
 
+/// Sorts `keys` ascending by least-significant-digit radix sort, one byte per pass, skipping
+/// bytes that are the same in every key (so pairs of at most 65,536 bodies take four
+/// passes). The histograms of all eight bytes are counted in one read of the keys. O(n), no
+/// allocation once `tmp` has grown.
 fn radix_sort(keys: &mut Vec<u64>, tmp: &mut Vec<u64>) {
     tmp.clear();
     tmp.resize(keys.len(), 0);

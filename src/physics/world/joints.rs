@@ -93,10 +93,9 @@ impl JointSet {
         self.no_collide.dedup();
     }
 
-    /// Notes an edit to the joints, or to a body (its kind may have changed).
+    /// Notes an edit to the joints, or to a body (its kind or mass may have changed).
     pub(super) fn edited(&mut self) {
         self.edits += 1;
-        self.pivots.invalidate();
     }
 
     /// Whether the pair `(a, b)` (a < b) is kept from colliding by a joint.
@@ -456,7 +455,7 @@ impl World {
         let hot = fast.then_some(set.compact.hot.as_mut_slice());
         let ends = |k: u32| (joints[k as usize].a, joints[k as usize].b);
         set.colours.colour(&mut set.active, ends, hot, &self.solver_bodies, set.edits);
-        set.pivots.find(&set.joints, &self.bodies);
+        set.pivots.find(&set.joints, &self.bodies, set.edits);
     }
 
     /// Per joint slot, the graph colour it was solved in during the last step

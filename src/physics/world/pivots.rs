@@ -49,20 +49,14 @@ use glam::{Mat3A, Vec3, Vec3A};
 pub const SAME_POINT: f32 = 1e-4;
 
 /// The pinned bodies, found again only when the joints or the bodies were edited.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Pivots {
     /// The pinned bodies, in joint slot order.
     list: Vec<Pivot>,
     /// Per body, its entry in `list` or [`NONE`]: scratch of the rescan, reset after it.
     slot: Vec<u32>,
-    /// `list` is out of date ([`Pivots::invalidate`]).
-    stale: bool,
-}
-
-impl Default for Pivots {
-    fn default() -> Self {
-        Pivots { list: Vec::new(), slot: Vec::new(), stale: true }
-    }
+    /// The world's count of edits to joints and bodies when `list` was found (`None`: never).
+    found_at: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -76,8 +70,8 @@ struct Pivot {
     impulse: Vec3,
     /// The pivot on the body: its anchor, from the centre of mass, body axes.
     arm: Vec3,
-    /// The body's inertia about the pivot (body axes), this step; `None` if it could not
-    /// be inverted (the body then moves the general way).
+    /// The body's inertia about the pivot (body axes); `None` if it could not be inverted
+    /// (the body then moves the general way).
     inertia: Option<Inertia>,
     /// Its pivot joints, all its joints, and whether the pivot joints hold one point.
     pivots: u32,
@@ -106,25 +100,18 @@ impl Pivots {
         std::mem::size_of_val(self.list.as_slice()) + std::mem::size_of_val(self.slot.as_slice())
     }
 
-    /// Marks the list out of date: a joint was added, removed or broken, or a body edited
-    /// (it may have become static).
-    pub fn invalidate(&mut self) {
-        self.stale = true;
-    }
-
-    /// Readies this step's pinned bodies: finds them again if the list is out of date (one
-    /// pass over the joints, and a second, counting each candidate's joints, only when some
-    /// joint is a pivot), and takes each one's inertia about its pivot from its mass data
-    /// now. A joint grid costs nothing per step.
-    pub fn find(&mut self, joints: &[Joint], bodies: &[Body]) {
-        if self.stale {
+    /// Readies this step's pinned bodies: finds them again, with their inertia about their
+    /// pivot, when `edits` (the world's count of edits to joints and bodies: a joint added,
+    /// removed or broken, a body edited) moved since they were found — one pass over the
+    /// joints, and a second, counting each candidate's joints, only when some joint is a
+    /// pivot. A joint grid costs nothing per step.
+    pub fn find(&mut self, joints: &[Joint], bodies: &[Body], edits: u64) {
+        if self.found_at != Some(edits) {
             self.rescan(joints, bodies);
-            self.stale = false;
+            self.found_at = Some(edits);
         }
         for p in &mut self.list {
-            let b = &bodies[p.body as usize];
             p.impulse = Vec3::ZERO;
-            p.inertia = b.inertia().about(b.mass(), p.arm);
         }
     }
 
@@ -169,6 +156,10 @@ impl Pivots {
             self.slot[p.body as usize] = NONE;
         }
         self.list.retain(|p| p.same_point && p.joints == p.pivots);
+        for p in &mut self.list {
+            let b = &bodies[p.body as usize];
+            p.inertia = b.inertia().about(b.mass(), p.arm);
+        }
     }
 
     /// Adds to each pivot's joint the reaction the turns applied this step (its impulse on
