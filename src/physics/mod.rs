@@ -20,8 +20,8 @@
 //!    points, speculative ones included (still apart, but within the pair's margin). Two
 //!    hulls take the separating-axis test (Gregorius): the axis of least penetration among
 //!    A's faces, B's faces and the edge pairs whose Gauss-map arcs cross (the Minkowski
-//!    faces of A − B). A face axis gives a *reference face*; the most anti-parallel face of
-//!    the other body (the *incident face*) is clipped against the reference face's side
+//!    faces of A − B). A face axis gives a *reference face*; the other body's face most
+//!    anti-parallel to it among those around its deepest vertex (the *incident face*) is clipped against the reference face's side
 //!    planes (Sutherland–Hodgman) and reduced to at most 4 points; an edge axis gives one
 //!    point. Spheres and capsules take closed forms. **Mesh contacts**: a convex body on a
 //!    static triangle mesh gets per-triangle contacts, grouped by normal into one manifold

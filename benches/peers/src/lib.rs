@@ -412,6 +412,14 @@ pub fn deepest_vertex_below_terrain(template: &World, poses: &[Iso]) -> f32 {
 /// contactlab's exact SAT — the same yardstick for every engine. Pairs are found by a
 /// sweep over x of the bounding boxes.
 pub fn max_penetration(template: &World, poses: &[Iso]) -> f32 {
+    pair_depths(template, poses).into_iter().fold(0.0, f32::max)
+}
+
+/// The deepest point of every touching pair (m, a manifold with no margin), by the same
+/// yardstick as [`max_penetration`]: one number per pair, in no particular order. A pile's
+/// deepest pair is one sample; the spread (median, the deepest twenty) compares engines
+/// better.
+pub fn pair_depths(template: &World, poses: &[Iso]) -> Vec<f32> {
     let bodies = template.bodies();
     let mut order: Vec<(f32, f32, usize)> = bodies
         .iter()
@@ -425,7 +433,7 @@ pub fn max_penetration(template: &World, poses: &[Iso]) -> f32 {
     order.sort_by(|a, b| a.0.total_cmp(&b.0));
     let cfg = CollideConfig { margin: 0.0, ..Default::default() };
     let (mut scratch, mut m) = (Scratch::default(), Manifold::default());
-    let mut worst = 0.0f32;
+    let mut depths = Vec::new();
     for (k, &(_, max_x, i)) in order.iter().enumerate() {
         let bi = bodies[i].shape.aabb(&poses[i]);
         for &(min_x, _, j) in &order[k + 1..] {
@@ -446,10 +454,30 @@ pub fn max_penetration(template: &World, poses: &[Iso]) -> f32 {
                         &mut scratch,
                         &mut m,
                     );
-                    worst = worst.max(m.max_depth());
+                    if !m.points.is_empty() {
+                        depths.push(m.max_depth());
+                    }
                 }
             }
         }
     }
-    worst
+    depths
+}
+
+/// One line on the spread of [`pair_depths`]: the touching pairs, the median and the
+/// deepest ten (mm), and the mean of the deepest twenty.
+pub fn depth_summary(mut depths: Vec<f32>) -> String {
+    depths.sort_by(|x, y| y.total_cmp(x));
+    let mm = |x: f32| x * 1e3;
+    let top: Vec<String> = depths.iter().take(10).map(|&x| format!("{:.1}", mm(x))).collect();
+    let twenty = depths.len().min(20).max(1);
+    let mean = depths.iter().take(20).sum::<f32>() / twenty as f32;
+    let median = depths.get(depths.len() / 2).copied().unwrap_or(0.0);
+    format!(
+        "{} touching pairs; depth median {:.2} mm, deepest twenty mean {:.2} mm, deepest ten [{}] mm",
+        depths.len(),
+        mm(median),
+        mm(mean),
+        top.join(" ")
+    )
 }

@@ -359,7 +359,7 @@ pub fn clip_section(run: &Run, sat: Option<&SatRecord>) -> Option<Section> {
     });
     let (ref_body, inc_body) = if clip.reference_on_b { (run.b, run.a) } else { (run.a, run.b) };
     s.para(format!(
-        "The winning axis is a face, so that face is the reference: face {} of {} ({}). The incident face is the face of {} ({}) whose normal is most opposed to the reference normal: face {}. Its polygon is cut by the side planes of the reference face (the planes through the reference face's edges, perpendicular to it), one after another; the points left below the reference face are kept, then reduced to at most four.",
+        "The winning axis is a face, so that face is the reference: face {} of {} ({}). The incident face is the face of {} ({}) whose normal is most opposed to the reference normal among the faces that meet at its deepest vertex along that normal: face {}. (On an irregular hull the most opposed face of all need not hold that vertex, and its clip would miss the deepest point; a face that meets there always holds it.) Its polygon is cut by the side planes of the reference face (the planes through the reference face's edges, perpendicular to it), one after another; the points left below the reference face are kept, then reduced to at most four.",
         clip.reference_face,
         if clip.reference_on_b { "B" } else { "A" },
         run.name(ref_body),
@@ -367,25 +367,27 @@ pub fn clip_section(run: &Run, sat: Option<&SatRecord>) -> Option<Section> {
         run.name(inc_body),
         clip.incident_face
     ));
-    // Why that incident face: its normal against the reference normal, for every face.
+    // Why that incident face: the deepest vertex, and the normals of the faces meeting there
+    // against the reference normal.
     let bodies = run.start.bodies();
     let (rb, ib) = (&bodies[ref_body], &bodies[inc_body]);
     if let (Some(rh), Some(ih)) = (rb.shape.hull(), ib.shape.hull()) {
         let n_ref = rb.pose.transform_vector(rh.faces()[clip.reference_face as usize].normal);
-        let mut faces: Vec<(usize, f32)> =
-            (0..ih.faces().len()).map(|f| (f, n_ref.dot(ib.pose.transform_vector(ih.faces()[f].normal)))).collect();
-        faces.sort_by(|x, y| x.1.total_cmp(&y.1));
+        let deepest = ih.support(ib.pose.inv_transform_vector(-n_ref));
+        let mut faces: Vec<(u32, f32)> = ih
+            .vertex_faces(deepest)
+            .map(|f| (f, n_ref.dot(ib.pose.transform_vector(ih.faces()[f as usize].normal))))
+            .collect();
+        faces.sort_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)));
         let rows = faces
             .iter()
-            .take(4)
-            .map(|(f, d)| {
-                vec![format!("{f}{}", if *f as u32 == clip.incident_face { " (incident)" } else { "" }), num(*d)]
-            })
+            .map(|(f, d)| vec![format!("{f}{}", if *f == clip.incident_face { " (incident)" } else { "" }), num(*d)])
             .collect();
         s.para(format!(
-            "Reference normal n = {}; the faces of {} most opposed to it (smallest n·n_face first):",
+            "Reference normal n = {}; the deepest vertex of {} along −n is vertex {deepest} at {}; the faces that meet there (smallest n·n_face first):",
             v3(n_ref),
-            run.name(inc_body)
+            run.name(inc_body),
+            v3(ib.pose.transform_point(ih.vertices()[deepest as usize]))
         ));
         s.table(&["face", "n·n_face"], rows);
     }

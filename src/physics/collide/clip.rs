@@ -1,7 +1,8 @@
 //! Reference/incident face clipping (Sutherland–Hodgman) and reduction to four points.
 //!
 //! The incident polygon (the face of the other hull most anti-parallel to the reference
-//! normal) is clipped against one side plane per reference-face edge. A side plane passes
+//! normal among those around its deepest vertex, [`super::hull_hull::incident_face_at_support`])
+//! is clipped against one side plane per reference-face edge. A side plane passes
 //! through the edge with normal `edge × n_ref`, which points out of a face wound
 //! counter-clockwise. Points with `s·(x − o) ≤ 0` are kept; an edge that crosses the plane
 //! adds its intersection.

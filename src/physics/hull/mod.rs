@@ -419,6 +419,24 @@ impl Hull {
         self.face_edges(f).map(move |e| self.edges[e as usize].origin)
     }
 
+    /// The faces that meet at vertex `v`, once each, going round it (the face on the left of
+    /// each half-edge leaving `v`).
+    pub fn vertex_faces(&self, v: u32) -> impl Iterator<Item = u32> + '_ {
+        let first = self.vertex_edge[v as usize];
+        let mut e = first;
+        let mut done = false;
+        std::iter::from_fn(move || {
+            if done {
+                return None;
+            }
+            let face = self.edges[e as usize].face;
+            // The twin of a half-edge leaving `v` comes back to it; its next leaves again.
+            e = self.edges[(e ^ 1) as usize].next;
+            done = e == first;
+            Some(face)
+        })
+    }
+
     /// The half-edges of face `f`, in loop order.
     pub fn face_edges(&self, f: usize) -> impl Iterator<Item = u32> + '_ {
         let first = self.faces[f].edge;

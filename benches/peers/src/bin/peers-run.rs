@@ -13,7 +13,9 @@
 //! Engines: contactlab (`contactlab@N`: on N threads, 0 every core), rapier3d, box3d-rust.
 
 use contactlab::scene::stock::{barrage, box_pile, heightfield_pile, hull_pile, joint_grid, pyramid};
-use contactlab_peers::{contactlab_settings, joint_error, max_penetration, Box3d, Contactlab, Engine, Rapier};
+use contactlab_peers::{
+    contactlab_settings, depth_summary, joint_error, max_penetration, pair_depths, Box3d, Contactlab, Engine, Rapier,
+};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -170,6 +172,7 @@ fn main() -> ExitCode {
         eprintln!("  last body displacement {delta:?}");
         let poses = Contactlab(w).poses();
         println!("  max penetration {:.4} m, last body moved {drift:.4} m", max_penetration(&world, &poses));
+        println!("  {}", depth_summary(pair_depths(&world, &poses)));
         if let Some((max, mean)) = joint_error(&world, &poses) {
             println!("  joint error max {max:.5} m, mean {mean:.5} m");
         }
@@ -208,6 +211,7 @@ fn main() -> ExitCode {
         max_penetration(&world, &poses),
         (poses[last].pos - start).length()
     );
+    println!("  {}", depth_summary(pair_depths(&world, &poses)));
     if let Some((max, mean)) = joint_error(&world, &poses) {
         println!("  joint error max {max:.5} m, mean {mean:.5} m");
     }
