@@ -634,6 +634,69 @@ fn a_joint_grid_holds_with_one_iteration() {
     assert!(worst > 0.3 * sag, "the net must carry its weight: gap {worst} m");
 }
 
+/// A chain of two spheres hanging at rest, 2 kg above 1 kg: the step's impulse on each joint
+/// is the weight it carries times the step, 3·g·dt on the upper joint and 1·g·dt on the lower
+/// — with the joints warm-started, and also when each substep's joint impulses start from
+/// zero (warm starting off, for everything or for the joints only). Cold-started, the
+/// per-step sums once added each substep's running total instead of what the substep
+/// applied: 2.5 times the load with 4 substeps.
+#[test]
+fn hanging_joints_report_the_weight_they_carry_warm_or_cold() {
+    let cases = [
+        ("warm-started", settings()),
+        ("warm starting off", Settings { warm_starting: false, ..settings() }),
+        ("joint warm starting off", Settings { joint_warm_starting: false, ..settings() }),
+    ];
+    for (label, s) in cases {
+        let mut w = world(s);
+        let top = sphere(&mut w, "top", 0.1, Vec3::new(0.0, 2.0, 0.0), 2.0);
+        let low = sphere(&mut w, "low", 0.1, Vec3::new(0.0, 1.0, 0.0), 1.0);
+        joint(&mut w, "upper", JointKind::Ball, WORLD, top, Vec3::new(0.0, 3.0, 0.0));
+        joint(&mut w, "lower", JointKind::Ball, top, low, Vec3::new(0.0, 1.5, 0.0));
+        for _ in 0..120 {
+            w.step(DT);
+        }
+        let (upper, lower) = (w.joints()[0].linear_impulse, w.joints()[1].linear_impulse);
+        let (want_upper, want_lower) = (3.0 * G * DT, G * DT);
+        println!(
+            "{label}: upper {:.5} N·s (3·g·dt = {want_upper:.5}), lower {:.5} N·s (g·dt = {want_lower:.5})",
+            upper.y, lower.y
+        );
+        assert!((upper.y / want_upper - 1.0).abs() < 0.01, "{label}: upper joint {upper}");
+        assert!((lower.y / want_lower - 1.0).abs() < 0.01, "{label}: lower joint {lower}");
+        assert!(upper.x.abs() + upper.z.abs() + lower.x.abs() + lower.z.abs() < 1e-4 * want_lower);
+    }
+}
+
+/// Without warm starting the joints' feedback is not capped: all but rigid ball joints
+/// (1000 Hz, the most the scene format takes, against a 240 Hz substep rate) hold the
+/// 20 × 20 hanging net with a single iteration per substep, as rapier3d's joints (rigid, not
+/// warm-started) do. Warm-started, that stiffness is capped to a quarter of the substep rate
+/// with one iteration (without the cap the net tears: `a_joint_grid_holds_with_one_iteration`).
+/// The net starts unstretched; rigid joints do not sag, and what is left is how far one
+/// pass per substep converges along the 20-sphere columns (measured 11.2 mm; the soft
+/// warm-started joints of that test: 3.9 mm).
+#[test]
+fn rigid_joints_hold_a_net_with_one_iteration_when_not_warm_started() {
+    let s = Settings {
+        sleeping: false,
+        iterations: 1,
+        joint_hertz: 1000.0,
+        joint_warm_starting: false,
+        ..Default::default()
+    };
+    let mut w = contactlab::scene::stock::joint_grid(20, s);
+    let mut worst = 0.0f32;
+    for _ in 0..180 {
+        w.step(DT);
+        worst = w.joints().iter().map(|j| j.position_error).fold(worst, f32::max);
+    }
+    println!("rigid joints, not warm-started: largest anchor gap over 3 s {:.2} mm", worst * 1e3);
+    assert!(worst < 0.02, "gap {worst} m");
+    assert_eq!(contactlab::physics::world::joint_hertz_cap(1, false), f32::INFINITY);
+    assert_eq!(contactlab::physics::world::joint_hertz_cap(1, true), 0.25);
+}
+
 /// The shipped pulley does what its description says: the heavy box falls 1.75 m at g/2
 /// (lands after √(2·1.75/4.905) = 0.845 s) while the light box rises, and the light box
 /// never reaches its pulley.

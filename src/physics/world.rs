@@ -618,12 +618,13 @@ impl World {
         }
         for substep in 1..=substeps {
             self.timed(Stage::IntegrateForces, |w| w.integrate_forces_substep(h));
-            if self.settings.warm_starting {
-                self.timed(Stage::WarmStart, |w| {
-                    w.warm_start_joints();
+            self.timed(Stage::WarmStart, |w| {
+                // The joints are warm-started, or set to zero without warm starting.
+                w.warm_start_joints();
+                if w.settings.warm_starting {
                     w.methods.get(&w.settings).warm_start(&mut w.solver_bodies)
-                });
-            }
+                }
+            });
             self.timed(Stage::SolveVelocities, |w| {
                 w.solve_joints(true);
                 if w.record_convergence || w.solve_trace.is_some() {

@@ -161,6 +161,7 @@ pub struct SettingsDef {
     cyclone_angular_limit: f32,
     joint_hertz: f32,
     joint_damping_ratio: f32,
+    joint_warm_starting: bool,
     path_test: bool,
     #[serde(with = "ContinuousModeDef")]
     ccd: ContinuousMode,

@@ -93,6 +93,20 @@ fn method_controls(ui: &mut egui::Ui, t: &mut Testbed) {
         )
         .on_hover_text("Cyclone: the rotation share of a penetration move, at most this × the lever arm");
     });
+    // Joints: sequential impulses in every method.
+    ui.add(
+        egui::Slider::new(&mut s.joint_hertz, limits::JOINT_HERTZ.within(1.0..=1000.0))
+            .logarithmic(true)
+            .text("joint stiffness (Hz)"),
+    )
+    .on_hover_text(
+        "position feedback of the joints, capped at half the substep rate (a quarter with one iteration) \
+         while they are warm-started",
+    );
+    ui.checkbox(&mut s.joint_warm_starting, "warm start joints").on_hover_text(
+        "on: each substep starts from the joint impulses the last one ended with; off: from zero (rapier3d's \
+         joints), and the stiffness is not capped: rigid joints hold a loaded net with one iteration",
+    );
     ui.add(egui::Slider::new(&mut s.slop, limits::SLOP.within(0.0..=0.05)).text("slop (m)"));
     ui.add(
         egui::Slider::new(&mut s.restitution_threshold, limits::RESTITUTION_THRESHOLD.within(0.0..=5.0))

@@ -194,10 +194,18 @@ pub struct Settings {
     /// arm's length in the contact plane; the rest moves linearly (Millington's `angularLimit`).
     pub cyclone_angular_limit: f32,
     /// Joints: stiffness of the position feedback of rigid joint rows (Hz), capped at half
-    /// the substep rate, or a quarter with a single iteration
-    /// ([`crate::physics::world::joint_hertz_cap`]; Box2D v3 uses twice the contact hertz,
-    /// Box3D caps at a quarter).
+    /// the substep rate, or a quarter with a single iteration, or at the substep rate when
+    /// the joints are not warm-started ([`crate::physics::world::joint_hertz_cap`]; Box2D v3
+    /// uses twice the contact hertz, Box3D caps at a quarter).
     pub joint_hertz: f32,
+    /// Joints: each substep starts from the joint impulses the last one ended with (warm
+    /// starting, as the contacts do; only while `warm_starting` is on too). Off, every
+    /// substep's joint impulses start from zero, as rapier3d's joints do by default: a single
+    /// pass then converges less far, but a stiff joint no longer overshoots on the impulse it
+    /// carried in, so the feedback may be as stiff as the substep rate. A long loaded
+    /// structure at one iteration (a hanging net) then holds its joints several times closer
+    /// than soft warm-started joints can (docs/BENCHMARKS.md, joint grid).
+    pub joint_warm_starting: bool,
     /// Joints: damping ratio of that feedback.
     pub joint_damping_ratio: f32,
     /// Broad phase: keep only the pairs whose bounding spheres come within the margin of
@@ -247,6 +255,7 @@ impl Default for Settings {
             cyclone_angular_limit: 0.2,
             joint_hertz: 120.0,
             joint_damping_ratio: 2.0,
+            joint_warm_starting: true,
             path_test: true,
             ccd: ContinuousMode::Fast,
             simplex_cache: true,

@@ -4,8 +4,10 @@
 //!
 //! In the step: `prepare_joints` after the contacts' constraints (lever arms and
 //! orientations at the step's start, warm impulses kept or cleared); then in each substep
-//! one pass over the joints before the contacts' passes in each of warm start, solve
-//! (`iterations` biased passes) and relax (`iterations` passes without bias); after the
+//! one pass over the joints before the contacts' passes in each of warm start (or, with
+//! `Settings::joint_warm_starting` or `warm_starting` off, setting the impulses to zero:
+//! each substep then solves from nothing), solve (`iterations` biased passes) and relax
+//! (`iterations` passes without bias); after the
 //! substeps the impulses are summed per step, and `finish_joints` measures each joint's
 //! error on the new poses and breaks the joints whose force or torque exceeded their
 //! threshold. A world without joints skips all of it at the cost of one test per stage.
@@ -98,6 +100,17 @@ impl JointSet {
         self.edits += 1;
     }
 
+    /// Sets the accumulated impulses of the joints solved this step to zero (a substep that
+    /// is not warm-started): in their compact records and in the joints themselves.
+    fn cold_start(&mut self) {
+        for h in &mut self.compact.hot {
+            h.p = glam::Vec3A::ZERO;
+        }
+        for &k in &self.active {
+            self.joints[k as usize].impulses = Default::default();
+        }
+    }
+
     /// Whether the pair `(a, b)` (a < b) is kept from colliding by a joint.
     #[inline]
     pub fn excludes(&self, a: u32, b: u32) -> bool {
@@ -166,13 +179,18 @@ pub struct JointRecord {
 }
 
 /// The stiffest rigid-joint feedback the solver is given, as a fraction of the substep rate:
-/// half with two or more passes, a quarter with one (Box3D's cap, always). One
-/// Gauss–Seidel pass per substep cannot hold a stiffer soft joint in a long loaded
-/// structure: a 100 × 100 grid of ball joints hanging from its top row (`stock::joint_grid`,
-/// 4 substeps) oscillates and tears with one pass at 0.4 of the substep rate and above, and
-/// holds at 0.25 (17 mm largest gap after 5 s), while with three passes 0.5 holds (3.5 mm).
-pub fn joint_hertz_cap(iterations: u32) -> f32 {
-    if iterations <= 1 {
+/// with warm-started joints, half with two or more passes, a quarter with one (Box3D's cap,
+/// always); without, the substep rate itself. One Gauss–Seidel pass per substep cannot hold
+/// a stiffer *warm-started* joint in a long loaded structure: a 100 × 100 grid of ball
+/// joints hanging from its top row (`stock::joint_grid`, 4 substeps) oscillates and tears
+/// with one pass at 0.4 of the substep rate and above, and holds at 0.25 (17 mm largest gap
+/// after 5 s), while with three passes 0.5 holds (3.5 mm). The overshoot comes from the
+/// impulse each substep carries in: started from zero instead, the same grid holds at the
+/// substep rate with one pass (8.4 mm; `tests/joints.rs`).
+pub fn joint_hertz_cap(iterations: u32, warm: bool) -> f32 {
+    if !warm {
+        f32::INFINITY
+    } else if iterations <= 1 {
         0.25
     } else {
         0.5
@@ -401,10 +419,10 @@ impl World {
             return;
         }
         let s = &self.settings;
-        let hertz = s.joint_hertz.min(joint_hertz_cap(s.iterations) / h);
+        let warm = s.warm_starting && s.joint_warm_starting;
+        let hertz = s.joint_hertz.min(joint_hertz_cap(s.iterations, warm) / h);
         self.joints.soft = Softness::new(hertz, s.joint_damping_ratio, h);
         self.joints.h = h;
-        let warm = s.warm_starting;
         self.joints.active.clear();
         let fast = s.simd;
         self.joints.fast = fast;
@@ -479,9 +497,15 @@ impl World {
         self.joints.colours.counts()
     }
 
-    /// Re-applies the joints' accumulated impulses.
+    /// Re-applies the joints' accumulated impulses (start of every substep); without warm
+    /// starting, sets them to zero instead, so that each substep's impulses are what that
+    /// substep solved (its limits clamp them, its sums count them once).
     pub(super) fn warm_start_joints(&mut self) {
-        if self.joints.active.is_empty() || !self.settings.warm_starting {
+        if self.joints.active.is_empty() {
+            return;
+        }
+        if !self.settings.warm_starting || !self.settings.joint_warm_starting {
+            self.joints.cold_start();
             return;
         }
         let set = &mut self.joints;
