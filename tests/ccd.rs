@@ -393,9 +393,12 @@ fn mesh_wall(thickness: f32) -> Shape {
 }
 
 /// Both modes against triangle meshes: spheres and spinning cubes at 50, 400 and 1,000 m/s
-/// never get past a wall of zero thickness (one quad) or a 0.02 m closed plate, with every
+/// never get through a wall of zero thickness (one quad) or a 0.02 m closed plate, with every
 /// resolution method (the earliest-collision mode cutting the step at the wall); with
 /// continuous collision off the 400 and 1,000 m/s shots pass (so the test can fail).
+/// "Through" is past the wall's plane while within its 4 m × 4 m extent: a shot the method
+/// throws along the wall (Cyclone turns the spinning cube's 400 m/s into about 117 m/s along
+/// the plate on impact) slides off its rim and may pass behind it around the edge.
 #[test]
 fn fast_bodies_never_pass_through_mesh_walls() {
     let shots = shots();
@@ -417,7 +420,10 @@ fn fast_bodies_never_pass_through_mesh_walls() {
                         let (mut x, mut cut) = (f32::MIN, false);
                         for _ in 0..60 {
                             w.step(DT);
-                            x = x.max(w.bodies()[1].pose.pos.x);
+                            let p = w.bodies()[1].pose.pos;
+                            if p.y.abs() < 2.0 && p.z.abs() < 2.0 {
+                                x = x.max(p.x);
+                            }
                             cut |= w.continuous().pairs.contains(&(0, 1));
                         }
                         // The earliest-collision mode cuts the step at the wall's triangles
