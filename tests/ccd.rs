@@ -397,8 +397,10 @@ fn mesh_wall(thickness: f32) -> Shape {
 /// resolution method (the earliest-collision mode cutting the step at the wall); with
 /// continuous collision off the 400 and 1,000 m/s shots pass (so the test can fail).
 /// "Through" is past the wall's plane while within its 4 m × 4 m extent: a shot the method
-/// throws along the wall (Cyclone turns the spinning cube's 400 m/s into about 117 m/s along
-/// the plate on impact) slides off its rim and may pass behind it around the edge.
+/// throws along the wall slides off its rim and may pass behind it around the edge.
+/// Cyclone does that to the spinning cube at 400 m/s: its dynamic friction sets the planar
+/// impulse to μ × the normal one, which on this impact turns the cube's 2.5 m/s slip into
+/// about 117 m/s along the plate (`solver/cyclone.rs`, not fixed).
 #[test]
 fn fast_bodies_never_pass_through_mesh_walls() {
     let shots = shots();
