@@ -429,3 +429,52 @@ pub fn collide_mesh(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{deepest_on_segment, hull_depth};
+    use crate::physics::hull::{builders::SplitMix64, Hull};
+    use glam::Vec3;
+
+    fn unit_cube_point(rng: &mut SplitMix64) -> Vec3 {
+        Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 2.0 - 1.0
+    }
+
+    /// The walk ends at the least face-plane depth along the segment: the depth it reports
+    /// is the depth at the point it reports, and no point of 4,001 evenly spaced along the
+    /// clipped part is deeper (random segments through a box and two random hulls).
+    #[test]
+    fn the_walk_finds_the_deepest_point_of_a_segment() {
+        let hulls = [
+            Hull::cuboid(Vec3::new(0.4, 0.3, 0.2)).unwrap(),
+            Hull::random(32, 0.5, 3).unwrap(),
+            Hull::random(20, 0.5, 9).unwrap(),
+        ];
+        let mut rng = SplitMix64(5);
+        let (mut cases, mut walked) = (0, 0);
+        for h in &hulls {
+            for _ in 0..400 {
+                let d = unit_cube_point(&mut rng) * 1.5;
+                let o = unit_cube_point(&mut rng) * 0.5 - d * 0.5;
+                let Some((t0, t1)) = h.clip_line(o, d, 0.05, (0.0, 1.0)) else { continue };
+                let middle = 0.5 * (t0 + t1);
+                let start = hull_depth(h, o + d * middle);
+                let (t, g, f) = deepest_on_segment(h, o, d, (t0, t1), (middle, start));
+                assert!((t0 - 1e-6..=t1 + 1e-6).contains(&t), "t {t} outside [{t0}, {t1}]");
+                let p = o + d * t;
+                let at = hull_depth(h, p).0;
+                let face = &h.faces()[f];
+                assert!((g - at).abs() < 1e-5, "reported depth {g}, depth there {at}");
+                assert!((face.normal.dot(p) - face.offset - at).abs() < 1e-5, "face {f} is not the active one");
+                let least = (0..=4000)
+                    .map(|k| hull_depth(h, o + d * (t0 + (t1 - t0) * k as f32 / 4000.0)).0)
+                    .fold(f32::MAX, f32::min);
+                assert!(g <= least + 1e-5, "walk {g}, a sample {least}");
+                cases += 1;
+                walked += usize::from(g < start.0 - 1e-4);
+            }
+        }
+        println!("{cases} segments, {walked} of them deeper than at their middle");
+        assert!(cases > 300 && walked > 50, "{cases} segments, {walked} walked");
+    }
+}
