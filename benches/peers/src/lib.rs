@@ -470,7 +470,7 @@ pub fn depth_summary(mut depths: Vec<f32>) -> String {
     depths.sort_by(|x, y| y.total_cmp(x));
     let mm = |x: f32| x * 1e3;
     let top: Vec<String> = depths.iter().take(10).map(|&x| format!("{:.1}", mm(x))).collect();
-    let twenty = depths.len().min(20).max(1);
+    let twenty = depths.len().clamp(1, 20);
     let mean = depths.iter().take(20).sum::<f32>() / twenty as f32;
     let median = depths.get(depths.len() / 2).copied().unwrap_or(0.0);
     format!(

@@ -309,7 +309,7 @@ impl JointSamples {
         world: &contactlab::physics::World,
         poses: impl FnOnce() -> Vec<contactlab::physics::Iso>,
     ) {
-        if k % Self::EVERY == 0 && !world.joints().is_empty() {
+        if k.is_multiple_of(Self::EVERY) && !world.joints().is_empty() {
             if let Some(e) = joint_error(world, &poses()) {
                 self.taken.push(e);
             }
