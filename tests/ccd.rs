@@ -398,9 +398,9 @@ fn mesh_wall(thickness: f32) -> Shape {
 /// continuous collision off the 400 and 1,000 m/s shots pass (so the test can fail).
 /// "Through" is past the wall's plane while within its 4 m × 4 m extent: a shot the method
 /// throws along the wall slides off its rim and may pass behind it around the edge.
-/// Cyclone does that to the spinning cube at 400 m/s: its dynamic friction sets the planar
-/// impulse to μ × the normal one, which on this impact turns the cube's 2.5 m/s slip into
-/// about 117 m/s along the plate (`solver/cyclone.rs`, not fixed).
+/// Cyclone does that to the spinning cube at 400 m/s: it resolves the corner that hits first
+/// on its own, with dynamic friction (the planar impulse μ × the normal one), and the cube
+/// leaves along the plate at about 117 m/s (within Coulomb's bound, μ × the 400 m/s stopped).
 #[test]
 fn fast_bodies_never_pass_through_mesh_walls() {
     let shots = shots();
