@@ -46,6 +46,10 @@ struct WorldRow {
     drift: Option<f32>,
     /// Largest and mean anchor separation of the ball joints at the end (m).
     joint_error: Option<(f32, f32)>,
+    /// The same after every segment of the run, untimed (m): the largest of the samples'
+    /// largest, and the means of their largest and of their means. A net that still swings
+    /// is caught anywhere in its swing by one snapshot at the end.
+    joint_error_run: Option<(f32, f32, f32)>,
     /// The barrage: bodies outside the room at the end.
     escaped: Option<usize>,
 }
@@ -123,21 +127,25 @@ fn run_world(scene: &str, template: &contactlab::physics::World, steps: usize, t
     // speed during the run (a shared virtual machine drifts by 20 % and more) slows every
     // engine alike instead of whichever ran at the time.
     let mut elapsed = vec![0.0f64; engines.len()];
+    let mut joint_samples = vec![Vec::new(); engines.len()];
     let seg = steps.div_ceil(SEGMENTS).max(1);
     let mut done = 0;
     while done < steps {
         let n = seg.min(steps - done);
-        for (e, total) in engines.iter_mut().zip(&mut elapsed) {
+        for ((e, total), samples) in engines.iter_mut().zip(&mut elapsed).zip(&mut joint_samples) {
             let t = Instant::now();
             for _ in 0..n {
                 e.step();
             }
             *total += t.elapsed().as_secs_f64();
+            if !template.joints().is_empty() {
+                samples.extend(joint_error(template, &e.poses()));
+            }
         }
         done += n;
     }
     let mut rows = Vec::new();
-    for ((e, secs), start_pose) in engines.iter().zip(elapsed).zip(start_poses) {
+    for (((e, secs), start_pose), samples) in engines.iter().zip(elapsed).zip(start_poses).zip(&joint_samples) {
         let ms = secs * 1e3 / steps as f64;
         let poses = e.poses();
         let row = WorldRow {
@@ -148,6 +156,11 @@ fn run_world(scene: &str, template: &contactlab::physics::World, steps: usize, t
             max_penetration: max_penetration(template, &poses),
             drift: top.zip(start_pose).map(|(i, p0)| (poses[i].pos - p0).length()),
             joint_error: joint_error(template, &poses),
+            joint_error_run: (!samples.is_empty()).then(|| {
+                let n = samples.len() as f32;
+                let top = samples.iter().map(|s| s.0).fold(0.0f32, f32::max);
+                (top, samples.iter().map(|s| s.0).sum::<f32>() / n, samples.iter().map(|s| s.1).sum::<f32>() / n)
+            }),
             escaped: if scene.starts_with("barrage-") {
                 Some(escaped(template, &poses))
             } else if scene.starts_with("heightfield-") {
@@ -330,10 +343,31 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
         if !jointed.is_empty() {
             out += "\nJoint error at the end (ball-joint anchor separation, by the same measure for every engine; mm, max / mean):\n\n";
             out += "| scene | contactlab | rapier3d | box3d-rust | box3d (C) | contactlab 4×3 |\n|---|---|---|---|---|---|\n";
-            for s in jointed {
+            for s in &jointed {
                 let err = |e: &str| {
                     cell(
                         find(s, e).and_then(|r| r.joint_error).map(|(m, a)| format!("{:.2} / {:.3}", m * 1e3, a * 1e3)),
+                    )
+                };
+                let _ = writeln!(
+                    out,
+                    "| {s} | {} | {} | {} | {} | {} |",
+                    err("contactlab"),
+                    err("rapier3d"),
+                    err("box3d-rust"),
+                    err("box3d (C)"),
+                    err("contactlab 4×3")
+                );
+            }
+
+            out += &format!("\nJoint error over the run (the same measure after each of the {SEGMENTS} segments of steps, untimed; mm, largest / mean of the largest / mean of the means):\n\n");
+            out += "| scene | contactlab | rapier3d | box3d-rust | box3d (C) | contactlab 4×3 |\n|---|---|---|---|---|---|\n";
+            for s in &jointed {
+                let err = |e: &str| {
+                    cell(
+                        find(s, e)
+                            .and_then(|r| r.joint_error_run)
+                            .map(|(top, m, a)| format!("{:.2} / {:.2} / {:.3}", top * 1e3, m * 1e3, a * 1e3)),
                     )
                 };
                 let _ = writeln!(
