@@ -194,20 +194,20 @@ pub struct Settings {
     /// arm's length in the contact plane; the rest moves linearly (Millington's `angularLimit`).
     pub cyclone_angular_limit: f32,
     /// Joints: stiffness of the position feedback of rigid joint rows (Hz), capped at half
-    /// the substep rate, or a quarter with a single iteration, or at the substep rate when
-    /// the joints are not warm-started ([`crate::physics::world::joint_hertz_cap`]; Box2D v3
+    /// the substep rate, or a quarter with a single iteration, and not capped when the
+    /// joints are not warm-started ([`crate::physics::world::joint_hertz_cap`]; Box2D v3
     /// uses twice the contact hertz, Box3D caps at a quarter).
     pub joint_hertz: f32,
+    /// Joints: damping ratio of that feedback.
+    pub joint_damping_ratio: f32,
     /// Joints: each substep starts from the joint impulses the last one ended with (warm
     /// starting, as the contacts do; only while `warm_starting` is on too). Off, every
     /// substep's joint impulses start from zero, as rapier3d's joints do by default: a single
     /// pass then converges less far, but a stiff joint no longer overshoots on the impulse it
-    /// carried in, so the feedback may be as stiff as the substep rate. A long loaded
-    /// structure at one iteration (a hanging net) then holds its joints several times closer
-    /// than soft warm-started joints can (docs/BENCHMARKS.md, joint grid).
+    /// carried in, so the feedback is not capped: rigid joints hold a long loaded structure
+    /// (a hanging net) with one iteration, as rapier3d's do, without the soft joints' sag,
+    /// but with the swing a single pass leaves (docs/BENCHMARKS.md, joint grid).
     pub joint_warm_starting: bool,
-    /// Joints: damping ratio of that feedback.
-    pub joint_damping_ratio: f32,
     /// Broad phase: keep only the pairs whose bounding spheres come within the margin of
     /// each other on their straight paths over the step (no *ghost* speculative contacts
     /// between fast bodies that pass each other, Catto's ghost collisions); off keeps every

@@ -180,13 +180,15 @@ pub struct JointRecord {
 
 /// The stiffest rigid-joint feedback the solver is given, as a fraction of the substep rate:
 /// with warm-started joints, half with two or more passes, a quarter with one (Box3D's cap,
-/// always); without, the substep rate itself. One Gauss–Seidel pass per substep cannot hold
-/// a stiffer *warm-started* joint in a long loaded structure: a 100 × 100 grid of ball
-/// joints hanging from its top row (`stock::joint_grid`, 4 substeps) oscillates and tears
-/// with one pass at 0.4 of the substep rate and above, and holds at 0.25 (17 mm largest gap
-/// after 5 s), while with three passes 0.5 holds (3.5 mm). The overshoot comes from the
-/// impulse each substep carries in: started from zero instead, the same grid holds at the
-/// substep rate with one pass (8.4 mm; `tests/joints.rs`).
+/// always); without warm starting, no cap (infinite). One Gauss–Seidel pass per substep
+/// cannot hold a stiffer *warm-started* joint in a long loaded structure: a 100 × 100 grid
+/// of ball joints hanging from its top row (`stock::joint_grid`, 4 substeps) oscillates and
+/// tears with one pass at 0.4 of the substep rate and above, and holds at 0.25 (17 mm
+/// largest gap after 5 s), while with three passes 0.5 holds (3.5 mm). The overshoot comes
+/// from the impulse each substep carries in: started from zero instead, rigid joints
+/// (10⁶ Hz) hold the same grid with one pass, with rapier3d's errors (13.0 mm largest gap
+/// after 5 s against its 13.3; docs/BENCHMARKS.md), and 1000 Hz holds a 20 × 20 net
+/// (`tests/joints.rs`).
 pub fn joint_hertz_cap(iterations: u32, warm: bool) -> f32 {
     if !warm {
         f32::INFINITY
