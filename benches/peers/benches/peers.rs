@@ -23,8 +23,8 @@
 use contactlab::scene::stock::{barrage, box_pile, heightfield_pile, hull_pile, joint_grid, pyramid};
 use contactlab_peers::narrow::{engines, pairs, wobble};
 use contactlab_peers::{
-    below_terrain, contactlab_settings, escaped, joint_error, max_penetration, Box3d, Contactlab, ContactlabDefault,
-    Engine, Rapier,
+    below_terrain, contactlab_settings, escaped, joint_error, joint_error_over_run, max_penetration, Box3d, Contactlab,
+    ContactlabDefault, Engine, Rapier,
 };
 use criterion::{black_box, Criterion};
 use std::fmt::Write as _;
@@ -156,11 +156,7 @@ fn run_world(scene: &str, template: &contactlab::physics::World, steps: usize, t
             max_penetration: max_penetration(template, &poses),
             drift: top.zip(start_pose).map(|(i, p0)| (poses[i].pos - p0).length()),
             joint_error: joint_error(template, &poses),
-            joint_error_run: (!samples.is_empty()).then(|| {
-                let n = samples.len() as f32;
-                let top = samples.iter().map(|s| s.0).fold(0.0f32, f32::max);
-                (top, samples.iter().map(|s| s.0).sum::<f32>() / n, samples.iter().map(|s| s.1).sum::<f32>() / n)
-            }),
+            joint_error_run: joint_error_over_run(samples),
             escaped: if scene.starts_with("barrage-") {
                 Some(escaped(template, &poses))
             } else if scene.starts_with("heightfield-") {

@@ -354,6 +354,20 @@ pub fn ball_joints(src: &World) -> Vec<(usize, usize, Vec3, Vec3)> {
         .collect()
 }
 
+/// The [`joint_error`] samples of one run summed up: the largest of their largest gaps,
+/// and the means of their largest and of their mean gaps (m); `None` without samples. A net
+/// that still swings is caught anywhere in its swing by one snapshot, so the peer table and
+/// `peers-run` also sample it along the run.
+pub fn joint_error_over_run(samples: &[(f32, f32)]) -> Option<(f32, f32, f32)> {
+    if samples.is_empty() {
+        return None;
+    }
+    let n = samples.len() as f32;
+    let top = samples.iter().map(|s| s.0).fold(0.0f32, f32::max);
+    let (sum_max, sum_mean) = samples.iter().fold((0.0f32, 0.0f32), |s, e| (s.0 + e.0, s.1 + e.1));
+    Some((top, sum_max / n, sum_mean / n))
+}
+
 /// Anchor separation of every ball joint of `template` with its bodies at `poses`: (largest,
 /// mean) in metres; `None` when the world has no joints. The same yardstick for every engine.
 pub fn joint_error(template: &World, poses: &[Iso]) -> Option<(f32, f32)> {

@@ -167,20 +167,21 @@ fn hull_depth(h: &Hull, p: Vec3) -> (f32, usize) {
 /// The point of the segment `o + t·d`, `t` in `range`, deepest inside the hull by the
 /// face-plane measure `g(t) = max_f (n_f·(o + t·d) − offset_f)` ([`hull_depth`] along the
 /// segment: convex and piecewise linear in t), as `(t, g(t), face)`. The walk starts at
-/// `start` (a `t` with its `g` and active face): the active face's slope along `d` says which way g falls, the next
-/// face to take over that way is the nearest crossing, and it stops where that face is
-/// level or rising (the minimum; of two faces meeting there, the one more nearly parallel
-/// to the segment names the normal), where the active face is level, or at the range's end.
+/// `start`, given with its g and active face as [`hull_depth`] returns them: the active
+/// face's slope along `d` says which way g falls, the next face to take over that way is the
+/// nearest crossing, and it stops where that face is level or rising (the minimum; of two
+/// faces meeting there, the one more nearly parallel to the segment names the normal),
+/// where the active face is level, or at the range's end.
 fn deepest_on_segment(
     h: &Hull,
     o: Vec3,
     d: Vec3,
     (t0, t1): (f32, f32),
-    (start, (g, face)): (f32, (f32, usize)),
+    (start, (sep_start, face_start)): (f32, (f32, usize)),
 ) -> (f32, f32, usize) {
     let faces = h.faces();
     let level = 1e-6 * d.length();
-    let (mut t, mut sep, mut f) = (start, g, face);
+    let (mut t, mut sep, mut f) = (start, sep_start, face_start);
     for _ in 0..faces.len() {
         let slope = faces[f].normal.dot(d);
         if slope.abs() <= level {
@@ -190,28 +191,28 @@ fn deepest_on_segment(
         let up = slope < 0.0;
         let p = o + d * t;
         let mut next = ((if up { t1 - t } else { t - t0 }).max(0.0), usize::MAX);
-        for (g, face) in faces.iter().enumerate() {
-            let s = face.normal.dot(d);
-            // How fast face g's plane distance gains on f's per unit of |Δt|.
+        for (k, other) in faces.iter().enumerate() {
+            let s = other.normal.dot(d);
+            // How fast face k's plane distance gains on f's per unit of |Δt|.
             let closing = if up { s - slope } else { slope - s };
-            if g != f && closing > 0.0 {
-                let dt = (sep - (face.normal.dot(p) - face.offset)).max(0.0) / closing;
+            if k != f && closing > 0.0 {
+                let dt = (sep - (other.normal.dot(p) - other.offset)).max(0.0) / closing;
                 if dt < next.0 {
-                    next = (dt, g);
+                    next = (dt, k);
                 }
             }
         }
         t = if up { t + next.0 } else { t - next.0 };
         sep += slope * if up { next.0 } else { -next.0 };
-        let Some(g) = (next.1 != usize::MAX).then_some(next.1) else { break };
-        let s = faces[g].normal.dot(d);
+        let Some(k) = (next.1 != usize::MAX).then_some(next.1) else { break };
+        let s = faces[k].normal.dot(d);
         if (up && s < -level) || (!up && s > level) {
-            f = g;
+            f = k;
             continue;
         }
-        // The minimum: f falls into it, g is level or rises out of it.
+        // The minimum: f falls into it, k is level or rises out of it.
         if s.abs() < slope.abs() {
-            f = g;
+            f = k;
         }
         break;
     }

@@ -36,14 +36,14 @@ impl World {
     /// A rotation by ω·h is exact for isotropic bodies (cubes, spheres: ω is constant
     /// between impulses). Free bodies, and bodies held only by joints, take the free
     /// rotation update ([`crate::physics::free_rotation`]; a body hung from a fixed point,
-    /// about that point: `world/pivots.rs`), which holds the angular momentum fixed between impulses — the
-    /// gyroscopic term (module docs of [`crate::physics::body`]) — and their world inverse
-    /// inertia in the solver state follows the turn, so the next substep's joint rows use
-    /// the inertia the body has. Bodies in contact
-    /// turn by ω·h too: their impulses use the world inertia of the step's start, and a
-    /// gyroscopic update with the turning inertia between impulses computed with the old
-    /// one let slivers gain energy without bound (docs/physics.md, the fuzzer); their spin
-    /// is carried to the new orientation once per step ([`crate::physics::Body::carry_spin`], skipped below
+    /// about that point: `world/pivots.rs`), which holds the angular momentum fixed between
+    /// impulses — the gyroscopic term (module docs of [`crate::physics::body`]) — and their
+    /// world inverse inertia in the solver state follows the turn, so the next substep's
+    /// joint rows use the inertia the body has. Bodies in contact turn by ω·h too: their
+    /// impulses use the world inertia of the step's start, and a gyroscopic update with the
+    /// turning inertia between impulses computed with the old one let slivers gain energy
+    /// without bound (docs/physics.md, the fuzzer); their spin is carried to the new
+    /// orientation once per step ([`crate::physics::Body::carry_spin`], skipped below
     /// [`SMALL_TURN`] per substep: a resting pile keeps ω as it is). A body in contact turns
     /// at most [`MAX_CONTACT_TURN`] per substep ([`crate::physics::Body::limit_contact_spin`]).
     pub(super) fn integrate_positions(&mut self, h: f32) {

@@ -14,7 +14,8 @@
 
 use contactlab::scene::stock::{barrage, box_pile, heightfield_pile, hull_pile, joint_grid, pyramid};
 use contactlab_peers::{
-    contactlab_settings, depth_summary, joint_error, max_penetration, pair_depths, Box3d, Contactlab, Engine, Rapier,
+    contactlab_settings, depth_summary, joint_error, joint_error_over_run, max_penetration, pair_depths, Box3d,
+    Contactlab, Engine, Rapier,
 };
 use std::process::ExitCode;
 use std::time::Instant;
@@ -319,19 +320,14 @@ impl JointSamples {
     /// One line: over the samples, the largest gap, and the means of the largest and of the
     /// mean gaps (mm).
     fn print(&self) {
-        if self.taken.is_empty() {
-            return;
-        }
-        let n = self.taken.len() as f32;
-        let top = self.taken.iter().map(|e| e.0).fold(0.0f32, f32::max);
-        let (sum_max, sum_mean) = self.taken.iter().fold((0.0f32, 0.0f32), |s, e| (s.0 + e.0, s.1 + e.1));
+        let Some((top, mean_max, mean_mean)) = joint_error_over_run(&self.taken) else { return };
         println!(
             "  joint error over the run ({} samples, every {} steps): largest {:.2} mm; mean of the largest {:.2} mm, of the mean {:.3} mm",
             self.taken.len(),
             Self::EVERY,
             top * 1e3,
-            sum_max / n * 1e3,
-            sum_mean / n * 1e3
+            mean_max * 1e3,
+            mean_mean * 1e3
         );
     }
 }
