@@ -456,7 +456,7 @@ pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, Cli
         }
         let Some(stages) = t.clip_stages() else {
             return Err(CliError::ClipStage(
-                "the selected pair has no clip stages (it needs two hulls in face contact)".into(),
+                "the selected pair has no clip stages (it needs two hulls in contact: a face contact, or an edge contact whose faces were clipped)".into(),
             ));
         };
         if let Some(ClipStageArg::Stage(n)) = cli.clip_stage {

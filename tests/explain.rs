@@ -210,7 +210,15 @@ fn the_sat_section_agrees_with_a_brute_force_sat_on_random_hulls() {
 fn crossed_edges_choose_an_edge_pair_and_twisted_boxes_clip_an_octagon_to_four_points() {
     let md = doc(load("crossed_edges.ron"), 1, "ridge", "roof").markdown();
     assert!(md.contains("edge pair") && md.contains("wins"), "the edge pair's win is stated");
-    assert!(!md.contains("## 4. The clip"), "an edge contact has no clip");
+    // The edge pair's two faces are clipped along its axis. Two ridges crossed at right
+    // angles: the faces drop away from the crossing at 45°, so only the crossing itself is
+    // within the margin, at the depth the SAT measured for the edge pair.
+    assert!(md.contains("## 4. The clip") && md.contains("The winning axis is an edge pair"), "the edge clip");
+    let best = table(&md, "best of each kind");
+    let edge = best.iter().find(|r| r[0] == "edge pair").expect("the edge pair's row");
+    let kept = table(&md, "kept | point (m)");
+    assert_eq!(kept.len(), 1, "one corner kept: {kept:?}");
+    assert!((f(&kept[0][2]) + f(&edge[2])).abs() < 2e-5, "kept depth {} against the edge pair's {}", kept[0][2], edge[2]);
     let md = doc(load("twisted_boxes.ron"), 1, "lower", "upper").markdown();
     let polys = table(&md, "polygon");
     let corners: Vec<usize> = polys

@@ -1,6 +1,6 @@
 //! Hand-made contact cases with exact expected results.
 
-use contactlab::physics::collide::{collide, CollideConfig, ContactKind, Manifold, SatCache, Scratch};
+use contactlab::physics::collide::{collide, CollideConfig, ContactKind, FeatureId, Manifold, SatCache, Scratch};
 use contactlab::physics::{Iso, Shape};
 use glam::{Quat, Vec3};
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, SQRT_2};
@@ -418,4 +418,77 @@ fn box_sat_and_hull_sat_build_the_same_manifolds() {
     }
     assert!(touching > 1500, "{touching}");
     assert!(same as f32 >= 0.995 * total as f32, "{same} of {total}");
+}
+
+/// An edge contact clips the two edges' faces along its axis. Against brute force on random
+/// hull pairs that the SAT puts in edge contact: every point's depth is the overlap of the
+/// two hulls along the axis through that point (the line through it clipped by each hull's
+/// face planes); where they overlap, the deepest point is the overlap of the two hulls'
+/// extents along the axis (their vertices projected on it), which is the edge pair's depth;
+/// and nearly parallel faces give the pair more than one point.
+#[test]
+fn an_edge_contact_clips_the_edges_faces_along_its_axis() {
+    use contactlab::physics::hull::{builders::SplitMix64, Hull};
+    let cfg = CollideConfig::default();
+    let (mut scratch, mut m) = (Scratch::default(), Manifold::default());
+    let mut rng = SplitMix64(5);
+    let unit = |rng: &mut SplitMix64| {
+        (Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 2.0 - 1.0).normalize_or(Vec3::Y)
+    };
+    let (mut edges, mut clipped, mut several, mut worst) = (0, 0, 0, 0.0f32);
+    for seed in 0..40u64 {
+        let (ha, hb) = (Hull::random(24, 0.5, 2 * seed).unwrap(), Hull::random(24, 0.4, 2 * seed + 1).unwrap());
+        let (sa, sb) = (Shape::Hull(ha.clone().into()), Shape::Hull(hb.clone().into()));
+        for _ in 0..150 {
+            let xa = Iso::new(Vec3::ZERO, Quat::from_axis_angle(unit(&mut rng), rng.next_f32() * 6.3));
+            let rot = Quat::from_axis_angle(unit(&mut rng), rng.next_f32() * 6.3);
+            // B along a random direction d, its extent along d overlapping A's by −1 to 3 cm.
+            let d = unit(&mut rng);
+            let top_a = ha.vertices().iter().map(|&v| d.dot(xa.transform_point(v))).fold(f32::MIN, f32::max);
+            let low_b = hb.vertices().iter().map(|&v| d.dot(rot * v)).fold(f32::MAX, f32::min);
+            let xb = Iso::new(d * (top_a - low_b - (0.04 * rng.next_f32() - 0.01)), rot);
+            collide(&sa, &xa, &sb, &xb, &cfg, &mut SatCache::Empty, &mut scratch, &mut m);
+            if m.kind != ContactKind::Edge || m.points.is_empty() {
+                continue;
+            }
+            edges += 1;
+            let n = m.normal;
+            let extent = |h: &Hull, x: &Iso, s: f32| {
+                h.vertices().iter().map(|&v| s * n.dot(x.transform_point(v))).fold(f32::MIN, f32::max)
+            };
+            let overlap = extent(&ha, &xa, 1.0) + extent(&hb, &xb, -1.0);
+            // Overlapping, the edges cross seen along the axis and realise the overlap; apart
+            // by less than the margin, they may pass each other, and the gap between them
+            // along any line is then at least the gap between the extents.
+            let deepest = m.max_depth();
+            assert!(deepest <= overlap + 1e-5, "deepest {deepest} beyond the overlap {overlap}");
+            assert!(overlap < 0.0 || deepest > overlap - 1e-4, "deepest {deepest} against the overlap {overlap}");
+            // A pair whose faces are too steep to the axis, or whose clip keeps nothing
+            // within the margin (edges apart that do not cross seen along the axis), keeps
+            // the edge pair's single point, placed between the edges' closest points.
+            if m.points.iter().any(|p| p.id.0 >> 56 != FeatureId::CLIP) {
+                assert_eq!(m.points.len(), 1);
+                continue;
+            }
+            clipped += 1;
+            for p in &m.points {
+                // The line p + t·n through each hull, in its own frame.
+                let along = |h: &Hull, x: &Iso| {
+                    let (o, dir) = (x.inv_transform_point(p.position), x.inv_transform_vector(n));
+                    h.clip_line(o, dir, 1e-5, (-10.0, 10.0)).expect("the point projects onto both faces")
+                };
+                let ((_, a_top), (b_low, _)) = (along(&ha, &xa), along(&hb, &xb));
+                let depth = a_top - b_low;
+                worst = worst.max((p.depth - depth).abs());
+                assert!((p.depth - depth).abs() < 1e-4, "point depth {} against {depth} through it", p.depth);
+                assert!(p.depth <= overlap + 1e-5 && p.depth >= -cfg.margin - 1e-5);
+            }
+            several += usize::from(m.points.len() > 1);
+        }
+    }
+    println!(
+        "{edges} edge contacts, {clipped} clipped, {several} with more than one point; largest depth error {worst:e} m"
+    );
+    assert!(clipped > 300 && clipped * 10 > edges * 9, "{clipped} of {edges} edge contacts clipped");
+    assert!(several * 2 > edges, "{several} of {edges} edge contacts have more than one point");
 }

@@ -495,6 +495,9 @@ pub fn clip_caption(t: &Testbed, pd: &PairDebug) -> Option<String> {
     let what = match k {
         0 => "the incident face, before clipping".to_string(),
         k if k < n - 2 => format!("clipped by side plane {k} of the reference face (on {owner})"),
+        k if k == n - 2 && clip.edge_axis.is_some() => {
+            "the points within the margin of the reference face along the edge axis, kept by depth".to_string()
+        }
         k if k == n - 2 => "the points below the reference face, kept by depth".to_string(),
         _ => "reduced to at most four points".to_string(),
     };

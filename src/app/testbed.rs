@@ -304,7 +304,9 @@ impl Testbed {
         mut draw: impl FnMut(&mut Testbed) -> Result<T, String>,
     ) -> Result<Vec<T>, String> {
         let n =
-            self.clip_stages().ok_or("the selected pair has no clip stages (it needs two hulls in face contact)")?;
+            self.clip_stages().ok_or(
+                "the selected pair has no clip stages (it needs two hulls in contact: a face contact, or an edge contact whose faces were clipped)",
+            )?;
         let shown = self.selection.clip_stage;
         let mut out = Vec::with_capacity(n);
         for k in 0..n {

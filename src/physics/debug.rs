@@ -85,7 +85,7 @@ pub struct SatRecord {
     pub reason: String,
     /// The manifold built from the winner.
     pub manifold: Manifold,
-    /// Clip stages when the winner is a face.
+    /// Clip stages when the winner is a face, or an edge pair whose faces were clipped.
     pub clip: Option<ClipRecord>,
 }
 
@@ -233,7 +233,22 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
         };
         match result.choose(cfg) {
             Axis::Edge(e) => {
-                edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, e.separation, cfg, &mut manifold);
+                let mut c = ClipRecord::default();
+                if edge_contact(
+                    a,
+                    xa,
+                    b,
+                    xb,
+                    e.edge_a,
+                    e.edge_b,
+                    e.separation,
+                    cfg,
+                    &mut scratch,
+                    &mut manifold,
+                    Some(&mut c),
+                ) {
+                    clip = Some(c);
+                }
                 let why = format!(
                     "edge pair {}/{} wins: {:+.4} m > {:+.4} m (best face {:+.4} m + 10 % of its size + half the slop)",
                     e.edge_a,

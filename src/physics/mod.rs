@@ -22,8 +22,8 @@
 //!    A's faces, B's faces and the edge pairs whose Gauss-map arcs cross (the Minkowski
 //!    faces of A − B). A face axis gives a *reference face*; the other body's face most
 //!    anti-parallel to it among those around its deepest vertex (the *incident face*) is clipped against the reference face's side
-//!    planes (Sutherland–Hodgman) and reduced to at most 4 points; an edge axis gives one
-//!    point. Spheres and capsules take closed forms. **Mesh contacts**: a convex body on a
+//!    planes (Sutherland–Hodgman) and reduced to at most 4 points; an edge axis clips the
+//!    two edges' faces along that axis the same way (one point where they are too steep). Spheres and capsules take closed forms. **Mesh contacts**: a convex body on a
 //!    static triangle mesh gets per-triangle contacts, grouped by normal into one manifold
 //!    per group. Each point carries a feature ID so it can be recognised next step; a pair
 //!    that barely moved keeps its manifold (depths measured again), and a pair still apart

@@ -410,7 +410,9 @@ fn clip_overlay(v: &mut ViewDraw, pair: &PairDebug, stage: Option<usize>) {
     // strongly, as a band standing on its edge; the planes before it faintly.
     let r = &rec.reference_polygon;
     if (1..=rec.stages.len()).contains(&stage) && r.len() >= 3 {
-        let normal = (r[1] - r[0]).cross(r[2] - r[0]).normalize_or_zero();
+        // A side plane contains the direction the faces are projected along: the reference
+        // face's normal, or an edge contact's axis.
+        let normal = rec.edge_axis.unwrap_or_else(|| (r[1] - r[0]).cross(r[2] - r[0]).normalize_or_zero());
         for k in 0..stage {
             let (a, b) = (r[k % r.len()], r[(k + 1) % r.len()]);
             let cutting = k + 1 == stage;

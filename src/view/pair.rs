@@ -34,8 +34,8 @@ pub struct PairDebug {
     pub manifold: Manifold,
     /// The manifold recomputed at the current poses with an empty SAT cache.
     pub fresh: Manifold,
-    /// The face clip to draw: the step's (`record`) when its contact came from one, else
-    /// the fresh recomputation's.
+    /// The clip to draw (a face contact's, or an edge contact's along its axis): the step's
+    /// (`record`) when its contact came from one, else the fresh recomputation's.
     pub clip: Option<ClipRecord>,
     /// Step whose clip `clip` is (0: the fresh recomputation at the current poses).
     pub clip_step: u64,
@@ -84,10 +84,15 @@ impl PairDebug {
             }
             None => (fresh.clone(), Vec::new()),
         };
-        // The step's clip belongs to its manifold only while that manifold is a face contact
-        // of two hulls (built by that clip, or recycled from it since); else the fresh one's.
-        let face = sat.is_some() && !manifold.points.is_empty() && manifold.kind != crate::physics::ContactKind::Edge;
-        let (clip, clip_step) = match record.as_ref().filter(|r| face && r.clip_step > 0) {
+        // The step's clip belongs to its manifold only while that manifold is a contact of
+        // two hulls of the clip's kind (a face clip for a face contact, an edge clip for an
+        // edge contact), built by that clip or recycled from it since; else the fresh one's.
+        let edge = manifold.kind == crate::physics::ContactKind::Edge;
+        let clipped = sat.is_some() && !manifold.points.is_empty();
+        let (clip, clip_step) = match record
+            .as_ref()
+            .filter(|r| clipped && r.clip_step > 0 && r.collide.clip.edge_axis.is_some() == edge)
+        {
             Some(r) => (Some(r.collide.clip.clone()), r.clip_step),
             None => (sat.as_ref().and_then(|s| s.clip.clone()), 0),
         };

@@ -227,11 +227,15 @@ fn draw_figures(scene: &LoadedScene, run: &Run, size: (u32, u32)) -> Figures {
     t.view.insets.solo = Some(Figure::Clip);
     t.view.overlays.enable(crate::scene::format::Overlay::Clip);
     t.frame_clip(small.0 as f32 / small.1 as f32);
+    let edge = t.pair_debug().and_then(|p| p.clip.as_ref()).is_some_and(|c| c.edge_axis.is_some());
     if let Ok(docs) = vector::clip_stages(&mut t, small) {
         let n = docs.len();
         for (k, svg) in docs.into_iter().enumerate() {
             let caption = match k {
                 0 => "The incident face before clipping.".to_string(),
+                k if k + 2 == n && edge => {
+                    "The points kept: an overlap along the edge axis, or a gap within the margin.".to_string()
+                }
                 k if k + 2 == n => "The points kept below the reference face.".to_string(),
                 k if k + 1 == n => "The manifold: reduced to at most four points.".to_string(),
                 k => format!("After side plane {k}."),

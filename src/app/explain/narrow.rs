@@ -5,6 +5,7 @@
 use super::doc::Section;
 use super::fmt::{num, q4, sep, v3};
 use super::Run;
+use crate::physics::collide::clip::ClipRecord;
 use crate::physics::collide::{CollideConfig, ContactKind, PairPath};
 use crate::physics::debug::{sat_record, EdgePairStatus, SatRecord};
 use crate::physics::{Body, Shape};
@@ -347,7 +348,8 @@ fn curved_section(run: &Run) -> Section {
     s
 }
 
-/// Section 4: reference and incident faces and each clip plane (face contacts).
+/// Section 4: reference and incident faces and each clip plane (face contacts, and edge
+/// contacts whose two faces were clipped along the axis).
 pub fn clip_section(run: &Run, sat: Option<&SatRecord>) -> Option<Section> {
     let from_step = run.record.clip_step == run.step && !run.record.collide.clip.stages.is_empty();
     let clip = if from_step { Some(&run.record.collide.clip) } else { sat.and_then(|s| s.clip.as_ref()) }?;
@@ -358,6 +360,58 @@ pub fn clip_section(run: &Run, sat: Option<&SatRecord>) -> Option<Section> {
         "The step did not clip this pair (its manifold came another way); this is the clip of the test above, at the poses the step started from."
     });
     let (ref_body, inc_body) = if clip.reference_on_b { (run.b, run.a) } else { (run.a, run.b) };
+    match clip.edge_axis {
+        Some(axis) => edge_clip_paras(&mut s, run, clip, axis),
+        None => face_clip_paras(&mut s, run, clip, ref_body, inc_body),
+    }
+    // One row per corner, the polygon named on its first.
+    let mut rows = Vec::new();
+    let mut polygon = |name: String, p: &[glam::Vec3]| {
+        if p.is_empty() {
+            rows.push(vec![name.clone(), "—".into(), "(empty: clipped away)".into()]);
+        }
+        for (k, v) in p.iter().enumerate() {
+            rows.push(vec![
+                if k == 0 { format!("{name} ({} corners)", p.len()) } else { String::new() },
+                k.to_string(),
+                v3(*v),
+            ]);
+        }
+    };
+    polygon("reference face".into(), &clip.reference_polygon);
+    polygon("incident face".into(), &clip.incident_polygon);
+    for (k, st) in clip.stages.iter().enumerate() {
+        polygon(format!("after side plane {}", k + 1), st);
+    }
+    s.table(&["polygon", "corner", "position (m)"], rows);
+    let kept = clip.kept.iter().enumerate().map(|(k, (p, d))| vec![k.to_string(), v3(*p), sep(*d)]).collect();
+    s.para(if clip.edge_axis.is_some() {
+        "Kept: the corners of the clipped polygon whose gap along n to the reference face's plane is an overlap or within the margin, with their depths:"
+    } else {
+        "Kept: the corners of the clipped polygon that lie below the reference face (or within the margin above it), with their depths:"
+    });
+    s.table(&["kept", "point (m)", "depth (m)"], kept);
+    let m = &run.record.manifold;
+    let reduced = clip
+        .reduced
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let id = m.points.iter().find(|q| q.position.distance(*p) < 1e-4).map(|q| feature::label(q.id));
+            vec![k.to_string(), v3(*p), id.unwrap_or_else(|| "—".into())]
+        })
+        .collect();
+    s.para("Reduced to at most four (the deepest point, the one farthest from it, then the two that span the largest area): the manifold's points, with the features that made them.");
+    s.table(&["point", "position (m)", "features"], reduced);
+    for (file, caption, fig) in &run.figures.clip {
+        s.figure(file.clone(), caption.clone(), fig.clone());
+    }
+    Some(s)
+}
+
+/// Why a face contact clipped the faces it did: the reference face, and the incident face
+/// among those around the other body's deepest vertex.
+fn face_clip_paras(s: &mut Section, run: &Run, clip: &ClipRecord, ref_body: usize, inc_body: usize) {
     s.para(format!(
         "The winning axis is a face, so that face is the reference: face {} of {} ({}). The incident face is the face of {} ({}) whose normal is most opposed to the reference normal among the faces that meet at its deepest vertex along that normal: face {}. (On an irregular hull the most opposed face of all need not hold that vertex, and its clip would miss the deepest point; a face that meets there always holds it.) Its polygon is cut by the side planes of the reference face (the planes through the reference face's edges, perpendicular to it), one after another; the points left below the reference face are kept, then reduced to at most four.",
         clip.reference_face,
@@ -391,43 +445,27 @@ pub fn clip_section(run: &Run, sat: Option<&SatRecord>) -> Option<Section> {
         ));
         s.table(&["face", "n·n_face"], rows);
     }
-    // One row per corner, the polygon named on its first.
-    let mut rows = Vec::new();
-    let mut polygon = |name: String, p: &[glam::Vec3]| {
-        if p.is_empty() {
-            rows.push(vec![name.clone(), "—".into(), "(empty: clipped away)".into()]);
-        }
-        for (k, v) in p.iter().enumerate() {
-            rows.push(vec![
-                if k == 0 { format!("{name} ({} corners)", p.len()) } else { String::new() },
-                k.to_string(),
-                v3(*v),
-            ]);
-        }
-    };
-    polygon("reference face".into(), &clip.reference_polygon);
-    polygon("incident face".into(), &clip.incident_polygon);
-    for (k, st) in clip.stages.iter().enumerate() {
-        polygon(format!("after side plane {}", k + 1), st);
+}
+
+/// Which faces an edge contact clipped, and why along its axis.
+fn edge_clip_paras(s: &mut Section, run: &Run, clip: &ClipRecord, axis: glam::Vec3) {
+    let bodies = run.start.bodies();
+    let (ba, bb) = (&bodies[run.a], &bodies[run.b]);
+    s.para(format!(
+        "The winning axis is an edge pair, n = {} (the cross product of the two edges, from A to B). Its contact is not one point: the two faces that meet along n are clipped against each other, seen along n. The reference face is the face of {} (A) beside its edge that faces n most: face {}. The incident face is the face of {} (B) beside its edge that faces −n most: face {}. The incident polygon is cut by the planes through the reference face's edges that contain n (not perpendicular to the face, as in a face contact); every corner left takes the gap along n from the incident face up to the reference face's plane (the plane gap divided by n·n_face). The crossing of the two edges is one of the corners, at the edge pair's depth; where the faces are nearly parallel, the other corners are close to it too and hold the pair up, where one point would let it roll.",
+        v3(axis),
+        run.name(run.a),
+        clip.reference_face,
+        run.name(run.b),
+        clip.incident_face
+    ));
+    if let (Some(ha), Some(hb)) = (ba.shape.hull(), bb.shape.hull()) {
+        let na = ba.pose.transform_vector(ha.faces()[clip.reference_face as usize].normal);
+        let nb = bb.pose.transform_vector(hb.faces()[clip.incident_face as usize].normal);
+        s.para(format!(
+            "n·n_face = {} for the reference face and {} for the incident face (both at least 0.5: a face steeper than 60° to n keeps the edge pair's single point instead).",
+            num(axis.dot(na)),
+            num(-axis.dot(nb))
+        ));
     }
-    s.table(&["polygon", "corner", "position (m)"], rows);
-    let kept = clip.kept.iter().enumerate().map(|(k, (p, d))| vec![k.to_string(), v3(*p), sep(*d)]).collect();
-    s.para("Kept: the corners of the clipped polygon that lie below the reference face (or within the margin above it), with their depths:");
-    s.table(&["kept", "point (m)", "depth (m)"], kept);
-    let m = &run.record.manifold;
-    let reduced = clip
-        .reduced
-        .iter()
-        .enumerate()
-        .map(|(k, p)| {
-            let id = m.points.iter().find(|q| q.position.distance(*p) < 1e-4).map(|q| feature::label(q.id));
-            vec![k.to_string(), v3(*p), id.unwrap_or_else(|| "—".into())]
-        })
-        .collect();
-    s.para("Reduced to at most four (the deepest point, the one farthest from it, then the two that span the largest area): the manifold's points, with the features that made them.");
-    s.table(&["point", "position (m)", "features"], reduced);
-    for (file, caption, fig) in &run.figures.clip {
-        s.figure(file.clone(), caption.clone(), fig.clone());
-    }
-    Some(s)
 }

@@ -36,7 +36,8 @@ pub struct ClipVertex {
     pub out_edge: u32,
 }
 
-/// Every intermediate polygon of one face clip, in world space (for drawing).
+/// Every intermediate polygon of one clip (a face contact's, or an edge contact's along its
+/// axis), in world space (for drawing).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ClipRecord {
     /// True when the reference face is on B (the normal was flipped).
@@ -55,6 +56,10 @@ pub struct ClipRecord {
     pub kept: Vec<(Vec3, f32)>,
     /// The final (≤ 4) points.
     pub reduced: Vec<Vec3>,
+    /// The clip of an edge contact: the edge axis (world, from A to B), along which the
+    /// faces were projected onto each other and the depths measured. `None` for a face
+    /// contact, whose side planes stand perpendicular to the reference face.
+    pub edge_axis: Option<Vec3>,
     /// Stage buffers kept from an earlier clip, so a record refilled every step (a watched
     /// pair, `crate::physics::world::PairRecord`) allocates nothing once warm.
     pub(crate) spare: Vec<Vec<Vec3>>,
@@ -66,6 +71,7 @@ impl ClipRecord {
         self.reference_on_b = reference_on_b;
         self.reference_face = reference_face;
         self.incident_face = incident_face;
+        self.edge_axis = None;
         self.reference_polygon.clear();
         self.incident_polygon.clear();
         self.kept.clear();

@@ -1,5 +1,6 @@
-//! Hull–hull contact manifolds: SAT with the per-pair cache, then face clipping or an
-//! edge–edge point. See the [module overview](super) for the pipeline.
+//! Hull–hull contact manifolds: SAT with the per-pair cache, then face clipping; an edge
+//! pair's two faces are clipped along its axis (one point where they are too steep to it).
+//! See the [module overview](super) for the pipeline.
 
 use super::clip::{clip_polygon, reduce_to_four, ClipRecord, ClipVertex};
 use super::sat::{
@@ -70,7 +71,9 @@ pub fn collide_hulls(
                     return path(PairPath::CachedAxisSeparates, &mut record);
                 }
                 if reuse(s, separation) {
-                    edge_contact(a, xa, b, xb, edge_a, edge_b, s, cfg, out);
+                    let clipped =
+                        edge_contact(a, xa, b, xb, edge_a, edge_b, s, cfg, scratch, out, edge_clip(&mut record));
+                    set_clipped(&mut record, clipped);
                     if !out.points.is_empty() {
                         return path(PairPath::CachedFeature, &mut record);
                     }
@@ -85,9 +88,11 @@ pub fn collide_hulls(
     };
     path(PairPath::FullSat, &mut record);
     let mut axis = (!r.separated).then(|| r.choose(cfg));
+    let mut clipped = false;
     if let Some(Axis::Edge(e)) = axis {
         *cache = edge_cache(&e);
-        edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, e.separation, cfg, out);
+        clipped =
+            edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, e.separation, cfg, scratch, out, edge_clip(&mut record));
         if out.points.is_empty() {
             // The edge pair does not realise the separation the query measured
             // (`edge_contact`): the best face instead.
@@ -95,7 +100,7 @@ pub fn collide_hulls(
         }
     }
     if let Some(rec) = record.as_deref_mut() {
-        (rec.sat, rec.axis, rec.clipped) = (Some(r), axis, false);
+        (rec.sat, rec.axis, rec.clipped) = (Some(r), axis, clipped);
     }
     if r.separated {
         *cache = if r.face_a.separation > cfg.margin {
@@ -127,12 +132,12 @@ pub fn collide_hulls(
         } else {
             query_edges(a, b, &rel, f32::INFINITY, &mut scratch.edges_b)
         };
-        if let Some(rec) = record {
-            rec.clipped = false;
-        }
+        set_clipped(&mut record, false);
         if e.separation.is_finite() {
             *cache = edge_cache(&e);
-            edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, e.separation, cfg, out);
+            let clipped =
+                edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, e.separation, cfg, scratch, out, edge_clip(&mut record));
+            set_clipped(&mut record, clipped);
         }
     }
 }
@@ -143,6 +148,18 @@ fn clip_of<'r>(record: &'r mut Option<&mut CollideRecord>) -> Option<&'r mut Cli
         r.clipped = true;
         &mut r.clip
     })
+}
+
+/// The clip record inside `record` for an edge contact, which marks it filled itself only
+/// when it clipped ([`set_clipped`]).
+fn edge_clip<'r>(record: &'r mut Option<&mut CollideRecord>) -> Option<&'r mut ClipRecord> {
+    record.as_deref_mut().map(|r| &mut r.clip)
+}
+
+fn set_clipped(record: &mut Option<&mut CollideRecord>, clipped: bool) {
+    if let Some(r) = record.as_deref_mut() {
+        r.clipped = clipped;
+    }
 }
 
 fn edge_cache(e: &EdgeQuery) -> SatCache {
@@ -231,29 +248,8 @@ pub fn face_contact(
     let n = face.normal;
     let inc = incident_face_at_support(ih, rel.inv_transform_vector(n));
 
-    let poly = &mut scratch.poly;
-    poly.clear();
-    let first = ih.faces[inc as usize].edge;
-    let mut prev = first;
-    while ih.edges[prev as usize].next != first {
-        prev = ih.edges[prev as usize].next;
-    }
-    let mut e = first;
-    loop {
-        poly.push(ClipVertex {
-            p: rel.transform_point(ih.vertices[ih.edges[e as usize].origin as usize]),
-            depth: 0.0,
-            in_ref: false,
-            in_edge: prev,
-            out_ref: false,
-            out_edge: e,
-        });
-        prev = e;
-        e = ih.edges[e as usize].next;
-        if e == first {
-            break;
-        }
-    }
+    incident_polygon(ih, &rel, inc, &mut scratch.poly);
+    let poly = &scratch.poly;
     if let Some(d) = debug.as_deref_mut() {
         d.begin(flipped, ref_face, inc);
         d.reference_polygon
@@ -309,8 +305,10 @@ pub fn face_contact(
     }
 }
 
-/// One point halfway between the closest points of edges `ea` (of A) and `eb` (of B),
-/// whose axis the SAT measured at separation `expected`.
+/// The contact of edges `ea` (of A) and `eb` (of B), whose axis the SAT measured at
+/// separation `expected`: the two edges' faces clipped along the axis
+/// ([`clip_edge_faces`], recorded in `debug`; returns true), or where that cannot be done,
+/// one point halfway between the edges' closest points (returns false).
 ///
 /// No point (`out` left empty) unless the pair realises that separation here: within half
 /// the slop of `expected`, and with the two edges the shapes' supports along the axis.
@@ -330,31 +328,186 @@ pub fn edge_contact(
     eb: u32,
     expected: f32,
     cfg: &CollideConfig,
+    scratch: &mut Scratch,
     out: &mut Manifold,
-) {
+    debug: Option<&mut ClipRecord>,
+) -> bool {
     out.clear();
     let rel = Iso::relative(xa, xb);
     let (pa, qa, ..) = edge_of(a, ea as usize);
     let pb = rel.transform_point(b.vertices[b.edges[eb as usize].origin as usize]);
     let qb = rel.transform_point(b.vertices[b.target(eb) as usize]);
-    let Some((sep, n)) = super::sat::edge_separation(pa, qa - pa, pb, qb - pb, a.centroid) else { return };
+    let Some((sep, n)) = super::sat::edge_separation(pa, qa - pa, pb, qb - pb, a.centroid) else { return false };
     if sep > cfg.margin {
-        return;
+        return false;
     }
     let tolerance = 0.5 * cfg.slop;
     let support_b = rel.transform_point(b.vertices[b.support(rel.inv_transform_vector(-n)) as usize]);
     let support_a = a.vertices[a.support(n) as usize];
     if (sep - expected).abs() > tolerance || sep - n.dot(support_b - support_a) > tolerance {
-        return;
+        return false;
     }
-    let (ca, cb, _, _) = closest_points_segments(pa, qa, pb, qb);
     out.normal = xa.transform_vector(n);
     out.kind = ContactKind::Edge;
+    if edge_faces_contact(a, xa, b, &rel, ea, eb, n, cfg, scratch, out, debug) {
+        return true;
+    }
+    let (ca, cb, _, _) = closest_points_segments(pa, qa, pb, qb);
     out.points.push(ContactPoint {
         position: xa.transform_point(0.5 * (ca + cb)),
         depth: -sep,
         id: FeatureId::edge(ea, eb),
     });
+    false
+}
+
+/// The edge pair's faces clipped along the edge axis `n` (A's frame, from A to B) into
+/// `out` (normal and kind already set); false, with nothing written, when that cannot be
+/// done (see [`clip_edge_faces`]). With `debug`, a successful clip is run once more to
+/// record its stages, so a record is never left half written by a clip that failed.
+#[allow(clippy::too_many_arguments)]
+fn edge_faces_contact(
+    a: &Hull,
+    xa: &Iso,
+    b: &Hull,
+    rel: &Iso,
+    ea: u32,
+    eb: u32,
+    n: glam::Vec3,
+    cfg: &CollideConfig,
+    scratch: &mut Scratch,
+    out: &mut Manifold,
+    debug: Option<&mut ClipRecord>,
+) -> bool {
+    if !clip_edge_faces(a, xa, b, rel, (ea, eb), n, cfg, scratch, out, None) {
+        return false;
+    }
+    if let Some(d) = debug {
+        out.points.clear();
+        clip_edge_faces(a, xa, b, rel, (ea, eb), n, cfg, scratch, out, Some(d));
+    }
+    true
+}
+
+/// Smallest cosine between the edge axis and the faces an edge contact clips: a face more
+/// than 60° off the axis makes the gaps along the axis sensitive to rounding (they are the
+/// plane gaps divided by that cosine), and the contact keeps its single point instead.
+const EDGE_FACE_MIN_COS: f32 = 0.5;
+
+/// An edge contact's points, as parry's polygonal features and Box3D's face clipping give
+/// them: A's face beside `ea` that faces `n` most (the reference face) and B's face beside
+/// `eb` that faces `−n` most (the incident face), projected along `n` onto each other.
+///
+/// The incident polygon is clipped by the planes that contain the reference face's edges
+/// and the axis `n`; each corner left takes the gap along `n` from the incident face up to
+/// the reference face's plane, and those within the margin are kept and reduced to four.
+/// The two edges' crossing is one of the corners, at the edge pair's separation; no corner
+/// is deeper, since the two faces are the shapes' surfaces facing each other along `n`
+/// wherever both project. A lone edge pair (two ridges crossed at an angle) keeps one
+/// point: the other corners lie beyond the margin. Nearly parallel faces (the SAT chose
+/// the edge pair over faces by its tolerance) keep the corners that hold the pair up, where
+/// a single point would let it roll.
+///
+/// False when a face is steeper than [`EDGE_FACE_MIN_COS`] allows or nothing is kept.
+#[allow(clippy::too_many_arguments)]
+fn clip_edge_faces(
+    a: &Hull,
+    xa: &Iso,
+    b: &Hull,
+    rel: &Iso,
+    (ea, eb): (u32, u32),
+    n: glam::Vec3,
+    cfg: &CollideConfig,
+    scratch: &mut Scratch,
+    out: &mut Manifold,
+    mut debug: Option<&mut ClipRecord>,
+) -> bool {
+    // The face beside half-edge `e` of `h` whose normal has the largest dot with `dir`.
+    let beside = |h: &Hull, e: u32, dir: glam::Vec3| {
+        let (f0, f1) = (h.edges[e as usize].face, h.edges[e as usize ^ 1].face);
+        let (c0, c1) = (h.faces[f0 as usize].normal.dot(dir), h.faces[f1 as usize].normal.dot(dir));
+        if c1 > c0 {
+            (f1, c1)
+        } else {
+            (f0, c0)
+        }
+    };
+    let (fa, cos_a) = beside(a, ea, n);
+    let (fb, cos_b) = beside(b, eb, rel.inv_transform_vector(-n));
+    if cos_a < EDGE_FACE_MIN_COS || cos_b < EDGE_FACE_MIN_COS {
+        return false;
+    }
+    incident_polygon(b, rel, fb, &mut scratch.poly);
+    if let Some(d) = debug.as_deref_mut() {
+        d.begin(false, fa, fb);
+        d.edge_axis = Some(xa.transform_vector(n));
+        d.reference_polygon.extend(a.face_vertices(fa as usize).map(|v| xa.transform_point(a.vertices[v as usize])));
+        d.incident_polygon.extend(scratch.poly.iter().map(|v| xa.transform_point(v.p)));
+    }
+    for re in a.face_edges(fa as usize) {
+        let p = a.vertices[a.edges[re as usize].origin as usize];
+        let q = a.vertices[a.target(re) as usize];
+        // `edge × n` points out of the face as `edge × n_face` does: their dot is
+        // |edge|²·(n·n_face) > 0.
+        clip_polygon(&scratch.poly, (q - p).cross(n), p, re, &mut scratch.poly_tmp);
+        std::mem::swap(&mut scratch.poly, &mut scratch.poly_tmp);
+        if let Some(d) = debug.as_deref_mut() {
+            d.push_stage(scratch.poly.iter().map(|v| xa.transform_point(v.p)));
+        }
+        if scratch.poly.is_empty() {
+            return false;
+        }
+    }
+    let face = a.faces[fa as usize];
+    let poly = &mut scratch.poly;
+    for v in poly.iter_mut() {
+        v.depth = (face.offset - face.normal.dot(v.p)) / cos_a;
+    }
+    poly.retain(|v| v.depth >= -cfg.margin);
+    if let Some(d) = debug.as_deref_mut() {
+        d.kept.extend(poly.iter().map(|v| (xa.transform_point(v.p + n * (0.5 * v.depth)), v.depth)));
+    }
+    if poly.is_empty() {
+        return false;
+    }
+    for &i in &reduce_to_four(poly, n, cfg.slop) {
+        let v = &poly[i];
+        out.points.push(ContactPoint {
+            position: xa.transform_point(v.p + n * (0.5 * v.depth)),
+            depth: v.depth,
+            id: FeatureId::clip(v.in_ref, v.in_edge, v.out_ref, v.out_edge, false),
+        });
+    }
+    if let Some(d) = debug {
+        d.reduced.extend(out.points.iter().map(|p| p.position));
+    }
+    true
+}
+
+/// The vertices of `h`'s face `f` moved by `rel`, as clip vertices named by their edges.
+fn incident_polygon(h: &Hull, rel: &Iso, f: u32, poly: &mut Vec<ClipVertex>) {
+    poly.clear();
+    let first = h.faces[f as usize].edge;
+    let mut prev = first;
+    while h.edges[prev as usize].next != first {
+        prev = h.edges[prev as usize].next;
+    }
+    let mut e = first;
+    loop {
+        poly.push(ClipVertex {
+            p: rel.transform_point(h.vertices[h.edges[e as usize].origin as usize]),
+            depth: 0.0,
+            in_ref: false,
+            in_edge: prev,
+            out_ref: false,
+            out_edge: e,
+        });
+        prev = e;
+        e = h.edges[e as usize].next;
+        if e == first {
+            break;
+        }
+    }
 }
 
 #[cfg(test)]

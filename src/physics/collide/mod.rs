@@ -21,8 +21,12 @@
 //!    same features.
 //! 4. Prefer faces over edges with relative + absolute tolerances so the type does not
 //!    flicker. Face contact: clip the incident face against the reference face's side planes
-//!    ([`clip`]), keep points by depth, reduce to four. Edge contact: one point between the
-//!    closest points of the two edges.
+//!    ([`clip`]), keep points by depth, reduce to four. Edge contact: the normal is the
+//!    edge pair's axis, and the two edges' faces that face each other along it are clipped
+//!    the same way, along the axis (parry's polygonal features do the same), so a pair
+//!    resting on nearly parallel faces keeps up to four points; one point between the
+//!    edges' closest points where a face is steeper than 60° to the axis
+//!    ([`hull_hull::edge_contact`]).
 //!
 //! Other pairs (spheres, capsules) live in [`round`], convex shapes against static triangle
 //! meshes in [`mesh`]. Distances between any two shapes (GJK, [`distance`]) and times of

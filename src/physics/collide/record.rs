@@ -117,10 +117,11 @@ pub struct CollideRecord {
     pub sat: Option<SatResult>,
     /// The axis chosen from `sat` by the face/edge preference.
     pub axis: Option<Axis>,
-    /// The face clip of the last call that clipped (buffers reused from call to call).
+    /// The clip of the last call that clipped, a face contact's or an edge contact's
+    /// (buffers reused from call to call).
     pub clip: ClipRecord,
     /// Whether `clip` was filled by this call (false: it is from an earlier step, or the
-    /// contact was an edge pair or a curved shape).
+    /// contact was an edge pair's single point or a curved shape).
     pub clipped: bool,
 }
 
