@@ -218,7 +218,12 @@ fn crossed_edges_choose_an_edge_pair_and_twisted_boxes_clip_an_octagon_to_four_p
     let edge = best.iter().find(|r| r[0] == "edge pair").expect("the edge pair's row");
     let kept = table(&md, "kept | point (m)");
     assert_eq!(kept.len(), 1, "one corner kept: {kept:?}");
-    assert!((f(&kept[0][2]) + f(&edge[2])).abs() < 2e-5, "kept depth {} against the edge pair's {}", kept[0][2], edge[2]);
+    assert!(
+        (f(&kept[0][2]) + f(&edge[2])).abs() < 2e-5,
+        "kept depth {} against the edge pair's {}",
+        kept[0][2],
+        edge[2]
+    );
     let md = doc(load("twisted_boxes.ron"), 1, "lower", "upper").markdown();
     let polys = table(&md, "polygon");
     let corners: Vec<usize> = polys

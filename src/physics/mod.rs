@@ -21,14 +21,15 @@
 //!    hulls take the separating-axis test (Gregorius): the axis of least penetration among
 //!    A's faces, B's faces and the edge pairs whose Gauss-map arcs cross (the Minkowski
 //!    faces of A − B). A face axis gives a *reference face*; the other body's face most
-//!    anti-parallel to it among those around its deepest vertex (the *incident face*) is clipped against the reference face's side
-//!    planes (Sutherland–Hodgman) and reduced to at most 4 points; an edge axis clips the
-//!    two edges' faces along that axis the same way (one point where they are too steep). Spheres and capsules take closed forms. **Mesh contacts**: a convex body on a
-//!    static triangle mesh gets per-triangle contacts, grouped by normal into one manifold
-//!    per group. Each point carries a feature ID so it can be recognised next step; a pair
-//!    that barely moved keeps its manifold (depths measured again), and a pair still apart
-//!    is skipped. Then every sleeping island that a moving body now touches or pulls
-//!    through a joint wakes.
+//!    anti-parallel to it among those around its deepest vertex (the *incident face*) is
+//!    clipped against the reference face's side planes (Sutherland–Hodgman) and reduced to
+//!    at most 4 points; an edge axis clips the two edges' faces along that axis the same
+//!    way (one point where they are too steep). Spheres and capsules take closed forms.
+//!    **Mesh contacts**: a convex body on a static triangle mesh gets per-triangle
+//!    contacts, grouped by normal into one manifold per group. Each point carries a
+//!    feature ID so it can be recognised next step; a pair that barely moved keeps its
+//!    manifold (depths measured again), and a pair still apart is skipped. Then every
+//!    sleeping island that a moving body now touches or pulls through a joint wakes.
 //! 4. **Prepare**: one constraint per touching manifold (lever arms, tangents, materials,
 //!    bounce targets), the **joints'** rows ([`joint`]), and the method's own preparation.
 //! 5. **Resolution** ([`solver`]): in every method the joints are solved first, by
