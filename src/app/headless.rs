@@ -44,6 +44,14 @@ impl Offscreen {
             )
         })?;
         let adapter_name = adapter.get_info().name;
+        // egui draws over the scene through a non-sRGB view of its sRGB texture; an adapter
+        // without views in another format (OpenGL ES through the fallback) would fail there.
+        if !adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::VIEW_FORMATS) {
+            return Err(format!(
+                "the graphics adapter \"{adapter_name}\" ({:?}) cannot view a texture in another format, which pictures need; install a Vulkan driver, e.g. `apt-get install mesa-vulkan-drivers` for the software one",
+                adapter.get_info().backend
+            ));
+        }
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("contactlab offscreen"),
             required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
