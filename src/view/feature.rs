@@ -34,6 +34,7 @@ pub fn label(id: FeatureId) -> String {
                 2 => format!("triangle {tri}, edge {index}, crossing the body"),
                 3 => format!("triangle {tri} × sphere"),
                 4 => format!("triangle {tri} × capsule end {index}"),
+                6 | 7 => format!("triangle {tri}, edge {index}, where it enters the body"),
                 _ => format!("triangle {tri}, edge {index} × capsule segment"),
             }
         }

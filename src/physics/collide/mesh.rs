@@ -13,8 +13,10 @@
 //!   face it is least deep behind; (3) each triangle edge crossing the body (Cyrus–Beck
 //!   clipping against the body's face planes grown by the margin): where it cuts into the
 //!   body, at its deepest point (a walk down the convex, piecewise-linear depth along the
-//!   edge), otherwise at the middle of its part in the grown body, with the normal of the
-//!   face it is least deep behind there.
+//!   edge) and at the two ends of its part inside the body, read against the same face (a
+//!   box lying across a ridge rests on the ridge's length, not on a pivot); otherwise at
+//!   the middle of its part in the grown body; with the normal of the face it is least deep
+//!   behind at the deepest point.
 //!
 //! **Internal edges** (ghost collisions: a body sliding over a flat triangulated floor must
 //! not catch on the edges between the triangles). The mesh knows each edge's neighbour and
@@ -46,10 +48,11 @@
 //! keeps fast bodies from getting there), and near a ridge a face of the other slope can
 //! see a body from behind (its speculative points then point down that slope's normal); a
 //! fifth normal direction under one body is dropped; edge shapes (convex, concave) are
-//! those seen from the front. An edge meets the body in one point: a ridge under a tilted box
-//! is held at its deepest point only (the body's vertices over the slopes hold the rest),
-//! and heightfield-1000's deepest pair settles 7–10 mm into the terrain against rapier3d's
-//! 4 mm. The normal of an edge point is a face normal of the body, never the direction from
+//! those seen from the front. The points of an edge crossing a body share the normal of the
+//! face the deepest one is least deep behind, and one normal group shares the normal of its
+//! deepest candidate: faces of the mesh within 18° of each other push along one normal
+//! (heightfield-1000's deepest pair settles 5–6 mm into the terrain against rapier3d's
+//! 4 mm). The normal of an edge point is a face normal of the body, never the direction from
 //! the edge to the body, which matters for an edge still apart by much (the margin grows
 //! with the pair's speed).
 
@@ -312,6 +315,27 @@ fn hull_triangle(
             id: id(t, 2, k as u64),
             group: 0,
         });
+        // An edge that cuts into the body holds it along its part inside, not at one point
+        // (a box lying across a ridge would pivot on it): the ends of that part, read
+        // against the same face.
+        if sep < 0.0 {
+            if let Some((u0, u1)) = h.clip_line(pb, qb - pb, 0.0, (t0, t1)) {
+                let face = h.faces()[f];
+                for (end, u) in [(6u64, u0), (7, u1)] {
+                    let e = pb + (qb - pb) * u;
+                    let s = face.normal.dot(e) - face.offset;
+                    if (u - at).abs() * (qb - pb).length() > margin && s <= margin {
+                        out.push(Candidate {
+                            point: x.transform_point(e) - fnorm * (0.5 * s),
+                            normal: -fnorm,
+                            depth: -s,
+                            id: id(t, end, k as u64),
+                            group: 0,
+                        });
+                    }
+                }
+            }
+        }
     }
 }
 
