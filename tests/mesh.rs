@@ -335,7 +335,7 @@ fn a_mesh_pair_is_recomputed_past_the_slop_where_a_convex_pair_is_still_recycled
 /// at the 36 where the hill is less steep than 20° (friction 0.5 holds to 26.6°) it must
 /// stop: none moves more than 1 cm over the last 200 of 600 steps. A cube lying across a
 /// ridge was held at the ridge's deepest point only and pivoted on it, rocking down the
-/// slope for good (5 of the 36 still moved, one on an 8° slope, also with three
+/// slope for good (5 of the 36 still moved, one on an 8° slope; 4 with three
 /// iterations).
 #[test]
 fn cubes_come_to_rest_across_the_creases_of_a_heightfield() {
