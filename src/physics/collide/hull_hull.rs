@@ -257,18 +257,7 @@ pub fn face_contact(
         d.incident_polygon.extend(poly.iter().map(|v| rx.transform_point(v.p)));
     }
 
-    for re in rh.face_edges(ref_face as usize) {
-        let p = rh.vertices[rh.edges[re as usize].origin as usize];
-        let q = rh.vertices[rh.target(re) as usize];
-        clip_polygon(&scratch.poly, (q - p).cross(n), p, re, &mut scratch.poly_tmp);
-        std::mem::swap(&mut scratch.poly, &mut scratch.poly_tmp);
-        if let Some(d) = debug.as_deref_mut() {
-            d.push_stage(scratch.poly.iter().map(|v| rx.transform_point(v.p)));
-        }
-        if scratch.poly.is_empty() {
-            break;
-        }
-    }
+    clip_by_side_planes(rh, rx, ref_face, n, scratch, debug.as_deref_mut());
 
     let poly = &mut scratch.poly;
     for v in poly.iter_mut() {
@@ -392,7 +381,7 @@ fn edge_faces_contact(
 /// Smallest cosine between the edge axis and the faces an edge contact clips: a face more
 /// than 60° off the axis makes the gaps along the axis sensitive to rounding (they are the
 /// plane gaps divided by that cosine), and the contact keeps its single point instead.
-const EDGE_FACE_MIN_COS: f32 = 0.5;
+pub const EDGE_FACE_MIN_COS: f32 = 0.5;
 
 /// An edge contact's points, as parry's polygonal features and Box3D's face clipping give
 /// them: A's face beside `ea` that faces `n` most (the reference face) and B's face beside
@@ -444,19 +433,8 @@ fn clip_edge_faces(
         d.reference_polygon.extend(a.face_vertices(fa as usize).map(|v| xa.transform_point(a.vertices[v as usize])));
         d.incident_polygon.extend(scratch.poly.iter().map(|v| xa.transform_point(v.p)));
     }
-    for re in a.face_edges(fa as usize) {
-        let p = a.vertices[a.edges[re as usize].origin as usize];
-        let q = a.vertices[a.target(re) as usize];
-        // `edge × n` points out of the face as `edge × n_face` does: their dot is
-        // |edge|²·(n·n_face) > 0.
-        clip_polygon(&scratch.poly, (q - p).cross(n), p, re, &mut scratch.poly_tmp);
-        std::mem::swap(&mut scratch.poly, &mut scratch.poly_tmp);
-        if let Some(d) = debug.as_deref_mut() {
-            d.push_stage(scratch.poly.iter().map(|v| xa.transform_point(v.p)));
-        }
-        if scratch.poly.is_empty() {
-            return false;
-        }
+    if !clip_by_side_planes(a, xa, fa, n, scratch, debug.as_deref_mut()) {
+        return false;
     }
     let face = a.faces[fa as usize];
     let poly = &mut scratch.poly;
@@ -480,6 +458,36 @@ fn clip_edge_faces(
     }
     if let Some(d) = debug {
         d.reduced.extend(out.points.iter().map(|p| p.position));
+    }
+    true
+}
+
+/// Clips `scratch.poly` (in `h`'s frame) by the side planes of `h`'s face `f`: one plane
+/// per edge of the face, through the edge and containing `along` — the face's own normal
+/// for a face contact, an edge contact's axis for its clip. `edge × along` points out of
+/// the face as `edge × n_face` does (their dot is |edge|²·(along·n_face), positive while
+/// `along` leans the face's way). With `debug`, each stage is recorded in world space
+/// (`x`: `h`'s pose). False when the polygon is clipped away (the planes after that are
+/// not applied).
+fn clip_by_side_planes(
+    h: &Hull,
+    x: &Iso,
+    f: u32,
+    along: glam::Vec3,
+    scratch: &mut Scratch,
+    mut debug: Option<&mut ClipRecord>,
+) -> bool {
+    for re in h.face_edges(f as usize) {
+        let p = h.vertices[h.edges[re as usize].origin as usize];
+        let q = h.vertices[h.target(re) as usize];
+        clip_polygon(&scratch.poly, (q - p).cross(along), p, re, &mut scratch.poly_tmp);
+        std::mem::swap(&mut scratch.poly, &mut scratch.poly_tmp);
+        if let Some(d) = debug.as_deref_mut() {
+            d.push_stage(scratch.poly.iter().map(|v| x.transform_point(v.p)));
+        }
+        if scratch.poly.is_empty() {
+            return false;
+        }
     }
     true
 }
