@@ -455,9 +455,7 @@ pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, Cli
             return Err(CliError::ClipStage("select a pair with --select A,B first".into()));
         }
         let Some(stages) = t.clip_stages() else {
-            return Err(CliError::ClipStage(
-                "the selected pair has no clip stages (it needs two hulls in contact: a face contact, or an edge contact whose faces were clipped)".into(),
-            ));
+            return Err(CliError::ClipStage(crate::app::testbed::NO_CLIP_STAGES.into()));
         };
         if let Some(ClipStageArg::Stage(n)) = cli.clip_stage {
             if n >= stages {

@@ -33,6 +33,10 @@ use crate::view::{Overlays, PairDebug};
 use glam::Vec3;
 use std::path::PathBuf;
 
+/// Why a selected pair has no clip stages to show (the window, `--clip-stage`, `--clip-strip`).
+pub const NO_CLIP_STAGES: &str =
+    "the selected pair has no clip stages (it needs two hulls in contact: a face contact, or an edge contact whose faces were clipped)";
+
 /// The testbed state (module docs).
 pub struct Testbed {
     /// The scene, clock, step and history.
@@ -303,10 +307,7 @@ impl Testbed {
         &mut self,
         mut draw: impl FnMut(&mut Testbed) -> Result<T, String>,
     ) -> Result<Vec<T>, String> {
-        let n =
-            self.clip_stages().ok_or(
-                "the selected pair has no clip stages (it needs two hulls in contact: a face contact, or an edge contact whose faces were clipped)",
-            )?;
+        let n = self.clip_stages().ok_or(NO_CLIP_STAGES)?;
         let shown = self.selection.clip_stage;
         let mut out = Vec::with_capacity(n);
         for k in 0..n {

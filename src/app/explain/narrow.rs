@@ -6,6 +6,7 @@ use super::doc::Section;
 use super::fmt::{num, q4, sep, v3};
 use super::Run;
 use crate::physics::collide::clip::ClipRecord;
+use crate::physics::collide::hull_hull::EDGE_FACE_MIN_COS;
 use crate::physics::collide::{CollideConfig, ContactKind, PairPath};
 use crate::physics::debug::{sat_record, EdgePairStatus, SatRecord};
 use crate::physics::{Body, Shape};
@@ -463,9 +464,11 @@ fn edge_clip_paras(s: &mut Section, run: &Run, clip: &ClipRecord, axis: glam::Ve
         let na = ba.pose.transform_vector(ha.faces()[clip.reference_face as usize].normal);
         let nb = bb.pose.transform_vector(hb.faces()[clip.incident_face as usize].normal);
         s.para(format!(
-            "n·n_face = {} for the reference face and {} for the incident face (both at least 0.5: a face steeper than 60° to n keeps the edge pair's single point instead).",
+            "n·n_face = {} for the reference face and {} for the incident face (both at least {}: a face steeper than {:.0}° to n keeps the edge pair's single point instead).",
             num(axis.dot(na)),
-            num(-axis.dot(nb))
+            num(-axis.dot(nb)),
+            EDGE_FACE_MIN_COS,
+            EDGE_FACE_MIN_COS.acos().to_degrees()
         ));
     }
 }

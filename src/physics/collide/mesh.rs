@@ -294,18 +294,19 @@ fn hull_triangle(
             continue;
         }
         let (p, q) = (tri[k], tri[(k + 1) % 3]);
-        let (pb, qb) = (x.inv_transform_point(p), x.inv_transform_point(q));
-        let Some((t0, t1)) = h.clip_line(pb, qb - pb, margin, (0.0, 1.0)) else { continue };
+        let pb = x.inv_transform_point(p);
+        let d = x.inv_transform_point(q) - pb;
+        let Some((t0, t1)) = h.clip_line(pb, d, margin, (0.0, 1.0)) else { continue };
         // Where the edge cuts into the body, its deepest point; an edge still apart (within
         // the margin, which grows with the pair's speed) is read at the middle of its part in
         // the grown body, as a speculative point.
         let middle = 0.5 * (t0 + t1);
-        let at_middle = hull_depth(h, pb + (qb - pb) * middle);
-        let (at, sep, f) = match deepest_on_segment(h, pb, qb - pb, (t0, t1), (middle, at_middle)) {
+        let at_middle = hull_depth(h, pb + (d) * middle);
+        let (at, sep, f) = match deepest_on_segment(h, pb, d, (t0, t1), (middle, at_middle)) {
             (at, sep, f) if sep < 0.0 => (at, sep, f),
             _ => (middle, at_middle.0, at_middle.1),
         };
-        let mid = pb + (qb - pb) * at;
+        let mid = pb + (d) * at;
         let fnorm = x.transform_vector(h.faces()[f].normal);
         let w = x.transform_point(mid);
         out.push(Candidate {
@@ -319,12 +320,12 @@ fn hull_triangle(
         // (a box lying across a ridge would pivot on it): the ends of that part, read
         // against the same face.
         if sep < 0.0 {
-            if let Some((u0, u1)) = h.clip_line(pb, qb - pb, 0.0, (t0, t1)) {
+            if let Some((u0, u1)) = h.clip_line(pb, d, 0.0, (t0, t1)) {
                 let face = h.faces()[f];
                 for (end, u) in [(6u64, u0), (7, u1)] {
-                    let e = pb + (qb - pb) * u;
+                    let e = pb + (d) * u;
                     let s = face.normal.dot(e) - face.offset;
-                    if (u - at).abs() * (qb - pb).length() > margin && s <= margin {
+                    if (u - at).abs() * (d).length() > margin && s <= margin {
                         out.push(Candidate {
                             point: x.transform_point(e) - fnorm * (0.5 * s),
                             normal: -fnorm,
