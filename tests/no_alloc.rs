@@ -84,6 +84,23 @@ fn settled_world_steps_without_allocating() {
             w.add_joint(JointDesc::new(format!("j{k}"), kind, prev, b, Vec3::new(x, 3.0, 0.0))).unwrap();
             prev = b;
         }
+        // A V valley of two 30° slopes (a static triangle mesh) with a box resting on both:
+        // the mesh pair has a further manifold, which the threads hand back in pair order.
+        let h = 1.7321;
+        let v = vec![
+            Vec3::new(-3.0, h, -1.0),
+            Vec3::new(-3.0, h, 1.0),
+            Vec3::new(0.0, 0.0, 1.0),
+            Vec3::new(0.0, 0.0, -1.0),
+            Vec3::new(3.0, h, 1.0),
+            Vec3::new(3.0, h, -1.0),
+        ];
+        let tris = vec![[0, 1, 2], [0, 2, 3], [3, 2, 4], [3, 4, 5]];
+        let valley = Shape::Mesh(std::sync::Arc::new(contactlab::physics::mesh::TriMesh::new(v, tris).unwrap()));
+        let at = Vec3::new(0.0, 1.0, -10.0);
+        let valley = w.add_body(BodyDesc::new("valley", valley, at).fixed()).unwrap().index;
+        let wedged = BodyDesc::new("wedged", Shape::cuboid(Vec3::splat(0.25)).unwrap(), at + Vec3::new(0.0, 0.6, 0.0));
+        let wedged = w.add_body(wedged).unwrap().index;
         // A pendulum hung from the world alone: it turns about its pivot (`world/pivots.rs`).
         let bob = w.add_body(BodyDesc::new("bob", Shape::Sphere { radius: 0.1 }, Vec3::new(-6.0, 2.0, 0.5))).unwrap();
         w.add_joint(JointDesc::new("pivot", JointKind::Ball, WORLD, bob.index, Vec3::new(-6.0, 3.0, 0.0))).unwrap();
@@ -106,6 +123,12 @@ fn settled_world_steps_without_allocating() {
             after - before
         );
         assert!(w.stats().points >= 40, "the world has contacts to work on");
+        let touching = w
+            .contacts()
+            .iter()
+            .filter(|c| (c.a, c.b) == (valley.min(wedged), valley.max(wedged)) && !c.manifold.points.is_empty());
+        let normals: Vec<Vec3> = touching.map(|c| c.manifold.normal).collect();
+        assert_eq!(normals.len(), 2, "the box in the valley rests on both slopes, a manifold each: {normals:?}");
         assert_eq!(w.threads(), threads as usize);
         if watch {
             let clipped = w.watched().iter().filter(|r| r.clip_step == w.step_count).count();

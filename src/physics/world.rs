@@ -198,9 +198,9 @@ pub struct World {
     /// contacts' boxes (faster on piles with many pairs still apart, docs/BENCHMARKS.md).
     keys: Vec<narrow::PairKey>,
     keys_next: Vec<narrow::PairKey>,
-    /// Indices of this step's contacts that are not still apart (the narrow phase opens
-    /// only these).
-    open: Vec<u32>,
+    /// Per worker thread, the indices of its block's contacts that are not still apart
+    /// (the narrow phase opens only these).
+    open: Vec<Vec<u32>>,
     /// Boxes of contacts whose pair ended, reused for new pairs (no allocation once the
     /// number of pairs stops growing).
     #[allow(clippy::vec_box)]
@@ -210,7 +210,7 @@ pub struct World {
     parts: narrow::MeshParts,
     /// Indices of the contacts with at least one point (prepare visits only these).
     touching: Vec<u32>,
-    /// Per opened pair of this step (`open`), what the narrow phase made of it.
+    /// Per pair of this step, what the narrow phase made of it.
     narrow_outcome: Vec<narrow::Outcome>,
     /// The narrow phase's collision scratch, one per worker thread.
     narrow_scratch: Vec<Scratch>,

@@ -495,3 +495,40 @@ pub fn depth_summary(mut depths: Vec<f32>) -> String {
         top.join(" ")
     )
 }
+
+/// The stock world a row name stands for, built with `s`, or `None` for an unknown name:
+/// pyramid-210, pyramid-5050, pyramid-layers-L (L rows), hull-pile-640, box-pile-Nk (N
+/// thousand boxes), stack-N (a column of N unit cubes on the ground), joint-grid-N (N × N),
+/// barrage-N (N shots), heightfield-N (N bodies), and Box3D's own scenes: convex-pile-N (N/64
+/// layers of 8 × 8 hulls; its 5,120) and many-pyramids-10780 (14 × 14 pyramids of 55 cubes).
+pub fn stock_world(name: &str, s: Settings) -> Option<World> {
+    use contactlab::scene::stock::{barrage, box_pile, heightfield_pile, hull_pile, joint_grid, pyramid};
+    let count = |prefix: &str| name.strip_prefix(prefix).and_then(|n| n.parse::<usize>().ok());
+    Some(match name {
+        "pyramid-210" => pyramid(20, s),
+        "pyramid-5050" => pyramid(100, s),
+        "hull-pile-640" => hull_pile(640, s),
+        "many-pyramids-10780" => box3d_scenes::many_pyramids(14, 14, 10, s),
+        _ if name.starts_with("pyramid-layers-") => pyramid(count("pyramid-layers-").filter(|&l| l > 0)?, s),
+        _ if name.starts_with("joint-grid-") => joint_grid(count("joint-grid-").filter(|&n| n > 1)?, s),
+        _ if name.starts_with("heightfield-") => heightfield_pile(count("heightfield-")?, s),
+        _ if name.starts_with("convex-pile-") => {
+            box3d_scenes::convex_pile(8, 8, count("convex-pile-").filter(|&n| n >= 64)? / 64, s)
+        }
+        _ if name.starts_with("barrage-") => barrage(count("barrage-")?, s),
+        _ if name.starts_with("stack-") => {
+            let n = count("stack-").filter(|&n| n > 0)?;
+            let mut w = pyramid(1, s);
+            let cube = Shape::cuboid(Vec3::splat(0.5)).expect("a unit cube");
+            for i in 1..n {
+                let at = Vec3::new(0.0, 0.5 + i as f32, 0.0);
+                w.add_body(contactlab::physics::BodyDesc::new(format!("s{i}"), cube.clone(), at)).expect("a cube");
+            }
+            w
+        }
+        _ => {
+            let k = name.strip_prefix("box-pile-")?.strip_suffix('k')?.parse::<usize>().ok()?;
+            box_pile(k.checked_mul(1000).filter(|&n| n > 0)?, s)
+        }
+    })
+}

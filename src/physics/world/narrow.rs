@@ -4,18 +4,19 @@
 //! prefetched ahead.
 //!
 //! **Threads.** The pairs are independent: each reads the two bodies and writes its own
-//! contact and key. The plain pairs (no mesh, not watched) are shared out between the
-//! world's worker threads in blocks, each thread with its own collision scratch; the mesh
-//! pairs (whose further manifolds go through the shared [`MeshParts`] and contact pool) and
-//! the watched pairs (whose records are shared) follow on the calling thread, in pair order.
-//! The touching list is then gathered in pair order, so the step is the same at any thread
-//! count — and, with one thread, the same work in the same order as a single loop.
+//! contact and key. Every pair but the watched ones (whose records are shared) is shared
+//! out between the world's worker threads in blocks, each thread with its own collision
+//! scratch; the watched pairs follow on the calling thread. A mesh pair's further manifolds
+//! ([`MeshParts`]) go into its thread's own list, tagged with the pair's place, and the
+//! lists are merged in pair order afterwards, when the manifolds get their pooled boxes; the
+//! touching list is gathered in pair order too. So the step is the same at any thread count
+//! — and, with one thread, the same work in the same order as a single loop.
 //!
 //! **Recycling** ([`crate::physics::contact::Recycle`]): a touching pair that has barely
 //! moved keeps its manifold; a mesh pair only within the slop, since moving on it can meet
 //! mesh features its manifold does not hold.
 //!
-//! Limits: the mesh pairs run on one thread.
+//! Limits: the watched pairs run on one thread (usually none, or the selected pair).
 
 use super::collision::Motion;
 use super::watch::{self, PairRecord};
@@ -24,7 +25,7 @@ use crate::physics::collide::mesh::SAME_NORMAL;
 use crate::physics::collide::{collide_recorded, ContactPoint, PairPath};
 use crate::physics::contact::match_impulses;
 use crate::physics::math::prefetch;
-use crate::physics::parallel::Shared;
+use crate::physics::parallel::{Shared, MAX_THREADS};
 
 impl World {
     pub(super) fn narrow_phase(&mut self, dt: f32) {
@@ -34,7 +35,7 @@ impl World {
         if self.contacts.len() > aligned {
             self.parts.prev.extend(self.contacts.drain(aligned..));
         }
-        self.parts.cursor = 0;
+        self.parts.begin(self.workers.threads());
         let unchanged =
             self.keys.len() == self.pairs.len() && self.keys.iter().zip(&self.pairs).all(|(k, &p)| (k.a, k.b) == p);
         if !unchanged {
@@ -43,15 +44,11 @@ impl World {
         self.touching.clear();
         let mut keys = std::mem::take(&mut self.keys);
         let mut contacts = std::mem::take(&mut self.contacts);
-        // First the pairs still apart are ruled out from the keys alone (three in four of
-        // a moving pile's pairs); then the rest open their contacts.
-        let mut open = std::mem::take(&mut self.open);
-        open.clear();
-        open.extend((0..keys.len() as u32).filter(|&i| !self.still_apart(&keys[i as usize], dt, &base)));
         let mut outcome = std::mem::take(&mut self.narrow_outcome);
         outcome.clear();
-        outcome.resize(open.len(), Outcome::Later);
+        outcome.resize(keys.len(), Outcome::Later);
         self.narrow_scratch.resize_with(self.workers.threads(), Default::default);
+        self.open.resize_with(self.workers.threads(), Vec::new);
         let input = NarrowInput {
             bodies: &self.bodies,
             motions: &self.motions,
@@ -61,19 +58,36 @@ impl World {
             base,
         };
         {
-            // The plain pairs, shared out between the threads.
+            // Every pair but the watched ones, shared out between the threads.
             let (keys, contacts) = (Shared::new(&mut keys), Shared::new(&mut contacts));
             let (out, scratch) = (Shared::new(&mut outcome), Shared::new(&mut self.narrow_scratch));
-            let open = &open;
-            self.workers.for_blocks(open.len(), MIN_PAIRS, |thread, r| {
-                // SAFETY: one scratch per thread; each block owns its pairs' keys, contacts
-                // and outcomes (every pair appears once in `open`).
+            let MeshParts { prev, prev_keys, out: sinks, .. } = &mut self.parts;
+            let (prev, sinks, prev_keys) = (Shared::new(prev), Shared::new(sinks), &*prev_keys);
+            let opened = Shared::new(&mut self.open);
+            self.workers.for_blocks(keys.len(), MIN_PAIRS, |thread, r| {
+                // SAFETY: one scratch, one list of opened pairs and one list of further
+                // manifolds per thread; each block owns its pairs' keys, contacts, outcomes
+                // and last step's further manifolds (a pair's manifolds are its own range of
+                // `prev`).
                 let scratch = unsafe { scratch.get_mut(thread) };
-                for j in r.clone() {
+                let sink = unsafe { sinks.get_mut(thread) };
+                let open = unsafe { opened.get_mut(thread) };
+                // First the pairs still apart are ruled out from the keys alone (three in
+                // four of a moving pile's pairs); then the rest open their contacts.
+                open.clear();
+                open.reserve(r.len());
+                for i in r {
+                    if still_apart(&input, unsafe { keys.get(i) }) {
+                        unsafe { *out.get_mut(i) = Outcome::Apart };
+                    } else {
+                        open.push(i as u32);
+                    }
+                }
+                for j in 0..open.len() {
                     // The contacts' boxes lie scattered in memory: ask for the one a few
                     // pairs ahead now, so it has arrived when its turn comes (the hull
                     // pile's narrow phase spent much of its time waiting on these loads).
-                    if j + PREFETCH_AHEAD < r.end {
+                    if j + PREFETCH_AHEAD < open.len() {
                         let c = unsafe { contacts.get(open[j + PREFETCH_AHEAD] as usize) };
                         prefetch(&c.recycle);
                         prefetch(&c.recycle.anchors);
@@ -82,11 +96,15 @@ impl World {
                     let i = open[j] as usize;
                     let k = unsafe { keys.get_mut(i) };
                     let (ma, mb) = (&input.motions[k.a as usize], &input.motions[k.b as usize]);
-                    if k.watched || ma.mesh || mb.mesh {
+                    if k.watched {
                         continue;
                     }
-                    let touching = update_pair(&input, k, unsafe { contacts.get_mut(i) }, scratch, None, None);
-                    unsafe { *out.get_mut(j) = Outcome::from(touching) };
+                    let parts = (ma.mesh || mb.mesh).then(|| {
+                        let range = MeshParts::range_of(prev_keys, k.a, k.b);
+                        PartsAccess { start: range.start, prev: unsafe { prev.range_mut(range) }, out: sink, pair: i }
+                    });
+                    let touching = update_pair(&input, k, unsafe { contacts.get_mut(i) }, scratch, parts, None);
+                    unsafe { *out.get_mut(i) = Outcome::from(touching) };
                 }
             });
         }
@@ -95,24 +113,27 @@ impl World {
             rest.iter().for_each(|s| first.reserve_like(s));
             rest.iter_mut().for_each(|s| s.reserve_like(first));
         }
-        // The mesh pairs and the watched pairs, in pair order, on this thread.
+        // The watched pairs, in pair order, on this thread.
         let mut records = std::mem::take(&mut self.watch);
-        for (j, &i) in open.iter().enumerate() {
-            if outcome[j] != Outcome::Later {
+        for i in 0..keys.len() {
+            if outcome[i] != Outcome::Later {
                 continue;
             }
-            let i = i as usize;
             let (a, b) = (keys[i].a, keys[i].b);
             // A watched pair (module `watch`): the same decisions, recorded.
             let rec = records.iter_mut().find(|r| (r.a, r.b) == (a, b));
-            let parts = Some(PartsAccess { parts: &mut self.parts, pool: &mut self.contact_pool });
+            let MeshParts { prev, prev_keys, out: sinks, .. } = &mut self.parts;
+            let range = MeshParts::range_of(prev_keys, a, b);
+            let sink = sinks.last_mut().expect("a list for the calling thread");
+            let parts = Some(PartsAccess { start: range.start, prev: &mut prev[range], out: sink, pair: i });
             let touching = update_pair(&input, &mut keys[i], &mut contacts[i], &mut self.scratch, parts, rec);
-            outcome[j] = Outcome::from(touching);
+            outcome[i] = Outcome::from(touching);
         }
         self.watch = records;
-        self.touching.extend(open.iter().zip(&outcome).filter(|(_, &o)| o == Outcome::Touching).map(|(&i, _)| i));
-        // This step's further mesh manifolds go after the pair-aligned contacts; last
-        // step's boxes go back to the pool.
+        self.touching.extend((0..).zip(&outcome).filter(|(_, &o)| o == Outcome::Touching).map(|(i, _)| i));
+        // This step's further mesh manifolds go after the pair-aligned contacts, in pair
+        // order, in boxes from the pool; last step's boxes go back to the pool.
+        self.parts.merge(&mut self.contact_pool);
         self.contact_pool.append(&mut self.parts.prev);
         for part in self.parts.next.drain(..) {
             if !part.manifold.points.is_empty() {
@@ -121,25 +142,8 @@ impl World {
             contacts.push(part);
         }
         self.narrow_outcome = outcome;
-        self.open = open;
         self.keys = keys;
         self.contacts = contacts;
-    }
-
-    /// Whether the pair of `k`, found apart on an earlier step, is still apart by more
-    /// than its speculative margin ([`Apart::still_apart`]): its manifold stays empty.
-    #[inline]
-    fn still_apart(&self, k: &PairKey, dt: f32, base: &CollideConfig) -> bool {
-        if !k.persisted || k.apart.gap <= base.margin {
-            return false;
-        }
-        let (ma, mb) = (&self.motions[k.a as usize], &self.motions[k.b as usize]);
-        if !ma.awake && !mb.awake {
-            return false;
-        }
-        let margin = base.margin + Motion::pair_reach(ma, mb, dt);
-        let (xa, xb) = (&self.bodies[k.a as usize].pose, &self.bodies[k.b as usize].pose);
-        k.apart.still_apart(xa, xb, ma.radius + mb.radius, margin)
     }
 
     /// Lines the contacts up with this step's pairs: a persisting pair keeps its contact
@@ -185,7 +189,7 @@ const MIN_PAIRS: usize = 64;
 /// What the narrow phase made of one opened pair.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) enum Outcome {
-    /// Left to the calling thread (a mesh pair or a watched pair).
+    /// Left to the calling thread (a watched pair).
     #[default]
     Later,
     /// No points.
@@ -215,14 +219,67 @@ struct NarrowInput<'a> {
     base: CollideConfig,
 }
 
-/// A mesh pair's further manifolds ([`MeshParts`]) and the pool their boxes come from.
-#[allow(clippy::vec_box)]
+/// A mesh pair's further manifolds ([`MeshParts`]): last step's, and the list of the
+/// thread that computes the pair, where this step's go.
 struct PartsAccess<'a> {
-    parts: &'a mut MeshParts,
-    pool: &'a mut Vec<Box<Contact>>,
+    /// Last step's further manifolds of the pair (its own range of `MeshParts::prev`).
+    #[allow(clippy::vec_box)]
+    prev: &'a mut [Box<Contact>],
+    /// Where `prev` starts in `MeshParts::prev`.
+    start: usize,
+    /// The thread's list.
+    out: &'a mut Vec<PartOut>,
+    /// The pair's place in this step's pairs (the merge's order).
+    pair: usize,
 }
 
-/// The narrow phase of one candidate pair not [still apart](World::still_apart): keep,
+impl PartsAccess<'_> {
+    /// Recycles each of last step's manifolds in place ([`Recycle::reuse`]); whether all of
+    /// them could be.
+    fn reuse(&mut self, xa: &Iso, xb: &Iso, radii: (f32, f32), distance: f32, margin: f32) -> bool {
+        self.prev.iter_mut().all(|p| {
+            let Contact { recycle, manifold, .. } = &mut **p;
+            recycle.reuse(manifold, xa, xb, radii, distance, margin)
+        })
+    }
+
+    /// Keeps last step's manifolds as they are (a sleeping or recycled pair).
+    fn carry(self) {
+        if !self.prev.is_empty() {
+            let end = self.start + self.prev.len();
+            self.out.push(PartOut { pair: self.pair as u32, carry: (self.start as u32, end as u32), part: None });
+        }
+    }
+}
+
+/// One entry of a thread's list of further manifolds: last step's manifolds `carry` kept,
+/// or a new manifold `part`.
+#[derive(Clone, Debug)]
+pub(super) struct PartOut {
+    /// The pair's place in this step's pairs.
+    pair: u32,
+    /// A range of `MeshParts::prev` to keep (empty with a new part).
+    carry: (u32, u32),
+    part: Option<Contact>,
+}
+
+/// Whether the pair of `k`, found apart on an earlier step, is still apart by more than
+/// its speculative margin ([`Apart::still_apart`]): its manifold stays empty.
+#[inline]
+fn still_apart(input: &NarrowInput, k: &PairKey) -> bool {
+    if !k.persisted || k.apart.gap <= input.base.margin {
+        return false;
+    }
+    let (ma, mb) = (&input.motions[k.a as usize], &input.motions[k.b as usize]);
+    if !ma.awake && !mb.awake {
+        return false;
+    }
+    let margin = input.base.margin + Motion::pair_reach(ma, mb, input.dt);
+    let (xa, xb) = (&input.bodies[k.a as usize].pose, &input.bodies[k.b as usize].pose);
+    k.apart.still_apart(xa, xb, ma.radius + mb.radius, margin)
+}
+
+/// The narrow phase of one candidate pair not [still apart](still_apart): keep,
 /// recycle or recompute the manifold of `c` (which holds last step's contact of the same
 /// pair if `k.persisted`). Returns whether the pair touches (its manifold has points).
 /// `parts`: a mesh pair's further manifolds (`None` for a pair without a mesh body, which
@@ -238,8 +295,6 @@ fn update_pair(
 ) -> bool {
     let (dt, base) = (input.dt, &input.base);
     let persisted = std::mem::replace(&mut k.persisted, true);
-    // Last step's further manifolds of this pair (a body on a mesh along several normals).
-    let range = parts.as_mut().map_or(0..0, |p| p.parts.take_prev(k.a, k.b));
     let (ma, mb) = (&input.motions[k.a as usize], &input.motions[k.b as usize]);
     let step = input.step;
     if !ma.awake && !mb.awake {
@@ -247,7 +302,7 @@ fn update_pair(
         watch::begin(&mut rec, step, base.margin);
         watch::took(&mut rec, PairPath::Asleep);
         if let Some(p) = parts {
-            p.parts.carry(range, p.pool);
+            p.carry();
         }
         return !c.manifold.points.is_empty();
     }
@@ -268,12 +323,10 @@ fn update_pair(
         let distance = if ma.mesh || mb.mesh { input.recycle_distance.min(base.slop) } else { input.recycle_distance };
         // A pair with several normal groups is recycled whole or not at all.
         if c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin)
-            && parts
-                .as_mut()
-                .is_none_or(|p| p.parts.reuse(range.clone(), &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin))
+            && parts.as_mut().is_none_or(|p| p.reuse(&ba.pose, &bb.pose, (ra, rb), distance, cfg.margin))
         {
             if let Some(p) = parts {
-                p.parts.carry(range, p.pool);
+                p.carry();
             }
             watch::took(&mut rec, PairPath::Recycled);
             return true;
@@ -307,12 +360,12 @@ fn update_pair(
     c.impulses = Default::default();
     let groups = &scratch.mesh_groups;
     match parts {
-        Some(p) if !(groups.is_empty() && range.is_empty()) => {
+        Some(p) if !(groups.is_empty() && p.prev.is_empty()) => {
             // A mesh pair with several normal groups now or last step: each group's
             // manifold takes its warm impulses from last step's group of the nearest normal.
             let prev = Group { normal: prev_normal, points: &prev_points, impulses: &prev_impulses };
             let radius = 4.0 * base.slop;
-            let parts_prev = &p.parts.prev[range];
+            let parts_prev = &*p.prev;
             let warm = |target: &mut Contact| {
                 let n = target.manifold.normal;
                 let best = std::iter::once(prev)
@@ -328,12 +381,13 @@ fn update_pair(
             };
             warm(c);
             for g in groups {
-                let mut part = p.pool.pop().unwrap_or_default();
-                *part = Contact { a: k.a, b: k.b, ..Default::default() };
+                // Made in place in the thread's list (a contact is large).
+                p.out.push(PartOut { pair: p.pair as u32, carry: (0, 0), part: Some(Contact::default()) });
+                let part = p.out.last_mut().and_then(|e| e.part.as_mut()).expect("just pushed");
+                (part.a, part.b) = (k.a, k.b);
                 part.manifold.clone_from(g);
                 part.recycle = Recycle::capture(g, &ba.pose, &bb.pose, rel);
-                warm(&mut part);
-                p.parts.next.push(part);
+                warm(part);
             }
         }
         _ => {
@@ -384,51 +438,66 @@ impl<'a> Group<'a> {
 pub(super) struct MeshParts {
     /// Last step's further manifolds, in pair order (taken off the end of `contacts`).
     pub(super) prev: Vec<Box<Contact>>,
-    /// This step's, in pair order.
+    /// The pair of each of `prev`, for finding a pair's range without opening the boxes.
+    prev_keys: Vec<(u32, u32)>,
+    /// What each thread made of its pairs' further manifolds, in the order of its pairs
+    /// (one list per worker thread, and a last one for the calling thread's watched pairs).
+    out: Vec<Vec<PartOut>>,
+    /// This step's, in pair order (the lists merged).
     next: Vec<Box<Contact>>,
-    /// How far the narrow phase has read `prev`.
-    pub(super) cursor: usize,
+    /// The most entries the lists have held in one step, all together.
+    most: usize,
 }
 
 impl MeshParts {
-    /// The range of `prev` holding pair (a, b)'s manifolds. Pairs are visited in order, so a
-    /// cursor walks `prev` once per step.
-    fn take_prev(&mut self, a: u32, b: u32) -> std::ops::Range<usize> {
-        let key = |c: &Contact| (c.a, c.b);
-        while self.prev.get(self.cursor).is_some_and(|c| key(c) < (a, b)) {
-            self.cursor += 1;
+    /// Readies the step: `prev` is filled; one list per thread, plus the calling thread's.
+    fn begin(&mut self, threads: usize) {
+        self.prev_keys.clear();
+        self.prev_keys.extend(self.prev.iter().map(|c| (c.a, c.b)));
+        self.out.resize_with(threads + 1, Vec::new);
+        // Any thread may take every pair that has further manifolds: each list keeps room
+        // for the most a step has had, so a settled step allocates nothing whichever thread
+        // takes which pair.
+        for list in &mut self.out {
+            list.clear();
+            list.reserve(self.most);
         }
-        let start = self.cursor;
-        while self.prev.get(self.cursor).is_some_and(|c| key(c) == (a, b)) {
-            self.cursor += 1;
-        }
-        start..self.cursor
     }
 
-    /// Recycles each of last step's manifolds `range` in place ([`Recycle::reuse`]); whether
-    /// all of them could be.
-    fn reuse(
-        &mut self,
-        range: std::ops::Range<usize>,
-        xa: &Iso,
-        xb: &Iso,
-        radii: (f32, f32),
-        distance: f32,
-        margin: f32,
-    ) -> bool {
-        self.prev[range].iter_mut().all(|p| {
-            let Contact { recycle, manifold, .. } = &mut **p;
-            recycle.reuse(manifold, xa, xb, radii, distance, margin)
-        })
+    /// The range of `prev` holding pair (a, b)'s manifolds (`prev` is in pair order).
+    fn range_of(prev_keys: &[(u32, u32)], a: u32, b: u32) -> std::ops::Range<usize> {
+        let start = prev_keys.partition_point(|&k| k < (a, b));
+        start..start + prev_keys[start..].partition_point(|&k| k == (a, b))
     }
 
-    /// Keeps last step's manifolds `range` as they were (a sleeping pair), swapping each box
-    /// for a pooled one so that `prev` can go back to the pool whole.
+    /// Gathers the threads' lists into `next` in pair order: a kept manifold moves over in
+    /// its box (a pooled one takes its place in `prev`, which goes back to the pool whole),
+    /// a new one is copied into a pooled box. Every list is in pair order and a pair's
+    /// entries lie together in one list, so the lists are merged by their heads.
     #[allow(clippy::vec_box)]
-    fn carry(&mut self, range: std::ops::Range<usize>, pool: &mut Vec<Box<Contact>>) {
-        for i in range {
-            let spare = pool.pop().unwrap_or_default();
-            self.next.push(std::mem::replace(&mut self.prev[i], spare));
+    fn merge(&mut self, pool: &mut Vec<Box<Contact>>) {
+        self.most = self.most.max(self.out.iter().map(Vec::len).sum());
+        let mut heads = [0usize; MAX_THREADS + 1];
+        let lists = &mut self.out;
+        loop {
+            let next_pair = |(l, list): (usize, &Vec<PartOut>)| list.get(heads[l]).map(|e| (e.pair, l));
+            let Some((pair, l)) = lists.iter().enumerate().filter_map(next_pair).min() else { break };
+            while let Some(e) = lists[l].get(heads[l]).filter(|e| e.pair == pair) {
+                heads[l] += 1;
+                match &e.part {
+                    Some(part) => {
+                        let mut b = pool.pop().unwrap_or_default();
+                        (*b).clone_from(part);
+                        self.next.push(b);
+                    }
+                    None => {
+                        for i in e.carry.0 as usize..e.carry.1 as usize {
+                            let spare = pool.pop().unwrap_or_default();
+                            self.next.push(std::mem::replace(&mut self.prev[i], spare));
+                        }
+                    }
+                }
+            }
         }
     }
 }

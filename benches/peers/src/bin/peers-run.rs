@@ -8,11 +8,10 @@
 //! `peers-run narrow PAIR/REGIME ENGINE N` computes N cold manifolds instead (for example
 //! `peers-run narrow hull20-hull20/shallow contactlab 100000`).
 //!
-//! Scenes: pyramid-210, pyramid-5050, pyramid-layers-L (L rows), hull-pile-640, box-pile-Nk
-//! (N thousand boxes), stack-N (a column of N unit cubes on the ground).
+//! Scenes: the row names of `contactlab_peers::stock_world` (pyramid-5050, box-pile-Nk,
+//! convex-pile-5120, …). Thread scaling across engines is `peers-scaling`'s.
 //! Engines: contactlab (`contactlab@N`: on N threads, 0 every core), rapier3d, box3d-rust.
 
-use contactlab::scene::stock::{barrage, box_pile, heightfield_pile, hull_pile, joint_grid, pyramid};
 use contactlab_peers::{
     contactlab_settings, depth_summary, joint_error, joint_error_over_run, max_penetration, pair_depths, Box3d,
     Contactlab, Engine, Rapier,
@@ -22,7 +21,7 @@ use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | convex-pile-N (Box3D's convex pile, N/64 layers of 8×8 hulls) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust)";
+    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | convex-pile-N (Box3D's convex pile, N/64 layers of 8×8 hulls) | many-pyramids-10780 (Box3D's) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust)";
     if let [mode, label, engine, n] = args.as_slice() {
         if mode == "narrow" {
             return narrow(label, engine, n);
@@ -41,73 +40,9 @@ fn main() -> ExitCode {
         eprintln!("STEPS must be a whole number, got '{steps}'\n{usage}");
         return ExitCode::FAILURE;
     };
-    let s = contactlab_settings();
-    let world = match scene.as_str() {
-        "pyramid-210" => pyramid(20, s),
-        "pyramid-5050" => pyramid(100, s),
-        other if other.starts_with("pyramid-layers-") => match other["pyramid-layers-".len()..].parse::<usize>() {
-            Ok(l) if l > 0 => pyramid(l, s),
-            _ => {
-                eprintln!("unknown scene '{other}'\n{usage}");
-                return ExitCode::FAILURE;
-            }
-        },
-        "hull-pile-640" => hull_pile(640, s),
-        other if other.starts_with("joint-grid-") => match other["joint-grid-".len()..].parse::<usize>() {
-            Ok(n) if n > 1 => joint_grid(n, s),
-            _ => {
-                eprintln!("unknown scene '{other}'\n{usage}");
-                return ExitCode::FAILURE;
-            }
-        },
-        other if other.starts_with("heightfield-") => match other["heightfield-".len()..].parse::<usize>() {
-            Ok(n) => heightfield_pile(n, s),
-            _ => {
-                eprintln!("unknown scene '{other}'\n{usage}");
-                return ExitCode::FAILURE;
-            }
-        },
-        // Box3D's convex pile with L layers of 8 × 8 hulls (`convex-pile-5120`: its 80).
-        other if other.starts_with("convex-pile-") => match other["convex-pile-".len()..].parse::<usize>() {
-            Ok(n) if n >= 64 => contactlab_peers::box3d_scenes::convex_pile(8, 8, n / 64, s),
-            _ => {
-                eprintln!("unknown scene '{other}'\n{usage}");
-                return ExitCode::FAILURE;
-            }
-        },
-        other if other.starts_with("barrage-") => match other["barrage-".len()..].parse::<usize>() {
-            Ok(n) => barrage(n, s),
-            _ => {
-                eprintln!("unknown scene '{other}'\n{usage}");
-                return ExitCode::FAILURE;
-            }
-        },
-        other if other.starts_with("stack-") => match other["stack-".len()..].parse::<usize>() {
-            Ok(n) if n > 0 => {
-                let mut w = pyramid(1, s);
-                let cube = contactlab::physics::Shape::cuboid(glam::Vec3::splat(0.5)).expect("box");
-                for i in 1..n {
-                    let at = glam::Vec3::new(0.0, 0.5 + i as f32, 0.0);
-                    w.add_body(contactlab::physics::BodyDesc::new(format!("s{i}"), cube.clone(), at)).expect("cube");
-                }
-                w
-            }
-            _ => {
-                eprintln!("unknown scene '{other}'\n{usage}");
-                return ExitCode::FAILURE;
-            }
-        },
-        other => match other
-            .strip_prefix("box-pile-")
-            .and_then(|k| k.strip_suffix('k'))
-            .and_then(|k| k.parse::<usize>().ok())
-        {
-            Some(k) if k > 0 => box_pile(k * 1000, s),
-            _ => {
-                eprintln!("unknown scene '{other}'\n{usage}");
-                return ExitCode::FAILURE;
-            }
-        },
+    let Some(world) = contactlab_peers::stock_world(scene, contactlab_settings()) else {
+        eprintln!("unknown scene '{scene}'\n{usage}");
+        return ExitCode::FAILURE;
     };
     // `contactlab@N`: contactlab on N threads (0: every core).
     let threads = engine.strip_prefix("contactlab@").map(|n| n.parse::<u32>());
