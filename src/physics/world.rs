@@ -179,6 +179,9 @@ pub struct World {
     fat: Vec<Aabb>,
     /// Bodies whose box left its enlarged box this step (scratch of the broad phase).
     escaped: Vec<u32>,
+    /// Per kept pair of the broad phase, whether it passed this step's box and path tests
+    /// (filled on the threads, gathered in order; `world/collision.rs`).
+    kept: Vec<bool>,
     /// Set when bodies were added or edited: the next broad phase starts afresh.
     broad_dirty: bool,
     /// Per body, what the narrow phase reads (filled by the broad phase).
@@ -286,6 +289,7 @@ impl World {
             aabbs: Vec::new(),
             fat: Vec::new(),
             escaped: Vec::new(),
+            kept: Vec::new(),
             broad_dirty: true,
             pairs: Vec::new(),
             motions: Vec::new(),

@@ -6,8 +6,10 @@
 //! contacts. The per-body [`Motion`] records it gathers are what the narrow phase
 //! (`world/narrow.rs`) reads. The records and swept boxes are computed body by body, and the
 //! grid's pair search slot by slot ([`crate::physics::broadphase::BroadPhase::update_on`]),
-//! shared out between the world's worker threads; the enlarged-box checks, the grid's fill
-//! and sort and the pair filter stay on the stepping thread.
+//! and the pair filter's box and path tests pair by pair (a flag each, gathered in pair
+//! order), shared out between the world's worker threads; the enlarged-box checks, the
+//! grid's fill, the merge of its sorted keys and the gathering of the flagged pairs stay on
+//! the stepping thread.
 //!
 //! Limits: the path test assumes straight paths at the step's starting velocities (as the
 //! speculative contacts do): a body deflected during the step towards a body its path
@@ -19,6 +21,9 @@ use super::watch;
 use super::*;
 use crate::physics::collide::PairPath;
 use crate::physics::parallel::Shared;
+
+/// Fewest kept pairs a worker thread tests at once (a few nanoseconds each).
+const MIN_PAIRS: usize = 1024;
 
 /// Fewest bodies a worker thread boxes at once: smaller scenes run on the calling thread.
 const MIN_BODIES: usize = 256;
@@ -165,10 +170,29 @@ impl World {
         let slack = margin + self.gravity.length() * dt * dt;
         self.pairs.clear();
         let path_test = self.settings.path_test;
-        self.pairs.extend(self.broad.pairs.iter().filter(|&&(a, b)| {
+        let meets = |&(a, b): &(u32, u32)| {
             let (a, b) = (a as usize, b as usize);
             aabbs[a].overlaps(&aabbs[b]) && (!path_test || Motion::paths_meet(&motions[a], &motions[b], dt, slack))
-        }));
+        };
+        let kept = &self.broad.pairs;
+        if self.workers.threads() == 1 {
+            self.pairs.extend(kept.iter().filter(|p| meets(p)));
+        } else {
+            // Each pair's tests (two bodies' boxes and motions, read from anywhere in
+            // memory) on the threads, a flag each; the flagged pairs are then gathered in
+            // order, a streaming pass.
+            self.kept.clear();
+            self.kept.resize(kept.len(), false);
+            let flags = Shared::new(&mut self.kept);
+            self.workers.for_blocks(kept.len(), MIN_PAIRS, |_, r| {
+                // SAFETY: each block owns its pairs' flags.
+                let flags = unsafe { flags.range_mut(r.clone()) };
+                for (f, p) in flags.iter_mut().zip(&kept[r]) {
+                    *f = meets(p);
+                }
+            });
+            self.pairs.extend(kept.iter().zip(&self.kept).filter(|(_, &f)| f).map(|(p, _)| *p));
+        }
         if path_test && !self.watch.is_empty() {
             // A watched pair dropped here says so (not "no candidate").
             let (pairs, joints, step) = (&self.broad.pairs, &self.joints, self.step_count + 1);
@@ -221,16 +245,19 @@ mod tests {
 
     /// The kept pairs of the enlarged boxes, filtered by the actual boxes, are exactly the
     /// overlapping pairs, every step of a pile falling, landing and settling (the grid is
-    /// rerun only when a body leaves its enlarged box); with and without the path test.
+    /// rerun only when a body leaves its enlarged box); with and without the path test, on
+    /// one thread and on three (the filter's tests then run on the threads, every range
+    /// split into blocks of one item).
     #[test]
     fn kept_pairs_are_exactly_the_overlapping_pairs() {
-        for path_test in [true, false] {
-            kept_pairs_match(Settings { sleeping: false, path_test, ..Default::default() });
+        for (path_test, threads) in [(true, 1), (false, 1), (true, 3)] {
+            kept_pairs_match(Settings { sleeping: false, path_test, threads, ..Default::default() });
         }
     }
 
     fn kept_pairs_match(settings: Settings) {
         let mut w = crate::scene::stock::box_pile(120, settings);
+        w.set_fine_split(true);
         let mut reruns = 0;
         for step in 0..240 {
             let before = w.fat.clone();

@@ -36,6 +36,7 @@ impl World {
             aabbs: self.aabbs.clone(),
             fat: self.fat.clone(),
             escaped: Vec::new(),
+            kept: Vec::new(),
             broad_dirty: self.broad_dirty,
             motions: self.motions.clone(),
             pairs: self.pairs.clone(),
