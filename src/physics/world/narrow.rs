@@ -162,14 +162,9 @@ impl World {
                 self.contact_pool.push(c);
             }
             let (k, c) = old.next_if(|(k, _)| (k.a, k.b) == (a, b)).unwrap_or_else(|| {
-                let fresh = Contact { a, b, ..Default::default() };
-                let c = match self.contact_pool.pop() {
-                    Some(mut c) => {
-                        *c = fresh;
-                        c
-                    }
-                    None => Box::new(fresh),
-                };
+                // A pooled box is made fresh by the pair's own narrow phase (`update_pair`,
+                // on the threads), not here on the stepping thread.
+                let c = self.contact_pool.pop().unwrap_or_default();
                 let watched = watch::is_watched(records, a, b);
                 (PairKey { a, b, persisted: false, watched, apart: Apart::default() }, c)
             });
@@ -295,6 +290,10 @@ fn update_pair(
 ) -> bool {
     let (dt, base) = (input.dt, &input.base);
     let persisted = std::mem::replace(&mut k.persisted, true);
+    if !persisted {
+        // A new pair: its box may be a pooled one that held another pair.
+        *c = Contact { a: k.a, b: k.b, ..Default::default() };
+    }
     let (ma, mb) = (&input.motions[k.a as usize], &input.motions[k.b as usize]);
     let step = input.step;
     if !ma.awake && !mb.awake {
