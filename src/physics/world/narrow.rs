@@ -181,7 +181,7 @@ impl World {
 /// 0.1 µs, a SAT a few): smaller narrow phases run on the calling thread.
 const MIN_PAIRS: usize = 64;
 
-/// What the narrow phase made of one opened pair.
+/// What the narrow phase made of one pair of the step.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) enum Outcome {
     /// Left to the calling thread (a watched pair).
@@ -242,20 +242,29 @@ impl PartsAccess<'_> {
     fn carry(self) {
         if !self.prev.is_empty() {
             let end = self.start + self.prev.len();
-            self.out.push(PartOut { pair: self.pair as u32, carry: (self.start as u32, end as u32), part: None });
+            self.out.push(PartOut::Carry { pair: self.pair as u32, start: self.start as u32, end: end as u32 });
         }
     }
 }
 
-/// One entry of a thread's list of further manifolds: last step's manifolds `carry` kept,
-/// or a new manifold `part`.
+/// One entry of a thread's list of further manifolds, tagged with the pair's place in this
+/// step's pairs.
 #[derive(Clone, Debug)]
-pub(super) struct PartOut {
-    /// The pair's place in this step's pairs.
-    pair: u32,
-    /// A range of `MeshParts::prev` to keep (empty with a new part).
-    carry: (u32, u32),
-    part: Option<Contact>,
+// A new manifold is the common entry: boxing it would cost an allocation per entry.
+#[allow(clippy::large_enum_variant)]
+pub(super) enum PartOut {
+    /// Last step's manifolds `MeshParts::prev[start..end]`, kept.
+    Carry { pair: u32, start: u32, end: u32 },
+    /// A new manifold.
+    New { pair: u32, part: Contact },
+}
+
+impl PartOut {
+    fn pair(&self) -> u32 {
+        match self {
+            PartOut::Carry { pair, .. } | PartOut::New { pair, .. } => *pair,
+        }
+    }
 }
 
 /// Whether the pair of `k`, found apart on an earlier step, is still apart by more than
@@ -381,8 +390,8 @@ fn update_pair(
             warm(c);
             for g in groups {
                 // Made in place in the thread's list (a contact is large).
-                p.out.push(PartOut { pair: p.pair as u32, carry: (0, 0), part: Some(Contact::default()) });
-                let part = p.out.last_mut().and_then(|e| e.part.as_mut()).expect("just pushed");
+                p.out.push(PartOut::New { pair: p.pair as u32, part: Contact::default() });
+                let Some(PartOut::New { part, .. }) = p.out.last_mut() else { unreachable!("just pushed") };
                 (part.a, part.b) = (k.a, k.b);
                 part.manifold.clone_from(g);
                 part.recycle = Recycle::capture(g, &ba.pose, &bb.pose, rel);
@@ -479,18 +488,18 @@ impl MeshParts {
         let mut heads = [0usize; MAX_THREADS + 1];
         let lists = &mut self.out;
         loop {
-            let next_pair = |(l, list): (usize, &Vec<PartOut>)| list.get(heads[l]).map(|e| (e.pair, l));
+            let next_pair = |(l, list): (usize, &Vec<PartOut>)| list.get(heads[l]).map(|e| (e.pair(), l));
             let Some((pair, l)) = lists.iter().enumerate().filter_map(next_pair).min() else { break };
-            while let Some(e) = lists[l].get(heads[l]).filter(|e| e.pair == pair) {
+            while let Some(e) = lists[l].get(heads[l]).filter(|e| e.pair() == pair) {
                 heads[l] += 1;
-                match &e.part {
-                    Some(part) => {
+                match e {
+                    PartOut::New { part, .. } => {
                         let mut b = pool.pop().unwrap_or_default();
                         (*b).clone_from(part);
                         self.next.push(b);
                     }
-                    None => {
-                        for i in e.carry.0 as usize..e.carry.1 as usize {
+                    &PartOut::Carry { start, end, .. } => {
+                        for i in start as usize..end as usize {
                             let spare = pool.pop().unwrap_or_default();
                             self.next.push(std::mem::replace(&mut self.prev[i], spare));
                         }

@@ -67,7 +67,9 @@ fn main() -> ExitCode {
         let cl = start.elapsed().as_secs_f64() * 1e3 / steps as f64;
         let hash = state_hash(&w);
         identical &= *reference.get_or_insert(hash) == hash;
-        let pen = max_penetration(&world, &Contactlab(w.clone()).poses());
+        // The world's own pool, joined when it drops here (before the peers run).
+        let used = w.threads();
+        let pen = max_penetration(&world, &Contactlab(w).poses());
         let profile: Vec<String> = Stage::ALL
             .iter()
             .zip(&stages)
@@ -76,11 +78,10 @@ fn main() -> ExitCode {
             .collect();
         println!(
             "{scene} contactlab on {} thread(s): {cl:.3} ms/step, max penetration {:.1} mm, state hash {hash:016x}; stages (ms/step, ≥ 2 %): {}",
-            w.threads(),
+            used,
             pen * 1e3,
             profile.join(", ")
         );
-        drop(w);
 
         let b3 = match Box3dUpstream::mirror(&world, t) {
             Ok(e) => Some(time(scene, t, Box::new(e), steps, &world)),
