@@ -201,6 +201,8 @@ pub struct World {
     /// contacts' boxes (faster on piles with many pairs still apart, docs/BENCHMARKS.md).
     keys: Vec<narrow::PairKey>,
     keys_next: Vec<narrow::PairKey>,
+    /// Scratch of the pair matching (`World::match_pairs`).
+    pair_match: narrow::PairMatch,
     /// Per worker thread, the indices of its block's contacts that are not still apart
     /// (the narrow phase opens only these).
     open: Vec<Vec<u32>>,
@@ -297,6 +299,7 @@ impl World {
             contacts_next: Vec::new(),
             keys: Vec::new(),
             keys_next: Vec::new(),
+            pair_match: Default::default(),
             open: Vec::new(),
             contact_pool: Vec::new(),
             parts: Default::default(),

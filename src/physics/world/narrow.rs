@@ -3,8 +3,11 @@
 //! still apart are ruled out from it without touching their boxed contacts, and the rest are
 //! prefetched ahead.
 //!
-//! **Threads.** The pairs are independent: each reads the two bodies and writes its own
-//! contact and key. Every pair but the watched ones (whose records are shared) is shared
+//! **Threads.** Lining last step's contacts up with this step's pairs ([`World::match_pairs`])
+//! is shared out in blocks of pairs (both lists are sorted, so a block finds its share of
+//! the old ones by binary search); only the boxes of the ended and new pairs pass through
+//! the pool on the calling thread. The pairs are independent: each reads the two bodies
+//! and writes its own contact and key. Every pair but the watched ones (whose records are shared) is shared
 //! out between the world's worker threads in blocks, each thread with its own collision
 //! scratch; the watched pairs follow on the calling thread. A mesh pair's further manifolds
 //! ([`MeshParts`]) go into its thread's own list, tagged with the pair's place, and the
@@ -148,33 +151,108 @@ impl World {
 
     /// Lines the contacts up with this step's pairs: a persisting pair keeps its contact
     /// (SAT cache, tangents, manifold, impulses, recycling anchors), a new one takes a pooled
-    /// box, reset, and the contacts of pairs that ended go back to the pool. Pairs are
-    /// matched on the keys; the boxes move along unopened.
+    /// box (made fresh by its own narrow phase), and the contacts of pairs that ended go back
+    /// to the pool. Pairs are matched on the keys; the boxes move along unopened.
+    ///
+    /// Both lists are sorted, so a block of this step's pairs finds where its share of last
+    /// step's keys starts by binary search and merges from there: the blocks run on the
+    /// threads, each writing its own pairs' keys and boxes and marking the old contacts it
+    /// took ([`PairMatch`]). The ended contacts go to the pool first and the new pairs then
+    /// take boxes from it, in pair order, on the calling thread (a short pass over two
+    /// flag lists), so the pool lends whatever the ended pairs freed and a settled scene
+    /// allocates nothing.
     fn match_pairs(&mut self) {
+        let mut old = std::mem::take(&mut self.contacts);
+        let old_keys = std::mem::take(&mut self.keys);
         let mut next = std::mem::take(&mut self.contacts_next);
         let mut next_keys = std::mem::take(&mut self.keys_next);
+        let (n, m) = (self.pairs.len(), old_keys.len());
+        debug_assert_eq!(old.len(), m, "the further mesh manifolds were taken off first");
         next.clear();
+        next.reserve(n);
         next_keys.clear();
-        let records = &self.watch;
-        let mut old = self.keys.drain(..).zip(self.contacts.drain(..)).peekable();
-        for &(a, b) in &self.pairs {
-            while let Some((_, c)) = old.next_if(|(k, _)| (k.a, k.b) < (a, b)) {
-                self.contact_pool.push(c);
-            }
-            let (k, c) = old.next_if(|(k, _)| (k.a, k.b) == (a, b)).unwrap_or_else(|| {
-                // A pooled box is made fresh by the pair's own narrow phase (`update_pair`,
-                // on the threads), not here on the stepping thread.
-                let c = self.contact_pool.pop().unwrap_or_default();
-                let watched = watch::is_watched(records, a, b);
-                (PairKey { a, b, persisted: false, watched, apart: Apart::default() }, c)
+        next_keys.reserve(n);
+        let PairMatch { src, taken } = &mut self.pair_match;
+        src.clear();
+        src.resize(n, NEW_PAIR);
+        taken.clear();
+        taken.resize(m, false);
+        {
+            let (pairs, records) = (&self.pairs, &self.watch);
+            let (src, taken) = (Shared::new(src), Shared::new(taken));
+            let (slots, key_slots) = (
+                Shared::new(&mut next.spare_capacity_mut()[..n]),
+                Shared::new(&mut next_keys.spare_capacity_mut()[..n]),
+            );
+            let old = Shared::new(&mut old);
+            self.workers.for_blocks(n, MIN_MATCH, |_, r| {
+                let mut j = old_keys.partition_point(|k| (k.a, k.b) < pairs[r.start]);
+                for i in r {
+                    let (a, b) = pairs[i];
+                    while j < m && (old_keys[j].a, old_keys[j].b) < (a, b) {
+                        j += 1;
+                    }
+                    // SAFETY: the block owns its pairs' slots; old contact j matches only
+                    // pair i (both lists sorted, without repeats), so it is marked and moved
+                    // by this block alone, once.
+                    unsafe {
+                        if j < m && (old_keys[j].a, old_keys[j].b) == (a, b) {
+                            *src.get_mut(i) = j as u32;
+                            *taken.get_mut(j) = true;
+                            key_slots.get_mut(i).write(old_keys[j]);
+                            slots.get_mut(i).write(std::ptr::read(old.get(j)));
+                            j += 1;
+                        } else {
+                            let watched = watch::is_watched(records, a, b);
+                            key_slots.get_mut(i).write(PairKey {
+                                a,
+                                b,
+                                persisted: false,
+                                watched,
+                                apart: Apart::default(),
+                            });
+                        }
+                    }
+                }
             });
-            next_keys.push(k);
-            next.push(c);
         }
-        self.contact_pool.extend(old.map(|(_, c)| c));
-        self.keys_next = std::mem::replace(&mut self.keys, next_keys);
-        self.contacts_next = std::mem::replace(&mut self.contacts, next);
+        // SAFETY: every taken box was moved into `next` above; the ended ones move to the
+        // pool here, so `old` owns none of its boxes any more and is emptied without
+        // dropping them. Every key slot and every slot of a matched pair was written; the
+        // new pairs' slots are written next, before `next` is given its length.
+        unsafe {
+            for (j, _) in taken.iter().enumerate().filter(|(_, &t)| !t) {
+                self.contact_pool.push(std::ptr::read(old.as_ptr().add(j)));
+            }
+            old.set_len(0);
+            next_keys.set_len(n);
+            let slots = next.spare_capacity_mut();
+            for (i, _) in src.iter().enumerate().filter(|(_, &s)| s == NEW_PAIR) {
+                slots[i].write(self.contact_pool.pop().unwrap_or_default());
+            }
+            next.set_len(n);
+        }
+        self.contacts = next;
+        self.keys = next_keys;
+        self.contacts_next = old;
+        self.keys_next = old_keys;
     }
+}
+
+/// Fewest pairs a worker thread matches at once ([`World::match_pairs`]; a few nanoseconds
+/// each): smaller lists are matched on the calling thread.
+const MIN_MATCH: usize = 4096;
+
+/// [`PairMatch::src`] of a pair without a contact last step.
+const NEW_PAIR: u32 = u32::MAX;
+
+/// Scratch of [`World::match_pairs`].
+#[derive(Clone, Debug, Default)]
+pub(super) struct PairMatch {
+    /// Per pair of this step, the index of its contact among last step's ([`NEW_PAIR`]: none).
+    src: Vec<u32>,
+    /// Per contact of last step, whether a pair of this step took it.
+    taken: Vec<bool>,
 }
 
 /// Fewest candidate pairs a worker thread takes at once (a recycled pair costs about
@@ -528,5 +606,47 @@ impl PairKey {
     /// The key of a contact put in from outside (a recorded one): carried over, not apart.
     pub(super) fn recorded(a: u32, b: u32) -> PairKey {
         PairKey { a, b, persisted: true, ..Default::default() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::physics::Settings;
+    use std::collections::{HashMap, HashSet};
+
+    /// Lining the contacts up with each step's pairs ([`super::World::match_pairs`]), on one
+    /// thread and on three (every range split into single pairs), every step of a pile
+    /// falling and settling: each pair's key and contact name the pair, no box is shared,
+    /// and a pair that was a candidate last step keeps its own boxed contact (the same box),
+    /// checked against a map of last step's pairs to their boxes.
+    #[test]
+    fn pairs_keep_their_own_contacts_at_any_thread_count() {
+        for threads in [1, 3] {
+            let mut w = crate::scene::stock::box_pile(120, Settings { sleeping: false, threads, ..Default::default() });
+            w.set_fine_split(true);
+            let (mut fresh, mut kept, mut ended) = (0, 0, 0);
+            let address = |c: &super::Contact| c as *const super::Contact as usize;
+            for step in 0..240 {
+                let before: HashMap<(u32, u32), usize> =
+                    w.keys.iter().zip(&w.contacts).map(|(k, c)| ((k.a, k.b), address(c))).collect();
+                w.step(1.0 / 60.0);
+                assert_eq!(w.keys.len(), w.pairs.len(), "step {step}");
+                assert_eq!(w.contacts.len(), w.pairs.len(), "step {step}: a box pile has no mesh manifolds");
+                let mut boxes = HashSet::new();
+                for ((k, c), &p) in w.keys.iter().zip(&w.contacts).zip(&w.pairs) {
+                    assert_eq!(((k.a, k.b), (c.a, c.b)), (p, p), "step {step}");
+                    assert!(boxes.insert(address(c)), "step {step}: pair {p:?} shares a box");
+                    match before.get(&p) {
+                        Some(&old) => {
+                            assert_eq!(address(c), old, "step {step}: pair {p:?} lost its contact");
+                            kept += 1;
+                        }
+                        None => fresh += 1,
+                    }
+                }
+                ended += before.keys().filter(|p| w.pairs.binary_search(p).is_err()).count();
+            }
+            assert!(fresh > 200 && kept > 10_000 && ended > 20, "{fresh} new, {kept} kept and {ended} ended pairs");
+        }
     }
 }

@@ -44,6 +44,7 @@ impl World {
             contacts_next: Vec::new(),
             keys: self.keys.clone(),
             keys_next: Vec::new(),
+            pair_match: Default::default(),
             open: Vec::new(),
             contact_pool: Vec::new(),
             parts: Default::default(),
