@@ -28,7 +28,7 @@
 //! far apart only cost hash collisions (extra box tests), never missed pairs.
 
 use crate::physics::math::Aabb;
-use crate::physics::parallel::{Shared, Workers};
+use crate::physics::parallel::{Shared, Workers, MAX_THREADS};
 use glam::Vec3A;
 
 /// Fewest grid bodies a worker thread pairs at once: smaller grids pair on the calling
@@ -285,9 +285,10 @@ impl BroadPhase {
             std::mem::swap(&mut self.keys, one);
             self.keys.extend_from_slice(&self.large_keys);
             radix_sort(&mut self.keys, &mut self.keys_tmp);
+            unique_pairs(&self.keys, &mut self.pairs);
         } else {
-            // Each thread's keys sorted on its own thread, then merged in order: the sorted
-            // list is the same whichever thread found which pair.
+            // Each thread's keys sorted on its own thread, then merged straight into the
+            // pairs: the sorted list is the same whichever thread found which pair.
             self.thread_tmp.resize_with(threads, Vec::new);
             {
                 let (keys, tmp) = (Shared::new(&mut self.thread_keys), Shared::new(&mut self.thread_tmp));
@@ -299,22 +300,14 @@ impl BroadPhase {
                 });
             }
             radix_sort(&mut self.large_keys, &mut self.keys_tmp);
-            self.keys.clear();
-            for list in self.thread_keys.iter().chain(std::iter::once(&self.large_keys)) {
-                if list.is_empty() {
-                    continue;
-                }
-                merge_sorted(&self.keys, list, &mut self.keys_tmp);
-                std::mem::swap(&mut self.keys, &mut self.keys_tmp);
-            }
+            let lists = self.thread_keys.iter().chain(std::iter::once(&self.large_keys));
+            merge_pairs(lists.map(Vec::as_slice), &mut self.keys, &mut self.keys_tmp, &mut self.pairs);
             // Scratch (a snapshot's copy of an empty buffer holds nothing).
             for t in &mut self.thread_tmp {
                 t.clear();
             }
         }
         self.large_keys.clear();
-        self.keys.dedup();
-        self.pairs.extend(self.keys.iter().map(|&k| ((k >> 32) as u32, k as u32)));
     }
 
     /// Updates the pairs after the boxes of the bodies in `moved` changed (and no other box
@@ -410,22 +403,79 @@ fn overlap(p: &[Vec3A; 2], q: &[Vec3A; 2]) -> bool {
     (p[0].cmple(q[1]) & q[0].cmple(p[1])).all()
 }
 
+/// The pairs of the sorted keys `keys`, each once, appended to `out` (one pass).
+fn unique_pairs(keys: &[u64], out: &mut Vec<(u32, u32)>) {
+    let mut last = None;
+    out.extend(keys.iter().filter(|&&k| last.replace(k) != Some(k)).map(|&k| ((k >> 32) as u32, k as u32)));
+}
+
+/// The sorted key lists `lists` merged into `out` as sorted pairs, each pair once: all but
+/// the last merged two at a time into `keys` (`tmp`: the second buffer), and the last one
+/// merged with them straight into the pairs. The result does not depend on how the keys
+/// were shared between the lists (so not on which thread found which pair).
+fn merge_pairs<'a>(
+    lists: impl Iterator<Item = &'a [u64]>,
+    keys: &mut Vec<u64>,
+    tmp: &mut Vec<u64>,
+    out: &mut Vec<(u32, u32)>,
+) {
+    let mut heads = [&[][..]; MAX_THREADS + 1];
+    let mut k = 0;
+    for list in lists.filter(|l| !l.is_empty()) {
+        heads[k] = list;
+        k += 1;
+    }
+    match &heads[..k] {
+        [] => {}
+        [one] => unique_pairs(one, out),
+        [a, b] => merge_unique(a, b, out),
+        [a, b, middle @ .., last] => {
+            merge_sorted(a, b, keys);
+            for list in middle {
+                merge_sorted(keys, list, tmp);
+                std::mem::swap(keys, tmp);
+            }
+            merge_unique(keys, last, out);
+        }
+    }
+}
+
 /// `a` and `b` (each sorted) merged into `out`, sorted (duplicates kept).
 fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
     out.clear();
     out.reserve(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
+    // Which list the next key comes from is a coin toss on keys found by different
+    // threads: taken without a branch to mispredict.
     while i < a.len() && j < b.len() {
-        if a[i] <= b[j] {
-            out.push(a[i]);
-            i += 1;
-        } else {
-            out.push(b[j]);
-            j += 1;
-        }
+        let (x, y) = (a[i], b[j]);
+        out.push(x.min(y));
+        i += usize::from(x <= y);
+        j += usize::from(y < x);
     }
     out.extend_from_slice(&a[i..]);
     out.extend_from_slice(&b[j..]);
+}
+
+/// `a` and `b` (each sorted) merged into `out` as pairs, each pair once.
+fn merge_unique(a: &[u64], b: &[u64], out: &mut Vec<(u32, u32)>) {
+    out.reserve(a.len() + b.len());
+    // No pair key is all ones (a < b), so it never matches a real key.
+    let (mut i, mut j, mut last) = (0, 0, u64::MAX);
+    let mut push = |k: u64| {
+        if k != last {
+            out.push(((k >> 32) as u32, k as u32));
+            last = k;
+        }
+    };
+    // Branch-free choice of list, as in `merge_sorted`; repeats are rare.
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        push(x.min(y));
+        i += usize::from(x <= y);
+        j += usize::from(y < x);
+    }
+    a[i..].iter().chain(&b[j..]).for_each(|&k| push(k));
 }
 
 /// Sorts `keys` ascending by least-significant-digit radix sort, one byte per pass, skipping
@@ -598,13 +648,53 @@ mod tests {
 
     /// The pair search shared out between threads (every thread joining every round, one
     /// slot per block) finds exactly the pairs of the brute-force test, with a filter.
+    /// The merge of the threads' sorted key lists against a brute-force union: zero to
+    /// six lists (some empty), keys repeated within and across lists (hash collisions find
+    /// a pair twice), every pair once and in order.
+    #[test]
+    fn merged_key_lists_give_each_pair_once_in_order() {
+        let mut rng = SplitMix64(0x4D45);
+        let (mut keys, mut tmp, mut pairs) = (Vec::new(), Vec::new(), Vec::new());
+        for round in 0..200 {
+            let count = round % 7;
+            let lists: Vec<Vec<u64>> = (0..count)
+                .map(|_| {
+                    let len = (rng.next_f32() * 40.0) as usize;
+                    let mut l: Vec<u64> = (0..len)
+                        .map(|_| {
+                            let a = (rng.next_f32() * 12.0) as u64;
+                            (a << 32) | (a + 1 + (rng.next_f32() * 6.0) as u64)
+                        })
+                        .collect();
+                    l.sort_unstable();
+                    l
+                })
+                .collect();
+            let want: Vec<(u32, u32)> = lists
+                .iter()
+                .flatten()
+                .copied()
+                .collect::<std::collections::BTreeSet<u64>>()
+                .into_iter()
+                .map(|k| ((k >> 32) as u32, k as u32))
+                .collect();
+            pairs.clear();
+            merge_pairs(lists.iter().map(Vec::as_slice), &mut keys, &mut tmp, &mut pairs);
+            assert_eq!(pairs, want, "{count} lists");
+        }
+    }
+
     #[test]
     fn grid_on_several_threads_matches_all_pairs() {
-        let boxes = random_boxes(8, 900, Vec3::new(14.0, 4.0, 14.0));
+        let mut boxes = random_boxes(8, 900, Vec3::new(14.0, 4.0, 14.0));
+        // Two large bodies (a floor and a wall), paired outside the grid: their keys are a
+        // list of their own in the merge, so at four threads the merge has a middle list.
+        boxes.insert(300, Aabb::new(Vec3::new(-1.0, -1.0, -1.0), Vec3::new(15.0, 0.3, 15.0)));
+        boxes.push(Aabb::new(Vec3::new(6.0, -1.0, -1.0), Vec3::new(6.4, 5.0, 15.0)));
         let skip = |a: u32, b: u32| (a + b) % 7 == 0;
         let want: Vec<(u32, u32)> = brute_force(&boxes).into_iter().filter(|&(a, b)| !skip(a, b)).collect();
         assert!(want.len() > 300);
-        for threads in [2, 3] {
+        for threads in [2, 3, 4] {
             let mut workers = Workers::default();
             workers.set_threads(threads);
             workers.set_fine(true);
@@ -615,6 +705,7 @@ mod tests {
                 shared |= bp.thread_keys[1..].iter().any(|k| !k.is_empty());
             }
             assert!(shared, "the other threads took blocks");
+            assert_eq!(bp.large.len(), 2);
         }
     }
 }

@@ -191,7 +191,7 @@ impl World {
                     *f = meets(p);
                 }
             });
-            self.pairs.extend(kept.iter().zip(&self.kept).filter(|(_, &f)| f).map(|(p, _)| *p));
+            gather_flagged(kept, &self.kept, &mut self.pairs);
         }
         if path_test && !self.watch.is_empty() {
             // A watched pair dropped here says so (not "no candidate").
@@ -215,6 +215,24 @@ impl World {
             self.pairs.retain(|&(a, b)| !joints.excludes(a, b));
         }
     }
+}
+
+/// Appends the pairs of `pairs` whose flag is set to `out` (cleared), in order: each pair is
+/// written at the end and the end advanced by its flag, a streaming loop without a branch
+/// to mispredict (a pile's flags mix kept and dropped pairs at random).
+fn gather_flagged(pairs: &[(u32, u32)], flags: &[bool], out: &mut Vec<(u32, u32)>) {
+    out.clear();
+    out.reserve(pairs.len());
+    let slots = &mut out.spare_capacity_mut()[..pairs.len()];
+    let mut n = 0;
+    for ((p, &f), i) in pairs.iter().zip(flags).zip(0..slots.len()) {
+        // `n <= i`: the slot is within the reserved room.
+        slots[n.min(i)].write(*p);
+        n += f as usize;
+    }
+    // SAFETY: slots 0..n were written (each kept pair at its own place; a dropped pair's
+    // write is overwritten by the next one or lies past n).
+    unsafe { out.set_len(n) };
 }
 
 #[cfg(test)]
