@@ -105,15 +105,23 @@ impl Workers {
         self.fine = fine;
     }
 
-    /// Runs `f(thread, block)` over blocks of `0..n` covering it exactly once. Blocks are at
-    /// least `min_block` items (any size with [`Workers::set_fine`]); a range that is not worth splitting, or a single thread,
-    /// runs as one block on the calling thread. `f` must write only what its own items own
+    /// Runs `f(thread, block)` over blocks of `0..n` covering it exactly once. A range of at
+    /// least two `min_block`s (any range with [`Workers::set_fine`]) is cut into a whole
+    /// number of even blocks per thread, up to four each (so a block may fall to half of
+    /// `min_block`, or a short range to one block per thread); a shorter range, or a single
+    /// thread, runs as one block on the calling thread. `f` must write only what its own items own
     /// (module docs): then the result is the same for any thread count and any claiming
     /// order.
     pub fn for_blocks(&self, n: usize, min_block: usize, f: impl Fn(usize, Range<usize>) + Sync) {
         let threads = self.threads();
         let min_block = if self.fine { 1 } else { min_block.max(1) };
-        let blocks = (n / min_block).min(threads * BLOCKS_PER_THREAD);
+        // A range worth sharing is cut into a whole number of blocks per thread (at least
+        // one each), so that no thread is left with the one block too many of an uneven
+        // split (a colour of 59 batches in three blocks kept one of two threads busy for
+        // two thirds of the round).
+        let worth = n / min_block;
+        let blocks =
+            if worth >= 2 { worth.min(threads * BLOCKS_PER_THREAD).next_multiple_of(threads).min(n) } else { worth };
         let pool = match &self.pool {
             Some(p) if blocks >= 2 => p,
             _ => {
@@ -123,8 +131,7 @@ impl Workers {
                 return;
             }
         };
-        let size = n.div_ceil(blocks);
-        let blocks = n.div_ceil(size);
+        // Block b is items b·n/blocks up to (b + 1)·n/blocks: sizes differ by one at most.
         let next = AtomicUsize::new(0);
         pool.run(
             &|thread| {
@@ -134,7 +141,7 @@ impl Workers {
                     if b >= blocks {
                         break;
                     }
-                    f(thread, b * size..((b + 1) * size).min(n));
+                    f(thread, b * n / blocks..(b + 1) * n / blocks);
                 }
                 pool.busy_ns[thread].fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
             },
@@ -449,6 +456,33 @@ mod tests {
                     });
                 }
                 assert!(hits.iter().all(|&h| h == 3), "threads {threads}, n {n}: {hits:?}");
+            }
+        }
+    }
+
+    /// A range worth sharing is cut into a whole number of even blocks per thread (none
+    /// left over for one thread alone; rounding up to that number may halve the smallest
+    /// block, or cut a short range in one block per thread); a range under two smallest
+    /// blocks runs as one block on the calling thread.
+    #[test]
+    fn a_shared_range_is_cut_evenly_between_the_threads() {
+        for threads in 2..=4 {
+            let mut w = Workers::default();
+            w.set_threads(threads);
+            for (n, min) in [(59, 16), (93, 16), (143, 16), (663, 16), (40, 16), (31, 16), (5000, 256), (20, 1)] {
+                let blocks = std::sync::Mutex::new(Vec::new());
+                w.for_blocks(n, min, |_, r| blocks.lock().unwrap().push(r.len()));
+                let sizes = blocks.into_inner().unwrap();
+                assert_eq!(sizes.iter().sum::<usize>(), n);
+                let (small, large) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+                if n < 2 * min {
+                    assert_eq!(sizes, [n], "{threads} threads, {n} items");
+                } else {
+                    assert_eq!(sizes.len() % threads, 0, "{threads} threads, {n} items: {sizes:?}");
+                    assert!(sizes.len() <= threads * BLOCKS_PER_THREAD, "{threads} threads, {n} items: {sizes:?}");
+                    assert!(large - small <= 1, "{threads} threads, {n} items: {sizes:?}");
+                    assert!(*small >= (min / 2).min(n / threads), "{threads} threads, {n} items: {sizes:?}");
+                }
             }
         }
     }
