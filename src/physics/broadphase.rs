@@ -14,8 +14,8 @@
 //! Pairs come out sorted by (a, b) (radix sort), so the result does not depend on hashing
 //! order: the step stays deterministic. The same sort lets the pair search run on several
 //! threads ([`BroadPhase::update_on`]: blocks of grid slots, each thread's keys in its own
-//! buffer, sorted there and merged in order); the cell and bucket fill and the merge run on
-//! the calling thread.
+//! buffer, sorted there, then merged straight into the pairs, each pair once); the cell and
+//! bucket fill and the merge run on the calling thread.
 //!
 //! **Moving a few bodies** ([`BroadPhase::update_moved`]): between full builds, bodies whose
 //! box changed are marked *stale* (their grid slots are out of date). Their pairs are found

@@ -101,14 +101,19 @@ impl World {
         }
     }
 
-    /// Gravity into the solver velocities over one substep (the soft step).
+    /// Gravity into the solver velocities over one substep (the soft step), body by body,
+    /// shared out between the threads.
     pub(super) fn integrate_forces_substep(&mut self, h: f32) {
-        let g = self.gravity * h;
-        for s in &mut self.solver_bodies {
-            if s.inv_mass > 0.0 {
-                s.v += Vec3A::from(g);
+        let g = Vec3A::from(self.gravity * h);
+        let bodies = Shared::new(&mut self.solver_bodies);
+        self.workers.for_blocks(bodies.len(), MIN_BODIES, |_, r| {
+            // SAFETY: each block owns its bodies.
+            for s in unsafe { bodies.range_mut(r) } {
+                if s.inv_mass > 0.0 {
+                    s.v += g;
+                }
             }
-        }
+        });
     }
 
     /// Applies a method's position moves ([`PositionMoves`]) to the poses; with
