@@ -285,7 +285,7 @@ impl BroadPhase {
             std::mem::swap(&mut self.keys, one);
             self.keys.extend_from_slice(&self.large_keys);
             radix_sort(&mut self.keys, &mut self.keys_tmp);
-            unique_pairs(&self.keys, &mut self.pairs);
+            unique_pairs(&mut self.keys, &mut self.pairs);
         } else {
             // Each thread's keys sorted on its own thread, then merged straight into the
             // pairs: the sorted list is the same whichever thread found which pair.
@@ -403,10 +403,10 @@ fn overlap(p: &[Vec3A; 2], q: &[Vec3A; 2]) -> bool {
     (p[0].cmple(q[1]) & q[0].cmple(p[1])).all()
 }
 
-/// The pairs of the sorted keys `keys`, each once, appended to `out` (one pass).
-fn unique_pairs(keys: &[u64], out: &mut Vec<(u32, u32)>) {
-    let mut last = None;
-    out.extend(keys.iter().filter(|&&k| last.replace(k) != Some(k)).map(|&k| ((k >> 32) as u32, k as u32)));
+/// The pairs of the sorted keys `keys`, each once, appended to `out`.
+fn unique_pairs(keys: &mut Vec<u64>, out: &mut Vec<(u32, u32)>) {
+    keys.dedup();
+    out.extend(keys.iter().map(|&k| ((k >> 32) as u32, k as u32)));
 }
 
 /// The sorted key lists `lists` merged into `out` as sorted pairs, each pair once: all but
@@ -427,7 +427,7 @@ fn merge_pairs<'a>(
     }
     match &heads[..k] {
         [] => {}
-        [one] => unique_pairs(one, out),
+        [one] => merge_unique(one, &[], out),
         [a, b] => merge_unique(a, b, out),
         [a, b, middle @ .., last] => {
             merge_sorted(a, b, keys);
@@ -459,23 +459,31 @@ fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
 
 /// `a` and `b` (each sorted) merged into `out` as pairs, each pair once.
 fn merge_unique(a: &[u64], b: &[u64], out: &mut Vec<(u32, u32)>) {
+    let start = out.len();
     out.reserve(a.len() + b.len());
-    // No pair key is all ones (a < b), so it never matches a real key.
-    let (mut i, mut j, mut last) = (0, 0, u64::MAX);
-    let mut push = |k: u64| {
-        if k != last {
-            out.push(((k >> 32) as u32, k as u32));
-            last = k;
-        }
+    let slots = &mut out.spare_capacity_mut()[..a.len() + b.len()];
+    // Each key is written at the end, which moves on unless it repeats the last: no branch
+    // to mispredict, in the choice of list (a coin toss on keys found by different threads)
+    // nor in the repeats. No pair key is all ones (a < b), so `last` starts as none.
+    let (mut i, mut j, mut n, mut last) = (0, 0, 0, u64::MAX);
+    let mut put = |k: u64, n: &mut usize| {
+        let at = (*n).min(slots.len() - 1);
+        slots[at].write(((k >> 32) as u32, k as u32));
+        *n += usize::from(k != last);
+        last = k;
     };
-    // Branch-free choice of list, as in `merge_sorted`; repeats are rare.
     while i < a.len() && j < b.len() {
         let (x, y) = (a[i], b[j]);
-        push(x.min(y));
+        put(x.min(y), &mut n);
         i += usize::from(x <= y);
         j += usize::from(y < x);
     }
-    a[i..].iter().chain(&b[j..]).for_each(|&k| push(k));
+    for &k in a[i..].iter().chain(&b[j..]) {
+        put(k, &mut n);
+    }
+    // SAFETY: the first n slots hold the distinct keys in order (a repeat was written over
+    // by the next key, or lies past n).
+    unsafe { out.set_len(start + n) };
 }
 
 /// Sorts `keys` ascending by least-significant-digit radix sort, one byte per pass, skipping
