@@ -288,7 +288,13 @@ impl BroadPhase {
             unique_pairs(&mut self.keys, &mut self.pairs);
         } else {
             // Each thread's keys sorted on its own thread, then merged straight into the
-            // pairs: the sorted list is the same whichever thread found which pair.
+            // pairs: the sorted list is the same whichever thread found which pair. The large
+            // bodies' keys join the shortest list first (one list fewer to merge); `exact`,
+            // as above, so that a buffer's capacity cannot creep up build after build.
+            if let Some(shortest) = self.thread_keys.iter_mut().min_by_key(|k| k.len()) {
+                shortest.reserve_exact(self.large_keys.len());
+                shortest.extend_from_slice(&self.large_keys);
+            }
             self.thread_tmp.resize_with(threads, Vec::new);
             {
                 let (keys, tmp) = (Shared::new(&mut self.thread_keys), Shared::new(&mut self.thread_tmp));
@@ -299,9 +305,8 @@ impl BroadPhase {
                     }
                 });
             }
-            radix_sort(&mut self.large_keys, &mut self.keys_tmp);
-            let lists = self.thread_keys.iter().chain(std::iter::once(&self.large_keys));
-            merge_pairs(lists.map(Vec::as_slice), &mut self.keys, &mut self.keys_tmp, &mut self.pairs);
+            let lists = self.thread_keys.iter().map(Vec::as_slice);
+            merge_pairs(lists, &mut self.keys, &mut self.keys_tmp, &mut self.pairs);
             // Scratch (a snapshot's copy of an empty buffer holds nothing).
             for t in &mut self.thread_tmp {
                 t.clear();
@@ -695,8 +700,8 @@ mod tests {
     #[test]
     fn grid_on_several_threads_matches_all_pairs() {
         let mut boxes = random_boxes(8, 900, Vec3::new(14.0, 4.0, 14.0));
-        // Two large bodies (a floor and a wall), paired outside the grid: their keys are a
-        // list of their own in the merge, so at four threads the merge has a middle list.
+        // Two large bodies (a floor and a wall), paired outside the grid: their keys join
+        // the shortest thread list before the lists are sorted and merged.
         boxes.insert(300, Aabb::new(Vec3::new(-1.0, -1.0, -1.0), Vec3::new(15.0, 0.3, 15.0)));
         boxes.push(Aabb::new(Vec3::new(6.0, -1.0, -1.0), Vec3::new(6.4, 5.0, 15.0)));
         let skip = |a: u32, b: u32| (a + b) % 7 == 0;
