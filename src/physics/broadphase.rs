@@ -659,8 +659,6 @@ mod tests {
         assert_eq!(bp.pairs, brute);
     }
 
-    /// The pair search shared out between threads (every thread joining every round, one
-    /// slot per block) finds exactly the pairs of the brute-force test, with a filter.
     /// The merge of the threads' sorted key lists against a brute-force union: zero to
     /// six lists (some empty), keys repeated within and across lists (hash collisions find
     /// a pair twice), every pair once and in order.
@@ -697,6 +695,8 @@ mod tests {
         }
     }
 
+    /// The pair search shared out between threads (every thread joining every round, one
+    /// slot per block) finds exactly the pairs of the brute-force test, with a filter.
     #[test]
     fn grid_on_several_threads_matches_all_pairs() {
         let mut boxes = random_boxes(8, 900, Vec3::new(14.0, 4.0, 14.0));

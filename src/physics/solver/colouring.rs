@@ -26,8 +26,8 @@ pub const COLOURS: usize = 24;
 pub struct Colouring {
     /// Per body, the colours it already uses (bit k: colour k).
     used: Vec<u32>,
-    colour: Vec<u8>,
-    /// Per constraint, its place in the sort: colour, then point count ([`sort_key`]).
+    /// Per constraint, its place in the sort: colour, then point count ([`sort_key`]; its
+    /// colour is the key ÷ 4).
     key: Vec<u8>,
     /// Constraint indices, colour by colour (sorted by point count within a colour), the
     /// uncoloured last.
@@ -67,7 +67,7 @@ pub(crate) fn first_free(used: &mut [u64], words: usize, a: Option<(usize, u64)>
 const SORT_KEYS: usize = 4 * COLOURS + 1;
 
 /// Where a constraint of colour `colour` with `count` points goes in the order: colour by
-/// colour and, within one, four points first. Manifolds of one colour share no dynamic body,
+/// colour and, within one, four points first (so `colour` is the key ÷ 4). Manifolds of one colour share no dynamic body,
 /// so their order is free: sorted by point count, the batches hold manifolds of equal size
 /// and skip empty slots. The uncoloured keep pair order, last.
 fn sort_key(colour: usize, count: u32) -> usize {
@@ -84,7 +84,6 @@ impl Colouring {
         const _: () = assert!(COLOURS < 32, "a body's colours are the bits of a u32");
         self.used.clear();
         self.used.resize(bodies.len(), 0);
-        self.colour.clear();
         self.key.clear();
         self.counts = [0; COLOURS + 1];
         let mut start = [0u32; SORT_KEYS + 1];
@@ -104,7 +103,6 @@ impl Colouring {
                 }
             }
             let key = sort_key(chosen, c.count);
-            self.colour.push(chosen as u8);
             self.key.push(key as u8);
             self.counts[chosen] += 1;
             start[key + 1] += 1;
@@ -124,7 +122,7 @@ impl Colouring {
 
     /// The colour constraint `i` took ([`COLOURS`]: none, solved after the colours).
     pub fn colour_of(&self, i: usize) -> u8 {
-        self.colour.get(i).copied().unwrap_or(COLOURS as u8)
+        self.key.get(i).map_or(COLOURS as u8, |k| k / 4)
     }
 
     /// The constraints of each colour, in order (empty colours included).

@@ -3,11 +3,12 @@
 //! still apart are ruled out from it without touching their boxed contacts, and the rest are
 //! prefetched ahead.
 //!
-//! **Threads.** Lining last step's contacts up with this step's pairs ([`World::match_pairs`])
-//! is shared out in blocks of pairs (both lists are sorted, so a block finds its share of
-//! the old ones by binary search); only the boxes of the ended and new pairs pass through
-//! the pool on the calling thread. The pairs are independent: each reads the two bodies
-//! and writes its own contact and key. Every pair but the watched ones (whose records are shared) is shared
+//! **Threads.** Lining last step's contacts up with this step's pairs
+//! ([`World::match_pairs`]) is shared out in blocks of pairs (both lists are sorted, so a
+//! block finds its share of the old ones by binary search); only the boxes of the ended and
+//! new pairs pass through the pool on the calling thread. The pairs are independent: each
+//! reads the two bodies and writes its own contact and key. Every pair but the watched ones
+//! (whose records are shared) is shared
 //! out between the world's worker threads in blocks, each thread with its own collision
 //! scratch; the watched pairs follow on the calling thread. A mesh pair's further manifolds
 //! ([`MeshParts`]) go into its thread's own list, tagged with the pair's place, and the
@@ -172,14 +173,14 @@ impl World {
         next.reserve(n);
         next_keys.clear();
         next_keys.reserve(n);
-        let PairMatch { src, taken } = &mut self.pair_match;
-        src.clear();
-        src.resize(n, NEW_PAIR);
+        let PairMatch { fresh, taken } = &mut self.pair_match;
+        fresh.clear();
+        fresh.resize(n, false);
         taken.clear();
         taken.resize(m, false);
         {
             let (pairs, records) = (&self.pairs, &self.watch);
-            let (src, taken) = (Shared::new(src), Shared::new(taken));
+            let (fresh, taken) = (Shared::new(fresh), Shared::new(taken));
             let (slots, key_slots) = (
                 Shared::new(&mut next.spare_capacity_mut()[..n]),
                 Shared::new(&mut next_keys.spare_capacity_mut()[..n]),
@@ -197,12 +198,12 @@ impl World {
                     // by this block alone, once.
                     unsafe {
                         if j < m && (old_keys[j].a, old_keys[j].b) == (a, b) {
-                            *src.get_mut(i) = j as u32;
                             *taken.get_mut(j) = true;
                             key_slots.get_mut(i).write(old_keys[j]);
                             slots.get_mut(i).write(std::ptr::read(old.get(j)));
                             j += 1;
                         } else {
+                            *fresh.get_mut(i) = true;
                             let watched = watch::is_watched(records, a, b);
                             key_slots.get_mut(i).write(PairKey {
                                 a,
@@ -227,7 +228,7 @@ impl World {
             old.set_len(0);
             next_keys.set_len(n);
             let slots = next.spare_capacity_mut();
-            for (i, _) in src.iter().enumerate().filter(|(_, &s)| s == NEW_PAIR) {
+            for (i, _) in fresh.iter().enumerate().filter(|(_, &f)| f) {
                 slots[i].write(self.contact_pool.pop().unwrap_or_default());
             }
             next.set_len(n);
@@ -243,14 +244,11 @@ impl World {
 /// each): smaller lists are matched on the calling thread.
 const MIN_MATCH: usize = 4096;
 
-/// [`PairMatch::src`] of a pair without a contact last step.
-const NEW_PAIR: u32 = u32::MAX;
-
 /// Scratch of [`World::match_pairs`].
 #[derive(Clone, Debug, Default)]
 pub(super) struct PairMatch {
-    /// Per pair of this step, the index of its contact among last step's ([`NEW_PAIR`]: none).
-    src: Vec<u32>,
+    /// Per pair of this step, whether it had no contact last step (it takes a pooled box).
+    fresh: Vec<bool>,
     /// Per contact of last step, whether a pair of this step took it.
     taken: Vec<bool>,
 }
