@@ -14,8 +14,8 @@
 //! Pairs come out sorted by (a, b) (radix sort), so the result does not depend on hashing
 //! order: the step stays deterministic. The same sort lets the pair search run on several
 //! threads ([`BroadPhase::update_on`]: blocks of grid slots, each thread's keys in its own
-//! buffer, sorted there, then merged straight into the pairs, each pair once); the cell and
-//! bucket fill and the merge run on the calling thread.
+//! buffer, sorted there, then merged into the pairs by key ranges, a range per thread, each
+//! pair once: `keys.rs`); the cell and bucket fill run on the calling thread.
 //!
 //! **Moving a few bodies** ([`BroadPhase::update_moved`]): between full builds, bodies whose
 //! box changed are marked *stale* (their grid slots are out of date). Their pairs are found
@@ -27,13 +27,20 @@
 //! Limits: a scene of many large bodies degrades toward O(n·large); bodies that are very
 //! far apart only cost hash collisions (extra box tests), never missed pairs.
 
+mod keys;
+
 use crate::physics::math::Aabb;
-use crate::physics::parallel::{Shared, Workers, MAX_THREADS};
+use crate::physics::parallel::{Shared, Workers};
 use glam::Vec3A;
+use keys::{merge_on, radix_sort, unique_pairs, Lane};
 
 /// Fewest grid bodies a worker thread pairs at once: smaller grids pair on the calling
 /// thread.
 const MIN_SLOTS: usize = 512;
+
+/// Fewest keys per thread for the threads to merge their sorted lists by key ranges
+/// (`keys.rs`): fewer are merged on the calling thread.
+const MIN_MERGE: usize = 2048;
 
 /// Bodies wider than this multiple of the median AABB extent are handled as large bodies,
 /// outside the grid (so one ground plane does not set the cell size for a pile of cubes).
@@ -83,11 +90,11 @@ pub struct BroadPhase {
     /// Pair keys `a << 32 | b` and the radix sort's second buffer.
     keys: Vec<u64>,
     keys_tmp: Vec<u64>,
-    /// Each thread's pair keys from the grid, and its sort's second buffer (sorted on their
-    /// threads and merged into `keys`; the sort makes the order they were found in
-    /// irrelevant); the large bodies' keys.
+    /// Each thread's pair keys from the grid, and its scratch for sorting and merging them
+    /// (`keys.rs`: the sort makes the order they were found in irrelevant); the large
+    /// bodies' keys.
     thread_keys: Vec<Vec<u64>>,
-    thread_tmp: Vec<Vec<u64>>,
+    lanes: Vec<Lane>,
     large_keys: Vec<u64>,
     /// Candidate pairs `(a, b)` with `a < b`, sorted.
     pub pairs: Vec<(u32, u32)>,
@@ -125,7 +132,8 @@ impl BroadPhase {
             + sz(self.slot_cell.as_slice())
             + sz(self.keys.as_slice())
             + sz(self.keys_tmp.as_slice())
-            + self.thread_keys.iter().chain(&self.thread_tmp).map(|k| sz(k.as_slice())).sum::<usize>()
+            + self.thread_keys.iter().map(|k| sz(k.as_slice())).sum::<usize>()
+            + self.lanes.iter().map(Lane::heap_bytes).sum::<usize>()
             + sz(self.large_keys.as_slice())
             + sz(self.pairs.as_slice())
             + sz(self.pairs_tmp.as_slice())
@@ -287,29 +295,28 @@ impl BroadPhase {
             radix_sort(&mut self.keys, &mut self.keys_tmp);
             unique_pairs(&mut self.keys, &mut self.pairs);
         } else {
-            // Each thread's keys sorted on its own thread, then merged straight into the
-            // pairs: the sorted list is the same whichever thread found which pair. The large
-            // bodies' keys join the shortest list first (one list fewer to merge); `exact`,
-            // as above, so that a buffer's capacity cannot creep up build after build.
+            // Each thread's keys sorted on its own thread, then merged into the pairs by key
+            // ranges, each range on its own thread: the sorted list is the same whichever
+            // thread found which pair. The large bodies' keys join the shortest list first
+            // (one list fewer to merge); `exact`, as above, so that a buffer's capacity
+            // cannot creep up build after build.
             if let Some(shortest) = self.thread_keys.iter_mut().min_by_key(|k| k.len()) {
                 shortest.reserve_exact(self.large_keys.len());
                 shortest.extend_from_slice(&self.large_keys);
             }
-            self.thread_tmp.resize_with(threads, Vec::new);
+            self.lanes.resize_with(threads, Lane::default);
             {
-                let (keys, tmp) = (Shared::new(&mut self.thread_keys), Shared::new(&mut self.thread_tmp));
+                let (keys, lanes) = (Shared::new(&mut self.thread_keys), Shared::new(&mut self.lanes));
                 workers.for_blocks(threads, 1, |_, r| {
                     for t in r {
-                        // SAFETY: one buffer pair per block index.
-                        unsafe { radix_sort(keys.get_mut(t), tmp.get_mut(t)) };
+                        // SAFETY: one key list and lane per block index.
+                        unsafe { radix_sort(keys.get_mut(t), &mut lanes.get_mut(t).tmp) };
                     }
                 });
             }
-            let lists = self.thread_keys.iter().map(Vec::as_slice);
-            merge_pairs(lists, &mut self.keys, &mut self.keys_tmp, &mut self.pairs);
-            // Scratch (a snapshot's copy of an empty buffer holds nothing).
-            for t in &mut self.thread_tmp {
-                t.clear();
+            merge_on(&self.thread_keys, &mut self.lanes, &mut self.pairs, workers, MIN_MERGE);
+            for lane in &mut self.lanes {
+                lane.clear();
             }
         }
         self.large_keys.clear();
@@ -406,122 +413,6 @@ fn emit_pair(keys: &mut Vec<u64>, i: u32, j: u32, skip: &impl Fn(u32, u32) -> bo
 #[inline]
 fn overlap(p: &[Vec3A; 2], q: &[Vec3A; 2]) -> bool {
     (p[0].cmple(q[1]) & q[0].cmple(p[1])).all()
-}
-
-/// The pairs of the sorted keys `keys`, each once, appended to `out`.
-fn unique_pairs(keys: &mut Vec<u64>, out: &mut Vec<(u32, u32)>) {
-    keys.dedup();
-    out.extend(keys.iter().map(|&k| ((k >> 32) as u32, k as u32)));
-}
-
-/// The sorted key lists `lists` merged into `out` as sorted pairs, each pair once: all but
-/// the last merged two at a time into `keys` (`tmp`: the second buffer), and the last one
-/// merged with them straight into the pairs. The result does not depend on how the keys
-/// were shared between the lists (so not on which thread found which pair).
-fn merge_pairs<'a>(
-    lists: impl Iterator<Item = &'a [u64]>,
-    keys: &mut Vec<u64>,
-    tmp: &mut Vec<u64>,
-    out: &mut Vec<(u32, u32)>,
-) {
-    let mut heads = [&[][..]; MAX_THREADS + 1];
-    let mut k = 0;
-    for list in lists.filter(|l| !l.is_empty()) {
-        heads[k] = list;
-        k += 1;
-    }
-    match &heads[..k] {
-        [] => {}
-        [one] => merge_unique(one, &[], out),
-        [a, b] => merge_unique(a, b, out),
-        [a, b, middle @ .., last] => {
-            merge_sorted(a, b, keys);
-            for list in middle {
-                merge_sorted(keys, list, tmp);
-                std::mem::swap(keys, tmp);
-            }
-            merge_unique(keys, last, out);
-        }
-    }
-}
-
-/// `a` and `b` (each sorted) merged into `out`, sorted (duplicates kept).
-fn merge_sorted(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
-    out.clear();
-    out.reserve(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    // Which list the next key comes from is a coin toss on keys found by different
-    // threads: taken without a branch to mispredict.
-    while i < a.len() && j < b.len() {
-        let (x, y) = (a[i], b[j]);
-        out.push(x.min(y));
-        i += usize::from(x <= y);
-        j += usize::from(y < x);
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-}
-
-/// `a` and `b` (each sorted) merged into `out` as pairs, each pair once.
-fn merge_unique(a: &[u64], b: &[u64], out: &mut Vec<(u32, u32)>) {
-    let start = out.len();
-    out.reserve(a.len() + b.len());
-    let slots = &mut out.spare_capacity_mut()[..a.len() + b.len()];
-    // Each key is written at the end, which moves on unless it repeats the last: no branch
-    // to mispredict, in the choice of list (a coin toss on keys found by different threads)
-    // nor in the repeats. No pair key is all ones (a < b), so `last` starts as none.
-    let (mut i, mut j, mut n, mut last) = (0, 0, 0, u64::MAX);
-    let mut put = |k: u64, n: &mut usize| {
-        let at = (*n).min(slots.len() - 1);
-        slots[at].write(((k >> 32) as u32, k as u32));
-        *n += usize::from(k != last);
-        last = k;
-    };
-    while i < a.len() && j < b.len() {
-        let (x, y) = (a[i], b[j]);
-        put(x.min(y), &mut n);
-        i += usize::from(x <= y);
-        j += usize::from(y < x);
-    }
-    for &k in a[i..].iter().chain(&b[j..]) {
-        put(k, &mut n);
-    }
-    // SAFETY: the first n slots hold the distinct keys in order (a repeat was written over
-    // by the next key, or lies past n).
-    unsafe { out.set_len(start + n) };
-}
-
-/// Sorts `keys` ascending by least-significant-digit radix sort, one byte per pass, skipping
-/// bytes that are the same in every key (so pairs of at most 65,536 bodies take four
-/// passes). The histograms of all eight bytes are counted in one read of the keys. O(n), no
-/// allocation once `tmp` has grown.
-fn radix_sort(keys: &mut Vec<u64>, tmp: &mut Vec<u64>) {
-    tmp.clear();
-    tmp.resize(keys.len(), 0);
-    let mut count = [[0u32; 256]; 8];
-    for &k in keys.iter() {
-        for (byte, c) in count.iter_mut().enumerate() {
-            c[((k >> (8 * byte)) & 0xff) as usize] += 1;
-        }
-    }
-    for (byte, count) in count.iter_mut().enumerate() {
-        if count.contains(&(keys.len() as u32)) {
-            continue; // this byte is the same everywhere
-        }
-        let mut sum = 0;
-        for c in count.iter_mut() {
-            let n = *c;
-            *c = sum;
-            sum += n;
-        }
-        let shift = 8 * byte;
-        for &k in keys.iter() {
-            let d = ((k >> shift) & 0xff) as usize;
-            tmp[count[d] as usize] = k;
-            count[d] += 1;
-        }
-        std::mem::swap(keys, tmp);
-    }
 }
 
 #[cfg(test)]
@@ -657,42 +548,6 @@ mod tests {
         assert!(brute.len() > 100);
         assert!(bp.pairs.windows(2).all(|w| w[0] < w[1]), "pairs sorted and unique");
         assert_eq!(bp.pairs, brute);
-    }
-
-    /// The merge of the threads' sorted key lists against a brute-force union: zero to
-    /// six lists (some empty), keys repeated within and across lists (hash collisions find
-    /// a pair twice), every pair once and in order.
-    #[test]
-    fn merged_key_lists_give_each_pair_once_in_order() {
-        let mut rng = SplitMix64(0x4D45);
-        let (mut keys, mut tmp, mut pairs) = (Vec::new(), Vec::new(), Vec::new());
-        for round in 0..200 {
-            let count = round % 7;
-            let lists: Vec<Vec<u64>> = (0..count)
-                .map(|_| {
-                    let len = (rng.next_f32() * 40.0) as usize;
-                    let mut l: Vec<u64> = (0..len)
-                        .map(|_| {
-                            let a = (rng.next_f32() * 12.0) as u64;
-                            (a << 32) | (a + 1 + (rng.next_f32() * 6.0) as u64)
-                        })
-                        .collect();
-                    l.sort_unstable();
-                    l
-                })
-                .collect();
-            let want: Vec<(u32, u32)> = lists
-                .iter()
-                .flatten()
-                .copied()
-                .collect::<std::collections::BTreeSet<u64>>()
-                .into_iter()
-                .map(|k| ((k >> 32) as u32, k as u32))
-                .collect();
-            pairs.clear();
-            merge_pairs(lists.iter().map(Vec::as_slice), &mut keys, &mut tmp, &mut pairs);
-            assert_eq!(pairs, want, "{count} lists");
-        }
     }
 
     /// The pair search shared out between threads (every thread joining every round, one
