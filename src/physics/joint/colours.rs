@@ -25,7 +25,6 @@
 //!
 //! Limits: greedy, in slot order (not the fewest colours).
 
-use super::compact::Hot;
 use super::WORLD;
 use crate::physics::solver::colouring::{body_bit, first_free, COLOURS};
 use crate::physics::solver::SolverBody;
@@ -44,11 +43,10 @@ pub struct JointColours {
     /// Per colour, a bitset over bodies that colour already uses.
     used: Vec<u64>,
     colour: Vec<u8>,
-    /// Scratch of the reordering: the old position of each joint of the new order, the
-    /// slots and the records in the new order.
+    /// Scratch of the reordering: the old position of each joint of the new order, and
+    /// the slots in the new order.
     perm: Vec<u32>,
     order: Vec<u32>,
-    hot: Vec<Hot>,
     /// What the kept colouring was made for: the solved joints in slot order, and the
     /// world's edits count then (`None`: nothing kept).
     made_for: Vec<u32>,
@@ -57,15 +55,13 @@ pub struct JointColours {
 
 impl JointColours {
     /// Colours the joints `active` (slots, in slot order; `ends(k)` their bodies) and
-    /// reorders `active` — and `hot`, the compact records in the same order, when the fast
-    /// path keeps them — colour by colour (stable). Fewer than [`COLOUR_FROM`] joints: left
+    /// reorders `active` colour by colour (stable). Fewer than [`COLOUR_FROM`] joints: left
     /// as they are. `edits` is the world's count of edits to joints and bodies: with it and
     /// `active` as last time, the kept colouring is reused (module docs).
     pub(crate) fn colour(
         &mut self,
         active: &mut [u32],
         ends: impl Fn(u32) -> (u32, u32),
-        hot: Option<&mut [Hot]>,
         bodies: &[SolverBody],
         edits: u64,
     ) {
@@ -80,13 +76,8 @@ impl JointColours {
             self.made_for.extend_from_slice(active);
             self.made_at = Some(edits);
         }
-        // The order, colour by colour (`order`), and the compact records in it.
+        // The order, colour by colour.
         active.copy_from_slice(&self.order);
-        if let Some(hot) = hot {
-            self.hot.clear();
-            self.hot.extend(self.perm.iter().map(|&i| hot[i as usize]));
-            hot.copy_from_slice(&self.hot);
-        }
     }
 
     /// The greedy colouring of `active` (slot order): `starts`, and the permutation to the
@@ -132,7 +123,6 @@ impl JointColours {
             + sz(self.colour.as_slice())
             + sz(self.perm.as_slice())
             + sz(self.order.as_slice())
-            + sz(self.hot.as_slice())
             + sz(self.made_for.as_slice())
     }
 
@@ -162,23 +152,20 @@ mod tests {
     }
 
     /// A chain of joints 0–1, 1–2, …: two colours alternate, no two joints of a colour
-    /// share a moving body, the order is stable within a colour, and the compact records
-    /// follow the slots.
+    /// share a moving body, and the order is stable within a colour.
     #[test]
     fn a_chain_takes_two_alternating_colours() {
         let n = 100;
         let bodies = moving(n + 1);
         let ends = |k: u32| (k, k + 1);
         let mut active: Vec<u32> = (0..n as u32).collect();
-        let mut hot: Vec<Hot> = active.iter().map(|&k| Hot { joint: k, ..Default::default() }).collect();
         let mut c = JointColours::default();
-        c.colour(&mut active, ends, Some(&mut hot), &bodies, 0);
+        c.colour(&mut active, ends, &bodies, 0);
         let counts = c.counts().expect("coloured");
         assert_eq!((counts[0], counts[1], counts[COLOURS]), (50, 50, 0));
         let ranges: Vec<_> = c.ranges().collect();
         assert!(active[ranges[0].clone()].iter().all(|k| k % 2 == 0));
         assert!(active[ranges[1].clone()].windows(2).all(|w| w[0] < w[1]));
-        assert!(active.iter().zip(&hot).all(|(&k, h)| h.joint == k));
         for r in ranges {
             let mut seen = std::collections::HashSet::new();
             for &k in &active[r] {
@@ -196,7 +183,7 @@ mod tests {
         let ends = |k: u32| (k, k + 1);
         let colour = |c: &mut JointColours, bodies: &[SolverBody], n: u32, edits: u64| {
             let mut active: Vec<u32> = (0..n).collect();
-            c.colour(&mut active, ends, None, bodies, edits);
+            c.colour(&mut active, ends, bodies, edits);
             (c.counts().expect("coloured"), active)
         };
         let mut c = JointColours::default();
@@ -228,11 +215,11 @@ mod tests {
         let ends = |k: u32| if k % 2 == 0 { (0, k + 1) } else { (WORLD, k + 1) };
         let mut active: Vec<u32> = (0..100).collect();
         let mut c = JointColours::default();
-        c.colour(&mut active, ends, None, &bodies, 0);
+        c.colour(&mut active, ends, &bodies, 0);
         assert_eq!(c.counts().expect("coloured")[0], 100);
         let mut short: Vec<u32> = (0..COLOUR_FROM as u32 - 1).rev().collect();
         let before = short.clone();
-        c.colour(&mut short, |k| (k, k + 1), None, &bodies, 0);
+        c.colour(&mut short, |k| (k, k + 1), &bodies, 0);
         assert!(!c.coloured());
         assert_eq!(short, before);
     }

@@ -23,7 +23,10 @@
 //! **Threads.** When the step's joints are coloured ([`super::colours`]), the passes run
 //! colour by colour and share each colour's records out between the world's worker threads
 //! ([`Compact::warm_start_coloured`], [`Compact::solve_coloured`]): the records of one
-//! colour share no moving body, so each computes what it computes on one thread.
+//! colour share no moving body, so each computes what it computes on one thread. The
+//! records are written ([`Compact::fill`], after the colouring, straight into the solving
+//! order) and the substeps' impulses summed ([`Compact::accumulate`]) in blocks on the
+//! threads too: each record is its own.
 //!
 //! Limits: only the ball joint has a compact record (the commonest joint, and the one nets,
 //! ragdolls and chains are made of); no SIMD lanes for joints yet.
@@ -39,6 +42,10 @@ use glam::Vec3A;
 /// Fewest joint records a worker thread takes at once: smaller colours run on the calling
 /// thread.
 const MIN_JOINTS: usize = 64;
+
+/// Fewest records a worker thread copies or sums at once (a few nanoseconds each): fewer
+/// are done on the calling thread.
+const MIN_COPIES: usize = 1024;
 
 /// What a pass reads of one joint: for a ball joint its step-start geometry and point
 /// impulse; for the other kinds only the joint's index.
@@ -64,6 +71,26 @@ pub(crate) struct Hot {
 
 // Five 16-byte lanes: four vectors and the indices.
 const _: () = assert!(std::mem::size_of::<Hot>() == 80);
+
+impl Hot {
+    /// The record of joint `k` (`j`), just prepared for this step.
+    #[inline]
+    fn of(k: u32, j: &Joint) -> Hot {
+        match j.kind {
+            JointKind::Ball => Hot {
+                ra: j.start.ra,
+                rb: j.start.rb,
+                dc: j.start.dc,
+                p: j.impulses.point,
+                a: j.a,
+                b: j.b,
+                joint: k,
+                ball: true,
+            },
+            _ => Hot { a: j.a, b: j.b, joint: k, ..Hot::default() },
+        }
+    }
+}
 
 /// The compact records of the joints solved this step, and the ball joints' impulse sums
 /// over the substeps (the per-step linear impulse on B).
@@ -92,23 +119,22 @@ impl Compact {
         self.sums.clear();
     }
 
-    /// Appends joint `k`, just prepared for this step, to the solving order.
-    #[inline]
-    pub fn push(&mut self, k: u32, j: &Joint) {
-        self.hot.push(match j.kind {
-            JointKind::Ball => Hot {
-                ra: j.start.ra,
-                rb: j.start.rb,
-                dc: j.start.dc,
-                p: j.impulses.point,
-                a: j.a,
-                b: j.b,
-                joint: k,
-                ball: true,
-            },
-            _ => Hot { a: j.a, b: j.b, joint: k, ..Hot::default() },
+    /// The records of the joints `order` (slots, in solving order), each just prepared for
+    /// this step, with their impulse sums at zero: written in blocks on the threads (the
+    /// buffers keep their room, so a settled step writes no defaults first).
+    pub fn fill(&mut self, order: &[u32], joints: &[Joint], workers: &Workers) {
+        let n = order.len();
+        self.hot.resize(n, Hot::default());
+        self.sums.resize(n, Vec3A::ZERO);
+        let (hot, sums) = (Shared::new(&mut self.hot), Shared::new(&mut self.sums));
+        workers.for_blocks(n, MIN_COPIES, |_, r| {
+            // SAFETY: each block owns its records.
+            let (hot, sums) = unsafe { (hot.range_mut(r.clone()), sums.range_mut(r.clone())) };
+            for ((h, sum), &k) in hot.iter_mut().zip(sums).zip(&order[r]) {
+                *h = Hot::of(k, &joints[k as usize]);
+                *sum = Vec3A::ZERO;
+            }
         });
-        self.sums.push(Vec3A::ZERO);
     }
 
     /// Re-applies the accumulated impulses ([`Joint::warm_start`]).
@@ -194,14 +220,20 @@ impl Compact {
 
     /// Adds the substep's impulses to the per-step sums (the ball joint's reaction is its
     /// point impulse, [`Joint::reaction`]); other kinds sum into their joint.
-    pub fn accumulate(&mut self, joints: &mut [Joint], bodies: &[SolverBody]) {
-        for (h, sum) in self.hot.iter().zip(&mut self.sums) {
-            if h.ball {
-                *sum += h.p;
-            } else {
-                joints[h.joint as usize].accumulate_in(bodies);
+    pub fn accumulate(&mut self, joints: &mut [Joint], bodies: &[SolverBody], workers: &Workers) {
+        let (hot, sums, joints) = (&self.hot, Shared::new(&mut self.sums), Shared::new(joints));
+        workers.for_blocks(hot.len(), MIN_COPIES, |_, r| {
+            // SAFETY: each block owns its records' sums, and their joints (a joint has one
+            // record).
+            let sums = unsafe { sums.range_mut(r.clone()) };
+            for (h, sum) in hot[r].iter().zip(sums) {
+                if h.ball {
+                    *sum += h.p;
+                } else {
+                    unsafe { joints.get_mut(h.joint as usize) }.accumulate_in(bodies);
+                }
             }
-        }
+        });
     }
 
     /// Record `idx`'s impulse and per-step sum back to its joint `j` (after the step, in

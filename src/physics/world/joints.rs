@@ -428,7 +428,6 @@ impl World {
         self.joints.active.clear();
         let fast = s.simd;
         self.joints.fast = fast;
-        self.joints.compact.clear();
         // Each joint is prepared on its own (shared out between the threads); the solving
         // order is then gathered in slot order.
         let mut solved = std::mem::take(&mut self.joints.solved);
@@ -461,20 +460,21 @@ impl World {
                 }
             });
         }
-        for (k, _) in solved.iter().enumerate().filter(|(_, &s)| s) {
-            if fast {
-                // The fast path: the passes run on compact copies (`joint/compact.rs`).
-                self.joints.compact.push(k as u32, &self.joints.joints[k]);
-            }
-            self.joints.active.push(k as u32);
-        }
+        let active = solved.iter().enumerate().filter(|(_, &s)| s).map(|(k, _)| k as u32);
+        self.joints.active.extend(active);
         self.joints.solved = solved;
         // Many joints: solved colour by colour, in the same order on both paths.
         let set = &mut self.joints;
         let joints = &set.joints;
-        let hot = fast.then_some(set.compact.hot.as_mut_slice());
         let ends = |k: u32| (joints[k as usize].a, joints[k as usize].b);
-        set.colours.colour(&mut set.active, ends, hot, &self.solver_bodies, set.edits);
+        set.colours.colour(&mut set.active, ends, &self.solver_bodies, set.edits);
+        if fast {
+            // The fast path: the passes run on compact copies (`joint/compact.rs`), made
+            // in the solving order.
+            set.compact.fill(&set.active, &set.joints, &self.workers);
+        } else {
+            set.compact.clear();
+        }
         set.pivots.find(&set.joints, &self.bodies, set.edits);
     }
 
@@ -559,7 +559,7 @@ impl World {
         }
         let set = &mut self.joints;
         if set.fast {
-            set.compact.accumulate(&mut set.joints, &self.solver_bodies);
+            set.compact.accumulate(&mut set.joints, &self.solver_bodies, &self.workers);
             return;
         }
         for &k in &set.active {
