@@ -125,6 +125,11 @@ pub const MAX_SPECULATIVE: f32 = 2.0;
 /// How many contacts ahead the narrow phase and `prepare` prefetch the boxed contacts.
 pub(crate) const PREFETCH_AHEAD: usize = 4;
 
+/// Fewest bodies a worker thread takes at once in a stage's pass over the bodies (boxing,
+/// integrating, preparing, the sleep timers, the continuous and containment checks):
+/// smaller scenes run these passes on the calling thread.
+pub(crate) const MIN_BODIES: usize = 256;
+
 /// A friction/restitution override for one named pair of bodies.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PairMaterial {
@@ -224,6 +229,8 @@ pub struct World {
     scratch: Scratch,
     solver_bodies: Vec<SolverBody>,
     constraints: Vec<ContactConstraint>,
+    /// Scratch of `prepare`: per constraint slot, its two bodies.
+    constraint_ends: Vec<[u32; 2]>,
     /// One of each resolution method ([`Methods`]); the settings pick which runs.
     methods: Methods,
     /// The position moves of the last position-correction stage.
@@ -310,6 +317,7 @@ impl World {
             scratch: Scratch::default(),
             solver_bodies: Vec::new(),
             constraints: Vec::new(),
+            constraint_ends: Vec::new(),
             methods: Methods::default(),
             moves: PositionMoves::default(),
             start_poses: Vec::new(),

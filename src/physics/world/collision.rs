@@ -25,9 +25,6 @@ use crate::physics::parallel::Shared;
 /// Fewest kept pairs a worker thread tests at once (a few nanoseconds each).
 const MIN_PAIRS: usize = 1024;
 
-/// Fewest bodies a worker thread boxes at once: smaller scenes run on the calling thread.
-const MIN_BODIES: usize = 256;
-
 /// What the narrow phase needs of a body, gathered once per step by the broad phase (so a
 /// pair reads two small records instead of two bodies and their shapes).
 #[derive(Clone, Copy, Debug, Default)]
@@ -49,6 +46,7 @@ pub(super) struct Motion {
 }
 
 impl Motion {
+    #[inline]
     fn of(b: &Body) -> Motion {
         let (radius, centre) = (b.shape.bounding_radius(), b.pose.pos);
         if !b.is_dynamic() || b.asleep {

@@ -161,8 +161,16 @@ impl World {
     /// Checks every body; freezes and records the non-finite ones. `origin`: known (an
     /// edit), or `None` to infer the stage.
     fn contain(&mut self, origin: Option<Origin>, step: u64) {
-        let sum: f32 = self.bodies.iter().map(nonfinite_sum).sum();
-        if sum == 0.0 {
+        // Each block of bodies summed on the threads: whether any sum is not zero does not
+        // depend on how the bodies were cut.
+        let bad = std::sync::atomic::AtomicBool::new(false);
+        let bodies = &self.bodies;
+        self.workers.for_blocks(bodies.len(), MIN_BODIES, |_, r| {
+            if bodies[r].iter().map(nonfinite_sum).sum::<f32>() != 0.0 {
+                bad.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
+        if !bad.into_inner() {
             return;
         }
         for i in 0..self.bodies.len() {

@@ -44,8 +44,9 @@
 //! time it is just in contact (a target gap deep,
 //! [`crate::physics::collide::toi::contact_time`]) rather than a few millimetres short.
 //!
-//! Cost: one cheap test per awake body (its motion against its size); scenes without fast
-//! bodies pay that alone, with no allocation.
+//! Cost: one cheap test per awake body (its motion against its size), run in blocks of
+//! bodies on the world's threads; scenes without fast bodies pay that alone, with no
+//! allocation. The sweeps themselves run on the stepping thread, in body order.
 //!
 //! Limits: the body loses the rest of its step's motion (time is not given back); a fast
 //! body that is not a bullet can pass through a thin *dynamic* body; the sweep interpolates
@@ -54,13 +55,14 @@
 //! for a step.
 
 use super::ccd_record::{ContinuousRecord, ToiEvent, ToiMethod, ToiQuery};
-use super::World;
+use super::{World, MIN_BODIES};
 use crate::physics::collide::distance::Proxy;
 use crate::physics::collide::toi::{
     contact_time, time_of_impact, triangle_mover, Mover, Sweep, Toi, ToiConfig, ToiState,
 };
 use crate::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
 use crate::physics::math::{Aabb, Iso};
+use crate::physics::parallel::Shared;
 use crate::physics::shape::Shape;
 use crate::physics::solver::Schedule;
 use glam::Vec3;
@@ -69,9 +71,22 @@ use glam::Vec3;
 /// fraction of its minimum extent in the step (Box2D v3's `saftetyFactor`).
 pub const CCD_EXTENT_FRACTION: f32 = 0.5;
 
+/// Whether a body is swept in this step, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mark {
+    /// Not swept (it moved too little, or it does not move).
+    Still,
+    /// Swept against the static bodies.
+    Fast,
+    /// A bullet: swept against the dynamic bodies too.
+    Bullet,
+}
+
 /// Scratch of the continuous stage, kept between steps.
 #[derive(Clone, Debug, Default)]
 pub(super) struct ContinuousScratch {
+    /// Per body: whether it is swept this step, and how.
+    mark: Vec<Mark>,
     /// This step's fast bodies that are not bullets, then the bullets.
     fast: Vec<u32>,
     bullets: Vec<u32>,
@@ -173,20 +188,35 @@ impl World {
         let mut scratch = std::mem::take(&mut self.continuous_scratch);
         scratch.fast.clear();
         scratch.bullets.clear();
-        let any_frozen = self.containment.any();
-        for (i, (b, p0)) in self.bodies.iter().zip(&self.start_poses).enumerate() {
-            if !b.is_dynamic() || b.asleep || (any_frozen && self.containment.is_frozen(i as u32)) {
-                continue;
-            }
-            let (r, threshold) = (b.shape.bounding_radius(), CCD_EXTENT_FRACTION * b.shape.min_extent());
-            // The cheap bound first; the exact angle only for bodies near the threshold.
-            if motion(p0, &b.pose, r, false) <= threshold || motion(p0, &b.pose, r, true) <= threshold {
-                continue;
-            }
-            if b.bullet {
-                scratch.bullets.push(i as u32);
-            } else {
-                scratch.fast.push(i as u32);
+        // Which bodies moved far enough to sweep: each body on its own, in blocks on the
+        // threads (a mark each), then listed in body order.
+        let (any_frozen, containment) = (self.containment.any(), &self.containment);
+        let n = self.bodies.len().min(self.start_poses.len());
+        scratch.mark.resize(n, Mark::Still);
+        {
+            let (marks, bodies, starts) = (Shared::new(&mut scratch.mark), &self.bodies, &self.start_poses);
+            self.workers.for_blocks(n, MIN_BODIES, |_, r| {
+                // SAFETY: each block owns its bodies' marks.
+                let marks = unsafe { marks.range_mut(r.clone()) };
+                for ((m, b), (p0, i)) in marks.iter_mut().zip(&bodies[r.clone()]).zip(starts[r.clone()].iter().zip(r)) {
+                    *m = Mark::Still;
+                    if !b.is_dynamic() || b.asleep || (any_frozen && containment.is_frozen(i as u32)) {
+                        continue;
+                    }
+                    let (r, threshold) = (b.shape.bounding_radius(), CCD_EXTENT_FRACTION * b.shape.min_extent());
+                    // The cheap bound first; the exact angle only for bodies near the threshold.
+                    if motion(p0, &b.pose, r, false) <= threshold || motion(p0, &b.pose, r, true) <= threshold {
+                        continue;
+                    }
+                    *m = if b.bullet { Mark::Bullet } else { Mark::Fast };
+                }
+            });
+        }
+        for (i, m) in scratch.mark.iter().enumerate() {
+            match m {
+                Mark::Still => {}
+                Mark::Fast => scratch.fast.push(i as u32),
+                Mark::Bullet => scratch.bullets.push(i as u32),
             }
         }
         self.continuous.candidates += (scratch.fast.len() + scratch.bullets.len()) as u32;

@@ -4,7 +4,7 @@
 //! bodies move independently, shared out between the world's worker threads; bodies hung
 //! from a fixed point turn about it after the others (`world/pivots.rs`).
 
-use super::World;
+use super::{World, MIN_BODIES};
 use crate::physics::body::{Body, MAX_CONTACT_TURN};
 use crate::physics::free_rotation::rotation;
 use crate::physics::math::Iso;
@@ -165,10 +165,6 @@ impl World {
         }
     }
 }
-
-/// Fewest bodies a worker thread integrates at once: smaller scenes integrate on the
-/// calling thread.
-const MIN_BODIES: usize = 256;
 
 /// Moves one awake body over `h` (see [`World::integrate_positions`]).
 #[inline]

@@ -13,11 +13,15 @@
 //! the step ([`World::update_sleep`]) islands whose members all rested long enough go to
 //! sleep, and the others wake.
 //!
+//! Each body's rest timer is updated in blocks of bodies on the world's threads; the
+//! union–find and the waking and sleeping run on the stepping thread.
+//!
 //! Limits: islands are rebuilt every step from the contacts (no persistent island graph);
 //! a body touching only static bodies is an island of its own.
 
-use super::World;
+use super::{World, MIN_BODIES};
 use crate::physics::joint::WORLD;
+use crate::physics::parallel::Shared;
 use glam::Vec3;
 
 impl World {
@@ -155,16 +159,21 @@ impl World {
     /// Accumulates rest time per body and puts islands to sleep or wakes them.
     pub(super) fn update_sleep(&mut self, dt: f32) {
         let s = self.settings;
-        for b in &mut self.bodies {
-            if !b.is_dynamic() || b.asleep {
-                continue;
+        // Each body's timer on its own, in blocks on the threads.
+        let bodies = Shared::new(&mut self.bodies);
+        self.workers.for_blocks(bodies.len(), MIN_BODIES, |_, r| {
+            // SAFETY: each block owns its bodies.
+            for b in unsafe { bodies.range_mut(r) } {
+                if !b.is_dynamic() || b.asleep {
+                    continue;
+                }
+                if b.velocity.length() < s.sleep_linear && b.angular_velocity.length() < s.sleep_angular {
+                    b.sleep_time += dt;
+                } else {
+                    b.sleep_time = 0.0;
+                }
             }
-            if b.velocity.length() < s.sleep_linear && b.angular_velocity.length() < s.sleep_angular {
-                b.sleep_time += dt;
-            } else {
-                b.sleep_time = 0.0;
-            }
-        }
+        });
         if !s.sleeping {
             return;
         }

@@ -13,7 +13,7 @@
 //! maximum `max(ea, eb)` (Box2D's rules), unless a [`super::PairMaterial`] override names
 //! the pair.
 
-use super::{World, PREFETCH_AHEAD};
+use super::{World, MIN_BODIES, PREFETCH_AHEAD};
 use crate::physics::body::Body;
 use crate::physics::math::{prefetch, tangent_basis};
 use crate::physics::parallel::Shared;
@@ -22,6 +22,7 @@ use crate::physics::solver::{
     relative_velocity, ConstraintPoint, ContactConstraint, ContinuousMode, Schedule, Softness, SolverBody,
 };
 use glam::{Mat3A, Vec3, Vec3A};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 impl World {
     /// The friction and restitution pair (a, b) is solved with: its pair material if the
@@ -94,8 +95,13 @@ impl World {
             constraints.resize(t, ContactConstraint::default());
         }
         constraints.truncate(t);
+        // Per slot, its two bodies (`u32::MAX` for a dropped slot): the pass after the
+        // round reads these instead of the constraints, a kilobyte apart.
+        let mut ends = std::mem::take(&mut self.constraint_ends);
+        ends.resize(t, [0; 2]);
+        let bouncy = AtomicBool::new(false);
         {
-            let out = Shared::new(&mut constraints);
+            let (out, ends) = (Shared::new(&mut constraints), Shared::new(&mut ends));
             let w = &*self;
             w.workers.for_blocks(t, MIN_CONTACTS, |_, r| {
                 for j in r.clone() {
@@ -108,18 +114,31 @@ impl World {
                         prefetch(&c.impulses);
                     }
                     // SAFETY: each block owns its slots.
-                    w.prepare_contact(w.touching[j], unsafe { out.get_mut(j) }, &k);
+                    let (c, e) = unsafe { (out.get_mut(j), ends.get_mut(j)) };
+                    w.prepare_contact(w.touching[j], c, &k);
+                    *e = if c.contact == u32::MAX { [u32::MAX; 2] } else { [c.a, c.b] };
+                    if c.restitution > 0.0 && c.contact != u32::MAX {
+                        bouncy.store(true, Ordering::Relaxed);
+                    }
                 }
             });
         }
-        constraints.retain(|c| c.contact != u32::MAX);
-        // One pass over the constraints (a kilobyte apart): restitution, and who touches.
-        self.bouncy = false;
-        for c in &constraints {
-            self.bouncy |= c.restitution > 0.0;
-            self.solver_bodies[c.a as usize].touching = true;
-            self.solver_bodies[c.b as usize].touching = true;
+        // Who touches (a body's flag set by each of its contacts, so not on the threads),
+        // and the slots of pairs with nothing to move dropped, if there are any.
+        let mut dropped = false;
+        for &[a, b] in &ends {
+            if a == u32::MAX {
+                dropped = true;
+                continue;
+            }
+            self.solver_bodies[a as usize].touching = true;
+            self.solver_bodies[b as usize].touching = true;
         }
+        if dropped {
+            constraints.retain(|c| c.contact != u32::MAX);
+        }
+        self.constraint_ends = ends;
+        self.bouncy = bouncy.into_inner();
         self.constraints = constraints;
         self.prepare_joints(h);
         let method = self.methods.get(&self.settings);
@@ -218,9 +237,7 @@ impl World {
     }
 }
 
-/// Fewest bodies, and contacts, a worker thread takes at once: smaller scenes prepare on
-/// the calling thread.
-const MIN_BODIES: usize = 256;
+/// Fewest contacts a worker thread takes at once: fewer are prepared on the calling thread.
 const MIN_CONTACTS: usize = 64;
 
 /// What every contact's preparation reads (see [`World::prepare_contact`]).

@@ -55,6 +55,7 @@ impl World {
             scratch: Scratch::default(),
             solver_bodies: Vec::new(),
             constraints: Vec::new(),
+            constraint_ends: Vec::new(),
             methods: Methods::default(),
             moves: PositionMoves::default(),
             start_poses: self.start_poses.clone(),
