@@ -402,14 +402,16 @@ impl Resolver for WideSolver {
         Some(&self.colouring)
     }
 
+    /// The lanes compute their own effective masses; the restitution pass reads the scalar
+    /// ones.
+    fn bounce_masses(&self) -> bool {
+        true
+    }
+
     fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &mut Vec<SolverBody>, _settings: &Settings) {
         // A static body after the real ones fills the empty lanes of the batches.
         bodies.push(SolverBody { inv_i: glam::Mat3A::ZERO, ..Default::default() });
-        // The lanes compute their own effective masses; the restitution pass reads the
-        // scalar ones.
-        for c in constraints.iter_mut().filter(|c| c.restitution > 0.0) {
-            c.compute_masses(bodies);
-        }
+        // The restitution pass's scalar masses came with the constraints (`bounce_masses`).
         self.build(constraints, bodies);
         self.counter = PassCounter::default();
         self.restituted = false;
