@@ -87,22 +87,22 @@ impl World {
             static_soft: Softness::new(2.0 * hertz, self.settings.damping_ratio, h),
             bounce_masses: self.methods.get(&self.settings).bounce_masses(),
         };
-        // One slot per touching contact, written in place (a constraint is over a
+        // One slot per touching contact, written in place (a constraint is over half a
         // kilobyte, too big to build and move); the slots of pairs with nothing to move are
         // dropped after.
         let mut constraints = std::mem::take(&mut self.constraints);
         let t = self.touching.len();
-        if constraints.len() < t {
-            constraints.resize(t, ContactConstraint::default());
-        }
-        constraints.truncate(t);
+        constraints.clear();
+        constraints.reserve(t);
         // Per slot, its two bodies (`u32::MAX` for a dropped slot): the pass after the
-        // round reads these instead of the constraints, a kilobyte apart.
+        // round reads these instead of the constraints, half a kilobyte apart.
         let mut ends = std::mem::take(&mut self.constraint_ends);
         ends.resize(t, [0; 2]);
         let bouncy = AtomicBool::new(false);
         {
-            let (out, ends) = (Shared::new(&mut constraints), Shared::new(&mut ends));
+            // The slots are written in the round (no default fill on the stepping thread
+            // first when the list grows).
+            let (out, ends) = (Shared::new(&mut constraints.spare_capacity_mut()[..t]), Shared::new(&mut ends));
             let w = &*self;
             w.workers.for_blocks(t, MIN_CONTACTS, |_, r| {
                 for j in r.clone() {
@@ -115,7 +115,7 @@ impl World {
                         prefetch(&c.impulses);
                     }
                     // SAFETY: each block owns its slots.
-                    let (c, e) = unsafe { (out.get_mut(j), ends.get_mut(j)) };
+                    let (c, e) = unsafe { (out.get_mut(j).write(ContactConstraint::default()), ends.get_mut(j)) };
                     w.prepare_contact(w.touching[j], c, &k);
                     *e = if c.contact == u32::MAX { [u32::MAX; 2] } else { [c.a, c.b] };
                     if c.restitution > 0.0 && c.contact != u32::MAX {
@@ -124,6 +124,8 @@ impl World {
                 }
             });
         }
+        // SAFETY: the round wrote every slot 0..t.
+        unsafe { constraints.set_len(t) };
         // Who touches (a body's flag set by each of its contacts, so not on the threads),
         // and the slots of pairs with nothing to move dropped, if there are any.
         let mut dropped = false;
@@ -147,8 +149,9 @@ impl World {
         method.prepare(&mut self.constraints, &mut self.solver_bodies, &self.settings);
     }
 
-    /// Writes contact `ci`'s constraint into `cc` (`cc.contact = u32::MAX` when neither body
-    /// moves: static, kinematic or asleep, read from the compact solver bodies).
+    /// Writes contact `ci`'s constraint into `cc`, a default constraint (`cc.contact =
+    /// u32::MAX` when neither body moves: static, kinematic or asleep, read from the compact
+    /// solver bodies).
     #[inline]
     fn prepare_contact(&self, ci: u32, cc: &mut ContactConstraint, k: &PrepareConstants) {
         let c = &self.contacts[ci as usize];
@@ -188,7 +191,6 @@ impl World {
             let (t1, t2) = tangent_basis(n.into());
             (t1.into(), t2.into())
         };
-        *cc = ContactConstraint::default();
         (cc.a, cc.b, cc.contact) = (c.a, c.b, ci);
         (cc.normal, cc.t1, cc.t2) = (n, t1, t2);
         (cc.friction, cc.restitution) = (friction, restitution);
