@@ -38,6 +38,10 @@ use keys::{merge_on, radix_sort, unique_pairs, Lane};
 /// thread.
 const MIN_SLOTS: usize = 512;
 
+/// Fewest bodies a worker thread measures, files or copies into the grid at once: fewer
+/// are done on the calling thread.
+const MIN_BODIES: usize = 1024;
+
 /// Fewest keys per thread for the threads to merge their sorted lists by key ranges
 /// (`keys.rs`): fewer are merged on the calling thread.
 const MIN_MERGE: usize = 2048;
@@ -77,8 +81,11 @@ pub struct BroadPhase {
     /// Largest extent of each body's AABB, then scratch for the median.
     extent: Vec<f32>,
     scratch: Vec<f32>,
-    /// Integer cell of each grid body (unused for large bodies).
+    /// Integer cell of each grid body (unused for large bodies), its bucket (`u32::MAX`
+    /// for a large body) and its rank among its bucket's bodies.
     cell: Vec<[i32; 3]>,
+    bucket_of: Vec<u32>,
+    rank: Vec<u32>,
     /// Bodies too large for the grid.
     large: Vec<u32>,
     /// Bucket start offsets into the slots (len buckets + 1); per slot (grid bodies in
@@ -125,6 +132,8 @@ impl BroadPhase {
         sz(self.extent.as_slice())
             + sz(self.scratch.as_slice())
             + sz(self.cell.as_slice())
+            + sz(self.bucket_of.as_slice())
+            + sz(self.rank.as_slice())
             + sz(self.large.as_slice())
             + sz(self.start.as_slice())
             + sz(self.sorted.as_slice())
@@ -160,9 +169,19 @@ impl BroadPhase {
         if n < 2 {
             return;
         }
-        // Cell size: the largest extent among bodies up to LARGE_FACTOR × the median.
-        self.extent.clear();
-        self.extent.extend(aabbs.iter().map(|b| (b.max - b.min).max_element()));
+        // Cell size: the largest extent among bodies up to LARGE_FACTOR × the median. Each
+        // body's extent, then its cell and bucket, in blocks of bodies on the threads.
+        self.extent.resize(n, 0.0);
+        {
+            let extent = Shared::new(&mut self.extent);
+            workers.for_blocks(n, MIN_BODIES, |_, r| {
+                // SAFETY: each block owns its bodies' extents.
+                let out = unsafe { extent.range_mut(r.clone()) };
+                for (e, b) in out.iter_mut().zip(&aabbs[r]) {
+                    *e = (b.max - b.min).max_element();
+                }
+            });
+        }
         self.scratch.clone_from(&self.extent);
         let mid = n / 2;
         let (_, &mut median, _) = self.scratch.select_nth_unstable_by(mid, |a, b| a.total_cmp(b));
@@ -186,16 +205,34 @@ impl BroadPhase {
         self.stale_list.clear();
         self.moving.clear();
         self.moving.resize(n, false);
-        // Counting sort of the grid bodies by bucket.
-        self.cell.clear();
+        // Each body's cell, and its bucket (`u32::MAX`: a large body, outside the grid).
+        self.cell.resize(n, [0; 3]);
+        self.bucket_of.resize(n, 0);
+        {
+            let (cell, bucket_of, extent) =
+                (Shared::new(&mut self.cell), Shared::new(&mut self.bucket_of), &self.extent);
+            workers.for_blocks(n, MIN_BODIES, |_, r| {
+                // SAFETY: each block owns its bodies' cells and buckets.
+                let (cell, bucket_of) = unsafe { (cell.range_mut(r.clone()), bucket_of.range_mut(r.clone())) };
+                for (((c, k), b), &e) in cell.iter_mut().zip(bucket_of).zip(&aabbs[r.clone()]).zip(&extent[r]) {
+                    let f = (b.min * inv).floor();
+                    *c = [f.x as i32, f.y as i32, f.z as i32];
+                    *k = if e <= limit { bucket(*c, bits) as u32 } else { u32::MAX };
+                }
+            });
+        }
+        // Counting sort of the grid bodies by bucket: each body's rank in its bucket (in
+        // body order, so each bucket lists its bodies in ascending index) and the buckets'
+        // starts, on this thread; then each body is copied to its slot, with its box and cell
+        // next to it so the pair loops read memory in order, on the threads.
         self.start.clear();
         self.start.resize(buckets + 1, 0);
-        for (i, b) in aabbs.iter().enumerate() {
-            let c = (b.min * inv).floor();
-            let c = [c.x as i32, c.y as i32, c.z as i32];
-            self.cell.push(c);
-            if self.extent[i] <= limit {
-                self.start[bucket(c, bits) + 1] += 1;
+        self.rank.resize(n, 0);
+        for (rank, &k) in self.rank.iter_mut().zip(&self.bucket_of) {
+            if k != u32::MAX {
+                let count = &mut self.start[k as usize + 1];
+                *rank = *count;
+                *count += 1;
             }
         }
         for k in 0..buckets {
@@ -203,28 +240,40 @@ impl BroadPhase {
         }
         let m = self.start[buckets] as usize;
         self.sorted.clear();
-        self.sorted.resize(m, 0);
+        self.sorted.reserve(m);
         self.slot_box.clear();
-        self.slot_box.resize(m, [Vec3A::ZERO; 2]);
+        self.slot_box.reserve(m);
         self.slot_cell.clear();
-        self.slot_cell.resize(m, [0; 3]);
-        // Fill in body order, so each bucket lists its bodies in ascending index; the boxes
-        // and cells are copied next to each other so the pair loops read memory in order.
-        for (i, &e) in self.extent.iter().enumerate() {
-            if e <= limit {
-                let k = bucket(self.cell[i], bits);
-                let at = self.start[k] as usize;
-                self.start[k] += 1;
-                self.sorted[at] = i as u32;
-                self.slot_box[at] = [aabbs[i].min.into(), aabbs[i].max.into()];
-                self.slot_cell[at] = self.cell[i];
-            }
+        self.slot_cell.reserve(m);
+        {
+            let (sorted, slot_box, slot_cell) = (
+                Shared::new(&mut self.sorted.spare_capacity_mut()[..m]),
+                Shared::new(&mut self.slot_box.spare_capacity_mut()[..m]),
+                Shared::new(&mut self.slot_cell.spare_capacity_mut()[..m]),
+            );
+            let (start, rank, bucket_of, cell) = (&self.start, &self.rank, &self.bucket_of, &self.cell);
+            workers.for_blocks(n, MIN_BODIES, |_, r| {
+                for i in r {
+                    let k = bucket_of[i];
+                    if k == u32::MAX {
+                        continue;
+                    }
+                    let at = (start[k as usize] + rank[i]) as usize;
+                    // SAFETY: each grid body has a slot of its own.
+                    unsafe {
+                        sorted.get_mut(at).write(i as u32);
+                        slot_box.get_mut(at).write([aabbs[i].min.into(), aabbs[i].max.into()]);
+                        slot_cell.get_mut(at).write(cell[i]);
+                    }
+                }
+            });
         }
-        // `start[k]` now holds the end of bucket k; shift back to starts.
-        for k in (1..=buckets).rev() {
-            self.start[k] = self.start[k - 1];
+        // SAFETY: the m grid bodies wrote the m slots, one each.
+        unsafe {
+            self.sorted.set_len(m);
+            self.slot_box.set_len(m);
+            self.slot_cell.set_len(m);
         }
-        self.start[0] = 0;
         // A forward cell that hashes to the body's own bucket holds the body itself.
         let threads = workers.threads();
         self.thread_keys.resize_with(threads, Vec::new);

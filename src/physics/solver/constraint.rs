@@ -157,6 +157,19 @@ impl ConstraintPoint {
 }
 
 impl ContactConstraint {
+    /// Writes a default constraint into `slot` and returns it: in place, as zero bytes (the
+    /// default of every field is zero; tested), so a constraint of over half a kilobyte is
+    /// never built on the stack and copied.
+    #[inline]
+    pub fn default_in(slot: &mut std::mem::MaybeUninit<ContactConstraint>) -> &mut ContactConstraint {
+        // SAFETY: every field is a float, an integer or an array or struct of them, for which
+        // zero bytes are a valid value (and the default).
+        unsafe {
+            std::ptr::write_bytes(slot.as_mut_ptr(), 0, 1);
+            slot.assume_init_mut()
+        }
+    }
+
     /// Fills every point's normal and tangent effective masses from its lever arms and the
     /// bodies' inverse masses and inertias ([`Row::effective_mass`]).
     pub fn compute_masses(&mut self, bodies: &[SolverBody]) {
@@ -325,5 +338,18 @@ pub fn store_constraints(constraints: &[ContactConstraint], contacts: &mut [Box<
         for (k, p) in cc.points[..cc.count as usize].iter().enumerate() {
             store_point(&mut contacts[cc.contact as usize], cc, k, &PointImpulses::of(p));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ContactConstraint;
+
+    /// [`ContactConstraint::default_in`] writes zero bytes: that must be the default.
+    #[test]
+    fn a_constraint_of_zero_bytes_is_the_default() {
+        let mut slot = std::mem::MaybeUninit::uninit();
+        let zeroed = *ContactConstraint::default_in(&mut slot);
+        assert_eq!(format!("{zeroed:?}"), format!("{:?}", ContactConstraint::default()));
     }
 }

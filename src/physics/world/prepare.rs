@@ -115,7 +115,7 @@ impl World {
                         prefetch(&c.impulses);
                     }
                     // SAFETY: each block owns its slots.
-                    let (c, e) = unsafe { (out.get_mut(j).write(ContactConstraint::default()), ends.get_mut(j)) };
+                    let (c, e) = unsafe { (ContactConstraint::default_in(out.get_mut(j)), ends.get_mut(j)) };
                     w.prepare_contact(w.touching[j], c, &k);
                     *e = if c.contact == u32::MAX { [u32::MAX; 2] } else { [c.a, c.b] };
                     if c.restitution > 0.0 && c.contact != u32::MAX {
