@@ -15,7 +15,9 @@
 //! order: the step stays deterministic. The same sort lets the pair search run on several
 //! threads ([`BroadPhase::update_on`]: blocks of grid slots, each thread's keys in its own
 //! buffer, sorted there, then merged into the pairs by key ranges, a range per thread, each
-//! pair once: `keys.rs`); the cell and bucket fill run on the calling thread.
+//! pair once: `keys.rs`). Filing the bodies in the grid runs on the threads too, body by body
+//! (extent, cell, bucket, then the copy into its slot), all but the median, the bucket counts
+//! and each body's rank in its bucket, which the calling thread keeps.
 //!
 //! **Moving a few bodies** ([`BroadPhase::update_moved`]): between full builds, bodies whose
 //! box changed are marked *stale* (their grid slots are out of date). Their pairs are found
