@@ -9,7 +9,8 @@
 //! 26 neighbours that come after it in z, y, x order), so every pair of cells is visited
 //! once. Cells are hashed into a table of about 2n buckets, filled by a counting sort, so the
 //! grid costs O(n) and allocates nothing once the buffers have grown. The few *large* bodies
-//! (ground, walls) are tested against every body directly.
+//! (ground, walls) stay out of the grid: each grid body is tested against them in its turn
+//! of the pair search, and they are tested against each other directly.
 //!
 //! Pairs come out sorted by (a, b) (radix sort), so the result does not depend on hashing
 //! order: the step stays deterministic. The same sort lets the pair search run on several
@@ -88,8 +89,9 @@ pub struct BroadPhase {
     cell: Vec<[i32; 3]>,
     bucket_of: Vec<u32>,
     rank: Vec<u32>,
-    /// Bodies too large for the grid.
+    /// Bodies too large for the grid, and their boxes.
     large: Vec<u32>,
+    large_box: Vec<[Vec3A; 2]>,
     /// Bucket start offsets into the slots (len buckets + 1); per slot (grid bodies in
     /// bucket order) the body, its box and its cell.
     start: Vec<u32>,
@@ -137,6 +139,7 @@ impl BroadPhase {
             + sz(self.bucket_of.as_slice())
             + sz(self.rank.as_slice())
             + sz(self.large.as_slice())
+            + sz(self.large_box.as_slice())
             + sz(self.start.as_slice())
             + sz(self.sorted.as_slice())
             + sz(self.slot_box.as_slice())
@@ -288,8 +291,12 @@ impl BroadPhase {
             // doubling then grew the largest capacity every build (64 GB on a fuzz scene).
             k.reserve_exact(high);
         }
+        // The large bodies' boxes, which every grid body is tested against in its slot's turn.
+        self.large_box.clear();
+        self.large_box.extend(self.large.iter().map(|&l| [aabbs[l as usize].min.into(), aabbs[l as usize].max.into()]));
         {
             let (start, sorted, slot_box, slot_cell) = (&self.start, &self.sorted, &self.slot_box, &self.slot_cell);
+            let (large, large_box) = (&self.large, &self.large_box);
             let out = Shared::new(&mut self.thread_keys);
             let skip = &skip;
             workers.for_blocks(m, MIN_SLOTS, |thread, r| {
@@ -319,23 +326,21 @@ impl BroadPhase {
                             }
                         }
                     }
+                    for (bq, &l) in large_box.iter().zip(large) {
+                        if overlap(&bp, bq) {
+                            emit_pair(&mut keys, i, l, skip);
+                        }
+                    }
                 }
                 *slot = keys;
             });
         }
-        let emit = |keys: &mut Vec<u64>, i: u32, j: u32| emit_pair(keys, i, j, &skip);
-        // Large bodies against everything (each large–large pair once), into their own list.
+        // The large bodies against each other (each pair once), into their own list.
         self.large_keys.clear();
-        for &l in &self.large {
-            let bl = &aabbs[l as usize];
-            for (j, bj) in aabbs.iter().enumerate() {
-                let in_grid = self.extent[j] <= limit;
-                let j = j as u32;
-                if j == l || (!in_grid && j < l) {
-                    continue;
-                }
-                if bl.overlaps(bj) {
-                    emit(&mut self.large_keys, l, j);
+        for (k, &l) in self.large.iter().enumerate() {
+            for &j in &self.large[k + 1..] {
+                if aabbs[l as usize].overlaps(&aabbs[j as usize]) {
+                    emit_pair(&mut self.large_keys, l, j, &skip);
                 }
             }
         }
