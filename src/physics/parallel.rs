@@ -105,6 +105,12 @@ impl Workers {
         self.fine = fine;
     }
 
+    /// Whether every range is split as finely as it can be ([`Workers::set_fine`]): a stage
+    /// that shares a range out in its own way does so then too, however short the range.
+    pub fn is_fine(&self) -> bool {
+        self.fine
+    }
+
     /// Runs `f(thread, block)` over blocks of `0..n` covering it exactly once. A range of at
     /// least two `min_block`s (any range with [`Workers::set_fine`]) is cut into a whole
     /// number of even blocks per thread, up to four each (so a block may fall to half of

@@ -20,7 +20,7 @@
 use super::watch;
 use super::*;
 use crate::physics::collide::PairPath;
-use crate::physics::parallel::Shared;
+use crate::physics::parallel::{Shared, MAX_THREADS};
 
 /// Fewest kept pairs a worker thread tests at once (a few nanoseconds each).
 const MIN_PAIRS: usize = 1024;
@@ -177,19 +177,46 @@ impl World {
             self.pairs.extend(kept.iter().filter(|p| meets(p)));
         } else {
             // Each pair's tests (two bodies' boxes and motions, read from anywhere in
-            // memory) on the threads, a flag each; the flagged pairs are then gathered in
-            // order, a streaming pass.
-            self.kept.clear();
-            self.kept.resize(kept.len(), false);
-            let flags = Shared::new(&mut self.kept);
-            self.workers.for_blocks(kept.len(), MIN_PAIRS, |_, r| {
-                // SAFETY: each block owns its pairs' flags.
-                let flags = unsafe { flags.range_mut(r.clone()) };
-                for (f, p) in flags.iter_mut().zip(&kept[r]) {
-                    *f = meets(p);
-                }
-            });
-            gather_flagged(kept, &self.kept, &mut self.pairs);
+            // memory) on the threads: one even share of the pairs per thread (the tests cost
+            // about the same for every pair), a flag per pair and a count of the kept ones
+            // per share; then each share's kept pairs are copied to their place, in order,
+            // on the threads too. Fewer pairs than two blocks: one share, on this thread.
+            let n = kept.len();
+            let shares = if n >= 2 * MIN_PAIRS || self.workers.is_fine() { self.workers.threads() } else { 1 };
+            let share = |t: usize| t * n / shares..(t + 1) * n / shares;
+            self.kept.resize(n, false);
+            let mut counts = [0usize; MAX_THREADS];
+            {
+                let (flags, counts) = (Shared::new(&mut self.kept), Shared::new(&mut counts[..shares]));
+                self.workers.for_blocks(shares, 1, |_, r| {
+                    for t in r {
+                        // SAFETY: each share owns its pairs' flags and its count.
+                        let (flags, count) = unsafe { (flags.range_mut(share(t)), counts.get_mut(t)) };
+                        for (f, p) in flags.iter_mut().zip(&kept[share(t)]) {
+                            *f = meets(p);
+                            *count += usize::from(*f);
+                        }
+                    }
+                });
+            }
+            let mut at = [0usize; MAX_THREADS + 1];
+            for t in 0..shares {
+                at[t + 1] = at[t] + counts[t];
+            }
+            let total = at[shares];
+            self.pairs.reserve(total);
+            {
+                let (out, flags) = (Shared::new(&mut self.pairs.spare_capacity_mut()[..total]), &self.kept);
+                self.workers.for_blocks(shares, 1, |_, r| {
+                    for t in r {
+                        // SAFETY: each share owns its kept pairs' slots.
+                        let slots = unsafe { out.range_mut(at[t]..at[t + 1]) };
+                        gather_flagged(&kept[share(t)], &flags[share(t)], slots);
+                    }
+                });
+            }
+            // SAFETY: the shares wrote their kept pairs' slots, which cover 0..total.
+            unsafe { self.pairs.set_len(total) };
         }
         if path_test && !self.watch.is_empty() {
             // A watched pair dropped here says so (not "no candidate").
@@ -215,22 +242,20 @@ impl World {
     }
 }
 
-/// Appends the pairs of `pairs` whose flag is set to `out` (cleared), in order: each pair is
-/// written at the end and the end advanced by its flag, a streaming loop without a branch
-/// to mispredict (a pile's flags mix kept and dropped pairs at random).
-fn gather_flagged(pairs: &[(u32, u32)], flags: &[bool], out: &mut Vec<(u32, u32)>) {
-    out.clear();
-    out.reserve(pairs.len());
-    let slots = &mut out.spare_capacity_mut()[..pairs.len()];
+/// Writes the pairs of `pairs` whose flag is set into `out`, in order; `out` holds exactly as
+/// many slots as there are flags set. Each pair is written at the next free slot, which
+/// moves on by its flag: a streaming loop without a branch on the flags to mispredict (a
+/// pile's flags mix kept and dropped pairs at random); a dropped pair's write is
+/// overwritten by the next pair's, and once the slots are full nothing more is written.
+fn gather_flagged(pairs: &[(u32, u32)], flags: &[bool], out: &mut [std::mem::MaybeUninit<(u32, u32)>]) {
     let mut n = 0;
-    for ((p, &f), i) in pairs.iter().zip(flags).zip(0..slots.len()) {
-        // `n <= i`: the slot is within the reserved room.
-        slots[n.min(i)].write(*p);
-        n += f as usize;
+    for (p, &f) in pairs.iter().zip(flags) {
+        if let Some(slot) = out.get_mut(n) {
+            slot.write(*p);
+        }
+        n += usize::from(f);
     }
-    // SAFETY: slots 0..n were written (each kept pair at its own place; a dropped pair's
-    // write is overwritten by the next one or lies past n).
-    unsafe { out.set_len(n) };
+    debug_assert_eq!(n, out.len(), "as many slots as kept pairs");
 }
 
 #[cfg(test)]
@@ -262,11 +287,12 @@ mod tests {
     /// The kept pairs of the enlarged boxes, filtered by the actual boxes, are exactly the
     /// overlapping pairs, every step of a pile falling, landing and settling (the grid is
     /// rerun only when a body leaves its enlarged box); with and without the path test, on
-    /// one thread and on three (the filter's tests then run on the threads, every range
-    /// split into blocks of one item).
+    /// one thread and on two and three (the filter's tests and the gathering of the kept
+    /// pairs then run in one share of the pairs per thread, every range split into blocks
+    /// of one item).
     #[test]
     fn kept_pairs_are_exactly_the_overlapping_pairs() {
-        for (path_test, threads) in [(true, 1), (false, 1), (true, 3)] {
+        for (path_test, threads) in [(true, 1), (false, 1), (true, 3), (false, 2)] {
             kept_pairs_match(Settings { sleeping: false, path_test, threads, ..Default::default() });
         }
     }
