@@ -1,7 +1,8 @@
 //! The parallel layer of the step: a small fixed pool of worker threads, and the one way
 //! the stages use it — [`Workers::for_blocks`], which cuts a range of independent items
 //! (the batches of one graph colour, the candidate pairs, the bodies) into blocks that the
-//! workers claim one by one (Box2D v3's and Box3D's stage blocks).
+//! workers claim one by one (Box2D v3's and Box3D's stage blocks). [`Workers::concat`]
+//! builds on it: a list made of one piece per thread, each written into its place.
 //!
 //! **Why the result does not depend on the thread count.** A stage hands the pool only work
 //! whose items are independent: each item reads shared inputs and writes its own outputs
@@ -153,6 +154,39 @@ impl Workers {
             },
             self.fine,
         );
+    }
+
+    /// Fills `out` (emptied first) with `lens.len()` pieces one after another, piece `t`
+    /// being `lens[t]` items that `fill(t, slots)` writes into the list's room, one piece per
+    /// block on the threads: the list is the same whichever thread wrote which piece. At most
+    /// [`MAX_THREADS`] pieces.
+    ///
+    /// # Safety
+    /// `fill` must write every one of the slots it is given.
+    pub unsafe fn concat<T: Send + Sync>(
+        &self,
+        out: &mut Vec<T>,
+        lens: &[usize],
+        fill: impl Fn(usize, &mut [std::mem::MaybeUninit<T>]) + Sync,
+    ) {
+        assert!(lens.len() <= MAX_THREADS, "at most one piece per thread");
+        let mut at = [0usize; MAX_THREADS + 1];
+        for (t, &len) in lens.iter().enumerate() {
+            at[t + 1] = at[t] + len;
+        }
+        let n = at[lens.len()];
+        out.clear();
+        out.reserve(n);
+        let room = Shared::new(&mut out.spare_capacity_mut()[..n]);
+        self.for_blocks(lens.len(), 1, |_, r| {
+            for t in r {
+                // SAFETY: piece t's slots are its own.
+                fill(t, unsafe { room.range_mut(at[t]..at[t + 1]) });
+            }
+        });
+        // SAFETY: the pieces cover 0..n, and `fill` wrote every slot of each (the caller's
+        // promise).
+        unsafe { out.set_len(n) };
     }
 
     /// Adds each thread's time spent on shared-out blocks since the last call (ms) to

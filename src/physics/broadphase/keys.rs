@@ -103,26 +103,18 @@ pub(super) fn merge_on(
         });
     }
     // Each range's pairs copied to its place, on its own thread.
-    let mut at = [0usize; MAX_THREADS + 1];
-    for (t, lane) in lanes.iter().enumerate() {
-        at[t + 1] = at[t] + lane.pairs.len();
+    let mut lens = [0usize; MAX_THREADS];
+    for (len, lane) in lens.iter_mut().zip(lanes.iter()) {
+        *len = lane.pairs.len();
     }
-    let n = at[parts];
-    out.reserve(n);
-    {
-        let (room, lanes, at) = (Shared::new(&mut out.spare_capacity_mut()[..n]), &*lanes, &at);
-        workers.for_blocks(parts, 1, |_, r| {
-            for t in r {
-                // SAFETY: range t's slots are its own.
-                let slots = unsafe { room.range_mut(at[t]..at[t + 1]) };
-                for (s, &p) in slots.iter_mut().zip(&lanes[t].pairs) {
-                    s.write(p);
-                }
+    // SAFETY: range t is given exactly as many slots as it has pairs, and writes them all.
+    unsafe {
+        workers.concat(out, &lens[..parts], |t, slots| {
+            for (s, &p) in slots.iter_mut().zip(&lanes[t].pairs) {
+                s.write(p);
             }
         });
     }
-    // SAFETY: the ranges' slots cover 0..n, each written above.
-    unsafe { out.set_len(n) };
 }
 
 /// The sorted lists `lists` (at most [`MAX_THREADS`]) merged, appended to `out` as sorted

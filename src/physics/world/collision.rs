@@ -199,24 +199,14 @@ impl World {
                     }
                 });
             }
-            let mut at = [0usize; MAX_THREADS + 1];
-            for t in 0..shares {
-                at[t + 1] = at[t] + counts[t];
-            }
-            let total = at[shares];
-            self.pairs.reserve(total);
-            {
-                let (out, flags) = (Shared::new(&mut self.pairs.spare_capacity_mut()[..total]), &self.kept);
-                self.workers.for_blocks(shares, 1, |_, r| {
-                    for t in r {
-                        // SAFETY: each share owns its kept pairs' slots.
-                        let slots = unsafe { out.range_mut(at[t]..at[t + 1]) };
-                        gather_flagged(&kept[share(t)], &flags[share(t)], slots);
-                    }
+            let flags = &self.kept;
+            // SAFETY: share t is given as many slots as it counted kept pairs, and
+            // `gather_flagged` writes one per kept pair.
+            unsafe {
+                self.workers.concat(&mut self.pairs, &counts[..shares], |t, slots| {
+                    gather_flagged(&kept[share(t)], &flags[share(t)], slots);
                 });
             }
-            // SAFETY: the shares wrote their kept pairs' slots, which cover 0..total.
-            unsafe { self.pairs.set_len(total) };
         }
         if path_test && !self.watch.is_empty() {
             // A watched pair dropped here says so (not "no candidate").
