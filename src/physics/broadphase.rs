@@ -101,9 +101,9 @@ pub struct BroadPhase {
     /// Pair keys `a << 32 | b` and the radix sort's second buffer.
     keys: Vec<u64>,
     keys_tmp: Vec<u64>,
-    /// Each thread's pair keys from the grid, and its scratch for sorting and merging them
-    /// (`keys.rs`: the sort makes the order they were found in irrelevant); the large
-    /// bodies' keys.
+    /// Each thread's pair keys from the grid (grid bodies with each other and with the large
+    /// bodies), and its scratch for sorting and merging them (`keys.rs`: the sort makes the
+    /// order they were found in irrelevant); the keys of the large bodies with each other.
     thread_keys: Vec<Vec<u64>>,
     lanes: Vec<Lane>,
     large_keys: Vec<u64>,
@@ -353,8 +353,8 @@ impl BroadPhase {
         } else {
             // Each thread's keys sorted on its own thread, then merged into the pairs by key
             // ranges, each range on its own thread: the sorted list is the same whichever
-            // thread found which pair. The large bodies' keys join the shortest list first
-            // (one list fewer to merge); `exact`, as above, so that a buffer's capacity
+            // thread found which pair. The keys of the large bodies with each other join the
+            // shortest list first (no list of their own to merge); `exact`, as above, so that a buffer's capacity
             // cannot creep up build after build.
             if let Some(shortest) = self.thread_keys.iter_mut().min_by_key(|k| k.len()) {
                 shortest.reserve_exact(self.large_keys.len());
@@ -611,8 +611,9 @@ mod tests {
     #[test]
     fn grid_on_several_threads_matches_all_pairs() {
         let mut boxes = random_boxes(8, 900, Vec3::new(14.0, 4.0, 14.0));
-        // Two large bodies (a floor and a wall), paired outside the grid: their keys join
-        // the shortest thread list before the lists are sorted and merged.
+        // Two large bodies (a floor and a wall), outside the grid: the grid bodies meet them
+        // in their turn of the pair search, and their own pair joins the shortest thread
+        // list before the lists are sorted and merged.
         boxes.insert(300, Aabb::new(Vec3::new(-1.0, -1.0, -1.0), Vec3::new(15.0, 0.3, 15.0)));
         boxes.push(Aabb::new(Vec3::new(6.0, -1.0, -1.0), Vec3::new(6.4, 5.0, 15.0)));
         let skip = |a: u32, b: u32| (a + b) % 7 == 0;

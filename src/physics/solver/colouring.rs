@@ -67,9 +67,9 @@ pub(crate) fn first_free(used: &mut [u64], words: usize, a: Option<(usize, u64)>
 const SORT_KEYS: usize = 4 * COLOURS + 1;
 
 /// Where a constraint of colour `colour` with `count` points goes in the order: colour by
-/// colour and, within one, four points first (so `colour` is the key ÷ 4). Manifolds of one colour share no dynamic body,
-/// so their order is free: sorted by point count, the batches hold manifolds of equal size
-/// and skip empty slots. The uncoloured keep pair order, last.
+/// colour and, within one, four points first (so `colour` is the key ÷ 4). Manifolds of one
+/// colour share no dynamic body, so their order is free: sorted by point count, the batches
+/// hold manifolds of equal size and skip empty slots. The uncoloured keep pair order, last.
 fn sort_key(colour: usize, count: u32) -> usize {
     if colour < COLOURS {
         4 * colour + 4 - count.clamp(1, 4) as usize

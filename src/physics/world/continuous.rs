@@ -203,9 +203,10 @@ impl World {
                     if !b.is_dynamic() || b.asleep || (any_frozen && containment.is_frozen(i as u32)) {
                         continue;
                     }
-                    let (r, threshold) = (b.shape.bounding_radius(), CCD_EXTENT_FRACTION * b.shape.min_extent());
+                    let (radius, threshold) = (b.shape.bounding_radius(), CCD_EXTENT_FRACTION * b.shape.min_extent());
                     // The cheap bound first; the exact angle only for bodies near the threshold.
-                    if motion(p0, &b.pose, r, false) <= threshold || motion(p0, &b.pose, r, true) <= threshold {
+                    if motion(p0, &b.pose, radius, false) <= threshold || motion(p0, &b.pose, radius, true) <= threshold
+                    {
                         continue;
                     }
                     *m = if b.bullet { Mark::Bullet } else { Mark::Fast };

@@ -8,13 +8,13 @@
 //! block finds its share of the old ones by binary search); only the boxes of the ended and
 //! new pairs pass through the pool on the calling thread. The pairs are independent: each
 //! reads the two bodies and writes its own contact and key. Every pair but the watched ones
-//! (whose records are shared) is shared
-//! out between the world's worker threads in blocks, each thread with its own collision
-//! scratch; the watched pairs follow on the calling thread. A mesh pair's further manifolds
-//! ([`MeshParts`]) go into its thread's own list, tagged with the pair's place, and the
-//! lists are merged in pair order afterwards, when the manifolds get their pooled boxes; the
-//! touching list is gathered in pair order too. So the step is the same at any thread count
-//! — and, with one thread, the same work in the same order as a single loop.
+//! (whose records are shared) is shared out between the world's worker threads in blocks,
+//! each thread with its own collision scratch; the watched pairs follow on the calling
+//! thread. A mesh pair's further manifolds ([`MeshParts`]) go into its thread's own list,
+//! tagged with the pair's place, and the lists are merged in pair order afterwards, when the
+//! manifolds get their pooled boxes; the touching list is gathered in pair order too. So the
+//! step is the same at any thread count — and, with one thread, the same work in the same
+//! order as a single loop.
 //!
 //! **Recycling** ([`crate::physics::contact::Recycle`]): a touching pair that has barely
 //! moved keeps its manifold; a mesh pair only within the slop, since moving on it can meet
