@@ -320,15 +320,22 @@ impl PointImpulses {
 /// starting, friction as a world vector so the next basis can project it.
 #[inline]
 pub fn store_point(c: &mut Contact, cc: &ContactConstraint, k: usize, imp: &PointImpulses) {
+    store_impulse(c, [cc.t1, cc.t2], k, cc.points[k].id, imp);
+}
+
+/// [`store_point`] from the parts of the constraint it reads: its tangent basis and point
+/// `k`'s feature id (the SIMD solver keeps them in its lanes).
+#[inline]
+pub fn store_impulse(c: &mut Contact, [t1, t2]: [Vec3A; 2], k: usize, id: FeatureId, imp: &PointImpulses) {
     if k == 0 {
-        c.tangents = [cc.t1.into(), cc.t2.into()];
+        c.tangents = [t1.into(), t2.into()];
     }
     c.impulses[k] = PointImpulse {
-        id: cc.points[k].id,
+        id,
         normal: imp.total_normal,
         tangent: imp.total_tangent,
         warm_normal: imp.normal,
-        warm_friction: (cc.t1 * imp.tangent[0] + cc.t2 * imp.tangent[1]).into(),
+        warm_friction: (t1 * imp.tangent[0] + t2 * imp.tangent[1]).into(),
     };
 }
 

@@ -87,6 +87,11 @@ impl V3 {
         self.y[lane] = v.y;
         self.z[lane] = v.z;
     }
+
+    /// Lane `lane` as a vector (what [`V3::set`] put there).
+    pub(super) fn lane(&self, lane: usize) -> Vec3A {
+        Vec3A::new(self.x[lane], self.y[lane], self.z[lane])
+    }
 }
 
 /// Four unit quaternions by component.

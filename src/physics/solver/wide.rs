@@ -42,9 +42,10 @@ use super::colouring::Colouring;
 use super::iterative::{self, PassCounter, ScalarSolver};
 use super::lanes::{gather_v3, per_lane, sqrt4, Bodies, Sym3, Q4, V3};
 use super::{
-    store_constraints, store_point, ContactConstraint, PointImpulses, Resolver, Schedule, Settings, SolverBody,
+    store_constraints, store_impulse, ContactConstraint, PointImpulses, Resolver, Schedule, Settings, SolverBody,
     StepInfo,
 };
+use crate::physics::collide::FeatureId;
 use crate::physics::contact::Contact;
 use crate::physics::parallel::{Shared, Workers};
 use glam::{Vec3A, Vec4};
@@ -191,6 +192,12 @@ struct WideBatch {
     points: [WidePoint; 4],
     /// Point slots in use: the most points of any lane's manifold (the passes skip the rest).
     slots: usize,
+    /// What storing the impulses needs of each lane's constraint, kept here (after what the
+    /// passes read) so the store reads no constraint: its contact, point count and the
+    /// points' feature ids.
+    contact: [u32; LANES],
+    count: [u32; LANES],
+    ids: [[FeatureId; LANES]; 4],
 }
 
 /// Batches, the colouring and the scalar overflow; all reused between steps.
@@ -360,7 +367,7 @@ impl WideSolver {
     /// Stores every point's impulses in its contact straight from the lanes and the
     /// overflow, when nothing else needs the scalar constraints updated (no restitution
     /// pass): one pass instead of [`Self::store`] and a second copy.
-    fn store_lanes(&self, constraints: &[ContactConstraint], contacts: &mut [Box<Contact>]) {
+    fn store_lanes(&self, contacts: &mut [Box<Contact>]) {
         {
             let out = Shared::new(contacts);
             self.workers.for_blocks(self.batches.len(), MIN_BATCHES, |_, r| {
@@ -369,17 +376,17 @@ impl WideSolver {
                         if ci == u32::MAX {
                             continue;
                         }
-                        let cc = &constraints[ci as usize];
                         // SAFETY: every constraint has its own contact.
-                        let contact = unsafe { out.get_mut(cc.contact as usize) };
-                        for (k, wp) in w.points[..cc.count as usize].iter().enumerate() {
+                        let contact = unsafe { out.get_mut(w.contact[lane] as usize) };
+                        let tangents = [w.t1.lane(lane), w.t2.lane(lane)];
+                        for (k, wp) in w.points[..w.count[lane] as usize].iter().enumerate() {
                             let imp = PointImpulses {
                                 normal: wp.normal_impulse[lane],
                                 tangent: [wp.tangent_impulse[0][lane], wp.tangent_impulse[1][lane]],
                                 total_normal: wp.total_normal[lane],
                                 total_tangent: [wp.total_tangent[0][lane], wp.total_tangent[1][lane]],
                             };
-                            store_point(contact, cc, k, &imp);
+                            store_impulse(contact, tangents, k, w.ids[k][lane], &imp);
                         }
                     }
                 }
@@ -475,7 +482,7 @@ impl Resolver for WideSolver {
         if self.restituted {
             store_constraints(constraints, contacts);
         } else {
-            self.store_lanes(constraints, contacts);
+            self.store_lanes(contacts);
         }
     }
 }
@@ -664,6 +671,8 @@ fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactConstraint, bod
     w.bodies.inv_i_a.set(lane, bodies[c.a as usize].inv_i);
     w.bodies.inv_i_b.set(lane, bodies[c.b as usize].inv_i);
     w.source[lane] = ci;
+    w.contact[lane] = c.contact;
+    w.count[lane] = c.count;
     w.normal.set(lane, c.normal);
     w.t1.set(lane, c.t1);
     w.t2.set(lane, c.t2);
@@ -671,7 +680,8 @@ fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactConstraint, bod
     w.bias_rate[lane] = c.softness.bias_rate;
     w.mass_scale[lane] = c.softness.mass_scale;
     w.impulse_scale[lane] = c.softness.impulse_scale;
-    for (wp, p) in w.points.iter_mut().zip(&c.points[..c.count as usize]) {
+    for ((wp, id), p) in w.points.iter_mut().zip(&mut w.ids).zip(&c.points[..c.count as usize]) {
+        id[lane] = p.id;
         wp.ra.set(lane, p.ra);
         wp.rb.set(lane, p.rb);
         wp.adjusted[lane] = p.adjusted_separation;
