@@ -211,6 +211,16 @@ pub(crate) fn prefetch<T>(x: &T) {
     let _ = x;
 }
 
+/// [`prefetch`] for every cache line of `x` (a record larger than one line).
+#[inline(always)]
+pub(crate) fn prefetch_all<T>(x: &T) {
+    let base = (x as *const T).cast::<u8>();
+    for at in (0..std::mem::size_of::<T>()).step_by(64) {
+        // SAFETY: `at` lies inside `x`.
+        prefetch(unsafe { &*base.add(at) });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,6 +47,7 @@ use super::{
 };
 use crate::physics::collide::FeatureId;
 use crate::physics::contact::Contact;
+use crate::physics::math::{prefetch, prefetch_all};
 use crate::physics::parallel::{Shared, Workers};
 use glam::{Vec3A, Vec4};
 
@@ -241,11 +242,20 @@ impl WideSolver {
         self.batches.truncate(batches as usize);
         let (order, starts) = (self.colouring.order(), self.colour_starts);
         let out = Shared::new(&mut self.batches);
+        let chunk_of = |bi: usize| {
+            let colour = starts.partition_point(|&s| s as usize <= bi) - 1;
+            let at = first[colour] as usize + (bi - starts[colour] as usize) * LANES;
+            &order[at..(at + LANES).min(first[colour + 1] as usize)]
+        };
         self.workers.for_blocks(batches as usize, MIN_BATCHES, |_, r| {
+            let end = r.end;
             for bi in r {
-                let colour = starts.partition_point(|&s| s as usize <= bi) - 1;
-                let at = first[colour] as usize + (bi - starts[colour] as usize) * LANES;
-                let chunk = &order[at..(at + LANES).min(first[colour + 1] as usize)];
+                let chunk = chunk_of(bi);
+                // The next batch's constraints lie scattered (a colour takes every few):
+                // ask for them now, so they have arrived when the batch is filled.
+                if bi + 1 < end {
+                    chunk_of(bi + 1).iter().for_each(|&ci| prefetch_all(&constraints[ci as usize]));
+                }
                 // SAFETY: each block owns its batches.
                 let w = unsafe { out.get_mut(bi) };
                 *w = WideBatch::default();
@@ -371,7 +381,20 @@ impl WideSolver {
         {
             let out = Shared::new(contacts);
             self.workers.for_blocks(self.batches.len(), MIN_BATCHES, |_, r| {
-                for w in &self.batches[r] {
+                let batches = &self.batches[r];
+                for (j, w) in batches.iter().enumerate() {
+                    // The next batch's contacts, asked for ahead (scattered boxes).
+                    if let Some(next) = batches.get(j + 1) {
+                        for (&ci, &contact) in next.source.iter().zip(&next.contact) {
+                            if ci != u32::MAX {
+                                // SAFETY: read only to take an address; its lane writes it later.
+                                let c = unsafe { out.get(contact as usize) };
+                                prefetch(&c.tangents);
+                                prefetch(&c.impulses);
+                                prefetch(&c.impulses[2]);
+                            }
+                        }
+                    }
                     for (lane, &ci) in w.source.iter().enumerate() {
                         if ci == u32::MAX {
                             continue;
