@@ -28,7 +28,7 @@ use super::*;
 use crate::physics::collide::mesh::SAME_NORMAL;
 use crate::physics::collide::{collide_recorded, ContactPoint, PairPath};
 use crate::physics::contact::match_impulses;
-use crate::physics::math::prefetch;
+use crate::physics::math::prefetch_all;
 use crate::physics::parallel::{Shared, MAX_THREADS};
 
 impl World {
@@ -93,9 +93,8 @@ impl World {
                     // pile's narrow phase spent much of its time waiting on these loads).
                     if j + PREFETCH_AHEAD < open.len() {
                         let c = unsafe { contacts.get(open[j + PREFETCH_AHEAD] as usize) };
-                        prefetch(&c.recycle);
-                        prefetch(&c.recycle.anchors);
-                        prefetch(&c.manifold);
+                        prefetch_all(&c.recycle);
+                        prefetch_all(&c.manifold);
                     }
                     let i = open[j] as usize;
                     let k = unsafe { keys.get_mut(i) };

@@ -15,7 +15,7 @@
 
 use super::{World, MIN_BODIES, PREFETCH_AHEAD};
 use crate::physics::body::Body;
-use crate::physics::math::{prefetch, tangent_basis};
+use crate::physics::math::{prefetch_all, tangent_basis};
 use crate::physics::parallel::Shared;
 use crate::physics::solver::bounce::Impact;
 use crate::physics::solver::{
@@ -110,9 +110,9 @@ impl World {
                     // this loop reads of the contact a few ahead.
                     if j + PREFETCH_AHEAD < r.end {
                         let c = &w.contacts[w.touching[j + PREFETCH_AHEAD] as usize];
-                        prefetch(&c.manifold);
-                        prefetch(&c.recycle.levers);
-                        prefetch(&c.impulses);
+                        prefetch_all(&c.manifold);
+                        prefetch_all(&c.recycle.levers);
+                        prefetch_all(&c.impulses);
                     }
                     // SAFETY: each block owns its slots.
                     let (c, e) = unsafe { (ContactConstraint::default_in(out.get_mut(j)), ends.get_mut(j)) };
