@@ -17,6 +17,7 @@
 //! Limits: greedy, in pair order — not the fewest colours.
 
 use super::{ContactConstraint, SolverBody};
+use crate::physics::math::prefetch;
 
 /// Colours tried before a manifold is left uncoloured (Box2D v3 uses 24 too).
 pub const COLOURS: usize = 24;
@@ -87,7 +88,13 @@ impl Colouring {
         self.key.clear();
         self.counts = [0; COLOURS + 1];
         let mut start = [0u32; SORT_KEYS + 1];
-        for c in constraints {
+        for (i, c) in constraints.iter().enumerate() {
+            // A constraint is over half a kilobyte: ask for the line holding the bodies
+            // and the count of one a few ahead (the stride is too long to be guessed).
+            if let Some(ahead) = constraints.get(i + 8) {
+                prefetch(&ahead.a);
+                prefetch(&ahead.count);
+            }
             let (a, b) = (c.a as usize, c.b as usize);
             let (moves_a, moves_b) = (bodies[a].inv_mass > 0.0, bodies[b].inv_mass > 0.0);
             let taken = if moves_a { self.used[a] } else { 0 } | if moves_b { self.used[b] } else { 0 };

@@ -201,6 +201,20 @@ struct WideBatch {
     ids: [[FeatureId; LANES]; 4],
 }
 
+impl WideBatch {
+    /// Writes a default batch into `slot` and returns it: in place, as zero bytes (the
+    /// default of every field is zero; tested).
+    #[inline]
+    fn default_in(slot: &mut std::mem::MaybeUninit<WideBatch>) -> &mut WideBatch {
+        // SAFETY: every field is a float, an integer, a bool, a feature id or an array or
+        // struct of them, for which zero bytes are a valid value (and the default).
+        unsafe {
+            std::ptr::write_bytes(slot.as_mut_ptr(), 0, 1);
+            slot.assume_init_mut()
+        }
+    }
+}
+
 /// Batches, the colouring and the scalar overflow; all reused between steps.
 #[derive(Clone, Debug, Default)]
 pub struct WideSolver {
@@ -237,11 +251,12 @@ impl WideSolver {
         }
         self.colour_starts[COLOURS] = batches;
         // Filled in place (a batch is 3 KB, too big to build on the stack and move), each
-        // from its own four constraints: shared out between the threads.
-        self.batches.resize(batches as usize, WideBatch::default());
-        self.batches.truncate(batches as usize);
+        // from its own four constraints: shared out between the threads, each batch written
+        // once, in the list's room (no default fill on the calling thread when it grows).
+        self.batches.clear();
+        self.batches.reserve(batches as usize);
         let (order, starts) = (self.colouring.order(), self.colour_starts);
-        let out = Shared::new(&mut self.batches);
+        let out = Shared::new(&mut self.batches.spare_capacity_mut()[..batches as usize]);
         let chunk_of = |bi: usize| {
             let colour = starts.partition_point(|&s| s as usize <= bi) - 1;
             let at = first[colour] as usize + (bi - starts[colour] as usize) * LANES;
@@ -257,8 +272,7 @@ impl WideSolver {
                     chunk_of(bi + 1).iter().for_each(|&ci| prefetch_all(&constraints[ci as usize]));
                 }
                 // SAFETY: each block owns its batches.
-                let w = unsafe { out.get_mut(bi) };
-                *w = WideBatch::default();
+                let w = WideBatch::default_in(unsafe { out.get_mut(bi) });
                 w.bodies.a = [pad; LANES];
                 w.bodies.b = [pad; LANES];
                 w.source = [u32::MAX; LANES];
@@ -272,6 +286,8 @@ impl WideSolver {
                 lane_masses(w, counts, bodies);
             }
         });
+        // SAFETY: the round wrote every batch 0..batches.
+        unsafe { self.batches.set_len(batches as usize) };
         self.overflow.load(constraints, self.colouring.uncoloured(), bodies);
     }
 

@@ -352,3 +352,11 @@ fn the_friction_clamps_shortcut_never_skips_a_lane_the_exact_test_scales() {
     println!("{skipped} skipped, {near} of them within 10⁻⁵ of the rim");
     assert!(near > 10_000, "the samples must reach the margin: {near}");
 }
+
+/// [`WideBatch::default_in`] writes zero bytes: that must be the default.
+#[test]
+fn a_batch_of_zero_bytes_is_the_default() {
+    let mut slot = std::mem::MaybeUninit::uninit();
+    let zeroed = *WideBatch::default_in(&mut slot);
+    assert_eq!(format!("{zeroed:?}"), format!("{:?}", WideBatch::default()));
+}

@@ -225,6 +225,28 @@ impl World {
                 self.contact_pool.push(std::ptr::read(old.as_ptr().add(j)));
             }
             old.set_len(0);
+        }
+        // While a pile falls, more pairs start than end: the boxes the pool lacks are made on
+        // the threads. (A new pair's contact is filled afresh whatever its box held: a
+        // restored snapshot starts with an empty pool and steps the same.)
+        let short = fresh.iter().filter(|&&f| f).count().saturating_sub(self.contact_pool.len());
+        if short > 0 {
+            let pool = &mut self.contact_pool;
+            let had = pool.len();
+            pool.reserve(short);
+            {
+                let room = Shared::new(&mut pool.spare_capacity_mut()[..short]);
+                self.workers.for_blocks(short, MIN_NEW_BOXES, |_, r| {
+                    for i in r {
+                        // SAFETY: each block owns its slots.
+                        unsafe { room.get_mut(i).write(Box::default()) };
+                    }
+                });
+            }
+            // SAFETY: the round wrote every slot had..had + short.
+            unsafe { pool.set_len(had + short) };
+        }
+        unsafe {
             next_keys.set_len(n);
             let slots = next.spare_capacity_mut();
             for (i, _) in fresh.iter().enumerate().filter(|(_, &f)| f) {
@@ -238,6 +260,9 @@ impl World {
         self.keys_next = old_keys;
     }
 }
+
+/// Fewest new contact boxes a worker thread makes at once ([`World::match_pairs`]).
+const MIN_NEW_BOXES: usize = 256;
 
 /// Fewest pairs a worker thread matches at once ([`World::match_pairs`]; a few nanoseconds
 /// each): smaller lists are matched on the calling thread.
