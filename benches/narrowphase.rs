@@ -92,6 +92,9 @@ fn support(c: &mut Criterion) {
         c.bench_function(&format!("support/brute/{n}"), |b| {
             b.iter(|| dirs.iter().map(|d| h.support_brute_force(black_box(*d))).sum::<u32>())
         });
+        c.bench_function(&format!("support/scan/{n}"), |b| {
+            b.iter(|| dirs.iter().map(|d| h.support_scan(black_box(*d))).sum::<u32>())
+        });
         c.bench_function(&format!("support/distance-scan/{n}"), |b| {
             b.iter(|| dirs.iter().map(|d| h.support_distance_scan(black_box(*d))).sum::<f32>())
         });

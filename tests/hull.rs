@@ -166,6 +166,37 @@ fn hill_climbing_matches_brute_force_support() {
     }
 }
 
+/// The four-lane support vertex is the brute force's, index for index: random hulls of
+/// every vertex count mod 4 (lane padding), and boxes, a prism and a geodesic sphere along
+/// axes and diagonals, where several vertices tie (the lowest index wins in both).
+#[test]
+fn the_four_lane_support_vertex_is_the_brute_force_vertex() {
+    let mut rng = SplitMix64(17);
+    let mut hulls: Vec<Hull> = [4usize, 5, 6, 7, 9, 14, 20, 27, 32, 33, 41, 58, 70, 90, 140]
+        .into_iter()
+        .enumerate()
+        .map(|(seed, n)| Hull::random(n, 1.0, seed as u64 + 31).unwrap())
+        .collect();
+    hulls.push(Hull::cuboid(Vec3::new(0.5, 0.3, 0.2)).unwrap());
+    hulls.push(Hull::prism(1.0, 2.0, 32).unwrap());
+    hulls.push(Hull::geodesic_sphere(1.0, 2).unwrap());
+    let mut ties = 0;
+    for h in hulls {
+        let h = h.translated(Vec3::new(-3.0, 1.5, 0.5));
+        let mut dirs: Vec<Vec3> =
+            (0..400).map(|_| Vec3::new(rng.next_f32() - 0.5, rng.next_f32() - 0.5, rng.next_f32() - 0.5)).collect();
+        dirs.extend([Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z, Vec3::ONE, -Vec3::ONE]);
+        dirs.push(Vec3::NAN);
+        for d in dirs {
+            let (got, want) = (h.support_scan(d), h.support_brute_force(d));
+            assert_eq!(got, want, "{} vertices, direction {d}", h.vertices().len());
+            let top = d.dot(h.vertices()[want as usize]);
+            ties += usize::from(h.vertices().iter().filter(|v| d.dot(**v) == top).count() > 1);
+        }
+    }
+    assert!(ties > 10, "directions with tied vertices: {ties}");
+}
+
 #[test]
 fn support_distance_is_the_support_vertex_distance() {
     // Vertex counts with every remainder mod 4 (lane padding) and a 2,562-vertex sphere

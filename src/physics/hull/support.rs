@@ -13,7 +13,10 @@
 //!
 //! The SAT's face queries need only the support *distance* `max v·dir`, not the vertex:
 //! [`Hull::support_distance`] takes it over the vertices in four-lane groups (no argmax to
-//! carry), and hill-climbs on hulls of [`LANE_SCAN_MAX_VERTICES`] or more.
+//! carry), and hill-climbs on hulls of [`LANE_SCAN_MAX_VERTICES`] or more. The support
+//! *vertex* ([`Hull::support`]) takes the same four-lane scan carrying each lane's best
+//! group, below the same size: it names the brute force's vertex, and a climb from vertex
+//! 0 (no earlier answer to start from) costs more up to far larger hulls.
 
 use super::Hull;
 use glam::{Vec3, Vec4};
@@ -37,19 +40,41 @@ pub(crate) fn vertex_lanes(vertices: &[Vec3]) -> Vec<[Vec4; 3]> {
         .collect()
 }
 
-/// Hulls with at least this many vertices use hill climbing in [`Hull::support`]; below
-/// it brute force wins (see docs/BENCHMARKS.md, "support").
-pub const HILL_CLIMB_MIN_VERTICES: usize = 32;
-
 impl Hull {
-    /// Index of the vertex furthest along `dir` (any of them on ties).
+    /// Index of the vertex furthest along `dir`: on hulls of fewer than
+    /// [`LANE_SCAN_MAX_VERTICES`] the same vertex as [`Hull::support_brute_force`] (the
+    /// lowest index on ties), by [`Hull::support_scan`]; larger ones hill-climb from
+    /// vertex 0 (any of the tied vertices).
     #[inline]
     pub fn support(&self, dir: Vec3) -> u32 {
-        if self.vertices.len() >= HILL_CLIMB_MIN_VERTICES {
+        if self.vertices.len() >= LANE_SCAN_MAX_VERTICES {
             self.support_hill_climb(dir, 0)
         } else {
-            self.support_brute_force(dir)
+            self.support_scan(dir)
         }
+    }
+
+    /// [`Hull::support_brute_force`] four lanes at a time: each lane keeps its largest dot
+    /// product and the group it came from (a later group only when strictly larger), then
+    /// the lanes holding the largest give the lowest vertex index. The products are those
+    /// of [`Vec3::dot`], so the vertex is the brute force's, bit for bit (tested).
+    #[inline]
+    pub fn support_scan(&self, dir: Vec3) -> u32 {
+        let (x, y, z) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
+        let mut best = Vec4::splat(f32::NEG_INFINITY);
+        let mut group = Vec4::ZERO;
+        let mut g = Vec4::ZERO;
+        for [gx, gy, gz] in &self.lanes {
+            let d = *gx * x + *gy * y + *gz * z;
+            let more = d.cmpgt(best);
+            best = Vec4::select(more, d, best);
+            group = Vec4::select(more, g, group);
+            g += Vec4::ONE;
+        }
+        let top = best.max_element();
+        let (best, group) = (best.to_array(), group.to_array());
+        // The padding lanes repeat vertex 0, whose index is lower: they never win.
+        (0..4).filter(|&l| best[l] == top).map(|l| group[l] as u32 * 4 + l as u32).min().unwrap_or(0)
     }
 
     /// Support by scanning every vertex.
