@@ -15,8 +15,8 @@
 //! [`Hull::support_distance`] takes it over the vertices in four-lane groups (no argmax to
 //! carry), and hill-climbs on hulls of [`LANE_SCAN_MAX_VERTICES`] or more. The support
 //! *vertex* ([`Hull::support`]) takes the same four-lane scan carrying each lane's best
-//! group, below the same size: it names the brute force's vertex, and a climb from vertex
-//! 0 (no earlier answer to start from) costs more up to far larger hulls.
+//! group, below [`VERTEX_SCAN_MAX_VERTICES`]: it names the brute force's vertex, and a
+//! climb from vertex 0 (no earlier answer to start from) costs more up to that size.
 
 use super::Hull;
 use glam::{Vec3, Vec4};
@@ -26,6 +26,11 @@ use glam::{Vec3, Vec4};
 /// up to 642 vertices (docs/BENCHMARKS.md, "Support mapping"); it grows linearly and the
 /// climb roughly with √n, so the climb wins only on hulls well beyond that size.
 pub const LANE_SCAN_MAX_VERTICES: usize = 1024;
+
+/// Hulls with fewer vertices take [`Hull::support`] by a four-lane scan that carries the
+/// index ([`Hull::support_scan`]); larger ones hill-climb from vertex 0. The two cost the
+/// same near 640 vertices (docs/BENCHMARKS.md, "Support mapping").
+pub const VERTEX_SCAN_MAX_VERTICES: usize = 640;
 
 /// A hull's vertices in groups of four as x, y and z rows; the last group is padded with
 /// copies of vertex 0, which leaves every maximum unchanged.
@@ -42,12 +47,12 @@ pub(crate) fn vertex_lanes(vertices: &[Vec3]) -> Vec<[Vec4; 3]> {
 
 impl Hull {
     /// Index of the vertex furthest along `dir`: on hulls of fewer than
-    /// [`LANE_SCAN_MAX_VERTICES`] the same vertex as [`Hull::support_brute_force`] (the
+    /// [`VERTEX_SCAN_MAX_VERTICES`] the same vertex as [`Hull::support_brute_force`] (the
     /// lowest index on ties), by [`Hull::support_scan`]; larger ones hill-climb from
     /// vertex 0 (any of the tied vertices).
     #[inline]
     pub fn support(&self, dir: Vec3) -> u32 {
-        if self.vertices.len() >= LANE_SCAN_MAX_VERTICES {
+        if self.vertices.len() >= VERTEX_SCAN_MAX_VERTICES {
             self.support_hill_climb(dir, 0)
         } else {
             self.support_scan(dir)
