@@ -264,12 +264,14 @@ impl WideSolver {
         };
         self.workers.for_blocks(batches as usize, MIN_BATCHES, |_, r| {
             let end = r.end;
+            let mut next = chunk_of(r.start);
             for bi in r {
-                let chunk = chunk_of(bi);
+                let chunk = next;
                 // The next batch's constraints lie scattered (a colour takes every few):
                 // ask for them now, so they have arrived when the batch is filled.
                 if bi + 1 < end {
-                    chunk_of(bi + 1).iter().for_each(|&ci| prefetch_all(&constraints[ci as usize]));
+                    next = chunk_of(bi + 1);
+                    next.iter().for_each(|&ci| prefetch_all(&constraints[ci as usize]));
                 }
                 // SAFETY: each block owns its batches.
                 let w = WideBatch::default_in(unsafe { out.get_mut(bi) });
