@@ -157,10 +157,10 @@ impl World {
     /// Both lists are sorted, so a block of this step's pairs finds where its share of last
     /// step's keys starts by binary search and merges from there: the blocks run on the
     /// threads, each writing its own pairs' keys and boxes and marking the old contacts it
-    /// took ([`PairMatch`]). The ended contacts go to the pool first and the new pairs then
-    /// take boxes from it, in pair order, on the calling thread (a short pass over two
-    /// flag lists), so the pool lends whatever the ended pairs freed and a settled scene
-    /// allocates nothing.
+    /// took ([`PairMatch`]). The ended contacts go to the pool first, the boxes it still
+    /// lacks for the new pairs are made on the threads, and the new pairs then take boxes
+    /// from it, in pair order, on the calling thread (a short pass over two flag lists), so
+    /// the pool lends whatever the ended pairs freed and a settled scene allocates nothing.
     fn match_pairs(&mut self) {
         let mut old = std::mem::take(&mut self.contacts);
         let old_keys = std::mem::take(&mut self.keys);
