@@ -7,9 +7,9 @@
 //! (`world/narrow.rs`) reads. The records and swept boxes are computed body by body, and the
 //! grid's pair search slot by slot ([`crate::physics::broadphase::BroadPhase::update_on`]),
 //! and the pair filter's box and path tests pair by pair (a flag each, gathered in pair
-//! order), shared out between the world's worker threads; the enlarged-box checks, the
-//! grid's fill, the merge of its sorted keys and the gathering of the flagged pairs stay on
-//! the stepping thread.
+//! order, on the threads too), shared out between the world's worker threads; the
+//! enlarged-box checks, the grid's median, bucket counts and ranks, and the update of a few
+//! moved bodies stay on the stepping thread.
 //!
 //! Limits: the path test assumes straight paths at the step's starting velocities (as the
 //! speculative contacts do): a body deflected during the step towards a body its path
