@@ -211,14 +211,20 @@ pub(crate) fn prefetch<T>(x: &T) {
     let _ = x;
 }
 
-/// [`prefetch`] for every cache line of `x` (a record larger than one line).
+/// [`prefetch`] for every cache line of `x` (a record larger than one line): a byte every
+/// 64 from its start, and its last byte (a record that does not start a line reaches one
+/// line further).
 #[inline(always)]
 pub(crate) fn prefetch_all<T>(x: &T) {
-    let base = (x as *const T).cast::<u8>();
+    let (base, size) = ((x as *const T).cast::<u8>(), std::mem::size_of::<T>());
     // A count known at compile time: the loop unrolls into one prefetch per line.
-    for line in 0..std::mem::size_of::<T>().div_ceil(64) {
+    for line in 0..size.div_ceil(64) {
         // SAFETY: `line · 64` lies inside `x`.
         prefetch(unsafe { &*base.add(line * 64) });
+    }
+    if size > 0 {
+        // SAFETY: the last byte of `x`.
+        prefetch(unsafe { &*base.add(size - 1) });
     }
 }
 

@@ -60,7 +60,7 @@
 use super::clip::{reduce_to_four, ClipVertex};
 use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold, Scratch};
 use crate::physics::hull::Hull;
-use crate::physics::math::{closest_points_segments, Iso};
+use crate::physics::math::{closest_point_segment, closest_points_segments, Iso};
 use crate::physics::mesh::{closest_point_on_triangle, EdgeShape, TriMesh};
 use crate::physics::shape::Shape;
 use arrayvec::ArrayVec;
@@ -259,9 +259,7 @@ impl GrownBall {
 
     /// Whether the segment `p → q` lies outside the ball.
     fn misses_segment(&self, p: Vec3, q: Vec3) -> bool {
-        let e = q - p;
-        let t = ((self.centre - p).dot(e) / e.length_squared().max(f32::MIN_POSITIVE)).clamp(0.0, 1.0);
-        self.misses_point(p + e * t)
+        self.misses_point(closest_point_segment(p, q, self.centre).0)
     }
 }
 

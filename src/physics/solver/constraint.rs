@@ -156,6 +156,17 @@ impl ConstraintPoint {
     }
 }
 
+/// Fills `slot` with zero bytes in place and returns it as a value: a record of hundreds of
+/// bytes or more is never built on the stack and copied (`MaybeUninit::zeroed` would be).
+///
+/// # Safety
+/// Zero bytes must be a valid `T`.
+#[inline]
+pub(crate) unsafe fn zeroed_in<T>(slot: &mut std::mem::MaybeUninit<T>) -> &mut T {
+    std::ptr::write_bytes(slot.as_mut_ptr(), 0, 1);
+    slot.assume_init_mut()
+}
+
 impl ContactConstraint {
     /// Writes a default constraint into `slot` and returns it: in place, as zero bytes (the
     /// default of every field is zero; tested), so a constraint of over half a kilobyte is
@@ -164,10 +175,7 @@ impl ContactConstraint {
     pub fn default_in(slot: &mut std::mem::MaybeUninit<ContactConstraint>) -> &mut ContactConstraint {
         // SAFETY: every field is a float, an integer or an array or struct of them, for which
         // zero bytes are a valid value (and the default).
-        unsafe {
-            std::ptr::write_bytes(slot.as_mut_ptr(), 0, 1);
-            slot.assume_init_mut()
-        }
+        unsafe { zeroed_in(slot) }
     }
 
     /// Fills every point's normal and tangent effective masses from its lever arms and the

@@ -42,8 +42,8 @@ use super::colouring::Colouring;
 use super::iterative::{self, PassCounter, ScalarSolver};
 use super::lanes::{gather_v3, per_lane, sqrt4, Bodies, Sym3, Q4, V3};
 use super::{
-    store_constraints, store_impulse, ContactConstraint, PointImpulses, Resolver, Schedule, Settings, SolverBody,
-    StepInfo,
+    store_constraints, store_impulse, zeroed_in, ContactConstraint, PointImpulses, Resolver, Schedule, Settings,
+    SolverBody, StepInfo,
 };
 use crate::physics::collide::FeatureId;
 use crate::physics::contact::Contact;
@@ -208,10 +208,7 @@ impl WideBatch {
     fn default_in(slot: &mut std::mem::MaybeUninit<WideBatch>) -> &mut WideBatch {
         // SAFETY: every field is a float, an integer, a bool, a feature id or an array or
         // struct of them, for which zero bytes are a valid value (and the default).
-        unsafe {
-            std::ptr::write_bytes(slot.as_mut_ptr(), 0, 1);
-            slot.assume_init_mut()
-        }
+        unsafe { zeroed_in(slot) }
     }
 }
 
@@ -408,8 +405,7 @@ impl WideSolver {
                                 // SAFETY: read only to take an address; its lane writes it later.
                                 let c = unsafe { out.get(contact as usize) };
                                 prefetch(&c.tangents);
-                                prefetch(&c.impulses);
-                                prefetch(&c.impulses[2]);
+                                prefetch_all(&c.impulses);
                             }
                         }
                     }
