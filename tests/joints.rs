@@ -326,12 +326,19 @@ fn the_compact_joint_path_gives_the_per_joint_numbers_bit_for_bit() {
         let mut w = world(variant(Settings { mode, simd, threads: 2, ..settings() }));
         w.set_fine_split(true);
         if net {
-            // 8 × 8 spheres joined to their neighbours, two corners on the world.
+            // 8 × 8 bodies joined to their neighbours, two corners on the world: spheres,
+            // and every third a capsule (its inertia not the same about every axis), so the
+            // ball joints' four lanes ([`joint/wide.rs`]) mix both forms of K.
             let mut ids = Vec::new();
             for i in 0..8 {
                 for k in 0..8 {
                     let at = Vec3::new(6.0 + 0.3 * i as f32, 4.0, 0.3 * k as f32);
-                    ids.push(sphere(&mut w, &format!("n{i}_{k}"), 0.1, at, 1.0));
+                    ids.push(if (i + k) % 3 == 0 {
+                        let shape = Shape::Capsule { half_height: 0.06, radius: 0.05 };
+                        w.add_body(BodyDesc::new(format!("n{i}_{k}"), shape, at)).unwrap().index
+                    } else {
+                        sphere(&mut w, &format!("n{i}_{k}"), 0.1, at, 1.0)
+                    });
                     let me = ids.len() - 1;
                     if i > 0 {
                         joint(

@@ -28,14 +28,22 @@
 //! order) and the substeps' impulses summed ([`Compact::accumulate`]) in blocks on the
 //! threads too: each record is its own.
 //!
+//! **Lanes.** In the coloured solve and relax passes, a block's ball joints go four at a
+//! time through [`super::wide`], which runs this arithmetic on SIMD lanes with the same
+//! numbers. The warm start stays one joint at a time: loading the lanes is most of what it
+//! would do with them.
+//!
 //! Limits: only the ball joint has a compact record (the commonest joint, and the one nets,
-//! ragdolls and chains are made of); no SIMD lanes for joints yet.
+//! ragdolls and chains are made of); the other kinds, and joints solved in one sequence
+//! (fewer than [`super::colours::COLOUR_FROM`]), have no lanes.
 
 use super::colours::JointColours;
 use super::row::{apply_point, solve_point, Feedback, Frame};
+use super::wide;
 use super::{moved_arms, Joint, JointKind, Pass, STATIC, WORLD};
 use crate::physics::parallel::{Shared, Workers};
 use crate::physics::solver::colouring::COLOURS;
+use crate::physics::solver::lanes::LANES;
 use crate::physics::solver::SolverBody;
 use glam::Vec3A;
 
@@ -177,7 +185,7 @@ impl Compact {
         bodies: &mut [SolverBody],
         workers: &Workers,
     ) {
-        each_coloured(&mut self.hot, colours, joints, bodies, workers, &|h, joints, bodies| {
+        let one: &RecordPass = &|h, joints, bodies| {
             if h.ball {
                 with_shared(bodies, h.a, h.b, |a, b| {
                     let (ra, rb, _) = moved_arms(h.ra, h.rb, h.dc, a, b);
@@ -188,11 +196,15 @@ impl Compact {
                 let j = unsafe { joints.get_mut(h.joint as usize) };
                 with_shared(bodies, j.a, j.b, |a, b| j.warm_start(a, b));
             }
-        });
+        };
+        // One at a time: four in lanes cost more than they save here, as loading a joint's
+        // lanes is most of what its warm start does.
+        each_coloured(&mut self.hot, colours, joints, bodies, workers, one, None);
     }
 
     /// [`Compact::solve`] colour by colour, each colour's records shared out between the
-    /// threads (the joints are coloured, [`JointColours::coloured`]).
+    /// threads (the joints are coloured, [`JointColours::coloured`]); ball joints four at a
+    /// time ([`super::wide`]).
     pub fn solve_coloured(
         &mut self,
         colours: &JointColours,
@@ -201,7 +213,8 @@ impl Compact {
         pass: &Pass,
         workers: &Workers,
     ) {
-        each_coloured(&mut self.hot, colours, joints, bodies, workers, &|h, joints, bodies| {
+        let fb = Feedback::rigid(&pass.soft, pass.use_bias);
+        let one: &RecordPass = &|h, joints, bodies| {
             if !h.ball {
                 // SAFETY: every joint has one record.
                 let j = unsafe { joints.get_mut(h.joint as usize) };
@@ -213,9 +226,11 @@ impl Compact {
             with_shared(bodies, a, b, |a, b| {
                 let (ra, rb, d) = moved_arms(ra, rb, dc, a, b);
                 let f = Frame { ra, rb, d, ..Frame::default() };
-                solve_point(&f, d, Feedback::rigid(&pass.soft, pass.use_bias), p, a, b);
+                solve_point(&f, d, fb, p, a, b);
             });
-        });
+        };
+        let four: &BallPass = &|hot, at, bodies| wide::solve(hot, at, bodies, fb);
+        each_coloured(&mut self.hot, colours, joints, bodies, workers, one, Some(four));
     }
 
     /// Adds the substep's impulses to the per-step sums (the ball joint's reaction is its
@@ -251,29 +266,55 @@ impl Compact {
 /// What a coloured pass does to one record, given the joints and bodies one round shares.
 type RecordPass<'a> = dyn Fn(&mut Hot, &Shared<Joint>, &Shared<SolverBody>) + Sync + 'a;
 
-/// Runs `f` on every record, colour after colour; each colour's records are shared out
-/// between the threads, the records without a colour run last on the calling thread.
+/// What a coloured pass does to four ball joints of one round: records `at` of a block.
+type BallPass<'a> = dyn Fn(&mut [Hot], [usize; LANES], &Shared<SolverBody>) + Sync + 'a;
+
+/// Runs the pass on every record, colour after colour; each colour's records are shared
+/// out between the threads, the records without a colour run last on the calling thread,
+/// in order, through `one`. Within a colour's block the ball joints go four at a time
+/// through `four` (when given) and the rest (other kinds, the last one to three balls) through `one`:
+/// the records of a colour share no moving body, so the order within it changes nothing.
 fn each_coloured(
     hot: &mut [Hot],
     colours: &JointColours,
     joints: &mut [Joint],
     bodies: &mut [SolverBody],
     workers: &Workers,
-    f: &RecordPass,
+    one: &RecordPass,
+    four: Option<&BallPass>,
 ) {
     let (hot, joints, bodies) = (Shared::new(hot), Shared::new(joints), Shared::new(bodies));
     for (colour, r) in colours.ranges().enumerate() {
-        let run = |block: std::ops::Range<usize>| {
-            // SAFETY: each block owns its records; a colour's records share no moving body.
-            for h in unsafe { hot.range_mut(block) } {
-                f(h, &joints, &bodies);
-            }
-        };
         if colour == COLOURS {
-            run(r);
-        } else {
-            workers.for_blocks(r.len(), MIN_JOINTS, |_, b| run(r.start + b.start..r.start + b.end));
+            // SAFETY: this runs alone, on the calling thread.
+            for h in unsafe { hot.range_mut(r) } {
+                one(h, &joints, &bodies);
+            }
+            continue;
         }
+        workers.for_blocks(r.len(), MIN_JOINTS, |_, b| {
+            // SAFETY: each block owns its records; a colour's records share no moving body.
+            let block = unsafe { hot.range_mut(r.start + b.start..r.start + b.end) };
+            let Some(four) = four else {
+                return block.iter_mut().for_each(|h| one(h, &joints, &bodies));
+            };
+            let (mut at, mut n) = ([0; LANES], 0);
+            for i in 0..block.len() {
+                if !block[i].ball {
+                    one(&mut block[i], &joints, &bodies);
+                    continue;
+                }
+                at[n] = i;
+                n += 1;
+                if n == LANES {
+                    four(block, at, &bodies);
+                    n = 0;
+                }
+            }
+            for &i in &at[..n] {
+                one(&mut block[i], &joints, &bodies);
+            }
+        });
     }
 }
 

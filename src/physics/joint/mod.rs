@@ -62,6 +62,7 @@ pub mod row;
 pub mod slider;
 pub mod weld;
 pub mod wheel;
+mod wide;
 
 #[cfg(test)]
 mod tests;

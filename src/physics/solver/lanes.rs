@@ -36,60 +36,76 @@ pub const LANES: usize = 4;
 /// `[f(idx[0]), …, f(idx[3])]`, written out: `array::map` goes through an iterator adapter
 /// that the compiler does not always inline, and these run for every batch of every pass.
 #[inline(always)]
-pub(super) fn per_lane<T>(idx: &[u32; LANES], f: impl Fn(u32) -> T) -> [T; LANES] {
+pub(crate) fn per_lane<T>(idx: &[u32; LANES], f: impl Fn(u32) -> T) -> [T; LANES] {
     [f(idx[0]), f(idx[1]), f(idx[2]), f(idx[3])]
 }
 
 /// Four 3-vectors, one per lane, stored by component.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct V3 {
-    pub(super) x: Vec4,
-    pub(super) y: Vec4,
-    pub(super) z: Vec4,
+pub(crate) struct V3 {
+    pub(crate) x: Vec4,
+    pub(crate) y: Vec4,
+    pub(crate) z: Vec4,
 }
 
 impl V3 {
     #[inline]
-    pub(super) fn dot(&self, o: &V3) -> Vec4 {
+    pub(crate) fn dot(&self, o: &V3) -> Vec4 {
         self.x * o.x + self.y * o.y + self.z * o.z
     }
 
     #[inline]
-    pub(super) fn sub(&self, o: &V3) -> V3 {
+    pub(crate) fn sub(&self, o: &V3) -> V3 {
         V3 { x: self.x - o.x, y: self.y - o.y, z: self.z - o.z }
     }
 
     #[inline]
-    pub(super) fn add(&self, o: &V3) -> V3 {
+    pub(crate) fn add(&self, o: &V3) -> V3 {
         V3 { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z }
     }
 
     #[inline]
-    pub(super) fn scale(&self, s: Vec4) -> V3 {
+    pub(crate) fn scale(&self, s: Vec4) -> V3 {
         V3 { x: self.x * s, y: self.y * s, z: self.z * s }
     }
 
     #[inline]
-    pub(super) fn cross(&self, o: &V3) -> V3 {
+    pub(crate) fn cross(&self, o: &V3) -> V3 {
         V3 { x: self.y * o.z - self.z * o.y, y: self.z * o.x - self.x * o.z, z: self.x * o.y - self.y * o.x }
     }
 
     /// `self += d * s`.
     #[inline]
-    pub(super) fn add_scaled(&mut self, d: &V3, s: Vec4) {
+    pub(crate) fn add_scaled(&mut self, d: &V3, s: Vec4) {
         self.x += d.x * s;
         self.y += d.y * s;
         self.z += d.z * s;
     }
 
-    pub(super) fn set(&mut self, lane: usize, v: Vec3A) {
+    pub(crate) fn set(&mut self, lane: usize, v: Vec3A) {
         self.x[lane] = v.x;
         self.y[lane] = v.y;
         self.z[lane] = v.z;
     }
 
+    /// The four vectors `p`, one per lane: four loads and a 4×4 transpose (the fourth
+    /// component of a `Vec3A` is never read).
+    #[inline(always)]
+    pub(crate) fn from_lanes(p: [Vec3A; LANES]) -> V3 {
+        let t = glam::Mat4::from_cols(p[0].extend(0.0), p[1].extend(0.0), p[2].extend(0.0), p[3].extend(0.0));
+        let t = t.transpose();
+        V3 { x: t.x_axis, y: t.y_axis, z: t.z_axis }
+    }
+
+    /// The four lanes as vectors (the inverse of [`V3::from_lanes`]).
+    #[inline(always)]
+    pub(crate) fn to_lanes(self) -> [Vec3A; LANES] {
+        let t = glam::Mat4::from_cols(self.x, self.y, self.z, Vec4::ZERO).transpose();
+        [t.x_axis, t.y_axis, t.z_axis, t.w_axis].map(Vec3A::from_vec4)
+    }
+
     /// Lane `lane` as a vector (what [`V3::set`] put there).
-    pub(super) fn lane(&self, lane: usize) -> Vec3A {
+    pub(crate) fn lane(&self, lane: usize) -> Vec3A {
         Vec3A::new(self.x[lane], self.y[lane], self.z[lane])
     }
 }

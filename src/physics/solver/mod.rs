@@ -39,7 +39,7 @@ mod constraint;
 pub mod cyclone;
 pub mod impacts;
 pub mod iterative;
-mod lanes;
+pub(crate) mod lanes;
 pub mod naive;
 mod settings;
 pub mod wide;
