@@ -8,7 +8,9 @@
 //! solve, relax and the impulse sums, four substeps), and the joint passes wait on memory.
 //! Here `prepare` copies what a ball joint's pass reads — its lever arms and centre
 //! separation at the step's start, its point impulse, its two body indices — into one
-//! 80-byte [`Hot`] record per joint, in the order the joints are solved; the passes run on
+//! 80-byte [`Hot`] record per joint. It writes each joint's record per slot as it prepares
+//! the joint ([`Compact::by_slot`], while the joint is in cache), and once the order is
+//! known the records are copied into the order the joints are solved; the passes run on
 //! these (with the per-step impulse sums, 96 bytes a joint: 1.9 MB for the same net) and the
 //! impulses go back to the joints once, after the step — after each cut of it in the
 //! earliest-collision mode — in the pass that measures their errors
@@ -24,8 +26,8 @@
 //! colour by colour and share each colour's records out between the world's worker threads
 //! ([`Compact::warm_start_coloured`], [`Compact::solve_coloured`]): the records of one
 //! colour share no moving body, so each computes what it computes on one thread. The
-//! records are written ([`Compact::fill`], after the colouring, straight into the solving
-//! order) and the substeps' impulses summed ([`Compact::accumulate`]) in blocks on the
+//! records are copied into the solving order ([`Compact::fill`], after the colouring) and
+//! the substeps' impulses summed ([`Compact::accumulate`]) in blocks on the
 //! threads too: each record is its own.
 //!
 //! **Lanes.** In the coloured solve and relax passes, a block's ball joints go four at a
@@ -83,7 +85,7 @@ const _: () = assert!(std::mem::size_of::<Hot>() == 80);
 impl Hot {
     /// The record of joint `k` (`j`), just prepared for this step.
     #[inline]
-    fn of(k: u32, j: &Joint) -> Hot {
+    pub fn of(k: u32, j: &Joint) -> Hot {
         match j.kind {
             JointKind::Ball => Hot {
                 ra: j.start.ra,
@@ -112,6 +114,8 @@ pub(crate) struct Compact {
     pub hot: Vec<Hot>,
     /// Per record: Σ of the point impulse over the substeps (ball joints).
     pub sums: Vec<Vec3A>,
+    /// Per joint slot: the record `prepare` wrote (only the solved joints' are current).
+    by_slot: Vec<Hot>,
 }
 
 impl Clone for Compact {
@@ -127,19 +131,28 @@ impl Compact {
         self.sums.clear();
     }
 
-    /// The records of the joints `order` (slots, in solving order), each just prepared for
-    /// this step, with their impulse sums at zero: written in blocks on the threads (the
-    /// buffers keep their room, so a settled step writes no defaults first).
-    pub fn fill(&mut self, order: &[u32], joints: &[Joint], workers: &Workers) {
+    /// Room for one record per joint slot, for `prepare` to write each joint's record as
+    /// it prepares it (while the joint is in cache; [`Compact::fill`] then reads these
+    /// 80-byte records instead of the joints). The buffer keeps its room between steps.
+    pub fn by_slot(&mut self, slots: usize) -> &mut [Hot] {
+        self.by_slot.resize(slots, Hot::default());
+        &mut self.by_slot
+    }
+
+    /// The records of the joints `order` (slots, in solving order), copied from those
+    /// `prepare` wrote per slot ([`Compact::by_slot`]), with their impulse sums at zero:
+    /// written in blocks on the threads (the buffers keep their room, so a settled step
+    /// writes no defaults first).
+    pub fn fill(&mut self, order: &[u32], workers: &Workers) {
         let n = order.len();
         self.hot.resize(n, Hot::default());
         self.sums.resize(n, Vec3A::ZERO);
-        let (hot, sums) = (Shared::new(&mut self.hot), Shared::new(&mut self.sums));
+        let (hot, sums, by_slot) = (Shared::new(&mut self.hot), Shared::new(&mut self.sums), &self.by_slot);
         workers.for_blocks(n, MIN_COPIES, |_, r| {
             // SAFETY: each block owns its records.
             let (hot, sums) = unsafe { (hot.range_mut(r.clone()), sums.range_mut(r.clone())) };
             for ((h, sum), &k) in hot.iter_mut().zip(sums).zip(&order[r]) {
-                *h = Hot::of(k, &joints[k as usize]);
+                *h = by_slot[k as usize];
                 *sum = Vec3A::ZERO;
             }
         });

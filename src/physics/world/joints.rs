@@ -21,7 +21,7 @@
 use super::pivots::Pivots;
 use super::World;
 use crate::physics::joint::colours::JointColours;
-use crate::physics::joint::compact::Compact;
+use crate::physics::joint::compact::{Compact, Hot};
 use crate::physics::joint::{self, Joint, JointDesc, JointHandle, JointKind, Pass, Spring, WORLD};
 use crate::physics::math::Iso;
 use crate::physics::parallel::Shared;
@@ -437,11 +437,14 @@ impl World {
             let (bodies, solver) = (&self.bodies, &self.solver_bodies);
             let pose_of = |i: u32| if i == WORLD { Iso::IDENTITY } else { bodies[i as usize].pose };
             let moves = |i: u32| i != WORLD && solver[i as usize].inv_mass > 0.0;
+            let slots = self.joints.joints.len();
+            // The fast path's records, written per slot while each joint is at hand.
+            let by_slot = Shared::new(if fast { self.joints.compact.by_slot(slots) } else { &mut [] });
             let (joints, out) = (Shared::new(&mut self.joints.joints), Shared::new(&mut solved));
             self.workers.for_blocks(joints.len(), MIN_JOINTS, |_, r| {
-                // SAFETY: each block owns its joint slots and their flags.
-                let (joints, out) = unsafe { (joints.range_mut(r.clone()), out.range_mut(r)) };
-                for (j, solved) in joints.iter_mut().zip(out) {
+                // SAFETY: each block owns its joint slots, their flags and their records.
+                let (joints, out) = unsafe { (joints.range_mut(r.clone()), out.range_mut(r.clone())) };
+                for ((k, j), solved) in r.zip(joints.iter_mut()).zip(out) {
                     if !j.is_alive() || j.broken {
                         continue;
                     }
@@ -457,6 +460,10 @@ impl World {
                     let (pa, pb) = (pose_of(j.a), pose_of(j.b));
                     j.prepare(&pa, &pb, h);
                     *solved = true;
+                    if fast {
+                        // SAFETY: as above.
+                        *unsafe { by_slot.get_mut(k) } = Hot::of(k as u32, j);
+                    }
                 }
             });
         }
@@ -471,7 +478,7 @@ impl World {
         if fast {
             // The fast path: the passes run on compact copies (`joint/compact.rs`), made
             // in the solving order.
-            set.compact.fill(&set.active, &set.joints, &self.workers);
+            set.compact.fill(&set.active, &self.workers);
         } else {
             set.compact.clear();
         }
