@@ -161,7 +161,7 @@ impl Ends {
         M3::select(self.iso, &lever_isotropic(r, self.s), &general)
     }
 
-    /// `V += M⁻¹Jᵀp` on this end: `sign` +1 for B (the impulse `p`), −1 for A (`−p`).
+    /// `V += M⁻¹Jᵀp` on this end: B (`b_end`) takes the impulse `p`, A takes `−p`.
     #[inline(always)]
     fn apply(&mut self, r: &V3, p: &V3, b_end: bool) {
         let dv = p.scale(self.inv_mass);
