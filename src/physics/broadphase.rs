@@ -39,7 +39,7 @@ use keys::{merge_on, radix_sort, unique_pairs, Lane};
 
 /// Fewest grid bodies a worker thread pairs at once: smaller grids pair on the calling
 /// thread.
-const MIN_SLOTS: usize = 512;
+const MIN_SLOTS: usize = 128;
 
 /// Fewest bodies a worker thread measures, files or copies into the grid at once: fewer
 /// are done on the calling thread.
