@@ -127,6 +127,42 @@ fn the_barrage_and_the_bullets_are_the_same_at_every_thread_count() {
     }
 }
 
+/// The sweeps of the continuous stage run on the threads and their queries are gathered in
+/// body order: the step's record (every query, its iterations, every event) is the same at
+/// every thread count, not only the bodies.
+#[test]
+fn the_continuous_records_are_the_same_at_every_thread_count() {
+    for file in ["bullet_wall.ron", "bullet_stack.ron"] {
+        let records = |threads: u32| {
+            let mut w = scene_world(file);
+            w.settings.threads = threads;
+            w.set_fine_split(true);
+            (0..240)
+                .map(|_| {
+                    w.step(1.0 / 60.0);
+                    format!("{:?}", w.continuous())
+                })
+                .collect::<Vec<_>>()
+        };
+        let one = records(1);
+        let queries: usize = {
+            let mut w = scene_world(file);
+            (0..240)
+                .map(|_| {
+                    w.step(1.0 / 60.0);
+                    w.continuous().queries.len()
+                })
+                .sum()
+        };
+        assert!(queries > 20, "{file}: only {queries} time-of-impact queries, too few to show anything");
+        for threads in 2..=4 {
+            if let Some(k) = one.iter().zip(&records(threads)).position(|(a, b)| a != b) {
+                panic!("{file}: the continuous record at {threads} threads differs from step {}", k + 1);
+            }
+        }
+    }
+}
+
 /// Every method, and the textbook scalar path, on a pile: the stages they share (narrow
 /// phase, prepare, integration) are parallel in each.
 #[test]

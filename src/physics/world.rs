@@ -58,14 +58,16 @@
 //! manifold gains no new points until its pair has moved the recycling distance (a pair
 //! with a mesh body: the slop).
 //!
-//! Threads (`Settings::threads`, [`crate::physics::parallel`]): the narrow phase
+//! Threads (`Settings::threads`, [`crate::physics::parallel`]): the broad phase (filing the
+//! bodies in its grid, the pair search, the sort and merge of the pairs), the narrow phase
 //! (`world/narrow.rs`), `Prepare`, the SIMD solver's passes (each graph colour's batches,
 //! colours in sequence), the joints (prepared and measured one by one; solved colour by
-//! colour from 64 on, `joint/colours.rs`), storing the impulses and the integration share
-//! their independent items out between the world's worker threads, giving bit-identical
-//! results at any count; the broad phase's grid fill and pair sort (its pair search is
-//! shared out), restitution, continuous collision, islands, the pinned bodies and the
-//! one-pass methods' contact solves run on the stepping thread.
+//! colour from 64 on, `joint/colours.rs`), storing the impulses, the integration and the
+//! continuous stage's sweeps share their independent items out between the world's worker
+//! threads, giving bit-identical results at any count. The broad phase's bucket counts and
+//! enlarged-box checks, the contacts' colouring, restitution, the continuous stage's moves
+//! back, the islands, the pinned bodies and the one-pass methods' contact solves run on the
+//! stepping thread.
 //!
 //! Materials: see `world/prepare.rs` and [`PairMaterial`].
 

@@ -46,7 +46,15 @@
 //!
 //! Cost: one cheap test per awake body (its motion against its size), run in blocks of
 //! bodies on the world's threads; scenes without fast bodies pay that alone, with no
-//! allocation. The sweeps themselves run on the stepping thread, in body order.
+//! allocation.
+//!
+//! **Threads.** The sweeps run on the world's threads too, in two rounds: the fast bodies,
+//! then the bullets. A fast body meets only static bodies, and a bullet only static bodies
+//! and dynamic non-bullets, so no sweep of a round reads a body another sweep of it moves.
+//! Each thread logs its sweeps' queries in its own list; after each round the stepping thread
+//! copies them into the step's [`super::ccd_record::ContinuousRecord`] and moves the bodies
+//! back, both in body order. So the record and the bodies are the same at any thread count
+//! (tested in `tests/threads.rs`).
 //!
 //! Limits: the body loses the rest of its step's motion (time is not given back); a fast
 //! body that is not a bullet can pass through a thin *dynamic* body; the sweep interpolates
@@ -54,11 +62,11 @@
 //! took; bodies in joints are swept like any other and a move back may stretch the joint
 //! for a step.
 
-use super::ccd_record::{ContinuousRecord, ToiEvent, ToiMethod, ToiQuery};
+use super::ccd_record::{ToiEvent, ToiMethod, ToiQuery};
 use super::{World, MIN_BODIES};
 use crate::physics::collide::distance::Proxy;
 use crate::physics::collide::toi::{
-    contact_time, time_of_impact, triangle_mover, Mover, Sweep, Toi, ToiConfig, ToiState,
+    contact_time, time_of_impact, triangle_mover, Mover, Sweep, Toi, ToiConfig, ToiIteration, ToiState,
 };
 use crate::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
 use crate::physics::math::{Aabb, Iso};
@@ -66,10 +74,15 @@ use crate::physics::parallel::Shared;
 use crate::physics::shape::Shape;
 use crate::physics::solver::Schedule;
 use glam::Vec3;
+use std::ops::Range;
 
 /// A body is swept when it moved (centre plus turn × bounding radius) farther than this
 /// fraction of its minimum extent in the step (Box2D v3's `saftetyFactor`).
 pub const CCD_EXTENT_FRACTION: f32 = 0.5;
+
+/// Fewest sweeps a worker thread takes at once (each is one or more time-of-impact
+/// queries, a microsecond or more): fewer run on the calling thread.
+const MIN_SWEEPS: usize = 8;
 
 /// Whether a body is swept in this step, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +103,17 @@ pub(super) struct ContinuousScratch {
     /// This step's fast bodies that are not bullets, then the bullets.
     fast: Vec<u32>,
     bullets: Vec<u32>,
+    /// The bodies a sweep may meet.
+    index: SweepIndex,
+    /// Per worker thread: its scratch and the queries its sweeps made.
+    threads: Vec<SweepThread>,
+    /// Per body of the round (`fast` or `bullets`, in order): what its sweep found.
+    found: Vec<Found>,
+}
+
+/// The bodies a sweep may meet, indexed once per stage.
+#[derive(Clone, Debug, Default)]
+struct SweepIndex {
     /// The static bodies (every swept body is tested against them).
     statics: Vec<u32>,
     /// The dynamic bodies bullets are tested against, by the x of their box's centre (with
@@ -99,18 +123,44 @@ pub(super) struct ContinuousScratch {
     max_half: f32,
     /// Bodies the stage has moved back (their `targets` box is stale).
     moved: Vec<u32>,
+}
+
+/// One worker thread's part of the sweeps: its buffers, and the queries its sweeps made in
+/// the current round, with their iterations back to back (each query's iteration range is
+/// into this thread's list until the stage copies it into the step's record).
+#[derive(Clone, Debug, Default)]
+struct SweepThread {
     /// One sweep's bodies to test, in index order (the order of the plain scan over all
     /// bodies, so ties between equal times resolve as before).
     candidates: Vec<u32>,
     /// A mesh candidate's triangles under the swept box.
     tris: Vec<u32>,
+    /// The collision scratch of the start-pose contacts.
+    narrow: Scratch,
+    log: Log,
 }
 
-impl ContinuousScratch {
-    /// Indexes the bodies a sweep may hit: the static ones, and if there are bullets the
+/// Time-of-impact queries and their iterations, as [`ContinuousRecord`] keeps them.
+#[derive(Clone, Debug, Default)]
+struct Log {
+    queries: Vec<ToiQuery>,
+    iterations: Vec<ToiIteration>,
+}
+
+/// What one body's sweep found: the thread that ran it, its queries in that thread's
+/// [`Log`], and the earliest impact (its query index into those queries).
+#[derive(Clone, Debug, Default)]
+struct Found {
+    thread: u32,
+    queries: Range<u32>,
+    best: Option<Best>,
+}
+
+impl SweepIndex {
+    /// Indexes the bodies a sweep may hit: the static ones, and if there are `bullets` the
     /// dynamic non-bullets by the x of their centre (one box per body per stage, instead of
     /// one per bullet and body).
-    fn index(&mut self, w: &World) {
+    fn build(&mut self, w: &World, bullets: bool) {
         let any_frozen = w.containment.any();
         self.statics.clear();
         self.targets.clear();
@@ -122,7 +172,7 @@ impl ContinuousScratch {
             }
             if !b.is_dynamic() {
                 self.statics.push(j as u32);
-            } else if !self.bullets.is_empty() && !b.bullet {
+            } else if bullets && !b.bullet {
                 let bb = b.shape.aabb(&b.pose);
                 self.max_half = self.max_half.max(0.5 * (bb.max.x - bb.min.x));
                 self.targets.push((0.5 * (bb.min.x + bb.max.x), j as u32, bb));
@@ -133,14 +183,14 @@ impl ContinuousScratch {
 
     /// Fills `candidates` with the bodies whose box overlaps `swept` (statics always; the
     /// dynamic non-bullets for a bullet), in index order.
-    fn gather(&mut self, w: &World, i: usize, swept: &Aabb, bullet: bool) {
-        self.candidates.clear();
+    fn gather(&self, w: &World, i: usize, swept: &Aabb, bullet: bool, candidates: &mut Vec<u32>) {
+        candidates.clear();
         for &j in &self.statics {
             // Static bodies do not move: the broad phase's box of this step holds.
             let o = &w.bodies[j as usize];
             let bounds = w.aabbs.get(j as usize).copied().unwrap_or_else(|| o.shape.aabb(&o.pose));
             if swept.overlaps(&bounds) {
-                self.candidates.push(j);
+                candidates.push(j);
             }
         }
         if bullet {
@@ -151,19 +201,19 @@ impl ContinuousScratch {
                     break;
                 }
                 if swept.overlaps(&bb) && !self.moved.contains(&j) {
-                    self.candidates.push(j);
+                    candidates.push(j);
                 }
             }
             for &j in &self.moved {
                 let o = &w.bodies[j as usize];
                 if o.is_dynamic() && !o.bullet && swept.overlaps(&o.shape.aabb(&o.pose)) {
-                    self.candidates.push(j);
+                    candidates.push(j);
                 }
             }
         }
-        self.candidates.retain(|&j| j as usize != i);
-        self.candidates.sort_unstable();
-        self.candidates.dedup();
+        candidates.retain(|&j| j as usize != i);
+        candidates.sort_unstable();
+        candidates.dedup();
     }
 }
 
@@ -222,46 +272,91 @@ impl World {
         }
         self.continuous.candidates += (scratch.fast.len() + scratch.bullets.len()) as u32;
         if !scratch.fast.is_empty() || !scratch.bullets.is_empty() {
-            scratch.index(self);
+            scratch.index.build(self, !scratch.bullets.is_empty());
         }
-        for k in 0..scratch.fast.len() {
-            let i = scratch.fast[k];
-            if self.sweep_body(i as usize, false, dt, offset, scale, &mut scratch) {
-                scratch.moved.push(i);
-            }
-        }
-        for k in 0..scratch.bullets.len() {
-            let i = scratch.bullets[k];
-            self.sweep_body(i as usize, true, dt, offset, scale, &mut scratch);
-        }
+        // The fast bodies, then the bullets (which meet the fast bodies where they were put
+        // back).
+        self.sweep_round(false, dt, offset, scale, &mut scratch);
+        self.sweep_round(true, dt, offset, scale, &mut scratch);
         self.continuous_scratch = scratch;
     }
 
-    /// Sweeps body `i` from its pose at the step's start to its pose now against the bodies
-    /// it may hit; moves it back to the earliest time of impact found (then `true`).
-    fn sweep_body(
-        &mut self,
-        i: usize,
-        bullet: bool,
-        dt: f32,
-        offset: f32,
-        scale: f32,
-        scratch: &mut ContinuousScratch,
-    ) -> bool {
+    /// Sweeps the fast bodies (`bullets` false) or the bullets, shared out between the
+    /// threads, then takes what each found in body order: its queries into the step's
+    /// record, and its move back. A fast body meets only static bodies and a bullet no
+    /// other bullet, so the sweeps of one round read nothing another sweep of it moves.
+    fn sweep_round(&mut self, bullets: bool, dt: f32, offset: f32, scale: f32, scratch: &mut ContinuousScratch) {
+        let list = std::mem::take(if bullets { &mut scratch.bullets } else { &mut scratch.fast });
+        let n = list.len();
+        if n == 0 {
+            *(if bullets { &mut scratch.bullets } else { &mut scratch.fast }) = list;
+            return;
+        }
+        scratch.threads.resize_with(self.workers.threads(), Default::default);
+        for t in &mut scratch.threads {
+            t.log.queries.clear();
+            t.log.iterations.clear();
+        }
+        scratch.found.clear();
+        scratch.found.resize(n, Found::default());
+        {
+            let (found, threads) = (Shared::new(&mut scratch.found), Shared::new(&mut scratch.threads));
+            let (index, world, list) = (&scratch.index, &*self, &list);
+            self.workers.for_blocks(n, MIN_SWEEPS, |thread, r| {
+                // SAFETY: one thread's scratch is used by that thread alone; each sweep
+                // writes its own entry of `found`.
+                let t = unsafe { threads.get_mut(thread) };
+                for k in r {
+                    let start = t.log.queries.len() as u32;
+                    let best = world.sweep_body(list[k] as usize, bullets, index, t);
+                    let queries = start..t.log.queries.len() as u32;
+                    *unsafe { found.get_mut(k) } = Found { thread: thread as u32, queries, best };
+                }
+            });
+        }
+        for (k, &i) in list.iter().enumerate() {
+            let f = &scratch.found[k];
+            let log = &scratch.threads[f.thread as usize].log;
+            let base = self.continuous.queries.len() as u32;
+            for q in &log.queries[f.queries.start as usize..f.queries.end as usize] {
+                let its = &log.iterations[q.iterations.start as usize..q.iterations.end as usize];
+                let at = self.continuous.iterations.len() as u32;
+                self.continuous.iterations.extend_from_slice(its);
+                self.continuous.queries.push(ToiQuery { iterations: at..at + its.len() as u32, ..q.clone() });
+            }
+            let Some((t, other, query, target, normal)) = f.best else { continue };
+            let best = (t, other, base + (query - f.queries.start), target, normal);
+            self.move_back(i as usize, bullets, best, dt, offset, scale);
+            if !bullets {
+                scratch.index.moved.push(i);
+            }
+        }
+        *(if bullets { &mut scratch.bullets } else { &mut scratch.fast }) = list;
+    }
+
+    /// Body `i`'s motion over the step: its pose at the start and now, the sweep between
+    /// them and the box it sweeps (padded by half the slop).
+    fn swept(&self, i: usize) -> (Iso, Iso, Sweep, Aabb) {
         let (p0, p1) = (self.start_poses[i], self.bodies[i].pose);
+        let pad = Vec3::splat(self.bodies[i].shape.bounding_radius() + 0.5 * self.settings.slop);
+        (p0, p1, Sweep::between(&p0, &p1), Aabb::new(p0.pos.min(p1.pos) - pad, p0.pos.max(p1.pos) + pad))
+    }
+
+    /// Sweeps body `i` from its pose at the step's start to its pose now against the bodies
+    /// it may hit (`index`: [`SweepIndex::gather`]); returns the earliest time of
+    /// impact found, its query an index into `t`'s log. Reads the world only.
+    fn sweep_body(&self, i: usize, bullet: bool, index: &SweepIndex, t: &mut SweepThread) -> Option<Best> {
+        let (p0, p1, sweep, swept) = self.swept(i);
         let body = &self.bodies[i];
         let radius = body.shape.bounding_radius();
         let extent = body.shape.min_extent();
         let slop = self.settings.slop;
-        let sweep = Sweep::between(&p0, &p1);
-        let pad = Vec3::splat(radius + 0.5 * slop);
-        let swept = Aabb::new(p0.pos.min(p1.pos) - pad, p0.pos.max(p1.pos) + pad);
         let mover = Mover { proxy: Proxy::of(&body.shape), sweep, radius };
         let probe_radius = (4.0 * slop).min(0.5 * extent);
         let probe = Mover { proxy: Proxy::point(Vec3::ZERO, probe_radius), sweep, radius: probe_radius };
         // (time, other, query index, target gap, normal from the other body)
         let mut best: Option<Best> = None;
-        scratch.gather(self, i, &swept, bullet);
+        index.gather(self, i, &swept, bullet, &mut t.candidates);
         let ctx = SweepCtx {
             i: i as u32,
             shape: &body.shape,
@@ -275,21 +370,21 @@ impl World {
             extent,
             simplex_cache: self.settings.simplex_cache,
         };
-        'candidates: for &j in &scratch.candidates {
+        let SweepThread { candidates, tris, narrow, log } = t;
+        'candidates: for &j in candidates.iter() {
             let (j, o) = (j as usize, &self.bodies[j as usize]);
             if self.joints.excludes(i.min(j) as u32, i.max(j) as u32) {
                 continue;
             }
             let mut start_contact = None;
             let target = Target { j: j as u32, shape: &o.shape, pose: &o.pose };
-            let (rec, narrow) = (&mut self.continuous, &mut self.scratch);
             if let Some(mesh) = o.shape.mesh() {
                 // A mesh, one triangle at a time: those under the swept box (in the mesh's
                 // frame), in index order.
-                scratch.tris.clear();
-                mesh.query_aabb(&swept.to_local(&o.pose), &mut scratch.tris);
-                scratch.tris.sort_unstable();
-                for &t in &scratch.tris {
+                tris.clear();
+                mesh.query_aabb(&swept.to_local(&o.pose), tris);
+                tris.sort_unstable();
+                for &t in tris.iter() {
                     let other = triangle_mover(mesh, t, &o.pose);
                     let tri = mesh.triangle(t).map(|c| o.pose.transform_point(c));
                     if ctx.centre_crosses(&tri) {
@@ -298,7 +393,7 @@ impl World {
                         // turns and pushes the body on through). Back to its time of
                         // impact, or held where it started, the face's normal towards it.
                         let cfg = ctx.toi_config(extent, &target, 1.0);
-                        let (toi, q) = record_toi(rec, i as u32, j as u32, &other, &ctx.mover, &cfg, false);
+                        let (toi, q) = record_toi(log, i as u32, j as u32, &other, &ctx.mover, &cfg, false);
                         let face = o.pose.transform_vector(mesh.normal(t));
                         let n = if face.dot(p0.pos - tri[0]) >= 0.0 { face } else { -face };
                         let t = if toi.state == ToiState::Hit && toi.t < 1.0 { toi.t } else { 0.0 };
@@ -310,7 +405,7 @@ impl World {
                         }
                         continue;
                     }
-                    if ctx.test(&target, &other, rec, narrow, &mut start_contact, &mut best) {
+                    if ctx.test(&target, &other, log, narrow, &mut start_contact, &mut best) {
                         break 'candidates;
                     }
                 }
@@ -320,14 +415,19 @@ impl World {
                     sweep: Sweep::fixed(&o.pose),
                     radius: o.shape.bounding_radius(),
                 };
-                if ctx.test(&target, &other, rec, narrow, &mut start_contact, &mut best) {
+                if ctx.test(&target, &other, log, narrow, &mut start_contact, &mut best) {
                     break;
                 }
             }
         }
-        let Some((t, other, query, target, normal)) = best else {
-            return false;
-        };
+        best
+    }
+
+    /// Moves body `i` back to the earliest impact its sweep found (`best`, its query an
+    /// index into the step's record) and records the event.
+    fn move_back(&mut self, i: usize, bullet: bool, best: Best, dt: f32, offset: f32, scale: f32) {
+        let (p0, p1, sweep, swept) = self.swept(i);
+        let (t, other, query, target, normal) = best;
         if t == 0.0 {
             // Held at its start pose: without its approach along the normal (an inelastic
             // stop), or the next step would drive it in again with gravity's velocity added.
@@ -373,7 +473,6 @@ impl World {
                 query,
             });
         }
-        true
     }
 }
 
@@ -435,7 +534,7 @@ impl SweepCtx<'_> {
         &self,
         target: &Target,
         other: &Mover,
-        rec: &mut ContinuousRecord,
+        log: &mut Log,
         narrow: &mut Scratch,
         start_contact: &mut Option<Manifold>,
         best: &mut Option<Best>,
@@ -443,7 +542,7 @@ impl SweepCtx<'_> {
         let (i, j) = (self.i, target.j);
         let t_max = best.map_or(1.0, |b| b.0);
         let cfg = self.toi_config(self.extent, target, t_max);
-        let (mut toi, mut q) = record_toi(rec, i, j, other, &self.mover, &cfg, false);
+        let (mut toi, mut q) = record_toi(log, i, j, other, &self.mover, &cfg, false);
         if toi.state == ToiState::Initial {
             // Touching at the start. If the step carried its centre past the contact
             // plane (a method that let it on into the other body), it stays where it
@@ -477,7 +576,7 @@ impl SweepCtx<'_> {
                 }
             }
             let cfg = self.toi_config(self.probe_radius, target, t_max);
-            (toi, q) = record_toi(rec, i, j, other, &self.probe, &cfg, true);
+            (toi, q) = record_toi(log, i, j, other, &self.probe, &cfg, true);
         }
         let hit = matches!(toi.state, ToiState::Hit | ToiState::MaxIterations);
         // Only a body whose centre ended past the plane it met the other body in (or
@@ -494,18 +593,10 @@ impl SweepCtx<'_> {
 }
 
 /// Runs one conservative-advancement query of `body` (mover `b`) against `other` (mover
-/// `a`, so the normal points from the other body to the swept one) and records it in `rec`;
+/// `a`, so the normal points from the other body to the swept one) and logs it in `rec`;
 /// returns the result and the query's index.
 #[allow(clippy::too_many_arguments)]
-fn record_toi(
-    rec: &mut ContinuousRecord,
-    body: u32,
-    other: u32,
-    a: &Mover,
-    b: &Mover,
-    cfg: &ToiConfig,
-    probe: bool,
-) -> (Toi, u32) {
+fn record_toi(rec: &mut Log, body: u32, other: u32, a: &Mover, b: &Mover, cfg: &ToiConfig, probe: bool) -> (Toi, u32) {
     let start = rec.iterations.len() as u32;
     let toi = time_of_impact(a, b, cfg, Some(&mut rec.iterations));
     let end = rec.iterations.len() as u32;
