@@ -65,7 +65,7 @@
 //! colour from 64 on, `joint/colours.rs`), storing the impulses, the integration and the
 //! continuous stage's sweeps share their independent items out between the world's worker
 //! threads, giving bit-identical results at any count. The broad phase's bucket counts and
-//! enlarged-box checks, the contacts' colouring, restitution, the continuous stage's moves
+//! enlarged-box checks, the contacts' greedy colouring (after its gather), restitution, the continuous stage's moves
 //! back, the islands, the pinned bodies and the one-pass methods' contact solves run on the
 //! stepping thread.
 //!

@@ -14,10 +14,16 @@
 //! number of colours tried. The order (colour by colour, by point count within a colour) is
 //! one stable counting sort on both keys.
 //!
+//! What the greedy step reads of each constraint (its bodies, which of them move, its point
+//! count: 12 bytes) is gathered first, in blocks on the world's threads; the greedy step
+//! then reads that list in order on the calling thread instead of half a kilobyte per
+//! constraint.
+//!
 //! Limits: greedy, in pair order — not the fewest colours.
 
 use super::{ContactConstraint, SolverBody};
 use crate::physics::math::prefetch;
+use crate::physics::parallel::{Shared, Workers};
 
 /// Colours tried before a manifold is left uncoloured (Box2D v3 uses 24 too).
 pub const COLOURS: usize = 24;
@@ -27,6 +33,9 @@ pub const COLOURS: usize = 24;
 pub struct Colouring {
     /// Per body, the colours it already uses (bit k: colour k).
     used: Vec<u32>,
+    /// Per constraint, what the greedy step reads of it ([`Ends`]), gathered on the threads
+    /// first so that the step reads 12 bytes a constraint in order.
+    ends: Vec<Ends>,
     /// Per constraint, its place in the sort: colour, then point count ([`sort_key`]; its
     /// colour is the key ÷ 4).
     key: Vec<u8>,
@@ -37,6 +46,20 @@ pub struct Colouring {
     /// tests.
     pub counts: [u32; COLOURS + 1],
 }
+
+/// What the colouring reads of one constraint: its bodies, which of them move (bit 0: A,
+/// bit 1: B) and its point count.
+#[derive(Clone, Copy, Debug, Default)]
+struct Ends {
+    a: u32,
+    b: u32,
+    moves: u8,
+    count: u8,
+}
+
+/// Fewest constraints a worker thread gathers at once: fewer are gathered on the calling
+/// thread.
+const MIN_GATHER: usize = 1024;
 
 /// Body `i`'s word and bit in a colour's bitset when it `moves`; `None` for a body the
 /// solver never writes (static, sleeping, the world), which every colour may share.
@@ -81,22 +104,38 @@ fn sort_key(colour: usize, count: u32) -> usize {
 
 impl Colouring {
     /// Colours `constraints` (bodies with inverse mass 0 are shared freely) and orders them.
-    pub fn colour(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody]) {
+    /// What each constraint's colour needs of it is gathered on `workers` first (a
+    /// constraint is over half a kilobyte, and the greedy step, one constraint after
+    /// another, would otherwise wait on each); the greedy step runs on the calling thread.
+    pub fn colour(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody], workers: &Workers) {
         const _: () = assert!(COLOURS < 32, "a body's colours are the bits of a u32");
+        let n = constraints.len();
+        self.ends.resize(n, Ends::default());
+        {
+            let ends = Shared::new(&mut self.ends);
+            workers.for_blocks(n, MIN_GATHER, |_, r| {
+                // SAFETY: each block owns its constraints' entries.
+                let out = unsafe { ends.range_mut(r.clone()) };
+                for (i, (e, c)) in r.clone().zip(out.iter_mut().zip(&constraints[r])) {
+                    // Ask for the line holding the bodies and the count of one a few ahead
+                    // (the stride is too long to be guessed).
+                    if let Some(ahead) = constraints.get(i + 8) {
+                        prefetch(&ahead.a);
+                        prefetch(&ahead.count);
+                    }
+                    let moves = |i: u32| u8::from(bodies[i as usize].inv_mass > 0.0);
+                    *e = Ends { a: c.a, b: c.b, moves: moves(c.a) | moves(c.b) << 1, count: c.count.min(4) as u8 };
+                }
+            });
+        }
         self.used.clear();
         self.used.resize(bodies.len(), 0);
         self.key.clear();
         self.counts = [0; COLOURS + 1];
         let mut start = [0u32; SORT_KEYS + 1];
-        for (i, c) in constraints.iter().enumerate() {
-            // A constraint is over half a kilobyte: ask for the line holding the bodies
-            // and the count of one a few ahead (the stride is too long to be guessed).
-            if let Some(ahead) = constraints.get(i + 8) {
-                prefetch(&ahead.a);
-                prefetch(&ahead.count);
-            }
-            let (a, b) = (c.a as usize, c.b as usize);
-            let (moves_a, moves_b) = (bodies[a].inv_mass > 0.0, bodies[b].inv_mass > 0.0);
+        for e in &self.ends {
+            let (a, b) = (e.a as usize, e.b as usize);
+            let (moves_a, moves_b) = (e.moves & 1 != 0, e.moves & 2 != 0);
             let taken = if moves_a { self.used[a] } else { 0 } | if moves_b { self.used[b] } else { 0 };
             // The lowest colour neither body uses; COLOURS when all are (the bits above the
             // colours are never taken).
@@ -109,7 +148,7 @@ impl Colouring {
                     self.used[b] |= 1 << chosen;
                 }
             }
-            let key = sort_key(chosen, c.count);
+            let key = sort_key(chosen, u32::from(e.count));
             self.key.push(key as u8);
             self.counts[chosen] += 1;
             start[key + 1] += 1;
@@ -190,7 +229,7 @@ mod tests {
                     constraints.push(ContactConstraint { a, b, count, ..Default::default() });
                 }
             }
-            colouring.colour(&constraints, &bodies);
+            colouring.colour(&constraints, &bodies, &Workers::default());
             // The reference: per-colour body sets.
             let words = n.div_ceil(64);
             let mut used = vec![0u64; words * COLOURS];

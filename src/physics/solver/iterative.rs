@@ -520,7 +520,8 @@ impl Resolver for ScalarSolver {
     }
 
     fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &mut Vec<SolverBody>, _settings: &Settings) {
-        self.colouring.colour(constraints, bodies);
+        // One thread: the textbook path runs in sequence.
+        self.colouring.colour(constraints, bodies, &crate::physics::parallel::Workers::default());
         let order = std::mem::take(&mut self.colouring);
         self.load(constraints, order.order(), bodies);
         self.colouring = order;

@@ -237,7 +237,7 @@ impl WideSolver {
     pub fn build(&mut self, constraints: &[ContactConstraint], bodies: &[SolverBody]) {
         let pad = bodies.len() as u32 - 1;
         debug_assert_eq!(bodies[pad as usize].inv_mass, 0.0);
-        self.colouring.colour(constraints, bodies);
+        self.colouring.colour(constraints, bodies, &self.workers);
         // Each colour's constraints cut into batches of four: where each colour's batches
         // and constraints start.
         let (mut batches, mut first) = (0u32, [0u32; COLOURS + 1]);
