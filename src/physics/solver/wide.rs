@@ -42,8 +42,8 @@ use super::colouring::Colouring;
 use super::iterative::{self, PassCounter, ScalarSolver};
 use super::lanes::{gather_v3, per_lane, sqrt4, Bodies, Sym3, Q4, V3};
 use super::{
-    store_constraints, store_impulse, zeroed_in, ContactConstraint, PointImpulses, Resolver, Schedule, Settings,
-    SolverBody, StepInfo,
+    store_impulse, store_point, zeroed_in, ContactConstraint, PointImpulses, Resolver, Schedule, Settings, SolverBody,
+    StepInfo,
 };
 use crate::physics::collide::FeatureId;
 use crate::physics::contact::Contact;
@@ -54,6 +54,9 @@ use glam::{Vec3A, Vec4};
 /// Fewest batches a worker thread takes at once (about 3 µs of a pass): smaller colours run
 /// on the calling thread.
 const MIN_BATCHES: usize = 16;
+
+/// Fewest constraints a worker thread stores at once (after a restitution pass).
+const MIN_STORES: usize = 64;
 
 /// Which solver pass [`WideSolver::pass`] runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -371,20 +374,29 @@ impl WideSolver {
 
     /// Copies the impulses back into the scalar constraints (before restitution and
     /// storing them in the contacts).
+    /// In blocks of batches on the threads: each lane writes its own constraint.
     pub fn store(&self, constraints: &mut [ContactConstraint]) {
-        for w in &self.batches {
-            for (lane, &ci) in w.source.iter().enumerate() {
-                if let Some(c) = constraints.get_mut(ci as usize) {
-                    let count = c.count as usize;
-                    for (wp, p) in w.points.iter().zip(&mut c.points[..count]) {
-                        p.normal_impulse = wp.normal_impulse[lane];
-                        p.tangent_impulse = [wp.tangent_impulse[0][lane], wp.tangent_impulse[1][lane]];
-                        p.total_normal_impulse = wp.total_normal[lane];
-                        p.total_tangent_impulse = [wp.total_tangent[0][lane], wp.total_tangent[1][lane]];
-                        p.max_normal_impulse = wp.max_normal[lane];
+        {
+            let out = Shared::new(constraints);
+            self.workers.for_blocks(self.batches.len(), MIN_BATCHES, |_, r| {
+                for w in &self.batches[r] {
+                    for (lane, &ci) in w.source.iter().enumerate() {
+                        if ci as usize >= out.len() {
+                            continue; // an empty lane
+                        }
+                        // SAFETY: a constraint sits in one lane of one batch.
+                        let c = unsafe { out.get_mut(ci as usize) };
+                        let count = c.count as usize;
+                        for (wp, p) in w.points.iter().zip(&mut c.points[..count]) {
+                            p.normal_impulse = wp.normal_impulse[lane];
+                            p.tangent_impulse = [wp.tangent_impulse[0][lane], wp.tangent_impulse[1][lane]];
+                            p.total_normal_impulse = wp.total_normal[lane];
+                            p.total_tangent_impulse = [wp.total_tangent[0][lane], wp.total_tangent[1][lane]];
+                            p.max_normal_impulse = wp.max_normal[lane];
+                        }
                     }
                 }
-            }
+            });
         }
         self.overflow.store(constraints);
     }
@@ -517,7 +529,17 @@ impl Resolver for WideSolver {
 
     fn store_impulses(&self, constraints: &[ContactConstraint], contacts: &mut [Box<Contact>]) {
         if self.restituted {
-            store_constraints(constraints, contacts);
+            // Each constraint writes its own contact: in blocks on the threads.
+            let out = Shared::new(contacts);
+            self.workers.for_blocks(constraints.len(), MIN_STORES, |_, r| {
+                for cc in &constraints[r] {
+                    // SAFETY: a contact has one constraint.
+                    let c = unsafe { out.get_mut(cc.contact as usize) };
+                    for (k, p) in cc.points[..cc.count as usize].iter().enumerate() {
+                        store_point(c, cc, k, &PointImpulses::of(p));
+                    }
+                }
+            });
         } else {
             self.store_lanes(contacts);
         }
