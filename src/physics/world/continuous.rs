@@ -276,20 +276,28 @@ impl World {
         }
         // The fast bodies, then the bullets (which meet the fast bodies where they were put
         // back).
-        self.sweep_round(false, dt, offset, scale, &mut scratch);
-        self.sweep_round(true, dt, offset, scale, &mut scratch);
+        let (fast, bullets) = (std::mem::take(&mut scratch.fast), std::mem::take(&mut scratch.bullets));
+        self.sweep_round(&fast, false, dt, offset, scale, &mut scratch);
+        self.sweep_round(&bullets, true, dt, offset, scale, &mut scratch);
+        (scratch.fast, scratch.bullets) = (fast, bullets);
         self.continuous_scratch = scratch;
     }
 
-    /// Sweeps the fast bodies (`bullets` false) or the bullets, shared out between the
-    /// threads, then takes what each found in body order: its queries into the step's
-    /// record, and its move back. A fast body meets only static bodies and a bullet no
-    /// other bullet, so the sweeps of one round read nothing another sweep of it moves.
-    fn sweep_round(&mut self, bullets: bool, dt: f32, offset: f32, scale: f32, scratch: &mut ContinuousScratch) {
-        let list = std::mem::take(if bullets { &mut scratch.bullets } else { &mut scratch.fast });
+    /// Sweeps the bodies `list` (the fast bodies, or with `bullets` the bullets), shared out
+    /// between the threads, then takes what each found in body order: its queries into the
+    /// step's record, and its move back. A fast body meets only static bodies and a bullet
+    /// no other bullet, so the sweeps of one round read nothing another sweep of it moves.
+    fn sweep_round(
+        &mut self,
+        list: &[u32],
+        bullets: bool,
+        dt: f32,
+        offset: f32,
+        scale: f32,
+        scratch: &mut ContinuousScratch,
+    ) {
         let n = list.len();
         if n == 0 {
-            *(if bullets { &mut scratch.bullets } else { &mut scratch.fast }) = list;
             return;
         }
         scratch.threads.resize_with(self.workers.threads(), Default::default);
@@ -301,7 +309,7 @@ impl World {
         scratch.found.resize(n, Found::default());
         {
             let (found, threads) = (Shared::new(&mut scratch.found), Shared::new(&mut scratch.threads));
-            let (index, world, list) = (&scratch.index, &*self, &list);
+            let (index, world) = (&scratch.index, &*self);
             self.workers.for_blocks(n, MIN_SWEEPS, |thread, r| {
                 // SAFETY: one thread's scratch is used by that thread alone; each sweep
                 // writes its own entry of `found`.
@@ -331,7 +339,6 @@ impl World {
                 scratch.index.moved.push(i);
             }
         }
-        *(if bullets { &mut scratch.bullets } else { &mut scratch.fast }) = list;
     }
 
     /// Body `i`'s motion over the step: its pose at the start and now, the sweep between
