@@ -285,8 +285,9 @@ type BallPass<'a> = dyn Fn(&mut [Hot], [usize; LANES], &Shared<SolverBody>) + Sy
 /// Runs the pass on every record, colour after colour; each colour's records are shared
 /// out between the threads, the records without a colour run last on the calling thread,
 /// in order, through `one`. Within a colour's block the ball joints go four at a time
-/// through `four` (when given) and the rest (other kinds, the last one to three balls) through `one`:
-/// the records of a colour share no moving body, so the order within it changes nothing.
+/// through `four` (when given) and the rest (other kinds, the last one to three balls)
+/// through `one`: the records of a colour share no moving body, so the order within it
+/// changes nothing.
 fn each_coloured(
     hot: &mut [Hot],
     colours: &JointColours,

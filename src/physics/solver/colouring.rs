@@ -123,7 +123,7 @@ impl Colouring {
                         prefetch(&ahead.a);
                         prefetch(&ahead.count);
                     }
-                    let moves = |i: u32| u8::from(bodies[i as usize].inv_mass > 0.0);
+                    let moves = |body: u32| u8::from(bodies[body as usize].inv_mass > 0.0);
                     *e = Ends { a: c.a, b: c.b, moves: moves(c.a) | moves(c.b) << 1, count: c.count.min(4) as u8 };
                 }
             });

@@ -347,12 +347,18 @@ pub fn store_impulse(c: &mut Contact, [t1, t2]: [Vec3A; 2], k: usize, id: Featur
     };
 }
 
+/// Stores every point of `cc` in its contact `c` from the scalar record.
+#[inline]
+pub fn store_constraint(cc: &ContactConstraint, c: &mut Contact) {
+    for (k, p) in cc.points[..cc.count as usize].iter().enumerate() {
+        store_point(c, cc, k, &PointImpulses::of(p));
+    }
+}
+
 /// Stores every point of `constraints` in its contact from the scalar records.
 pub fn store_constraints(constraints: &[ContactConstraint], contacts: &mut [Box<Contact>]) {
     for cc in constraints {
-        for (k, p) in cc.points[..cc.count as usize].iter().enumerate() {
-            store_point(&mut contacts[cc.contact as usize], cc, k, &PointImpulses::of(p));
-        }
+        store_constraint(cc, &mut contacts[cc.contact as usize]);
     }
 }
 

@@ -88,8 +88,8 @@ impl V3 {
         self.z[lane] = v.z;
     }
 
-    /// The four vectors `p`, one per lane: four loads and a 4×4 transpose (the fourth
-    /// component of a `Vec3A` is never read).
+    /// The four vectors `p`, one per lane: a 4×4 transpose (the fourth component of a
+    /// `Vec3A` is never read).
     #[inline(always)]
     pub(crate) fn from_lanes(p: [Vec3A; LANES]) -> V3 {
         let t = glam::Mat4::from_cols(p[0].extend(0.0), p[1].extend(0.0), p[2].extend(0.0), p[3].extend(0.0));
@@ -135,9 +135,7 @@ impl Q4 {
 /// fourth component of a `Vec3A` is never read).
 #[inline]
 pub(super) fn gather_v3<B: Bodies + ?Sized>(bodies: &B, idx: &[u32; LANES], f: impl Fn(&SolverBody) -> Vec3A) -> V3 {
-    let p = per_lane(idx, |i| f(bodies.at(i)).extend(0.0));
-    let t = glam::Mat4::from_cols(p[0], p[1], p[2], p[3]).transpose();
-    V3 { x: t.x_axis, y: t.y_axis, z: t.z_axis }
+    V3::from_lanes(per_lane(idx, |i| f(bodies.at(i))))
 }
 
 /// Lane-wise square root (one `sqrtps` on x86-64, one `f32x4.sqrt` in WebAssembly SIMD: exact,

@@ -42,14 +42,14 @@ use super::colouring::Colouring;
 use super::iterative::{self, PassCounter, ScalarSolver};
 use super::lanes::{gather_v3, per_lane, sqrt4, Bodies, Sym3, Q4, V3};
 use super::{
-    store_impulse, store_point, zeroed_in, ContactConstraint, PointImpulses, Resolver, Schedule, Settings, SolverBody,
-    StepInfo,
+    store_constraint, store_impulse, zeroed_in, ContactConstraint, PointImpulses, Resolver, Schedule, Settings,
+    SolverBody, StepInfo,
 };
 use crate::physics::collide::FeatureId;
 use crate::physics::contact::Contact;
 use crate::physics::math::{prefetch, prefetch_all};
 use crate::physics::parallel::{Shared, Workers};
-use glam::{Vec3A, Vec4};
+use glam::Vec4;
 
 /// Fewest batches a worker thread takes at once (about 3 µs of a pass): smaller colours run
 /// on the calling thread.
@@ -144,20 +144,19 @@ impl Velocities {
     /// Writes back the dynamic bodies (static and padding bodies are never written).
     #[inline(always)]
     fn scatter(&self, bodies: &Shared<SolverBody>, a: &[u32; LANES], b: &[u32; LANES]) {
-        let lanes = |v: &V3| glam::Mat4::from_cols(v.x, v.y, v.z, Vec4::ZERO).transpose();
-        let (va, wa, vb, wb) = (lanes(&self.va), lanes(&self.wa), lanes(&self.vb), lanes(&self.wb));
+        let (va, wa, vb, wb) = (self.va.to_lanes(), self.wa.to_lanes(), self.vb.to_lanes(), self.wb.to_lanes());
         // SAFETY: the batches of one round share no dynamic body (see `Bodies`), and only
         // dynamic bodies are written.
         for l in 0..LANES {
             if self.ima[l] > 0.0 {
                 let t = unsafe { bodies.get_mut(a[l] as usize) };
-                t.v = Vec3A::from_vec4(va.col(l));
-                t.w = Vec3A::from_vec4(wa.col(l));
+                t.v = va[l];
+                t.w = wa[l];
             }
             if self.imb[l] > 0.0 {
                 let t = unsafe { bodies.get_mut(b[l] as usize) };
-                t.v = Vec3A::from_vec4(vb.col(l));
-                t.w = Vec3A::from_vec4(wb.col(l));
+                t.v = vb[l];
+                t.w = wb[l];
             }
         }
     }
@@ -373,8 +372,8 @@ impl WideSolver {
     }
 
     /// Copies the impulses back into the scalar constraints (before restitution and
-    /// storing them in the contacts).
-    /// In blocks of batches on the threads: each lane writes its own constraint.
+    /// storing them in the contacts), in blocks of batches on the threads: each lane writes
+    /// its own constraint.
     pub fn store(&self, constraints: &mut [ContactConstraint]) {
         {
             let out = Shared::new(constraints);
@@ -534,10 +533,7 @@ impl Resolver for WideSolver {
             self.workers.for_blocks(constraints.len(), MIN_STORES, |_, r| {
                 for cc in &constraints[r] {
                     // SAFETY: a contact has one constraint.
-                    let c = unsafe { out.get_mut(cc.contact as usize) };
-                    for (k, p) in cc.points[..cc.count as usize].iter().enumerate() {
-                        store_point(c, cc, k, &PointImpulses::of(p));
-                    }
+                    store_constraint(cc, unsafe { out.get_mut(cc.contact as usize) });
                 }
             });
         } else {

@@ -4,7 +4,7 @@ use super::*;
 use crate::physics::hull::builders::SplitMix64;
 use crate::physics::math::tangent_basis;
 use crate::physics::solver::{ConstraintPoint, Row};
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 
 fn body(inv_mass: f32, v: Vec3A, w: Vec3A) -> SolverBody {
     SolverBody {
