@@ -15,6 +15,10 @@
 //! Reduction (Gregorius 2015, Box3D): keep the deepest point; the point farthest from it;
 //! the point that maximises the triangle's area; the point furthest outside that triangle.
 //! This keeps the support polygon as large as possible, which is what keeps stacks stable.
+//! Against a triangle mesh the candidates mix points that touch with points still apart
+//! within the speculative margin (a body's corners over a slope that falls away), and the
+//! largest area alone can drop the points that carry the body for corners that do not:
+//! [`reduce_preferring`] makes each choice among the touching points first.
 
 use arrayvec::ArrayVec;
 use glam::Vec3;
@@ -120,14 +124,34 @@ pub fn clip_polygon(input: &[ClipVertex], s: Vec3, o: Vec3, ref_edge: u32, out: 
 /// area (see module docs). `n` is the reference normal; `slop` ends the selection early
 /// when the remaining extent is negligible.
 pub fn reduce_to_four(pts: &[ClipVertex], n: Vec3, slop: f32) -> ArrayVec<usize, 4> {
+    reduce::<false>(pts, n, slop, f32::NEG_INFINITY)
+}
+
+/// [`reduce_to_four`], but each choice after the deepest is made first among the points
+/// at least `touching` deep (the mesh passes minus the slop), and among all only where
+/// those give none that counts (none farther than the slop; no triangle of area; none
+/// outside the triangle). A cube lying across a ridge of a terrain touches it along the
+/// ridge, and its corners hang a centimetre over the slopes: the largest area alone keeps
+/// the ridge's deep end and the corners, and the cube pivots on that one end; this keeps
+/// both ends and then the corners. With `touching` = −∞ it is [`reduce_to_four`].
+pub fn reduce_preferring(pts: &[ClipVertex], n: Vec3, slop: f32, touching: f32) -> ArrayVec<usize, 4> {
+    reduce::<true>(pts, n, slop, touching)
+}
+
+/// The reduction; `PREFER` compiles the preference for touching points in (the hull
+/// pairs' clipping, many per step, runs without it).
+fn reduce<const PREFER: bool>(pts: &[ClipVertex], n: Vec3, slop: f32, touching: f32) -> ArrayVec<usize, 4> {
     let mut out = ArrayVec::new();
     if pts.len() <= 4 {
         out.extend(0..pts.len());
         return out;
     }
-    let argmax = |f: &dyn Fn(&ClipVertex) -> f32| {
+    let argmax_in = |only: bool, f: &dyn Fn(&ClipVertex) -> f32| {
         let mut best = (0, f32::NEG_INFINITY);
         for (i, v) in pts.iter().enumerate() {
+            if PREFER && only && v.depth < touching {
+                continue;
+            }
             let x = f(v);
             if x > best.1 {
                 best = (i, x);
@@ -135,25 +159,37 @@ pub fn reduce_to_four(pts: &[ClipVertex], n: Vec3, slop: f32) -> ArrayVec<usize,
         }
         best
     };
-    let (i1, _) = argmax(&|v| v.depth);
+    // The touching points' best if it reaches `floor`, else every point's.
+    let argmax = |floor: f32, f: &dyn Fn(&ClipVertex) -> f32| {
+        if PREFER {
+            let b = argmax_in(true, f);
+            if b.1 >= floor {
+                return b;
+            }
+        }
+        argmax_in(false, f)
+    };
+    let (i1, _) = argmax_in(false, &|v| v.depth);
     let p1 = pts[i1].p;
     out.push(i1);
-    let (i2, d2) = argmax(&|v| (v.p - p1).length_squared());
+    let (i2, d2) = argmax(slop * slop, &|v| (v.p - p1).length_squared());
     if d2.sqrt() < slop {
         return out;
     }
     let p2 = pts[i2].p;
     out.push(i2);
     let area = |a: Vec3, b: Vec3, c: Vec3| (b - a).cross(c - a).dot(n);
-    let (i3, a3) = argmax(&|v| area(p1, p2, v.p).abs());
-    if a3 < slop * (p2 - p1).length() {
+    let floor = slop * (p2 - p1).length();
+    let (i3, a3) = argmax(floor, &|v| area(p1, p2, v.p).abs());
+    if a3 < floor {
         return out;
     }
     let p3 = pts[i3].p;
     out.push(i3);
     let sign = area(p1, p2, p3).signum();
-    let (i4, outside) =
-        argmax(&|v| -(sign * area(p1, p2, v.p)).min(sign * area(p2, p3, v.p)).min(sign * area(p3, p1, v.p)));
+    let (i4, outside) = argmax(f32::MIN_POSITIVE, &|v| {
+        -(sign * area(p1, p2, v.p)).min(sign * area(p2, p3, v.p)).min(sign * area(p3, p1, v.p))
+    });
     if outside > 0.0 {
         out.push(i4);
     }

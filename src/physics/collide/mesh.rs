@@ -39,7 +39,9 @@
 //! candidate within 18° of its normal ([`SAME_NORMAL`]) joins it; the deepest of the rest
 //! opens the next, up to [`MAX_GROUPS`] (shallower candidates of a fifth direction are
 //! dropped). Each group becomes one manifold of at most four points by
-//! [`super::clip::reduce_to_four`] (the deepest and the largest area): the first (deepest)
+//! [`super::clip::reduce_preferring`] (the deepest, then the largest area, choosing among
+//! the points that touch, within the slop, before those still apart: a cube across a ridge
+//! keeps both ends of the ridge before its corners over the slopes): the first (deepest)
 //! in `out`, the others in [`Scratch::mesh_groups`], which the world keeps as further
 //! contacts of the same pair. Feature ids carry the triangle index and the feature, so warm
 //! starting matches points across steps whichever group they land in.
@@ -51,13 +53,12 @@
 //! fifth normal direction under one body is dropped; edge shapes (convex, concave) are
 //! those seen from the front. The points of an edge crossing a body share the normal of the
 //! face the deepest one is least deep behind, and one normal group shares the normal of its
-//! deepest candidate: faces of the mesh within 18° of each other push along one normal
-//! (heightfield-1000's deepest pair settles 5–6 mm into the terrain against rapier3d's
-//! 4 mm). The normal of an edge point is a face normal of the body, never the direction from
+//! deepest candidate: faces of the mesh within 18° of each other push along one normal.
+//! The normal of an edge point is a face normal of the body, never the direction from
 //! the edge to the body, which matters for an edge still apart by much (the margin grows
 //! with the pair's speed).
 
-use super::clip::{reduce_to_four, ClipVertex};
+use super::clip::{reduce_preferring, ClipVertex};
 use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold, Scratch};
 use crate::physics::hull::Hull;
 use crate::physics::math::{closest_point_segment, closest_points_segments, Iso};
@@ -486,7 +487,7 @@ pub fn collide_mesh(
         start += len;
         scratch.poly.clear();
         scratch.poly.extend(group.iter().map(|c| ClipVertex { p: c.point, depth: c.depth, ..Default::default() }));
-        let keep = reduce_to_four(&scratch.poly, n, cfg.slop);
+        let keep = reduce_preferring(&scratch.poly, n, cfg.slop, -cfg.slop);
         let m = if g == 0 {
             &mut *out
         } else {
