@@ -115,7 +115,8 @@ pub struct CollideRecord {
     pub cache_before: SatCache,
     /// The SAT the call ran ([`PairPath::FullSat`] only): the culled test's best queries.
     pub sat: Option<SatResult>,
-    /// The axis chosen from `sat` by the face/edge preference.
+    /// The axis chosen from `sat` by the face/edge preference; the edge pair instead where
+    /// the face's clipped points missed its separation and the contact was built on the edge.
     pub axis: Option<Axis>,
     /// The clip of the last call that clipped, a face contact's or an edge contact's
     /// (buffers reused from call to call).
