@@ -1,10 +1,12 @@
 //! Hull–hull contact manifolds: SAT with the per-pair cache, then face clipping; an edge
 //! pair's two faces are clipped along its axis (one point where they are too steep to it).
-//! A face contact must realise its axis's separation (its deepest point within half the
-//! slop of the incident hull's deepest vertex); where clipping cut that vertex away (it
-//! lies past the reference face's edge) and kept only points still apart, the best edge
-//! pair is the contact instead, and the face's points only where the edge pair does not
-//! realise its axis either. See the [module overview](super) for the pipeline.
+//! A face contact must realise the shapes' overlap (its deepest point within half the slop
+//! of the best separation over every axis): where clipping cut the incident hull's deepest
+//! vertex away (it lies past the reference face's edge) and kept only points still apart
+//! while the hulls overlap edge across edge, the best edge pair is the contact instead,
+//! and the face's points only where the edge pair does not realise its axis either. A
+//! cached face is kept while its contact realises the face's own separation. See the
+//! [module overview](super) for the pipeline.
 
 use super::clip::{clip_polygon, reduce_to_four, ClipRecord, ClipVertex};
 use super::sat::{
@@ -49,10 +51,13 @@ pub fn collide_hulls(
                 *cache = SatCache::FaceA { face, separation: s };
                 return path(PairPath::CachedAxisSeparates, &mut record);
             }
-            // A cached face that no longer realises its separation: the full SAT below.
-            if reuse(s, separation) && face_contact(a, xa, b, xb, face, false, cfg, scratch, out, clip_of(&mut record))
-            {
-                return path(PairPath::CachedFeature, &mut record);
+            // A cached face whose contact no longer realises its separation: the full SAT
+            // below decides.
+            if reuse(s, separation) {
+                let depth = face_contact(a, xa, b, xb, face, false, cfg, scratch, out, clip_of(&mut record));
+                if realises(out, depth, cfg) {
+                    return path(PairPath::CachedFeature, &mut record);
+                }
             }
         }
         SatCache::FaceB { face, separation } => {
@@ -61,8 +66,11 @@ pub fn collide_hulls(
                 *cache = SatCache::FaceB { face, separation: s };
                 return path(PairPath::CachedAxisSeparates, &mut record);
             }
-            if reuse(s, separation) && face_contact(b, xb, a, xa, face, true, cfg, scratch, out, clip_of(&mut record)) {
-                return path(PairPath::CachedFeature, &mut record);
+            if reuse(s, separation) {
+                let depth = face_contact(b, xb, a, xa, face, true, cfg, scratch, out, clip_of(&mut record));
+                if realises(out, depth, cfg) {
+                    return path(PairPath::CachedFeature, &mut record);
+                }
             }
         }
         SatCache::Edge { edge_a, edge_b, separation } => {
@@ -112,7 +120,10 @@ pub fn collide_hulls(
         };
         return;
     }
-    // The face contact with reference face `f` (B's if `flipped`); true if it realises the axis.
+    // The face contact with reference face `f` (B's if `flipped`). It must realise the
+    // shapes' overlap (the best separation over every axis): where the face's deepest
+    // vertex dips past the face's edge it measures more than the overlap, and the clipped
+    // points, over the face, are the contact (a box overhanging the one below).
     let face =
         |f: u32, flipped: bool, scratch: &mut Scratch, out: &mut Manifold, record: &mut Option<&mut CollideRecord>| {
             set_clipped(record, false);
@@ -134,12 +145,13 @@ pub fn collide_hulls(
             (f.face, true)
         }
     };
-    if face(f, flipped, scratch, out, &mut record) {
+    face(f, flipped, scratch, out, &mut record);
+    if realises(out, -r.separation(), cfg) {
         return;
     }
-    // The face contact clipped away to nothing, or to points that miss the face's
-    // separation: the best edge pair instead (all of them, since the culled query may have
-    // skipped it).
+    // The face contact clipped away to nothing, or to points apart where the shapes
+    // overlap (edge across edge, past the face's edge): the best edge pair instead (all of
+    // them, since the culled query may have skipped it).
     let e = if r.edge.separation.is_finite() {
         r.edge
     } else {
@@ -251,11 +263,11 @@ pub fn incident_face_at_support(inc: &Hull, n: glam::Vec3) -> u32 {
 /// Face contact with reference face `ref_face` of `rh`; `flipped` when the reference hull
 /// is B (the normal then points from B's face towards A, so it is negated).
 ///
-/// Returns whether the manifold realises the face's separation: its deepest point within
-/// half the slop of the incident hull's deepest vertex along the normal. Where that vertex
-/// lies past the reference face's edge, clipping keeps only the incident face's part over
-/// the face, which can be still apart by centimetres while the hulls overlap elsewhere,
-/// edge across edge; [`collide_hulls`] then takes the edge pair.
+/// Returns the depth of the incident hull's deepest vertex under the reference face (the
+/// face's separation, negated). Where that vertex lies past the reference face's edge,
+/// clipping keeps only the incident face's part over the face: the contact of a box
+/// overhanging the one below, or points still apart by centimetres while the hulls
+/// overlap elsewhere, edge across edge; [`collide_hulls`] tells the two apart.
 #[allow(clippy::too_many_arguments)]
 pub fn face_contact(
     rh: &Hull,
@@ -268,7 +280,7 @@ pub fn face_contact(
     scratch: &mut Scratch,
     out: &mut Manifold,
     mut debug: Option<&mut ClipRecord>,
-) -> bool {
+) -> f32 {
     out.clear();
     let rel = Iso::relative(rx, ix);
     let face = rh.faces[ref_face as usize];
@@ -324,7 +336,12 @@ pub fn face_contact(
     if let Some(d) = debug {
         d.reduced.extend(out.points.iter().map(|p| p.position));
     }
-    !out.points.is_empty() && out.max_depth() >= separation_depth - 0.5 * cfg.slop
+    separation_depth
+}
+
+/// Whether manifold `m` holds a point as deep as `depth`, within half the slop.
+fn realises(m: &Manifold, depth: f32, cfg: &CollideConfig) -> bool {
+    !m.points.is_empty() && m.max_depth() >= depth - 0.5 * cfg.slop
 }
 
 /// The contact of edges `ea` (of A) and `eb` (of B), whose axis the SAT measured at
