@@ -3,7 +3,9 @@
 //!
 //! - [`SatRecord`]: every face query of A and of B, every edge pair with its Gauss-map
 //!   verdict (Minkowski face, pruned, or skipped as near-parallel) and separation, the
-//!   three winners, the chosen axis and why.
+//!   three winners, the chosen axis and why, and the manifold the narrow phase builds from
+//!   it (where a face's clipped points miss the hulls' overlap, the edge pair's, as in
+//!   `collide_hulls`, with the reason).
 //! - [`GaussMap`]: a hull's face normals (points on the unit sphere) and edges (great-circle
 //!   arcs between the normals of the edge's two faces), in world axes; [`GaussMap::negated`]
 //!   gives the map of −B, so overlaying A's map with −B's shows the Minkowski faces of
@@ -14,7 +16,7 @@
 //!   polygon after every clip plane, kept and reduced points.
 
 use crate::physics::collide::clip::ClipRecord;
-use crate::physics::collide::hull_hull::{edge_contact, face_contact};
+use crate::physics::collide::hull_hull::{edge_contact, face_contact, realises};
 use crate::physics::collide::sat::{
     edge_of, edge_separation, edges_in_frame, face_separation, is_minkowski_face, preference_bar, sat, Axis, SatResult,
     REL_EDGE_TOLERANCE, REL_FACE_TOLERANCE,
@@ -208,7 +210,7 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
     let separated = result.separation() > cfg.margin;
     let mut manifold = Manifold::default();
     let mut clip = None;
-    let (winner, axis, reason) = if separated {
+    let (mut winner, mut axis, mut reason) = if separated {
         (
             None,
             Vec3::ZERO,
@@ -288,6 +290,26 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
             }
         }
     };
+    // As the hot path: a face contact must hold the hulls' overlap, else the best edge pair
+    // is the contact (`collide_hulls`).
+    let face_won = matches!(winner, Some(ContactKind::FaceA | ContactKind::FaceB));
+    if face_won && !realises(&manifold, -result.separation(), cfg) && result.edge.separation.is_finite() {
+        let e = result.edge;
+        let (mut edge, mut c) = (Manifold::default(), ClipRecord::default());
+        let clipped =
+            edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, e.separation, cfg, &mut scratch, &mut edge, Some(&mut c));
+        if !edge.points.is_empty() {
+            reason = format!(
+                "{reason}. But the face's clipped points reach only {:+.4} m where the hulls overlap by {:.4} m (its deepest vertex lies past the face's edge), so edge pair {}/{} is the contact",
+                manifold.max_depth(),
+                -result.separation(),
+                e.edge_a,
+                e.edge_b
+            );
+            (winner, axis, manifold) = (Some(ContactKind::Edge), edge.normal, edge);
+            clip = clipped.then_some(c);
+        }
+    }
     SatRecord { faces_a, faces_b, edge_pairs, result, winner, axis, reason, manifold, clip }
 }
 

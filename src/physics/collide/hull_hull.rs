@@ -340,7 +340,7 @@ pub fn face_contact(
 }
 
 /// Whether manifold `m` holds a point as deep as `depth`, within half the slop.
-fn realises(m: &Manifold, depth: f32, cfg: &CollideConfig) -> bool {
+pub fn realises(m: &Manifold, depth: f32, cfg: &CollideConfig) -> bool {
     !m.points.is_empty() && m.max_depth() >= depth - 0.5 * cfg.slop
 }
 
