@@ -58,6 +58,68 @@ pub trait Engine {
     fn step(&mut self);
     /// Pose of every body, in the order of the contactlab world it mirrors.
     fn poses(&self) -> Vec<Iso>;
+    /// How the engine's own manifolds hold their touching points now, where it can say.
+    fn touching_points(&self) -> Option<TouchingPoints> {
+        None
+    }
+}
+
+/// How an engine's manifolds hold the points that touch (depth ≥ 0, solver points for
+/// rapier3d): how many manifolds have 1, 2, 3 and 4 or more of them, and how many have two
+/// at the same place (within [`TouchingPoints::COINCIDENT`]). A soft contact point is a
+/// spring scaled by its own effective mass, so a point given twice is twice as stiff.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TouchingPoints {
+    /// Manifolds by their count of touching points: 1, 2, 3, 4 or more.
+    pub by_count: [usize; 4],
+    /// Manifolds with two touching points within [`TouchingPoints::COINCIDENT`].
+    pub coincident: usize,
+}
+
+impl TouchingPoints {
+    /// Two points closer than this (m) are the same point.
+    pub const COINCIDENT: f32 = 1e-5;
+
+    /// Counts one manifold from its touching points' positions (any one frame).
+    pub fn add(&mut self, points: &[Vec3]) {
+        if let Some(slot) = points.len().checked_sub(1) {
+            self.by_count[slot.min(3)] += 1;
+        }
+        let twice =
+            points.iter().enumerate().any(|(i, p)| points[..i].iter().any(|q| p.distance(*q) < Self::COINCIDENT));
+        self.coincident += usize::from(twice);
+    }
+}
+
+impl std::fmt::Display for TouchingPoints {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [one, two, three, more] = self.by_count;
+        write!(
+            f,
+            "manifolds by touching points: 1: {one}, 2: {two}, 3: {three}, 4+: {more}; {} of them hold one point twice",
+            self.coincident
+        )
+    }
+}
+
+/// Moves every dynamic body of `world` by a seeded offset of up to `reach` (m) along each
+/// axis: a pile started a little differently settles into another rest, so a few seeds
+/// compare engines better than one end pose.
+pub fn jitter(world: &mut World, seed: u64, reach: f32) {
+    // xorshift64: the same offsets on every machine.
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+    };
+    for i in 0..world.bodies().len() {
+        let h = world.handle(i);
+        if let Some(b) = world.body_mut(h).filter(|b| b.is_dynamic()) {
+            b.pose.pos += Vec3::new(next(), next(), next()) * reach;
+        }
+    }
 }
 
 /// contactlab itself.
@@ -114,6 +176,16 @@ impl Engine for Contactlab {
     }
     fn poses(&self) -> Vec<Iso> {
         self.0.bodies().iter().map(|b| b.pose).collect()
+    }
+    fn touching_points(&self) -> Option<TouchingPoints> {
+        let mut t = TouchingPoints::default();
+        let mut at = Vec::with_capacity(4);
+        for c in self.0.contacts() {
+            at.clear();
+            at.extend(c.manifold.points.iter().filter(|p| p.depth >= 0.0).map(|p| p.position));
+            t.add(&at);
+        }
+        Some(t)
     }
 }
 
@@ -222,6 +294,19 @@ impl Engine for Rapier {
                 Iso::new(Vec3::new(t.x, t.y, t.z), Quat::from_xyzw(r.x, r.y, r.z, r.w))
             })
             .collect()
+    }
+    fn touching_points(&self) -> Option<TouchingPoints> {
+        let mut t = TouchingPoints::default();
+        let mut at = Vec::with_capacity(8);
+        for m in self.world.narrow_phase.contact_pairs().flat_map(|p| p.manifolds()) {
+            at.clear();
+            // The solver's points, each at its offset from the second body (one frame for
+            // the whole manifold).
+            let touching = m.data.solver_contacts.iter().filter(|c| c.dist <= 0.0);
+            at.extend(touching.map(|c| Vec3::new(c.anchor2.x, c.anchor2.y, c.anchor2.z)));
+            t.add(&at);
+        }
+        Some(t)
     }
 }
 

@@ -5,6 +5,10 @@
 //! valgrind --tool=callgrind target/release/peers-run box-pile-1k contactlab 120
 //! ```
 //!
+//! After the three arguments, `jitter=SEED` moves every dynamic body by a seeded offset of up
+//! to 1 mm along each axis before the run (the same for every engine: a pile settles into
+//! another rest), and `hertz=HZ` sets contactlab's contact stiffness (the peer rows: 30 Hz).
+//!
 //! `peers-run narrow PAIR/REGIME ENGINE N` computes N cold manifolds instead (for example
 //! `peers-run narrow hull20-hull20/shallow contactlab 100000`).
 //!
@@ -21,7 +25,7 @@ use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peers-run SCENE ENGINE STEPS  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | convex-pile-N (Box3D's convex pile, N/64 layers of 8×8 hulls) | many-pyramids-10780 (Box3D's) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust)";
+    let usage = "usage: peers-run SCENE ENGINE STEPS [jitter=SEED] [hertz=HZ]  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | convex-pile-N (Box3D's convex pile, N/64 layers of 8×8 hulls) | many-pyramids-10780 (Box3D's) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust)";
     if let [mode, label, engine, n] = args.as_slice() {
         if mode == "narrow" {
             return narrow(label, engine, n);
@@ -32,18 +36,34 @@ fn main() -> ExitCode {
             return character(engine, moves);
         }
     }
-    let [scene, engine, steps] = args.as_slice() else {
+    let [scene, engine, steps, options @ ..] = args.as_slice() else {
         eprintln!("{usage}");
         return ExitCode::FAILURE;
     };
+    let mut settings = contactlab_settings();
+    let mut seed = None;
+    for o in options {
+        let value = |key: &str| o.strip_prefix(key).and_then(|v| v.strip_prefix('='));
+        if let Some(Ok(s)) = value("jitter").map(str::parse::<u64>) {
+            seed = Some(s);
+        } else if let Some(Ok(hz)) = value("hertz").map(str::parse::<f32>) {
+            settings.contact_hertz = hz;
+        } else {
+            eprintln!("'{o}' is neither jitter=SEED (a whole number) nor hertz=HZ (a number)\n{usage}");
+            return ExitCode::FAILURE;
+        }
+    }
     let Ok(steps) = steps.parse::<usize>() else {
         eprintln!("STEPS must be a whole number, got '{steps}'\n{usage}");
         return ExitCode::FAILURE;
     };
-    let Some(world) = contactlab_peers::stock_world(scene, contactlab_settings()) else {
+    let Some(mut world) = contactlab_peers::stock_world(scene, settings) else {
         eprintln!("unknown scene '{scene}'\n{usage}");
         return ExitCode::FAILURE;
     };
+    if let Some(seed) = seed {
+        contactlab_peers::jitter(&mut world, seed, 1e-3);
+    }
     // `contactlab@N`: contactlab on N threads (0: every core).
     let threads = engine.strip_prefix("contactlab@").map(|n| n.parse::<u32>());
     if let Some(Err(_)) = threads {
@@ -110,7 +130,11 @@ fn main() -> ExitCode {
         let delta = w.bodies()[last].pose.pos - world.bodies()[last].pose.pos;
         let drift = delta.length();
         eprintln!("  last body displacement {delta:?}");
-        let poses = Contactlab(w).poses();
+        let cl = Contactlab(w);
+        if let Some(t) = cl.touching_points() {
+            println!("  {t}");
+        }
+        let poses = cl.poses();
         println!("  max penetration {:.4} m, last body moved {drift:.4} m", max_penetration(&world, &poses));
         println!("  {}", depth_summary(pair_depths(&world, &poses)));
         if let Some((max, mean)) = joint_error(&world, &poses) {
@@ -157,6 +181,9 @@ fn main() -> ExitCode {
         (poses[last].pos - start).length()
     );
     println!("  {}", depth_summary(pair_depths(&world, &poses)));
+    if let Some(t) = e.touching_points() {
+        println!("  {t}");
+    }
     if let Some((max, mean)) = joint_error(&world, &poses) {
         println!("  joint error max {max:.5} m, mean {mean:.5} m");
         samples.print();
