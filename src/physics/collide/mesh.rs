@@ -38,7 +38,10 @@
 //! grouped by normal, deepest first: the deepest candidate opens the first group and every
 //! candidate within 18° of its normal ([`SAME_NORMAL`]) joins it; the deepest of the rest
 //! opens the next, up to [`MAX_GROUPS`] (shallower candidates of a fifth direction are
-//! dropped). Each group becomes one manifold of at most four points by
+//! dropped). A corner or an edge shared by several triangles is a candidate of each, the
+//! same point to rounding: a group keeps it once ([`SAME_POINT`]), or a ball on a ridge
+//! would rest on two springs where a ball on a face rests on one. Each group becomes one
+//! manifold of at most four points by
 //! [`super::clip::reduce_preferring`] (the deepest, then the largest area, choosing among
 //! the points that touch, within the slop, before those still apart: a cube across a ridge
 //! keeps both ends of the ridge before its corners over the slopes): the first (deepest)
@@ -78,6 +81,11 @@ pub const SAME_NORMAL: f32 = 0.95;
 /// counts against the face: a vertex under a crease between slopes of angle α projects
 /// `tan α` × its depth past it (2 covers slopes up to 63°).
 pub const CREASE_REACH: f32 = 2.0;
+
+/// Candidates of one normal group closer than this fraction of the body's bounding radius
+/// are one point (a shared corner or edge seen from each of its triangles; rounding moves
+/// it by far less).
+pub const SAME_POINT: f32 = 1e-4;
 
 /// At most this many manifolds (normal groups) per body–mesh pair.
 pub const MAX_GROUPS: usize = 4;
@@ -477,9 +485,22 @@ pub fn collide_mesh(
             c.group = g;
         }
     }
-    // One feature id once per group (a shared mesh corner is a candidate of each triangle).
+    // One point once per group. A mesh corner or edge shared by several triangles is a
+    // candidate of each (a ball on a ridge, a hull across an edge between two triangles):
+    // the same point to rounding, under different ids. Given twice, it would be a soft
+    // contact twice as stiff as its neighbours and take two of the four places.
     cands.sort_unstable_by_key(|c| (c.group, c.id));
-    cands.dedup_by(|a, b| (a.group, a.id) == (b.group, b.id));
+    let same_sq = (SAME_POINT * other.bounding_radius()).powi(2);
+    let mut kept = 0;
+    for i in 0..cands.len() {
+        let c = cands[i];
+        let seen = cands[..kept].iter().rev().take_while(|k| k.group == c.group);
+        if !seen.into_iter().any(|k| (k.point - c.point).length_squared() <= same_sq) {
+            cands[kept] = c;
+            kept += 1;
+        }
+    }
+    cands.truncate(kept);
     let mut start = 0;
     for (g, &n) in normals.iter().enumerate() {
         let len = cands[start..].iter().take_while(|c| c.group as usize == g).count();
