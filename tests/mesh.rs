@@ -521,3 +521,32 @@ fn a_ball_on_a_mesh_ridge_or_corner_sinks_as_deep_as_on_a_face() {
         assert!((depth - sag).abs() < 0.05 * sag, "on {on}: {depth} m, g/ω² = {sag} m");
     }
 }
+
+/// A ball on a ridge touches the ridge and nothing else. Each 10° slope of the roof is two
+/// triangles split by a flat diagonal; the triangle across the diagonal from the ridge is
+/// half a metre from the ball, but the plane it lies in passes 7 mm inside the ball. Read
+/// against that plane (the face normal a flat edge calls for), it gave a point 17.4 mm deep
+/// along the slope's normal, deeper than the ridge's 10 mm, so the whole manifold pushed
+/// along the slope.
+#[test]
+fn a_ball_on_a_ridge_touches_the_ridge_only() {
+    let (l, w) = (2.0f32, 2.0f32);
+    let drop = l * 10f32.to_radians().tan();
+    let v = vec![
+        Vec3::new(-l, -drop, -w),
+        Vec3::new(-l, -drop, w),
+        Vec3::new(0.0, 0.0, w),
+        Vec3::new(0.0, 0.0, -w),
+        Vec3::new(l, -drop, w),
+        Vec3::new(l, -drop, -w),
+    ];
+    let roof = Shape::Mesh(Arc::new(TriMesh::new(v, vec![[0, 1, 2], [0, 2, 3], [3, 2, 4], [3, 4, 5]]).unwrap()));
+    let ball = Shape::Sphere { radius: 0.5 };
+    for z in [-1.2, -0.7, 0.0, 0.7, 1.2] {
+        let m = contact(&roof, &ball, Iso::from_translation(Vec3::new(0.0, 0.49, z)));
+        assert_eq!(m.points.len(), 1, "one point at z = {z}: {:?}", m.points);
+        let p = m.points[0];
+        assert!((p.depth - 0.01).abs() < 1e-5 && m.normal.y > 0.99999, "the ridge at z = {z}: {m:?}");
+        assert!((p.position - Vec3::new(0.0, -0.005, z)).length() < 1e-5, "on the ridge: {:?}", p.position);
+    }
+}

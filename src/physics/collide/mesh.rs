@@ -26,12 +26,15 @@
 //! concave, or every edge of the triangle at that corner is — gets the triangle's face
 //! normal instead of the edge's direction (the idea of Bullet's and Box2D's "smooth"
 //! contacts, and of Gregorius's and Erleben's notes on internal edges: a normal outside the
-//! Voronoi region the neighbour allows cannot be real). Triangle corners and edges inside
-//! the body (2, 3) count only where the mesh is convex there: inside a flat floor the body's
-//! own vertices (1) carry the contact. In a concave crease a body vertex under both faces
-//! projects outside both triangles; (1) then looks just past the concave edges
-//! ([`CREASE_REACH`]), so the vertex is held by both faces' normals instead of slipping
-//! through the crease.
+//! Voronoi region the neighbour allows cannot be real), and its depth is read against the
+//! face's plane — while a round body is within the margin of the triangle itself: past
+//! that, the plane runs on where the mesh does not (a ball on a ridge, half a metre from
+//! a slope triangle whose flat edge is the slope's other diagonal). Triangle corners and
+//! edges inside the body (2, 3) count only where the mesh is convex there: inside a flat
+//! floor the body's own vertices (1) carry the contact. In a concave crease a body vertex
+//! under both faces projects outside both triangles; (1) then looks just past the concave
+//! edges ([`CREASE_REACH`]), so the vertex is held by both faces' normals instead of
+//! slipping through the crease.
 //!
 //! **Normal groups.** A body can touch faces of the mesh that meet at an angle (a box in a
 //! V valley rests on both slopes), and one manifold holds one normal. So the candidates are
@@ -146,14 +149,30 @@ fn may_tilt(mesh: &TriMesh, t: u32, f: Option<usize>) -> bool {
 }
 
 /// A round contact: centre `p` of a ball of radius `r` against triangle `t` whose closest
-/// point to it is `q`. The normal is `p − q` where the mesh allows it, else the face's.
-fn round_candidate(mesh: &TriMesh, t: u32, tri: [Vec3; 3], p: Vec3, q: Vec3, r: f32, idv: u64) -> Candidate {
+/// point to it is `q`. The normal is `p − q` where the mesh allows it, else the face's. A
+/// ball farther than `margin` from the triangle itself gets a candidate as far apart as it
+/// is, whatever the face's plane says (the caller drops it).
+#[allow(clippy::too_many_arguments)]
+fn round_candidate(
+    mesh: &TriMesh,
+    t: u32,
+    tri: [Vec3; 3],
+    p: Vec3,
+    q: Vec3,
+    r: f32,
+    margin: f32,
+    idv: u64,
+) -> Candidate {
     let face = mesh.normal(t);
     let d = p - q;
     let len = d.length();
     let tol = 1e-5 * (tri[1] - tri[0]).length().max((tri[2] - tri[0]).length());
     let tilt = may_tilt(mesh, t, feature_of(q, tri, tol));
-    let (normal, gap) = if tilt && len > 1e-6 * r.max(1e-3) {
+    let (normal, gap) = if (tilt || len - r > margin) && len > 1e-6 * r.max(1e-3) {
+        // Out of the triangle's reach: as far apart as it is. The face's plane runs on past
+        // a flat edge, but not past the far side of the flat neighbour: a ball on a ridge
+        // read 7 mm deeper than it was against the plane of a triangle whose flat edge (its
+        // slope's other diagonal) lay half a metre away.
         (d / len, len)
     } else {
         // The face normal; the sign follows the side the centre is on.
@@ -422,7 +441,7 @@ pub fn collide_mesh(
             for &t in &scratch.mesh_tris {
                 let tri = mesh.triangle(t);
                 let q = closest_point_on_triangle(x.pos, tri);
-                let c = round_candidate(mesh, t, tri, x.pos, q, *radius, id(t, 3, 0));
+                let c = round_candidate(mesh, t, tri, x.pos, q, *radius, margin, id(t, 3, 0));
                 if c.depth > -margin {
                     cands.push(c);
                 }
@@ -434,7 +453,7 @@ pub fn collide_mesh(
                 let tri = mesh.triangle(t);
                 for (k, end) in [p0, p1].into_iter().enumerate() {
                     let q = closest_point_on_triangle(end, tri);
-                    let c = round_candidate(mesh, t, tri, end, q, *radius, id(t, 4, k as u64));
+                    let c = round_candidate(mesh, t, tri, end, q, *radius, margin, id(t, 4, k as u64));
                     if c.depth > -margin {
                         cands.push(c);
                     }
@@ -445,7 +464,7 @@ pub fn collide_mesh(
                     // covered above) and the edge can carry a tilted normal.
                     let interior = (s - p0).length_squared() > 1e-10 && (s - p1).length_squared() > 1e-10;
                     if interior && may_tilt(mesh, t, Some(k)) {
-                        let c = round_candidate(mesh, t, tri, s, q, *radius, id(t, 5, k as u64));
+                        let c = round_candidate(mesh, t, tri, s, q, *radius, margin, id(t, 5, k as u64));
                         if c.depth > -margin {
                             cands.push(c);
                         }
