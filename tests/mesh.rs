@@ -522,14 +522,14 @@ fn a_ball_on_a_mesh_ridge_or_corner_sinks_as_deep_as_on_a_face() {
     }
 }
 
-/// A ball on a ridge touches the ridge and nothing else. Each 10° slope of the roof is two
+/// A ball (or a capsule lying along it) on a ridge touches the ridge and nothing else. Each 10° slope of the roof is two
 /// triangles split by a flat diagonal; the triangle across the diagonal from the ridge is
 /// half a metre from the ball, but the plane it lies in passes 7 mm inside the ball. Read
 /// against that plane (the face normal a flat edge calls for), it gave a point 17.4 mm deep
 /// along the slope's normal, deeper than the ridge's 10 mm, so the whole manifold pushed
 /// along the slope.
 #[test]
-fn a_ball_on_a_ridge_touches_the_ridge_only() {
+fn a_ball_or_a_capsule_on_a_ridge_touches_the_ridge_only() {
     let (l, w) = (2.0f32, 2.0f32);
     let drop = l * 10f32.to_radians().tan();
     let v = vec![
@@ -548,5 +548,16 @@ fn a_ball_on_a_ridge_touches_the_ridge_only() {
         let p = m.points[0];
         assert!((p.depth - 0.01).abs() < 1e-5 && m.normal.y > 0.99999, "the ridge at z = {z}: {m:?}");
         assert!((p.position - Vec3::new(0.0, -0.005, z)).length() < 1e-5, "on the ridge: {:?}", p.position);
+    }
+    // A capsule lying along the ridge, 1 cm into it: its two ends on the ridge, straight up.
+    let pill = Shape::Capsule { radius: 0.2, half_height: 0.5 };
+    for z in [-0.9, 0.0, 0.9] {
+        let along = Iso::new(Vec3::new(0.0, 0.19, z), Quat::from_rotation_x(std::f32::consts::FRAC_PI_2));
+        let m = contact(&roof, &pill, along);
+        assert_eq!(m.points.len(), 2, "the capsule's two ends at z = {z}: {:?}", m.points);
+        assert!(m.normal.y > 0.99999, "straight up at z = {z}: {m:?}");
+        for p in &m.points {
+            assert!((p.depth - 0.01).abs() < 1e-5 && p.position.x.abs() < 1e-5, "on the ridge at z = {z}: {p:?}");
+        }
     }
 }
