@@ -380,16 +380,11 @@ fn cubes_come_to_rest_across_the_creases_of_a_heightfield() {
     assert!(moving.is_empty(), "{} of {gentle} cubes still moving (x, z, slope°, m): {moving:?}", moving.len());
 }
 
-/// A cube lying across a shallow ridge (two 2° slopes) holds the ridge at both ends. The
-/// ridge cuts 3 mm into the cube's bottom face at one end and 1 mm at the other; the
-/// cube's corners hang 11–13 mm over the slopes, inside the speculative margin. Reduced
-/// for the largest area alone, the manifold kept the deep end and the four corners, and
-/// the cube pivoted on that one end: heightfield-1000's deepest pairs were such cubes,
-/// rocking 4–10 mm into the terrain. Points that touch are chosen before points apart.
-#[test]
-fn a_cube_across_a_ridge_rests_on_both_ends_of_it() {
+/// A roof 4 m square: two slopes falling at `slope_deg` from a ridge along the z axis at
+/// y = 0, each slope two triangles split by a flat diagonal.
+fn roof(slope_deg: f32) -> Shape {
     let (l, w) = (2.0f32, 2.0f32);
-    let drop = l * 2f32.to_radians().tan();
+    let drop = l * slope_deg.to_radians().tan();
     let v = vec![
         Vec3::new(-l, -drop, -w),
         Vec3::new(-l, -drop, w),
@@ -398,7 +393,18 @@ fn a_cube_across_a_ridge_rests_on_both_ends_of_it() {
         Vec3::new(l, -drop, w),
         Vec3::new(l, -drop, -w),
     ];
-    let roof = Shape::Mesh(Arc::new(TriMesh::new(v, vec![[0, 1, 2], [0, 2, 3], [3, 2, 4], [3, 4, 5]]).unwrap()));
+    Shape::Mesh(Arc::new(TriMesh::new(v, vec![[0, 1, 2], [0, 2, 3], [3, 2, 4], [3, 4, 5]]).unwrap()))
+}
+
+/// A cube lying across a shallow ridge (two 2° slopes) holds the ridge at both ends. The
+/// ridge cuts 3 mm into the cube's bottom face at one end and 1 mm at the other; the
+/// cube's corners hang 11–13 mm over the slopes, inside the speculative margin. Reduced
+/// for the largest area alone, the manifold kept the deep end and the four corners, and
+/// the cube pivoted on that one end: heightfield-1000's deepest pairs were such cubes,
+/// rocking 4–10 mm into the terrain. Points that touch are chosen before points apart.
+#[test]
+fn a_cube_across_a_ridge_rests_on_both_ends_of_it() {
+    let roof = roof(2.0);
     // Bottom face 1 mm under the ridge at z = −0.4 and 3 mm at z = +0.4: turned about x.
     let tilt = (0.002f32 / 0.8).asin();
     let at = Iso::new(Vec3::new(0.0, 0.4 * tilt.cos() - 0.002, 0.0), Quat::from_rotation_x(tilt));
@@ -530,17 +536,7 @@ fn a_ball_on_a_mesh_ridge_or_corner_sinks_as_deep_as_on_a_face() {
 /// along the slope.
 #[test]
 fn a_ball_or_a_capsule_on_a_ridge_touches_the_ridge_only() {
-    let (l, w) = (2.0f32, 2.0f32);
-    let drop = l * 10f32.to_radians().tan();
-    let v = vec![
-        Vec3::new(-l, -drop, -w),
-        Vec3::new(-l, -drop, w),
-        Vec3::new(0.0, 0.0, w),
-        Vec3::new(0.0, 0.0, -w),
-        Vec3::new(l, -drop, w),
-        Vec3::new(l, -drop, -w),
-    ];
-    let roof = Shape::Mesh(Arc::new(TriMesh::new(v, vec![[0, 1, 2], [0, 2, 3], [3, 2, 4], [3, 4, 5]]).unwrap()));
+    let roof = roof(10.0);
     let ball = Shape::Sphere { radius: 0.5 };
     for z in [-1.2, -0.7, 0.0, 0.7, 1.2] {
         let m = contact(&roof, &ball, Iso::from_translation(Vec3::new(0.0, 0.49, z)));
