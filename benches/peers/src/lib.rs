@@ -23,6 +23,7 @@ pub mod character;
 pub mod narrow;
 
 use contactlab::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
+use contactlab::physics::hull::builders::SplitMix64;
 use contactlab::physics::{Iso, JointKind, Settings, Shape, World, WORLD};
 use glam::{Quat, Vec3};
 
@@ -106,14 +107,9 @@ impl std::fmt::Display for TouchingPoints {
 /// axis: a pile started a little differently settles into another rest, so a few seeds
 /// compare engines better than one end pose.
 pub fn jitter(world: &mut World, seed: u64, reach: f32) {
-    // xorshift64: the same offsets on every machine.
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x >> 40) as f32 / (1u64 << 23) as f32 - 1.0
-    };
+    // The same offsets on every machine.
+    let mut rng = SplitMix64(seed);
+    let mut next = || rng.next_f32() * 2.0 - 1.0;
     for i in 0..world.bodies().len() {
         let h = world.handle(i);
         if let Some(b) = world.body_mut(h).filter(|b| b.is_dynamic()) {
