@@ -169,10 +169,12 @@ fn round_candidate(
     let tol = 1e-5 * (tri[1] - tri[0]).length().max((tri[2] - tri[0]).length());
     let tilt = may_tilt(mesh, t, feature_of(q, tri, tol));
     let (normal, gap) = if (tilt || len - r > margin) && len > 1e-6 * r.max(1e-3) {
-        // Out of the triangle's reach: as far apart as it is. The face's plane runs on past
-        // a flat edge, but not past the far side of the flat neighbour: a ball on a ridge
-        // read 7 mm deeper than it was against the plane of a triangle whose flat edge (its
-        // slope's other diagonal) lay half a metre away.
+        // From the closest point where the mesh allows that normal, and also where the
+        // triangle is out of reach: then the candidate is as far apart as the ball is, and
+        // dropped. The face's plane runs on past a flat edge, but not past the far side of
+        // the flat neighbour: a ball on a ridge read 7 mm deeper than it was against the
+        // plane of a triangle whose flat edge (its slope's other diagonal) lay half a metre
+        // away.
         (d / len, len)
     } else {
         // The face normal; the sign follows the side the centre is on.
