@@ -16,7 +16,8 @@
 //!   polygon after every clip plane, kept and reduced points.
 
 use crate::physics::collide::clip::ClipRecord;
-use crate::physics::collide::hull_hull::{edge_contact, face_contact, realises};
+use crate::physics::collide::hull_hull::{contact_from_sat, face_contact};
+use crate::physics::collide::record::CollideRecord;
 use crate::physics::collide::sat::{
     edge_of, edge_separation, edges_in_frame, face_separation, is_minkowski_face, preference_bar, sat, Axis, SatResult,
     REL_EDGE_TOLERANCE, REL_FACE_TOLERANCE,
@@ -204,112 +205,107 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
             edge_pairs.push(rec);
         }
     }
-    // The winners as the hot path computes them (no early exit: margin = +∞).
+    // The winners as the hot path computes them (no early exit: margin = +∞), and the
+    // contact the narrow phase's own rule builds from them (`contact_from_sat`).
     let mut scratch = Scratch::default();
     let result = sat(a, b, &rel, f32::INFINITY, &mut scratch.edges_b);
-    let separated = result.separation() > cfg.margin;
     let mut manifold = Manifold::default();
-    let mut clip = None;
-    let (mut winner, mut axis, mut reason) = if separated {
-        (
-            None,
-            Vec3::ZERO,
-            format!("separated: best separation {:.4} m exceeds the margin {:.4} m", result.separation(), cfg.margin),
+    if result.separation() > cfg.margin {
+        let reason =
+            format!("separated: best separation {:.4} m exceeds the margin {:.4} m", result.separation(), cfg.margin);
+        return SatRecord {
+            faces_a,
+            faces_b,
+            edge_pairs,
+            result,
+            winner: None,
+            axis: Vec3::ZERO,
+            reason,
+            manifold,
+            clip: None,
+        };
+    }
+    let mut built = CollideRecord::default();
+    contact_from_sat(a, xa, b, xb, &result, cfg, &mut scratch, &mut manifold, Some(&mut built));
+    let (fa, fb) = (result.face_a.separation, result.face_b.separation);
+    // The bars of the face preference (`sat::beats`): a challenger must exceed the
+    // incumbent by the relative tolerance of its magnitude plus half the slop.
+    let bar = |incumbent: f32, rel: f32| preference_bar(incumbent, rel, 0.5 * cfg.slop);
+    let edge_bar = bar(fa.max(fb), REL_EDGE_TOLERANCE);
+    let edge_rule = if result.edge.separation.is_finite() {
+        format!(
+            "the best edge pair ({:+.4} m) would need > {:+.4} m (best face {:+.4} m + 10 % of its size + half the slop)",
+            result.edge.separation,
+            edge_bar,
+            fa.max(fb)
         )
     } else {
-        let fa = result.face_a.separation;
-        let fb = result.face_b.separation;
-        // The bars of the face preference (`sat::beats`): a challenger must exceed the
-        // incumbent by the relative tolerance of its magnitude plus half the slop.
-        let bar = |incumbent: f32, rel: f32| preference_bar(incumbent, rel, 0.5 * cfg.slop);
-        let edge_bar = bar(fa.max(fb), REL_EDGE_TOLERANCE);
-        let edge_rule = if result.edge.separation.is_finite() {
-            format!(
-                "the best edge pair ({:+.4} m) would need > {:+.4} m (best face {:+.4} m + 10 % of its size + half the slop)",
-                result.edge.separation,
-                edge_bar,
-                fa.max(fb)
-            )
-        } else {
-            "no edge pair builds a Minkowski face".to_string()
-        };
-        match result.choose(cfg) {
-            Axis::Edge(e) => {
-                let mut c = ClipRecord::default();
-                if edge_contact(
-                    a,
-                    xa,
-                    b,
-                    xb,
-                    e.edge_a,
-                    e.edge_b,
-                    e.separation,
-                    cfg,
-                    &mut scratch,
-                    &mut manifold,
-                    Some(&mut c),
-                ) {
-                    clip = Some(c);
-                }
-                let why = format!(
-                    "edge pair {}/{} wins: {:+.4} m > {:+.4} m (best face {:+.4} m + 10 % of its size + half the slop)",
-                    e.edge_a,
-                    e.edge_b,
-                    e.separation,
-                    edge_bar,
-                    fa.max(fb)
-                );
-                (Some(ContactKind::Edge), manifold.normal, why)
-            }
-            Axis::FaceA(f) => {
-                let mut c = ClipRecord::default();
-                face_contact(a, xa, b, xb, f.face, false, cfg, &mut scratch, &mut manifold, Some(&mut c));
-                clip = Some(c);
-                let why = format!(
-                    "face {} of A wins (faces are preferred): B's best face ({:+.4} m) would need > {:+.4} m (A's + 2 % of its size + half the slop); {}",
-                    f.face,
-                    fb,
-                    bar(fa, REL_FACE_TOLERANCE),
-                    edge_rule
-                );
-                (Some(ContactKind::FaceA), xa.transform_vector(a.faces()[f.face as usize].normal), why)
-            }
-            Axis::FaceB(f) => {
-                let mut c = ClipRecord::default();
-                face_contact(b, xb, a, xa, f.face, true, cfg, &mut scratch, &mut manifold, Some(&mut c));
-                clip = Some(c);
-                let why = format!(
-                    "face {} of B wins: {:+.4} m > {:+.4} m (A's best face {:+.4} m + 2 % of its size + half the slop); {}",
-                    f.face,
-                    fb,
-                    bar(fa, REL_FACE_TOLERANCE),
-                    fa,
-                    edge_rule
-                );
-                (Some(ContactKind::FaceB), -xb.transform_vector(b.faces()[f.face as usize].normal), why)
-            }
-        }
+        "no edge pair builds a Minkowski face".to_string()
     };
-    // As the hot path: a face contact must hold the hulls' overlap, else the best edge pair
-    // is the contact (`collide_hulls`).
-    let face_won = matches!(winner, Some(ContactKind::FaceA | ContactKind::FaceB));
-    if face_won && !realises(&manifold, -result.separation(), cfg) && result.edge.separation.is_finite() {
-        let e = result.edge;
-        let (mut edge, mut c) = (Manifold::default(), ClipRecord::default());
-        let clipped =
-            edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, e.separation, cfg, &mut scratch, &mut edge, Some(&mut c));
-        if !edge.points.is_empty() {
+    let chosen = result.choose(cfg);
+    let mut reason = match chosen {
+        Axis::Edge(e) => format!(
+            "edge pair {}/{} wins: {:+.4} m > {:+.4} m (best face {:+.4} m + 10 % of its size + half the slop)",
+            e.edge_a,
+            e.edge_b,
+            e.separation,
+            edge_bar,
+            fa.max(fb)
+        ),
+        Axis::FaceA(f) => format!(
+            "face {} of A wins (faces are preferred): B's best face ({:+.4} m) would need > {:+.4} m (A's + 2 % of its size + half the slop); {}",
+            f.face,
+            fb,
+            bar(fa, REL_FACE_TOLERANCE),
+            edge_rule
+        ),
+        Axis::FaceB(f) => format!(
+            "face {} of B wins: {:+.4} m > {:+.4} m (A's best face {:+.4} m + 2 % of its size + half the slop); {}",
+            f.face,
+            fb,
+            bar(fa, REL_FACE_TOLERANCE),
+            fa,
+            edge_rule
+        ),
+    };
+    // Where the contact was built on another axis than the preference's, why.
+    match (chosen, built.axis) {
+        (Axis::FaceA(f) | Axis::FaceB(f), Some(Axis::Edge(e))) => {
+            let flipped = matches!(chosen, Axis::FaceB(_));
+            let mut face = Manifold::default();
+            if flipped {
+                face_contact(b, xb, a, xa, f.face, true, cfg, &mut scratch, &mut face, None);
+            } else {
+                face_contact(a, xa, b, xb, f.face, false, cfg, &mut scratch, &mut face, None);
+            }
+            let reach = if face.points.is_empty() {
+                "the face's clipping keeps no point".to_string()
+            } else {
+                format!("the face's clipped points reach only {:+.4} m", face.max_depth())
+            };
             reason = format!(
-                "{reason}. But the face's clipped points reach only {:+.4} m where the hulls overlap by {:.4} m (its deepest vertex lies past the face's edge), so edge pair {}/{} is the contact",
-                manifold.max_depth(),
+                "{reason}. But {reach} where the hulls overlap by {:.4} m (its deepest vertex lies past the face's edge), so edge pair {}/{} is the contact",
                 -result.separation(),
                 e.edge_a,
                 e.edge_b
             );
-            (winner, axis, manifold) = (Some(ContactKind::Edge), edge.normal, edge);
-            clip = clipped.then_some(c);
         }
+        (Axis::Edge(e), Some(Axis::FaceA(f) | Axis::FaceB(f))) => {
+            let hull = if matches!(built.axis, Some(Axis::FaceB(_))) { "B" } else { "A" };
+            reason = format!(
+                "{reason}. But edge pair {}/{} does not realise that separation here (within half the slop, with its two edges the hulls' supports along its axis), so face {} of {hull}, the best face, is the contact",
+                e.edge_a, e.edge_b, f.face
+            );
+        }
+        _ => {}
     }
+    let (winner, axis) = match built.axis {
+        Some(Axis::Edge(_)) => (Some(ContactKind::Edge), manifold.normal),
+        Some(Axis::FaceA(f)) => (Some(ContactKind::FaceA), xa.transform_vector(a.faces()[f.face as usize].normal)),
+        Some(Axis::FaceB(f)) => (Some(ContactKind::FaceB), -xb.transform_vector(b.faces()[f.face as usize].normal)),
+        None => (None, Vec3::ZERO),
+    };
+    let clip = built.clipped.then_some(built.clip);
     SatRecord { faces_a, faces_b, edge_pairs, result, winner, axis, reason, manifold, clip }
 }
 

@@ -11,7 +11,7 @@
 use super::clip::{clip_polygon, reduce_to_four, ClipRecord, ClipVertex};
 use super::sat::{
     cached_edge_separation, cached_face_separation, cached_face_separation_b, edge_of, query_edges, sat_culled, Axis,
-    EdgeQuery, SatCache,
+    EdgeQuery, SatCache, SatResult,
 };
 use super::{CollideConfig, CollideRecord, ContactKind, ContactPoint, FeatureId, Manifold, PairPath, Scratch};
 use crate::physics::hull::Hull;
@@ -36,7 +36,7 @@ pub fn collide_hulls(
     if let Some(r) = record.as_deref_mut() {
         r.begin(*cache);
     }
-    let rel = Iso::relative(xa, xb);
+    let pair = Pair { a, xa, b, xb, rel: Iso::relative(xa, xb), cfg };
     let path = |p: PairPath, record: &mut Option<&mut CollideRecord>| {
         if let Some(r) = record.as_deref_mut() {
             r.path = p;
@@ -45,43 +45,29 @@ pub fn collide_hulls(
     let reuse = |s: f32, s0: f32| s0 <= cfg.margin && (s - s0).abs() < 0.5 * cfg.slop;
     match *cache {
         SatCache::Empty => {}
-        SatCache::FaceA { face, separation } => {
-            let s = cached_face_separation(a, face, b, &rel);
+        SatCache::FaceA { face, separation } | SatCache::FaceB { face, separation } => {
+            let flipped = matches!(*cache, SatCache::FaceB { .. });
+            let s = pair.face_separation(face, flipped);
             if s > cfg.margin {
-                *cache = SatCache::FaceA { face, separation: s };
+                *cache = SatCache::face(face, s, flipped);
                 return path(PairPath::CachedAxisSeparates, &mut record);
             }
             // A cached face whose contact no longer realises its separation: the full SAT
             // below decides.
             if reuse(s, separation) {
-                let depth = face_contact(a, xa, b, xb, face, false, cfg, scratch, out, clip_of(&mut record));
-                if realises(out, depth, cfg) {
-                    return path(PairPath::CachedFeature, &mut record);
-                }
-            }
-        }
-        SatCache::FaceB { face, separation } => {
-            let s = cached_face_separation_b(a, b, face, &rel);
-            if s > cfg.margin {
-                *cache = SatCache::FaceB { face, separation: s };
-                return path(PairPath::CachedAxisSeparates, &mut record);
-            }
-            if reuse(s, separation) {
-                let depth = face_contact(b, xb, a, xa, face, true, cfg, scratch, out, clip_of(&mut record));
+                let depth = pair.face(face, flipped, scratch, out, &mut record);
                 if realises(out, depth, cfg) {
                     return path(PairPath::CachedFeature, &mut record);
                 }
             }
         }
         SatCache::Edge { edge_a, edge_b, separation } => {
-            if let Some(s) = cached_edge_separation(a, edge_a, b, edge_b, &rel) {
+            if let Some(s) = cached_edge_separation(a, edge_a, b, edge_b, &pair.rel) {
                 if s > cfg.margin {
                     return path(PairPath::CachedAxisSeparates, &mut record);
                 }
                 if reuse(s, separation) {
-                    let clipped =
-                        edge_contact(a, xa, b, xb, edge_a, edge_b, s, cfg, scratch, out, edge_clip(&mut record));
-                    set_clipped(&mut record, clipped);
+                    pair.edge(edge_a, edge_b, s, scratch, out, &mut record);
                     if !out.points.is_empty() {
                         return path(PairPath::CachedFeature, &mut record);
                     }
@@ -91,87 +77,165 @@ pub fn collide_hulls(
     }
 
     let r = match (&a.cuboid, &b.cuboid) {
-        (Some(ca), Some(cb)) => super::sat_box::sat_boxes(ca, cb, &rel, cfg.margin),
-        _ => sat_culled(a, b, &rel, cfg.margin, &mut scratch.edges_b),
+        (Some(ca), Some(cb)) => super::sat_box::sat_boxes(ca, cb, &pair.rel, cfg.margin),
+        _ => sat_culled(a, b, &pair.rel, cfg.margin, &mut scratch.edges_b),
     };
     path(PairPath::FullSat, &mut record);
-    let mut axis = (!r.separated).then(|| r.choose(cfg));
-    let mut clipped = false;
-    if let Some(Axis::Edge(e)) = axis {
-        *cache = edge_cache(&e);
-        clipped =
-            edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, e.separation, cfg, scratch, out, edge_clip(&mut record));
-        if out.points.is_empty() {
-            // The edge pair does not realise the separation the query measured
-            // (`edge_contact`): the best face instead.
-            axis = Some(r.choose_face(cfg));
+    *cache = pair.contact_from_sat(&r, scratch, out, &mut record);
+}
+
+/// The contact a SAT's result `r` gives two hulls, written to `out` (empty when `r` found
+/// them separated), with the axis it was built on in `record`; returns what the pair's
+/// cache keeps. The rule [`collide_hulls`] applies after its full SAT, and the debug
+/// record's ([`crate::physics::debug::sat_record`]) on its own SAT without early exits.
+#[allow(clippy::too_many_arguments)]
+pub fn contact_from_sat(
+    a: &Hull,
+    xa: &Iso,
+    b: &Hull,
+    xb: &Iso,
+    r: &SatResult,
+    cfg: &CollideConfig,
+    scratch: &mut Scratch,
+    out: &mut Manifold,
+    mut record: Option<&mut CollideRecord>,
+) -> SatCache {
+    Pair { a, xa, b, xb, rel: Iso::relative(xa, xb), cfg }.contact_from_sat(r, scratch, out, &mut record)
+}
+
+/// One hull pair as [`collide_hulls`] sees it: the hulls, their poses, B's pose in A's
+/// frame and the collision settings.
+struct Pair<'h> {
+    a: &'h Hull,
+    xa: &'h Iso,
+    b: &'h Hull,
+    xb: &'h Iso,
+    rel: Iso,
+    cfg: &'h CollideConfig,
+}
+
+impl Pair<'_> {
+    /// The separation along face `face` of A, or of B where `flipped`.
+    fn face_separation(&self, face: u32, flipped: bool) -> f32 {
+        if flipped {
+            cached_face_separation_b(self.a, self.b, face, &self.rel)
+        } else {
+            cached_face_separation(self.a, face, self.b, &self.rel)
         }
     }
-    if let Some(rec) = record.as_deref_mut() {
-        (rec.sat, rec.axis, rec.clipped) = (Some(r), axis, clipped);
-    }
-    if r.separated {
-        *cache = if r.face_a.separation > cfg.margin {
-            SatCache::FaceA { face: r.face_a.face, separation: r.face_a.separation }
-        } else if r.face_b.separation > cfg.margin {
-            SatCache::FaceB { face: r.face_b.face, separation: r.face_b.separation }
+
+    /// The face contact on face `face` of A, or of B where `flipped` ([`face_contact`],
+    /// its clip recorded); returns the depth the face's own separation gives.
+    fn face(
+        &self,
+        face: u32,
+        flipped: bool,
+        scratch: &mut Scratch,
+        out: &mut Manifold,
+        record: &mut Option<&mut CollideRecord>,
+    ) -> f32 {
+        let (cfg, clip) = (self.cfg, clip_of(record));
+        if flipped {
+            face_contact(self.b, self.xb, self.a, self.xa, face, true, cfg, scratch, out, clip)
         } else {
-            edge_cache(&r.edge)
-        };
-        return;
+            face_contact(self.a, self.xa, self.b, self.xb, face, false, cfg, scratch, out, clip)
+        }
     }
-    // The face contact with reference face `f` (B's if `flipped`). It must realise the
-    // shapes' overlap (the best separation over every axis): where the face's deepest
-    // vertex dips past the face's edge it measures more than the overlap, and the clipped
-    // points, over the face, are the contact (a box overhanging the one below).
-    let face =
-        |f: u32, flipped: bool, scratch: &mut Scratch, out: &mut Manifold, record: &mut Option<&mut CollideRecord>| {
-            set_clipped(record, false);
-            if flipped {
-                face_contact(b, xb, a, xa, f, true, cfg, scratch, out, clip_of(record))
-            } else {
-                face_contact(a, xa, b, xb, f, false, cfg, scratch, out, clip_of(record))
+
+    /// The contact of edges `ea` and `eb`, measured at `separation` ([`edge_contact`]; the
+    /// record says whether it clipped).
+    fn edge(
+        &self,
+        ea: u32,
+        eb: u32,
+        separation: f32,
+        scratch: &mut Scratch,
+        out: &mut Manifold,
+        record: &mut Option<&mut CollideRecord>,
+    ) {
+        let (a, xa, b, xb) = (self.a, self.xa, self.b, self.xb);
+        let clipped = edge_contact(a, xa, b, xb, ea, eb, separation, self.cfg, scratch, out, edge_clip(record));
+        set_clipped(record, clipped);
+    }
+
+    /// [`contact_from_sat`].
+    fn contact_from_sat(
+        &self,
+        r: &SatResult,
+        scratch: &mut Scratch,
+        out: &mut Manifold,
+        record: &mut Option<&mut CollideRecord>,
+    ) -> SatCache {
+        out.clear();
+        let cfg = self.cfg;
+        let set_axis = |record: &mut Option<&mut CollideRecord>, axis: Axis| {
+            if let Some(rec) = record.as_deref_mut() {
+                rec.axis = Some(axis);
             }
         };
-    let (f, flipped) = match axis.expect("not separated") {
-        // Built above.
-        Axis::Edge(_) => return,
-        Axis::FaceA(f) => {
-            *cache = SatCache::FaceA { face: f.face, separation: f.separation };
-            (f.face, false)
+        if let Some(rec) = record.as_deref_mut() {
+            // What an attempt on the cached feature recorded is not this contact's.
+            (rec.sat, rec.axis, rec.clipped) = (Some(*r), None, false);
         }
-        Axis::FaceB(f) => {
-            *cache = SatCache::FaceB { face: f.face, separation: f.separation };
-            (f.face, true)
+        if r.separated {
+            return if r.face_a.separation > cfg.margin {
+                SatCache::FaceA { face: r.face_a.face, separation: r.face_a.separation }
+            } else if r.face_b.separation > cfg.margin {
+                SatCache::FaceB { face: r.face_b.face, separation: r.face_b.separation }
+            } else {
+                edge_cache(&r.edge)
+            };
         }
-    };
-    face(f, flipped, scratch, out, &mut record);
-    if realises(out, -r.separation(), cfg) {
-        return;
-    }
-    // The face contact clipped away to nothing, or to points apart where the shapes
-    // overlap (edge across edge, past the face's edge): the best edge pair instead (all of
-    // them, since the culled query may have skipped it).
-    let e = if r.edge.separation.is_finite() {
-        r.edge
-    } else {
-        query_edges(a, b, &rel, f32::INFINITY, &mut scratch.edges_b)
-    };
-    if !e.separation.is_finite() {
-        return;
-    }
-    let (face_cache, face_had_points) = (*cache, !out.points.is_empty());
-    *cache = edge_cache(&e);
-    let clipped =
-        edge_contact(a, xa, b, xb, e.edge_a, e.edge_b, e.separation, cfg, scratch, out, edge_clip(&mut record));
-    set_clipped(&mut record, clipped);
-    if let Some(rec) = record.as_deref_mut().filter(|_| !out.points.is_empty()) {
-        rec.axis = Some(Axis::Edge(e));
-    }
-    if out.points.is_empty() && face_had_points {
-        // Neither realises its axis: the face contact's points, as they were.
-        *cache = face_cache;
-        face(f, flipped, scratch, out, &mut record);
+        let mut axis = r.choose(cfg);
+        if let Axis::Edge(e) = axis {
+            self.edge(e.edge_a, e.edge_b, e.separation, scratch, out, record);
+            if !out.points.is_empty() {
+                set_axis(record, axis);
+                return edge_cache(&e);
+            }
+            // The edge pair does not realise the separation the query measured
+            // (`edge_contact`): the best face instead.
+            axis = r.choose_face(cfg);
+        }
+        set_axis(record, axis);
+        let (f, flipped) = match axis {
+            Axis::FaceA(f) => (f, false),
+            Axis::FaceB(f) => (f, true),
+            // `choose_face` gives a face.
+            Axis::Edge(e) => return edge_cache(&e),
+        };
+        let face_cache = SatCache::face(f.face, f.separation, flipped);
+        // The face contact must realise the shapes' overlap (the best separation over every
+        // axis): where the face's deepest vertex dips past the face's edge it measures more
+        // than the overlap, and the clipped points, over the face, are the contact (a box
+        // overhanging the one below).
+        self.face(f.face, flipped, scratch, out, record);
+        if realises(out, -r.separation(), cfg) {
+            return face_cache;
+        }
+        // The face contact clipped away to nothing, or to points apart where the shapes
+        // overlap (edge across edge, past the face's edge): the best edge pair instead (all
+        // of them, since the culled query may have skipped it).
+        let e = if r.edge.separation.is_finite() {
+            r.edge
+        } else {
+            query_edges(self.a, self.b, &self.rel, f32::INFINITY, &mut scratch.edges_b)
+        };
+        if !e.separation.is_finite() {
+            return face_cache;
+        }
+        let face_had_points = !out.points.is_empty();
+        self.edge(e.edge_a, e.edge_b, e.separation, scratch, out, record);
+        if !out.points.is_empty() {
+            set_axis(record, Axis::Edge(e));
+            return edge_cache(&e);
+        }
+        if face_had_points {
+            // Neither realises its axis: the face contact's points, as they were.
+            self.face(f.face, flipped, scratch, out, record);
+            return face_cache;
+        }
+        edge_cache(&e)
     }
 }
 

@@ -113,6 +113,17 @@ pub enum SatCache {
     },
 }
 
+impl SatCache {
+    /// Face `face` of A, or of B where `flipped`, at separation `separation`.
+    pub fn face(face: u32, separation: f32, flipped: bool) -> SatCache {
+        if flipped {
+            SatCache::FaceB { face, separation }
+        } else {
+            SatCache::FaceA { face, separation }
+        }
+    }
+}
+
 /// B's edge data moved into A's frame once per query.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EdgeData {
