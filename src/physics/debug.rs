@@ -182,7 +182,7 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
     edges_in_frame(b, &rel, &mut eb);
     let mut edge_pairs = Vec::new();
     for ea in (0..a.edges().len()).step_by(2) {
-        let (pa, qa, na, nb, bxa) = edge_of(a, ea);
+        let (pa, dir_a, na, nb, bxa) = edge_of(a, ea);
         for (k, e) in eb.iter().enumerate() {
             let mut rec = EdgePairRecord {
                 edge_a: ea as u32,
@@ -193,7 +193,7 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
                 triple: [e.c.dot(bxa), e.d.dot(bxa), na.dot(e.dxc), nb.dot(e.dxc)],
             };
             if is_minkowski_face(na, nb, bxa, e.c, e.d, e.dxc) {
-                match edge_separation(pa, qa - pa, e.p, e.q - e.p, a.centroid()) {
+                match edge_separation(pa, dir_a, e.p, e.e, a.centroid()) {
                     Some((s, n)) => {
                         rec.status = EdgePairStatus::MinkowskiFace;
                         rec.separation = Some(s);

@@ -437,10 +437,13 @@ pub fn edge_contact(
 ) -> bool {
     out.clear();
     let rel = Iso::relative(xa, xb);
-    let (pa, qa, ..) = edge_of(a, ea as usize);
+    let (pa, dir_a, ..) = edge_of(a, ea as usize);
+    let qa = a.vertices[a.target(ea) as usize];
     let pb = rel.transform_point(b.vertices[b.edges[eb as usize].origin as usize]);
     let qb = rel.transform_point(b.vertices[b.target(eb) as usize]);
-    let Some((sep, n)) = super::sat::edge_separation(pa, qa - pa, pb, qb - pb, a.centroid) else { return false };
+    // B's direction as the query takes it (`Hull::axes`, `sat::edge_in_frame`).
+    let dir_b = rel.transform_vector(b.axes[eb as usize / 2]);
+    let Some((sep, n)) = super::sat::edge_separation(pa, dir_a, pb, dir_b, a.centroid) else { return false };
     if sep > cfg.margin {
         return false;
     }

@@ -205,8 +205,8 @@ pub fn capsule_hull(p: Vec3, q: Vec3, r: f32, h: &Hull, xh: &Iso, cfg: &CollideC
                 continue;
             }
             let e0 = h.vertices[h.edges[e].origin as usize];
-            let e1 = h.vertices[h.edges[e + 1].origin as usize];
-            if let Some((s, n)) = edge_separation(e0, e1 - e0, pl, u, h.centroid) {
+            // The edge's direction as the hull–hull query takes it (`Hull::axes`).
+            if let Some((s, n)) = edge_separation(e0, h.axes[e / 2], pl, u, h.centroid) {
                 if s - r > edge.1 {
                     edge = (e, s - r, n);
                 }

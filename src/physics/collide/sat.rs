@@ -18,7 +18,10 @@
 //!   on edge winding.
 //! - **Edge separation**: axis `eA × eB`, skipped when `|eA × eB| < 0.005·|eA|·|eB|`
 //!   (near-parallel edges: a face query covers that direction), oriented away from A's
-//!   centroid, separation `n·(pB − pA)`.
+//!   centroid, separation `n·(pB − pA)`. Each edge's direction is the hull's own
+//!   (`Hull::axes`): its ends' difference, or on a very short
+//!   edge its faces' normals crossed, and B's is turned into A's frame as a vector, never
+//!   taken between its moved ends (far from A's origin those round to micrometres).
 //!
 //! Limits: the separation is exact for the axis it reports; for separated shapes it is a
 //! lower bound of the true distance (the closest features may be a vertex pair).
@@ -127,8 +130,10 @@ impl SatCache {
 /// B's edge data moved into A's frame once per query.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EdgeData {
+    /// The edge's origin.
     pub(crate) p: Vec3,
-    pub(crate) q: Vec3,
+    /// Origin to target, turned from B's frame ([`edge_in_frame`]).
+    pub(crate) e: Vec3,
     pub(crate) c: Vec3,
     pub(crate) d: Vec3,
     pub(crate) dxc: Vec3,
@@ -368,8 +373,13 @@ pub fn edge_separation(pa: Vec3, ea: Vec3, pb: Vec3, eb: Vec3, ca: Vec3) -> Opti
     Some((n.dot(pb - pa), n))
 }
 
-/// B's unique edge `e` (even half-edge index) in A's frame: end points, the negated face
-/// normals (its arc on the Gauss map of −B) and their cross product.
+/// B's unique edge `e` (even half-edge index) in A's frame: origin, direction
+/// (`Hull::axes`), the negated face normals (its arc on the Gauss map of −B) and
+/// their cross product.
+///
+/// The direction is turned from B's frame, not taken between the two ends once moved: far
+/// from A's origin the moved ends round to the spacing of f32 there (about 4 µm at 50 m),
+/// which is most of a short edge.
 #[inline]
 pub(crate) fn edge_in_frame(b: &Hull, rel: &Frame, e: usize) -> EdgeData {
     let he = &b.edges[e];
@@ -378,7 +388,7 @@ pub(crate) fn edge_in_frame(b: &Hull, rel: &Frame, e: usize) -> EdgeData {
     let d = -rel.vector(b.faces[tw.face as usize].normal);
     EdgeData {
         p: rel.point(b.vertices[he.origin as usize]),
-        q: rel.point(b.vertices[tw.origin as usize]),
+        e: rel.vector(b.axes[e / 2]).into(),
         c: c.into(),
         d: d.into(),
         dxc: d.cross(c).into(),
@@ -392,14 +402,15 @@ pub(crate) fn edges_in_frame(b: &Hull, rel: &Iso, out: &mut Vec<EdgeData>) {
     out.extend((0..b.edges.len()).step_by(2).map(|e| edge_in_frame(b, &rel, e)));
 }
 
-/// A's unique edge `e` (even): origin, target, normals (a, b) and `b × a`.
+/// A's unique edge `e` (even): origin, axis direction (`Hull::axes`), normals (a, b) and
+/// `b × a`.
 #[inline]
 pub(crate) fn edge_of(a: &Hull, e: usize) -> (Vec3, Vec3, Vec3, Vec3, Vec3) {
     let he = &a.edges[e];
     let tw = &a.edges[e + 1];
     let na = a.faces[he.face as usize].normal;
     let nb = a.faces[tw.face as usize].normal;
-    (a.vertices[he.origin as usize], a.vertices[tw.origin as usize], na, nb, nb.cross(na))
+    (a.vertices[he.origin as usize], a.axes[e / 2], na, nb, nb.cross(na))
 }
 
 /// B's unique edges in A's frame, for the Gauss-map test four at a time: each group holds
@@ -462,8 +473,8 @@ impl EdgeSoa {
                 g[3 * row + 2][lane] = v.z;
             }
             self.p.push(ed.p);
-            self.e.push(ed.q - ed.p);
-            self.len2.push((ed.q - ed.p).length_squared());
+            self.e.push(ed.e);
+            self.len2.push(ed.e.length_squared());
         }
     }
 }
@@ -491,11 +502,10 @@ fn query_edge_candidates(a: &Hull, b: &Hull, rel: &Frame, margin: f32, soa: &mut
     let ca = a.centroid;
     for &ea in &soa.cand_a {
         let ea = ea as usize;
-        let (pa, qa, na, nb, bxa) = edge_of(a, ea);
+        let (pa, eav, na, nb, bxa) = edge_of(a, ea);
         let (bx, by, bz) = (Vec4::splat(bxa.x), Vec4::splat(bxa.y), Vec4::splat(bxa.z));
         let (ax, ay, az) = (Vec4::splat(na.x), Vec4::splat(na.y), Vec4::splat(na.z));
         let (nbx, nby, nbz) = (Vec4::splat(nb.x), Vec4::splat(nb.y), Vec4::splat(nb.z));
-        let eav = qa - pa;
         let la2 = eav.length_squared();
         for (g, [cx, cy, cz, dx, dy, dz, nx, ny, nz]) in soa.groups.iter().enumerate() {
             let cba = *cx * bx + *cy * by + *cz * bz;
@@ -531,7 +541,7 @@ fn query_edge_candidates(a: &Hull, b: &Hull, rel: &Frame, margin: f32, soa: &mut
 
 /// Separation of a single cached edge pair, if it still builds a Minkowski face.
 pub fn cached_edge_separation(a: &Hull, ea: u32, b: &Hull, eb: u32, rel: &Iso) -> Option<f32> {
-    let (pa, qa, na, nb, bxa) = edge_of(a, ea as usize);
+    let (pa, dir_a, na, nb, bxa) = edge_of(a, ea as usize);
     let he = &b.edges[eb as usize];
     let tw = &b.edges[eb as usize + 1];
     let c = -rel.transform_vector(b.faces[he.face as usize].normal);
@@ -539,9 +549,9 @@ pub fn cached_edge_separation(a: &Hull, ea: u32, b: &Hull, eb: u32, rel: &Iso) -
     if !is_minkowski_face(na, nb, bxa, c, d, d.cross(c)) {
         return None;
     }
-    let pb = rel.transform_point(b.vertices[he.origin as usize]);
-    let qb = rel.transform_point(b.vertices[tw.origin as usize]);
-    edge_separation(pa, qa - pa, pb, qb - pb, a.centroid).map(|(s, _)| s)
+    // The directions as the query takes them (`edge_in_frame`).
+    let (pb, eb) = (rel.transform_point(b.vertices[he.origin as usize]), rel.transform_vector(b.axes[eb as usize / 2]));
+    edge_separation(pa, dir_a, pb, eb, a.centroid).map(|(s, _)| s)
 }
 
 /// The axis the contact is built on, after the face/edge preference.
