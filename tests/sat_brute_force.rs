@@ -361,7 +361,7 @@ fn the_sat_record_builds_the_narrow_phases_manifold() {
 /// Hulls of nearly duplicate points (six points, each with three copies moved by up to
 /// 2·10⁻⁷ m: the hull keeps edges of about 10⁻⁷ m) resting 0–4 mm into a 200 m ground box,
 /// anywhere on it: every pose gets a contact as deep as the lowest vertex (brute force),
-/// within half the slop. The direction of such an edge from its two f32 ends is off by
+/// within half the slop, with the ground as either hull of the pair. The direction of such an edge from its two f32 ends is off by
 /// degrees, and its edge pairs with the box's rim, up to 100 m away, read the pair as apart:
 /// before edge directions came from the faces on short edges (`sat::axis_direction`), 30 of
 /// these 20,000 poses got no contact at all (0.03–7.4 m apart by the query).
@@ -395,15 +395,25 @@ fn a_hull_of_nearly_duplicate_points_far_out_on_a_ground_box_gets_its_contact() 
             let lowest = h.vertices().iter().map(|&p| xb.transform_point(p).y).fold(f32::MAX, f32::min);
             xb.pos.y += 0.5 - lowest - 0.004 * rng.next_f32();
             let overlap = 0.5 - h.vertices().iter().map(|&p| xb.transform_point(p).y).fold(f32::MAX, f32::min);
-            collide(&ground, &Iso::IDENTITY, &body, &xb, &cfg, &mut SatCache::Empty, &mut scratch, &mut m);
-            assert!(!m.points.is_empty(), "case {cases}: a hull {overlap} m into the ground at {at} got no contact");
-            let short = overlap - m.max_depth();
-            worst = worst.max(short.abs());
-            assert!(
-                short.abs() <= 0.5 * cfg.slop,
-                "case {cases}: {overlap} m into the ground, the contact reads {} m",
-                m.max_depth()
-            );
+            // The ground as A (the hull's edges turned into its frame) and as B.
+            for ground_first in [true, false] {
+                if ground_first {
+                    collide(&ground, &Iso::IDENTITY, &body, &xb, &cfg, &mut SatCache::Empty, &mut scratch, &mut m);
+                } else {
+                    collide(&body, &xb, &ground, &Iso::IDENTITY, &cfg, &mut SatCache::Empty, &mut scratch, &mut m);
+                }
+                assert!(
+                    !m.points.is_empty(),
+                    "case {cases}: a hull {overlap} m into the ground at {at} got no contact"
+                );
+                let short = overlap - m.max_depth();
+                worst = worst.max(short.abs());
+                assert!(
+                    short.abs() <= 0.5 * cfg.slop,
+                    "case {cases} (ground first: {ground_first}): {overlap} m into the ground, the contact reads {} m",
+                    m.max_depth()
+                );
+            }
             cases += 1;
         }
     }
