@@ -229,3 +229,72 @@ fn support_distance_is_the_support_vertex_distance() {
     }
     assert_eq!(seen.len(), 4, "vertex counts mod 4 seen: {seen:?}");
 }
+
+/// `Hull::from_points` welds points closer than 10⁻⁴ of the cloud's size
+/// (`quickhull::weld`): a random cloud with three copies of each point moved by up to
+/// 10⁻⁶ of its size (the rounding an exporter or a transform leaves) gives the hull of the
+/// cloud itself, vertex for vertex to within that spread; copies 3·10⁻⁴ of its size away
+/// are kept. Hulled as
+/// given, the close copies make clusters of vertices joined by sliver faces, and a face
+/// contact against the ground held one corner three times over.
+#[test]
+fn close_copies_of_points_are_welded() {
+    use contactlab::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
+    use contactlab::physics::hull::quickhull::{hull_polygons, weld};
+    use contactlab::physics::{Iso, Shape};
+    use glam::Quat;
+    use std::sync::Arc;
+    let mut rng = SplitMix64(31);
+    let ground = Shape::cuboid(Vec3::new(10.0, 0.5, 10.0)).unwrap();
+    let (cfg, mut scratch, mut m) = (CollideConfig::default(), Scratch::default(), Manifold::default());
+    let (mut tripled, mut welded_held) = (0, 0);
+    for seed in 0..50u64 {
+        let base = random_cloud(12, 0.5, 700 + seed);
+        let clean = Hull::from_points(&base).unwrap();
+        let copies = |rng: &mut SplitMix64, s: f32| -> Vec<Vec3> {
+            let mut pts = base.clone();
+            for &p in &base {
+                for _ in 0..3 {
+                    pts.push(p + Vec3::new(rng.next_f32() - 0.5, rng.next_f32() - 0.5, rng.next_f32() - 0.5) * s);
+                }
+            }
+            pts
+        };
+        let close = copies(&mut rng, 1e-6);
+        assert_eq!(weld(&close).len(), base.len(), "seed {seed}");
+        let h = Hull::from_points(&close).unwrap();
+        // Each cluster keeps one of its points (the first in x), so the hull is the clean one
+        // to within the copies' spread.
+        assert_eq!(h.vertices().len(), clean.vertices().len(), "seed {seed}");
+        for v in h.vertices() {
+            let near = clean.vertices().iter().map(|c| c.distance(*v)).fold(f32::MAX, f32::min);
+            assert!(near < 1e-6, "seed {seed}: vertex {v} is {near} m from the clean hull's");
+        }
+        assert_eq!(h.faces().len(), clean.faces().len(), "seed {seed}");
+        let far = copies(&mut rng, 6e-4);
+        assert!(Hull::from_points(&far).unwrap().vertices().len() > clean.vertices().len(), "seed {seed}");
+        // Resting on the ground in a few poses: the welded hull's manifold holds no point
+        // twice; the hull of the unwelded cloud's did.
+        let raw = hull_polygons(&close).and_then(|(v, p)| Hull::from_polygons(&v, &p)).unwrap();
+        for (hull, welded) in [(h, true), (raw, false)] {
+            let shape = Shape::Hull(Arc::new(hull.clone()));
+            for k in 0..8 {
+                let q = Quat::from_euler(glam::EulerRot::XYZ, k as f32, 0.7 * k as f32, 0.3);
+                let mut x = Iso::new(Vec3::ZERO, q);
+                let low = hull.vertices().iter().map(|&p| x.transform_point(p).y).fold(f32::MAX, f32::min);
+                x.pos.y = 0.5 - low - 0.001;
+                collide(&ground, &Iso::IDENTITY, &shape, &x, &cfg, &mut SatCache::Empty, &mut scratch, &mut m);
+                let pts = &m.points;
+                let twice = (0..pts.len()).any(|i| (0..i).any(|j| pts[i].position.distance(pts[j].position) < 1e-5));
+                if welded {
+                    assert!(!twice, "seed {seed}, pose {k}: {pts:?}");
+                    welded_held += 1;
+                } else {
+                    tripled += usize::from(twice);
+                }
+            }
+        }
+    }
+    println!("{welded_held} welded poses with distinct points; unwelded, {tripled} of 400 held a point twice");
+    assert!(tripled > 0, "the unwelded hulls never held a point twice: the test shows nothing");
+}

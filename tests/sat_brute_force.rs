@@ -358,65 +358,86 @@ fn the_sat_record_builds_the_narrow_phases_manifold() {
     assert!(cases > 1000 && edges_instead > 0, "{cases} pairs, {edges_instead} edge pairs instead of faces");
 }
 
-/// Hulls of nearly duplicate points (six points, each with three copies moved by up to
-/// 2·10⁻⁷ m: the hull keeps edges of about 10⁻⁷ m) resting 0–4 mm into a 200 m ground box,
-/// anywhere on it: every pose gets a contact as deep as the lowest vertex (brute force),
-/// within half the slop, with the ground as either hull of the pair. The direction of such an edge from its two f32 ends is off by
-/// degrees, and its edge pairs with the box's rim, up to 100 m away, read the pair as apart:
-/// before edge directions came from the faces on short edges (`sat::axis_direction`), 30 of
-/// these 20,000 poses got no contact at all (0.03–7.4 m apart by the query).
+/// Hulls of nearly duplicate points resting 0–4 mm into a 200 m ground box, anywhere within
+/// 80 m of its centre: every pose gets a contact as deep as the lowest vertex (brute force),
+/// within half the slop, with the ground as either hull of the pair. Six points, each with
+/// three copies moved by up to `copy` / 2 along each axis, 400 hulls, 50 poses each:
+/// - `copy` 4·10⁻⁷ m, hulled as given (`quickhull::hull_polygons`, no welding): edges of
+///   about 10⁻⁷ m, whose direction from two f32 ends is off by degrees. Crossed with the
+///   box's rim, up to 100 m away, such an axis read the pair as apart. With the direction
+///   from the ends (`SHORT_EDGE` 0) pose 3 gets no contact; with B's ends moved into A's
+///   frame before the direction is taken (where the f32 spacing is micrometres), pose 1,361.
+/// - `copy` 1.5·10⁻⁴ m, through `Hull::from_points` (copies that far apart are not welded):
+///   edges of 0.1 mm, exact enough in the hull's frame; with the moved ends, pose 5,270
+///   gets no contact.
 #[test]
 fn a_hull_of_nearly_duplicate_points_far_out_on_a_ground_box_gets_its_contact() {
+    use contactlab::physics::hull::quickhull::hull_polygons;
     let cfg = CollideConfig::default();
-    let mut rng = SplitMix64(77);
     let v =
         |rng: &mut SplitMix64, s: f32| Vec3::new(rng.next_f32() - 0.5, rng.next_f32() - 0.5, rng.next_f32() - 0.5) * s;
     let ground = Shape::Hull(Arc::new(Hull::cuboid(Vec3::new(100.0, 0.5, 100.0)).unwrap()));
     let (mut scratch, mut m) = (Scratch::default(), Manifold::default());
-    let (mut cases, mut worst, mut short_hulls) = (0, 0.0f32, 0);
-    for _ in 0..400 {
-        let base: Vec<Vec3> = (0..6).map(|_| v(&mut rng, 0.4)).collect();
-        let mut points = base.clone();
-        points.extend(base.iter().flat_map(|&p| [p + v(&mut rng, 4e-7), p + v(&mut rng, 4e-7), p + v(&mut rng, 4e-7)]));
-        let h = Hull::from_points(&points).unwrap();
-        let shortest = h
-            .edges()
-            .chunks(2)
-            .map(|e| (h.vertices()[e[0].origin as usize] - h.vertices()[e[1].origin as usize]).length())
-            .fold(f32::MAX, f32::min);
-        short_hulls += usize::from(shortest < 1e-5);
-        let body = Shape::Hull(Arc::new(h.clone()));
-        for _ in 0..50 {
-            let q =
-                Quat::from_xyzw(rng.next_f32() - 0.5, rng.next_f32() - 0.5, rng.next_f32() - 0.5, rng.next_f32() - 0.5)
-                    .normalize();
-            let at = Vec3::new((rng.next_f32() - 0.5) * 160.0, 0.0, (rng.next_f32() - 0.5) * 160.0);
-            let mut xb = Iso::new(at, q);
-            let lowest = h.vertices().iter().map(|&p| xb.transform_point(p).y).fold(f32::MAX, f32::min);
-            xb.pos.y += 0.5 - lowest - 0.004 * rng.next_f32();
-            let overlap = 0.5 - h.vertices().iter().map(|&p| xb.transform_point(p).y).fold(f32::MAX, f32::min);
-            // The ground as A (the hull's edges turned into its frame) and as B.
-            for ground_first in [true, false] {
-                if ground_first {
-                    collide(&ground, &Iso::IDENTITY, &body, &xb, &cfg, &mut SatCache::Empty, &mut scratch, &mut m);
-                } else {
-                    collide(&body, &xb, &ground, &Iso::IDENTITY, &cfg, &mut SatCache::Empty, &mut scratch, &mut m);
+    for (copy, welded, seed) in [(4e-7, false, 77), (1.5e-4, true, 77)] {
+        let mut rng = SplitMix64(seed);
+        let (mut cases, mut worst, mut short_hulls) = (0, 0.0f32, 0);
+        for _ in 0..400 {
+            let base: Vec<Vec3> = (0..6).map(|_| v(&mut rng, 0.4)).collect();
+            let mut points = base.clone();
+            points.extend(
+                base.iter().flat_map(|&p| [p + v(&mut rng, copy), p + v(&mut rng, copy), p + v(&mut rng, copy)]),
+            );
+            let h = if welded {
+                Hull::from_points(&points).unwrap()
+            } else {
+                hull_polygons(&points).and_then(|(verts, polys)| Hull::from_polygons(&verts, &polys)).unwrap()
+            };
+            let shortest = h
+                .edges()
+                .chunks(2)
+                .map(|e| (h.vertices()[e[0].origin as usize] - h.vertices()[e[1].origin as usize]).length())
+                .fold(f32::MAX, f32::min);
+            short_hulls += usize::from(shortest < 2.0 * copy);
+            let body = Shape::Hull(Arc::new(h.clone()));
+            for _ in 0..50 {
+                let q = Quat::from_xyzw(
+                    rng.next_f32() - 0.5,
+                    rng.next_f32() - 0.5,
+                    rng.next_f32() - 0.5,
+                    rng.next_f32() - 0.5,
+                )
+                .normalize();
+                let at = Vec3::new((rng.next_f32() - 0.5) * 160.0, 0.0, (rng.next_f32() - 0.5) * 160.0);
+                let mut xb = Iso::new(at, q);
+                let lowest = h.vertices().iter().map(|&p| xb.transform_point(p).y).fold(f32::MAX, f32::min);
+                xb.pos.y += 0.5 - lowest - 0.004 * rng.next_f32();
+                let overlap = 0.5 - h.vertices().iter().map(|&p| xb.transform_point(p).y).fold(f32::MAX, f32::min);
+                // The ground as A (the hull's edges turned into its frame) and as B.
+                for ground_first in [true, false] {
+                    if ground_first {
+                        collide(&ground, &Iso::IDENTITY, &body, &xb, &cfg, &mut SatCache::Empty, &mut scratch, &mut m);
+                    } else {
+                        collide(&body, &xb, &ground, &Iso::IDENTITY, &cfg, &mut SatCache::Empty, &mut scratch, &mut m);
+                    }
+                    assert!(
+                        !m.points.is_empty(),
+                        "copies {copy} m, pose {cases}: a hull {overlap} m into the ground at {at} got no contact"
+                    );
+                    let short = overlap - m.max_depth();
+                    worst = worst.max(short.abs());
+                    assert!(
+                        short.abs() <= 0.5 * cfg.slop,
+                        "copies {copy} m, pose {cases} (ground first: {ground_first}): {overlap} m into the ground, the contact reads {} m",
+                        m.max_depth()
+                    );
                 }
-                assert!(
-                    !m.points.is_empty(),
-                    "case {cases}: a hull {overlap} m into the ground at {at} got no contact"
-                );
-                let short = overlap - m.max_depth();
-                worst = worst.max(short.abs());
-                assert!(
-                    short.abs() <= 0.5 * cfg.slop,
-                    "case {cases} (ground first: {ground_first}): {overlap} m into the ground, the contact reads {} m",
-                    m.max_depth()
-                );
+                cases += 1;
             }
-            cases += 1;
         }
+        println!(
+            "copies {copy} m: {cases} poses, contact depth within {worst} m of the lowest vertex's; {short_hulls} of 400 hulls keep an edge under {} m",
+            2.0 * copy
+        );
+        assert!(short_hulls > 100, "only {short_hulls} of the hulls keep an edge under {} m", 2.0 * copy);
     }
-    println!("{cases} poses, contact depth within {worst} m of the lowest vertex's; {short_hulls} of 400 hulls keep an edge under 10 µm");
-    assert!(short_hulls > 100, "only {short_hulls} of the hulls keep an edge under 10 µm");
 }

@@ -32,6 +32,12 @@
 //! meshes in [`mesh`]. Distances between any two shapes (GJK, [`distance`]) and times of
 //! impact of moving bodies ([`toi`]) serve continuous collision detection.
 //!
+//! Limits: a face contact's points are the incident face's, clipped to the reference face.
+//! A corner of another face that a fast spin brings down within the step has no speculative
+//! point, and can sink for a step before the next manifold holds it: flat hulls of six
+//! random points (0.2–0.4 m) dropped 0.4 m onto a box, tumbling at 20–35 rad/s, reached
+//! 37 mm for one step. Continuous collision does not step in, since the centre never passes.
+//!
 //! Debug records of all intermediate results are gathered on demand, for one pair, by
 //! [`crate::physics::debug`], outside the step. A watched pair
 //! ([`crate::physics::World::set_watched`]) has its record ([`CollideRecord`], [`record`])

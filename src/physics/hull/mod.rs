@@ -6,7 +6,8 @@
 //! carries its plane `n·x = offset` with `n` the outward unit normal.
 //!
 //! Building:
-//! - [`Hull::from_points`] runs quickhull ([`quickhull`]) on a point cloud;
+//! - [`Hull::from_points`] runs quickhull ([`quickhull`]) on a point cloud, points closer
+//!   than 10⁻⁴ of its size welded first;
 //! - [`Hull::from_faces`] takes vertices plus face index lists (any polygon size);
 //! - both merge coplanar faces ([`merge`]) with a tolerance scaled to the hull's size.
 //!
@@ -18,7 +19,8 @@
 //! planarity and convexity.
 //!
 //! Known limits: at most 65,535 vertices; inputs are taken in f32 and hulled in f64, so a
-//! cloud whose features are smaller than the tolerance collapses to a simpler hull.
+//! cloud whose features are smaller than the tolerance (or, through [`Hull::from_points`],
+//! than 10⁻⁴ of its size) collapses to a simpler hull.
 
 pub mod builders;
 pub mod merge;
@@ -225,9 +227,13 @@ impl Hull {
         Some((t0, t1))
     }
 
-    /// Convex hull of a point cloud by quickhull, with coplanar faces merged.
+    /// Convex hull of a point cloud by quickhull, with points closer than
+    /// [`quickhull::WELD`] of the cloud's size welded ([`quickhull::weld`]) and coplanar
+    /// faces merged.
     pub fn from_points(points: &[Vec3]) -> Result<Hull, HullError> {
-        quickhull::hull_polygons(points).and_then(|(verts, polys)| Hull::from_polygons(&verts, &polys))
+        check_points(points)?;
+        quickhull::hull_polygons(&quickhull::weld(points))
+            .and_then(|(verts, polys)| Hull::from_polygons(&verts, &polys))
     }
 
     /// Hull from vertices and faces (index lists wound counter-clockwise seen from outside).

@@ -5,6 +5,8 @@
 //! a point counts as outside a face only if it is more than ε above it, so duplicates and
 //! points within rounding of a face never create sliver faces.
 //!
+//! 0. ([`super::Hull::from_points`]) Weld points closer than [`WELD`] of the cloud's size
+//!    ([`weld`]).
 //! 1. Initial simplex from extreme points; reject clouds that are a point, a line or a plane.
 //! 2. Each remaining point goes to the outside set of the first face it is above.
 //! 3. Repeatedly take the farthest point of a non-empty outside set (the eye), flood-fill
@@ -38,8 +40,13 @@ impl Tri {
     }
 }
 
-/// Hull of `points` as (vertices, polygons wound CCW from outside). Unused points are
-/// left in the vertex list; [`super::Hull::from_polygons`] compacts them.
+/// Points closer than this fraction of the cloud's largest extent to a point kept before
+/// them are welded into it ([`weld`]).
+pub const WELD: f32 = 1e-4;
+
+/// Hull of `points` as (vertices, polygons wound CCW from outside), every point taken as
+/// given ([`super::Hull::from_points`] welds them first, [`weld`]). Unused points are left
+/// in the vertex list; [`super::Hull::from_polygons`] compacts them.
 pub fn hull_polygons(points: &[Vec3]) -> Result<(Vec<Vec3>, Vec<Vec<u32>>), HullError> {
     check_points(points)?;
     let tol = tolerance_for(points.iter().copied()) as f64;
@@ -199,4 +206,40 @@ fn argmax(p: &[DVec3], f: impl Fn(DVec3) -> f64) -> (usize, f64) {
         }
     }
     best
+}
+
+/// `points` without those closer than [`WELD`] of the cloud's largest extent to a point
+/// kept before them (in order of x, then of index); the kept ones stay in input order, and
+/// a cloud with none that close comes back as it was.
+///
+/// Quickhull's own tolerance (a few f32 roundings of the coordinates) keeps two points
+/// apart by more than that as two vertices. A cloud with copies of a corner moved by
+/// 10⁻⁶ of its size (the rounding an exporter or a transform leaves) then hulls into a
+/// cluster of vertices joined by sliver faces and edges of micrometres: a face contact took
+/// a sliver around the deepest vertex as its incident face and held that corner three times
+/// over, with none of the real face's other corners (a tumbling hull of such points sank
+/// 46 mm into the ground in one step where its neighbouring corner came down). Welding
+/// moves the hull by at most 10⁻⁴ of its size.
+pub fn weld(points: &[Vec3]) -> std::borrow::Cow<'_, [Vec3]> {
+    let (lo, hi) = points.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    let w = WELD * (hi - lo).max_element();
+    let mut order: Vec<u32> = (0..points.len() as u32).collect();
+    order.sort_by(|&i, &j| points[i as usize].x.total_cmp(&points[j as usize].x).then(i.cmp(&j)));
+    // Kept points in x order; those from `window` on are within `w` in x of the next one.
+    let (mut kept, mut window, mut dropped) = (Vec::<Vec3>::new(), 0, vec![false; points.len()]);
+    for &i in &order {
+        let p = points[i as usize];
+        while window < kept.len() && kept[window].x < p.x - w {
+            window += 1;
+        }
+        if kept[window..].iter().any(|q| q.distance_squared(p) < w * w) {
+            dropped[i as usize] = true;
+        } else {
+            kept.push(p);
+        }
+    }
+    if kept.len() == points.len() {
+        return std::borrow::Cow::Borrowed(points);
+    }
+    std::borrow::Cow::Owned(points.iter().zip(&dropped).filter(|(_, &d)| !d).map(|(&p, _)| p).collect())
 }
