@@ -19,9 +19,9 @@
 //! - **Edge separation**: axis `eA × eB`, skipped when `|eA × eB| < 0.005·|eA|·|eB|`
 //!   (near-parallel edges: a face query covers that direction), oriented away from A's
 //!   centroid, separation `n·(pB − pA)`. Each edge's direction is the hull's own
-//!   (`Hull::axes`): its ends' difference, or on a very short
-//!   edge its faces' normals crossed, and B's is turned into A's frame as a vector, never
-//!   taken between its moved ends (far from A's origin those round to micrometres).
+//!   (`Hull::axes`): its ends' difference, or on a very short edge its faces' normals
+//!   crossed; B's is turned into A's frame as a vector, never taken between its moved ends
+//!   (far from A's origin those round to micrometres).
 //!
 //! Limits: the separation is exact for the axis it reports; for separated shapes it is a
 //! lower bound of the true distance (the closest features may be a vertex pair).

@@ -13,10 +13,10 @@
 //!
 //! Queries: support mapping by brute force or by hill climbing over the edge graph, and
 //! the support distance by a four-lane scan ([`support`]); the face planes are also kept as
-//! rows, the vertices as four-lane groups and each edge's axis direction ([`edge_axis`]:
-//! on an edge too short for its ends to give one, its faces') for the SAT, rebuilt whenever
-//! a hull is moved ([`Hull::translated`]); a validator ([`Hull::validate`]) checks Euler's formula, topology,
-//! planarity and convexity.
+//! rows, the vertices as four-lane groups and each edge's axis direction (`edge_axis`: on an
+//! edge too short for its ends to give one, its faces') for the SAT, rebuilt whenever a
+//! hull is moved ([`Hull::translated`]); a validator ([`Hull::validate`]) checks Euler's
+//! formula, topology, planarity and convexity.
 //!
 //! Known limits: at most 65,535 vertices; inputs are taken in f32 and hulled in f64, so a
 //! cloud whose features are smaller than the tolerance (or, through [`Hull::from_points`],
