@@ -230,11 +230,11 @@ fn support_distance_is_the_support_vertex_distance() {
     assert_eq!(seen.len(), 4, "vertex counts mod 4 seen: {seen:?}");
 }
 
-/// `Hull::from_points` welds points closer than 10⁻⁴ of the cloud's size
-/// (`quickhull::weld`): a random cloud with three copies of each point moved by up to
-/// 10⁻⁶ of its size (the rounding an exporter or a transform leaves) gives the hull of the
-/// cloud itself, vertex for vertex to within that spread; copies 3·10⁻⁴ of its size away
-/// are kept. Hulled as
+/// `Hull::from_points` welds points closer than 10⁻⁴ of the cloud's size, at most 10 µm
+/// (`quickhull::weld`): a random cloud 1 m across with three copies of each point moved by
+/// up to 5·10⁻⁷ m along each axis (the rounding an exporter or a transform leaves) gives the
+/// hull of the cloud itself, vertex for vertex to within that spread; copies moved by up to
+/// 3·10⁻⁴ m are all kept. Hulled as
 /// given, the close copies make clusters of vertices joined by sliver faces, and a face
 /// contact against the ground held one corner three times over.
 #[test]
@@ -272,7 +272,7 @@ fn close_copies_of_points_are_welded() {
         }
         assert_eq!(h.faces().len(), clean.faces().len(), "seed {seed}");
         let far = copies(&mut rng, 6e-4);
-        assert!(Hull::from_points(&far).unwrap().vertices().len() > clean.vertices().len(), "seed {seed}");
+        assert_eq!(weld(&far).len(), far.len(), "seed {seed}: copies 3·10⁻⁴ m apart are kept");
         // Resting on the ground in a few poses: the welded hull's manifold holds no point
         // twice; the hull of the unwelded cloud's did.
         let raw = hull_polygons(&close).and_then(|(v, p)| Hull::from_polygons(&v, &p)).unwrap();
@@ -297,4 +297,35 @@ fn close_copies_of_points_are_welded() {
     }
     println!("{welded_held} welded poses with distinct points; unwelded, {tripled} of 400 held a point twice");
     assert!(tripled > 0, "the unwelded hulls never held a point twice: the test shows nothing");
+}
+
+/// Welding never folds a thin hull: its distance is at most a hundredth of the thinnest hull
+/// a scene may hold (checked where `WELD_MAX` is defined, at compile time). A 20 m slab and a 20 m needle, both 1 mm thick (`HULL_THICKNESS`'s
+/// floor), turned off the axes, keep their 8 corners; so does a 100 × 100 grid of points
+/// in a plane (all sharing one x) with an apex, whose hull is a pyramid of 5.
+#[test]
+fn welding_keeps_thin_hulls_whole() {
+    use contactlab::physics::hull::quickhull::{weld, weld_distance, WELD_MAX};
+    use glam::Quat;
+    let q = Quat::from_rotation_x(0.7) * Quat::from_rotation_y(0.4);
+    for (name, half) in [("slab", Vec3::new(10.0, 0.0005, 10.0)), ("needle", Vec3::new(10.0, 0.0005, 0.0005))] {
+        let corners: Vec<Vec3> = (0..8)
+            .map(|i| {
+                q * Vec3::new(
+                    if i & 1 == 0 { -half.x } else { half.x },
+                    if i & 2 == 0 { -half.y } else { half.y },
+                    if i & 4 == 0 { -half.z } else { half.z },
+                )
+            })
+            .collect();
+        assert!(weld_distance(&corners) <= WELD_MAX);
+        assert_eq!(weld(&corners).len(), 8, "{name}");
+        let h = Hull::from_points(&corners).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(h.vertices().len(), 8, "{name}");
+    }
+    let mut plate: Vec<Vec3> =
+        (0..100 * 100).map(|i| Vec3::new(0.0, (i / 100) as f32 * 0.01, (i % 100) as f32 * 0.01)).collect();
+    plate.push(Vec3::new(0.5, 0.5, 0.5));
+    assert_eq!(weld(&plate).len(), plate.len());
+    assert_eq!(Hull::from_points(&plate).unwrap().vertices().len(), 5);
 }

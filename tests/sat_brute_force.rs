@@ -358,8 +358,8 @@ fn the_sat_record_builds_the_narrow_phases_manifold() {
     assert!(cases > 1000 && edges_instead > 0, "{cases} pairs, {edges_instead} edge pairs instead of faces");
 }
 
-/// Hulls of nearly duplicate points resting 0–4 mm into a 200 m ground box, anywhere within
-/// 80 m of its centre: every pose gets a contact as deep as the lowest vertex (brute force),
+/// Hulls of nearly duplicate points resting 0–4 mm into a 200 m ground box, up to 80 m from
+/// its centre along x and z: every pose gets a contact as deep as the lowest vertex (brute force),
 /// within half the slop, with the ground as either hull of the pair. Six points, each with
 /// three copies moved by up to `copy` / 2 along each axis, 400 hulls, 50 poses each:
 /// - `copy` 4·10⁻⁷ m, hulled as given (`quickhull::hull_polygons`, no welding): edges of
@@ -367,7 +367,8 @@ fn the_sat_record_builds_the_narrow_phases_manifold() {
 ///   box's rim, up to 100 m away, such an axis read the pair as apart. With the direction
 ///   from the ends (`SHORT_EDGE` 0) pose 3 gets no contact; with B's ends moved into A's
 ///   frame before the direction is taken (where the f32 spacing is micrometres), pose 1,361.
-/// - `copy` 1.5·10⁻⁴ m, through `Hull::from_points` (copies that far apart are not welded):
+/// - `copy` 1.5·10⁻⁴ m, through `Hull::from_points` (copies that far apart are mostly not
+///   welded: the weld distance is at most 10 µm):
 ///   edges of 0.1 mm, exact enough in the hull's frame; with the moved ends, pose 5,270
 ///   gets no contact.
 #[test]

@@ -4,8 +4,9 @@
 //! - [`SatRecord`]: every face query of A and of B, every edge pair with its Gauss-map
 //!   verdict (Minkowski face, pruned, or skipped as near-parallel) and separation, the
 //!   three winners, the chosen axis and why, and the manifold the narrow phase builds from
-//!   it (where a face's clipped points miss the hulls' overlap, the edge pair's, as in
-//!   `collide_hulls`, with the reason).
+//!   it by the narrow phase's own rule (`hull_hull::contact_from_sat`): where a face's
+//!   clipped points miss the hulls' overlap, the edge pair's, and where the chosen edge pair
+//!   does not realise its axis, the best face's, each with the reason.
 //! - [`GaussMap`]: a hull's face normals (points on the unit sphere) and edges (great-circle
 //!   arcs between the normals of the edge's two faces), in world axes; [`GaussMap::negated`]
 //!   gives the map of −B, so overlaying A's map with −B's shows the Minkowski faces of
@@ -16,7 +17,7 @@
 //!   polygon after every clip plane, kept and reduced points.
 
 use crate::physics::collide::clip::ClipRecord;
-use crate::physics::collide::hull_hull::{contact_from_sat, face_contact};
+use crate::physics::collide::hull_hull::{contact_from_sat, face_contact, realises};
 use crate::physics::collide::record::CollideRecord;
 use crate::physics::collide::sat::{
     edge_of, edge_separation, edges_in_frame, face_separation, is_minkowski_face, preference_bar, sat, Axis, SatResult,
@@ -268,26 +269,35 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
             edge_rule
         ),
     };
-    // Where the contact was built on another axis than the preference's, why.
+    // Where the contact was built on another axis than the preference's, or on the chosen
+    // face although it misses the overlap, why.
+    let overlap = -result.separation();
     match (chosen, built.axis) {
         (Axis::FaceA(f) | Axis::FaceB(f), Some(Axis::Edge(e))) => {
-            let flipped = matches!(chosen, Axis::FaceB(_));
             let mut face = Manifold::default();
-            if flipped {
+            if matches!(chosen, Axis::FaceB(_)) {
                 face_contact(b, xb, a, xa, f.face, true, cfg, &mut scratch, &mut face, None);
             } else {
                 face_contact(a, xa, b, xb, f.face, false, cfg, &mut scratch, &mut face, None);
             }
-            let reach = if face.points.is_empty() {
-                "the face's clipping keeps no point".to_string()
-            } else {
-                format!("the face's clipped points reach only {:+.4} m", face.max_depth())
-            };
             reason = format!(
-                "{reason}. But {reach} where the hulls overlap by {:.4} m (its deepest vertex lies past the face's edge), so edge pair {}/{} is the contact",
-                -result.separation(),
+                "{reason}. But the face's clipped points reach only {:+.4} m where the hulls overlap by {overlap:.4} m (its deepest vertex lies past the face's edge), so edge pair {}/{} is the contact",
+                face.max_depth(),
                 e.edge_a,
                 e.edge_b
+            );
+        }
+        (Axis::FaceA(_) | Axis::FaceB(_), Some(Axis::FaceA(_) | Axis::FaceB(_)))
+            if !realises(&manifold, overlap, cfg) =>
+        {
+            let edge = if result.edge.separation.is_finite() {
+                "the best edge pair does not realise its axis either"
+            } else {
+                "no edge pair builds a Minkowski face"
+            };
+            reason = format!(
+                "{reason}. Its clipped points reach only {:+.4} m where the hulls overlap by {overlap:.4} m, but {edge}, so the face's points are the contact",
+                manifold.max_depth()
             );
         }
         (Axis::Edge(e), Some(Axis::FaceA(f) | Axis::FaceB(f))) => {
@@ -314,7 +324,9 @@ pub fn minkowski_difference(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso) -> Option<Mi
     let va: Vec<Vec3> = a.vertices().iter().map(|v| xa.transform_point(*v)).collect();
     let vb: Vec<Vec3> = b.vertices().iter().map(|v| xb.transform_point(*v)).collect();
     let pts: Vec<Vec3> = va.iter().flat_map(|p| vb.iter().map(move |q| *p - *q)).collect();
-    let hull = Hull::from_points(&pts).ok()?;
+    // Every vertex of A − B as it is, unwelded: the polytope drawn is the exact one.
+    let hull =
+        crate::physics::hull::quickhull::hull_polygons(&pts).and_then(|(v, p)| Hull::from_polygons(&v, &p)).ok()?;
     let na: Vec<Vec3> = a.faces().iter().map(|f| xa.transform_vector(f.normal)).collect();
     let nb: Vec<Vec3> = b.faces().iter().map(|f| -xb.transform_vector(f.normal)).collect();
     let kinds = hull

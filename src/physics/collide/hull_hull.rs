@@ -415,12 +415,14 @@ pub fn realises(m: &Manifold, depth: f32, cfg: &CollideConfig) -> bool {
 ///
 /// No point (`out` left empty) unless the pair realises that separation here: within half
 /// the slop of `expected`, and with the two edges the shapes' supports along the axis.
-/// The axis is the cross product of the edges' directions, and the direction of a very
-/// short edge (a hull of nearly duplicate points: edges of 10⁻⁷ m) moved into the frame of
-/// a body tens of metres away is mostly rounding: the query and this call then computed
-/// different axes, and the contact took a depth the faces never had — tilted 14° off the
-/// ground's normal, whose 100 m half-width made it 24.8 m deep (found by the fuzzer; the
-/// naive projection then lifted a 10 kg hull 10 m).
+/// The axis is the cross product of the edges' directions (`Hull::axes`, as the query takes
+/// them). When the direction of a very short edge (a hull of nearly duplicate points: edges
+/// of 10⁻⁷ m) was still taken between its ends moved into the frame of a body tens of
+/// metres away, it was mostly rounding, the query and this call computed different axes,
+/// and the contact took a depth the faces never had — tilted 14° off the ground's normal,
+/// whose 100 m half-width made it 24.8 m deep (found by the fuzzer; the naive projection
+/// then lifted a 10 kg hull 10 m). This check stays: it also holds when an edge pair's
+/// axis is not the one the query measured for any other reason.
 #[allow(clippy::too_many_arguments)]
 pub fn edge_contact(
     a: &Hull,

@@ -132,7 +132,8 @@ impl SatCache {
 pub struct EdgeData {
     /// The edge's origin.
     pub(crate) p: Vec3,
-    /// Origin to target, turned from B's frame ([`edge_in_frame`]).
+    /// The edge's axis direction (`Hull::axes`: origin to target, or on a very short edge
+    /// its faces' normals crossed, of length sin of their angle), turned from B's frame.
     pub(crate) e: Vec3,
     pub(crate) c: Vec3,
     pub(crate) d: Vec3,
@@ -419,7 +420,8 @@ pub(crate) fn edge_of(a: &Hull, e: usize) -> (Vec3, Vec3, Vec3, Vec3, Vec3) {
 #[derive(Clone, Debug, Default)]
 pub struct EdgeSoa {
     groups: Vec<[Vec4; 9]>,
-    /// Per edge: a point on it, its direction and squared length.
+    /// Per edge: a point on it, its axis direction (`EdgeData::e`) and that direction's
+    /// squared length.
     p: Vec<Vec3>,
     e: Vec<Vec3>,
     len2: Vec<f32>,

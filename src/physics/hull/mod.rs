@@ -163,7 +163,7 @@ pub struct Hull {
 }
 
 /// An edge shorter than this fraction of its ends' largest coordinate takes its axis
-/// direction from its faces ([`edge_axis`]).
+/// direction from its faces (`edge_axis`).
 pub const SHORT_EDGE: f32 = 1e-3;
 
 /// The direction unique edge `e` (an even half-edge index) gives the SAT's edge-pair axes

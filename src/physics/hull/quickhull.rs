@@ -5,8 +5,8 @@
 //! a point counts as outside a face only if it is more than ε above it, so duplicates and
 //! points within rounding of a face never create sliver faces.
 //!
-//! 0. ([`super::Hull::from_points`]) Weld points closer than [`WELD`] of the cloud's size
-//!    ([`weld`]).
+//! 0. ([`super::Hull::from_points`]) Weld points closer than [`WELD`] of the cloud's size,
+//!    at most [`WELD_MAX`] ([`weld`]).
 //! 1. Initial simplex from extreme points; reject clouds that are a point, a line or a plane.
 //! 2. Each remaining point goes to the outside set of the first face it is above.
 //! 3. Repeatedly take the farthest point of a non-empty outside set (the eye), flood-fill
@@ -41,8 +41,13 @@ impl Tri {
 }
 
 /// Points closer than this fraction of the cloud's largest extent to a point kept before
-/// them are welded into it ([`weld`]).
+/// them are welded into it ([`weld`]), up to [`WELD_MAX`].
 pub const WELD: f32 = 1e-4;
+
+/// The largest weld distance (m): a hundredth of the thinnest hull a scene may hold
+/// (`limits::HULL_THICKNESS`, 1 mm), so welding never folds a thin hull flat.
+pub const WELD_MAX: f32 = 1e-5;
+const _: () = assert!(WELD_MAX <= crate::physics::limits::HULL_THICKNESS.min / 100.0);
 
 /// Hull of `points` as (vertices, polygons wound CCW from outside), every point taken as
 /// given ([`super::Hull::from_points`] welds them first, [`weld`]). Unused points are left
@@ -208,9 +213,17 @@ fn argmax(p: &[DVec3], f: impl Fn(DVec3) -> f64) -> (usize, f64) {
     best
 }
 
-/// `points` without those closer than [`WELD`] of the cloud's largest extent to a point
-/// kept before them (in order of x, then of index); the kept ones stay in input order, and
-/// a cloud with none that close comes back as it was.
+/// The weld distance for `points`: [`WELD`] of the cloud's largest extent, at most
+/// [`WELD_MAX`] (0 for a cloud of one point).
+pub fn weld_distance(points: &[Vec3]) -> f32 {
+    let (lo, hi) = points.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    (WELD * (hi - lo).max_element()).min(WELD_MAX)
+}
+
+/// `points` without those closer than [`weld_distance`] to a point kept before them (in
+/// input order); a cloud with none that close comes back as it was. Expected linear time:
+/// the kept points are filed in a hashed grid of cells that wide, and a point looks only
+/// at the 27 cells around its own.
 ///
 /// Quickhull's own tolerance (a few f32 roundings of the coordinates) keeps two points
 /// apart by more than that as two vertices. A cloud with copies of a corner moved by
@@ -219,26 +232,34 @@ fn argmax(p: &[DVec3], f: impl Fn(DVec3) -> f64) -> (usize, f64) {
 /// a sliver around the deepest vertex as its incident face and held that corner three times
 /// over, with none of the real face's other corners (a tumbling hull of such points sank
 /// 46 mm into the ground in one step where its neighbouring corner came down). Welding
-/// moves the hull by at most 10⁻⁴ of its size.
+/// moves the hull by at most the weld distance, which [`WELD_MAX`] keeps a hundredth of
+/// the thinnest hull a scene may hold: a distance in proportion to the size alone would
+/// fold a 20 m slab 1 mm thick into a plane.
 pub fn weld(points: &[Vec3]) -> std::borrow::Cow<'_, [Vec3]> {
-    let (lo, hi) = points.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), &p| (lo.min(p), hi.max(p)));
-    let w = WELD * (hi - lo).max_element();
-    let mut order: Vec<u32> = (0..points.len() as u32).collect();
-    order.sort_by(|&i, &j| points[i as usize].x.total_cmp(&points[j as usize].x).then(i.cmp(&j)));
-    // Kept points in x order; those from `window` on are within `w` in x of the next one.
-    let (mut kept, mut window, mut dropped) = (Vec::<Vec3>::new(), 0, vec![false; points.len()]);
-    for &i in &order {
-        let p = points[i as usize];
-        while window < kept.len() && kept[window].x < p.x - w {
-            window += 1;
-        }
-        if kept[window..].iter().any(|q| q.distance_squared(p) < w * w) {
-            dropped[i as usize] = true;
+    let w = weld_distance(points);
+    if w.is_nan() || w <= 0.0 {
+        return std::borrow::Cow::Borrowed(points);
+    }
+    let cell = |p: Vec3| (p / w).floor().as_i64vec3();
+    let mut grid: HashMap<glam::I64Vec3, Vec<u32>> = HashMap::new();
+    let mut dropped = vec![false; points.len()];
+    for (i, &p) in points.iter().enumerate() {
+        let c = cell(p);
+        let near = (-1..=1).any(|x| {
+            (-1..=1).any(|y| {
+                (-1..=1).any(|z| {
+                    grid.get(&(c + glam::I64Vec3::new(x, y, z)))
+                        .is_some_and(|kept| kept.iter().any(|&k| points[k as usize].distance_squared(p) < w * w))
+                })
+            })
+        });
+        if near {
+            dropped[i] = true;
         } else {
-            kept.push(p);
+            grid.entry(c).or_default().push(i as u32);
         }
     }
-    if kept.len() == points.len() {
+    if !dropped.contains(&true) {
         return std::borrow::Cow::Borrowed(points);
     }
     std::borrow::Cow::Owned(points.iter().zip(&dropped).filter(|(_, &d)| !d).map(|(&p, _)| p).collect())
