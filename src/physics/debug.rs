@@ -17,7 +17,7 @@
 //!   polygon after every clip plane, kept and reduced points.
 
 use crate::physics::collide::clip::ClipRecord;
-use crate::physics::collide::hull_hull::{contact_from_sat, face_contact, realises};
+use crate::physics::collide::hull_hull::{contact_from_sat, face_contact_on, realises};
 use crate::physics::collide::record::CollideRecord;
 use crate::physics::collide::sat::{
     edge_of, edge_separation, edges_in_frame, face_separation, is_minkowski_face, preference_bar, sat, Axis, SatResult,
@@ -274,12 +274,8 @@ pub fn sat_record(a: &Hull, xa: &Iso, b: &Hull, xb: &Iso, cfg: &CollideConfig) -
     let overlap = -result.separation();
     match (chosen, built.axis) {
         (Axis::FaceA(f) | Axis::FaceB(f), Some(Axis::Edge(e))) => {
-            let mut face = Manifold::default();
-            if matches!(chosen, Axis::FaceB(_)) {
-                face_contact(b, xb, a, xa, f.face, true, cfg, &mut scratch, &mut face, None);
-            } else {
-                face_contact(a, xa, b, xb, f.face, false, cfg, &mut scratch, &mut face, None);
-            }
+            let (mut face, flipped) = (Manifold::default(), matches!(chosen, Axis::FaceB(_)));
+            face_contact_on(a, xa, b, xb, f.face, flipped, cfg, &mut scratch, &mut face, None);
             reason = format!(
                 "{reason}. But the face's clipped points reach only {:+.4} m where the hulls overlap by {overlap:.4} m (its deepest vertex lies past the face's edge), so edge pair {}/{} is the contact",
                 face.max_depth(),

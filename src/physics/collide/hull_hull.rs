@@ -124,8 +124,7 @@ impl Pair<'_> {
         }
     }
 
-    /// The face contact on face `face` of A, or of B where `flipped` ([`face_contact`],
-    /// its clip recorded); returns the depth the face's own separation gives.
+    /// [`face_contact_on`], its clip recorded.
     fn face(
         &self,
         face: u32,
@@ -134,12 +133,7 @@ impl Pair<'_> {
         out: &mut Manifold,
         record: &mut Option<&mut CollideRecord>,
     ) -> f32 {
-        let (cfg, clip) = (self.cfg, clip_of(record));
-        if flipped {
-            face_contact(self.b, self.xb, self.a, self.xa, face, true, cfg, scratch, out, clip)
-        } else {
-            face_contact(self.a, self.xa, self.b, self.xb, face, false, cfg, scratch, out, clip)
-        }
+        face_contact_on(self.a, self.xa, self.b, self.xb, face, flipped, self.cfg, scratch, out, clip_of(record))
     }
 
     /// The contact of edges `ea` and `eb`, measured at `separation` ([`edge_contact`]; the
@@ -321,6 +315,28 @@ pub fn incident_face_at_support(inc: &Hull, n: glam::Vec3) -> u32 {
         incident_face(inc, n)
     } else {
         best.0
+    }
+}
+
+/// The face contact on face `face` of A, or of B where `flipped` ([`face_contact`] with
+/// the hulls in that order); returns the depth the face's own separation gives.
+#[allow(clippy::too_many_arguments)]
+pub fn face_contact_on(
+    a: &Hull,
+    xa: &Iso,
+    b: &Hull,
+    xb: &Iso,
+    face: u32,
+    flipped: bool,
+    cfg: &CollideConfig,
+    scratch: &mut Scratch,
+    out: &mut Manifold,
+    clip: Option<&mut ClipRecord>,
+) -> f32 {
+    if flipped {
+        face_contact(b, xb, a, xa, face, true, cfg, scratch, out, clip)
+    } else {
+        face_contact(a, xa, b, xb, face, false, cfg, scratch, out, clip)
     }
 }
 
