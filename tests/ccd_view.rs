@@ -128,32 +128,44 @@ fn ccd_flag_overrides_the_scenes_mode() {
 }
 
 #[test]
-fn the_panel_switches_the_path_test_and_the_simplex_cache() {
-    // Both on by default; each checkbox turns its setting off in the running world, and
-    // a run with the simplex cache off finds the same impact (the textbook GJK's).
+fn the_panel_switches_the_path_test_the_simplex_cache_and_the_closed_form() {
+    // All on by default; each checkbox turns its setting off in the running world. With the
+    // closed-form ball–box distance and the simplex cache off the ball's impact is the
+    // textbook GJK's; it is found in the same step and place as with the defaults, and as
+    // with GJK from the cache.
     let mut h = Harness::builder()
         .with_size(egui::Vec2::new(520.0, 4000.0))
         .build_ui_state(|ui, t: &mut Testbed| panel(ui, t), testbed("bullet_wall.ron"));
     h.run();
-    assert!(h.state().world().settings.path_test && h.state().world().settings.simplex_cache);
+    let s = &h.state().world().settings;
+    assert!(s.path_test && s.simplex_cache && s.closed_form_distance);
     h.get_by_label("path test").click();
     h.run();
     assert!(!h.state().world().settings.path_test);
     h.get_by_label("GJK simplex cache").click();
     h.run();
     assert!(!h.state().world().settings.simplex_cache);
+    h.get_by_label("closed-form ball–box distance").click();
+    h.run();
+    assert!(!h.state().world().settings.closed_form_distance);
     let step = step_to_impact(h.state_mut(), "ball");
+    let mut closed = testbed("bullet_wall.ron");
     let mut cached = testbed("bullet_wall.ron");
-    assert_eq!(step_to_impact(&mut cached, "ball"), step, "the impact comes in the same step");
-    let ball = cached.session.scene.body_index("ball").unwrap() as u32;
-    let (e0, e1) = (h.state().world().continuous().event_of(ball), cached.world().continuous().event_of(ball));
-    let (e0, e1) = (e0.unwrap(), e1.unwrap());
-    // The ball moves 6.7 m in the step: the search's 1.25 mm tolerance is 2·10⁻⁴ of it.
-    assert!(
-        (e0.fraction - e1.fraction).abs() < 5e-4,
-        "impact at {} without the cache, {} with it",
-        e0.fraction,
-        e1.fraction
-    );
-    assert!((e0.impact.pos - e1.impact.pos).length() < 3e-3, "{} vs {}", e0.impact.pos, e1.impact.pos);
+    let mut s = cached.world().settings;
+    s.closed_form_distance = false;
+    cached.world_mut().settings = s;
+    for other in [&mut closed, &mut cached] {
+        assert_eq!(step_to_impact(other, "ball"), step, "the impact comes in the same step");
+        let ball = other.session.scene.body_index("ball").unwrap() as u32;
+        let (e0, e1) = (h.state().world().continuous().event_of(ball), other.world().continuous().event_of(ball));
+        let (e0, e1) = (e0.unwrap(), e1.unwrap());
+        // The ball moves 6.7 m in the step: the search's 1.25 mm tolerance is 2·10⁻⁴ of it.
+        assert!(
+            (e0.fraction - e1.fraction).abs() < 5e-4,
+            "impact at {} by the textbook GJK, {} by a fast path",
+            e0.fraction,
+            e1.fraction
+        );
+        assert!((e0.impact.pos - e1.impact.pos).length() < 3e-3, "{} vs {}", e0.impact.pos, e1.impact.pos);
+    }
 }

@@ -166,6 +166,7 @@ pub struct SettingsDef {
     #[serde(with = "ContinuousModeDef")]
     ccd: ContinuousMode,
     simplex_cache: bool,
+    closed_form_distance: bool,
     max_sub_events: u32,
     threads: u32,
 }

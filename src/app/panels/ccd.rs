@@ -42,6 +42,14 @@ pub fn section(ui: &mut egui::Ui, t: &mut Testbed) {
             "on: each distance query of a time-of-impact search starts from the last one's simplex \
              (Box2D's cache); off: each starts from one point, the textbook GJK (collide/distance.rs)",
         );
+    ui.add_enabled(
+        s.ccd != ContinuousMode::Off,
+        egui::Checkbox::new(&mut s.closed_form_distance, "closed-form ball–box distance"),
+    )
+    .on_hover_text(
+        "on: a ball (or the probe of a body touching at the start) against a box is measured by \
+         clamping its centre to the box; off: by GJK, as every other pair (collide/distance.rs)",
+    );
     *s = s.clamped();
     if t.world().settings != before {
         t.wake_all();

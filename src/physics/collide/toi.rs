@@ -23,7 +23,9 @@
 //! contact; the gap at the reported time lies within `[target, target + tolerance]`.
 //! When `μ ≤ 0` the bodies cannot approach along `n`: no impact. With
 //! [`ToiConfig::simplex_cache`] each query after the first starts from the last one's
-//! simplex ([`super::distance::SimplexCache`]); both searches use it.
+//! simplex ([`super::distance::SimplexCache`]); with [`ToiConfig::closed_form`] a ball
+//! against a box is measured in closed form instead ([`super::distance::ball_box`]). Both
+//! searches use both.
 //!
 //! # Bisection ([`time_of_impact_bisection`])
 //! Homer's method: the bounding spheres are swept first, which narrows the search to the
@@ -49,7 +51,7 @@
 //! time the gap falls to the target, not contacts that begin and end between two test times
 //! deeper than the tolerance (there are none: see the bounds above).
 
-use super::distance::{distance_cached, Distance, Proxy, SimplexCache};
+use super::distance::{ball_box, distance_cached, Distance, Proxy, SimplexCache};
 use crate::physics::free_rotation::rotation;
 use crate::physics::math::Iso;
 use glam::{Quat, Vec3};
@@ -132,6 +134,9 @@ pub struct ToiConfig {
     /// ([`SimplexCache`], Box2D's warm start); off, each starts from one point (the
     /// textbook GJK). The times found agree to the tolerance.
     pub simplex_cache: bool,
+    /// A ball against a box is measured in closed form ([`ball_box`]); off, by GJK as every
+    /// other pair. The distances agree to GJK's tolerance.
+    pub closed_form: bool,
 }
 
 impl ToiConfig {
@@ -140,12 +145,17 @@ impl ToiConfig {
     /// half the target, never below [`MIN_TARGET`].
     pub fn new(slop: f32, extent_a: f32, extent_b: f32) -> ToiConfig {
         let target = (0.5 * slop).min(0.25 * extent_a.min(extent_b)).max(MIN_TARGET);
-        ToiConfig { target, tolerance: 0.5 * target, t_max: 1.0, simplex_cache: true }
+        ToiConfig { target, tolerance: 0.5 * target, t_max: 1.0, simplex_cache: true, closed_form: true }
     }
 
     /// This configuration with the simplex cache on or off.
     pub fn with_simplex_cache(self, on: bool) -> ToiConfig {
         ToiConfig { simplex_cache: on, ..self }
+    }
+
+    /// This configuration with the closed-form ball–box distance on or off.
+    pub fn with_closed_form(self, on: bool) -> ToiConfig {
+        ToiConfig { closed_form: on, ..self }
     }
 }
 
@@ -244,14 +254,21 @@ fn closing_bound(a: &Mover, b: &Mover, n: Vec3) -> f32 {
         + b.sweep.turn.length() * b.radius
 }
 
-/// The distance query between `a` and `b` at time `t`, from `cache`'s simplex when
-/// `cfg.simplex_cache` is on (else from one point, the cache left empty).
+/// The distance query between `a` and `b` at time `t`: a ball against a box in closed form
+/// when `cfg.closed_form` is on, else GJK from `cache`'s simplex when `cfg.simplex_cache`
+/// is on (else from one point, the cache left empty).
 #[inline]
 fn gap(a: &Mover, b: &Mover, t: f32, cfg: &ToiConfig, cache: &mut SimplexCache) -> Distance {
+    let (xa, xb) = (a.sweep.at(t), b.sweep.at(t));
+    if cfg.closed_form {
+        if let Some(d) = ball_box(&a.proxy, &xa, &b.proxy, &xb) {
+            return d;
+        }
+    }
     if !cfg.simplex_cache {
         *cache = SimplexCache::default();
     }
-    distance_cached(&a.proxy, &a.sweep.at(t), &b.proxy, &b.sweep.at(t), cache)
+    distance_cached(&a.proxy, &xa, &b.proxy, &xb, cache)
 }
 
 /// Time of impact by conservative advancement (module docs). `log` receives every distance
@@ -467,7 +484,7 @@ mod tests {
     fn sphere_falling_on_a_plane_matches_the_analytic_time() {
         let ground = Shape::cuboid(Vec3::new(10.0, 0.1, 10.0)).unwrap();
         let ball = Shape::Sphere { radius: 0.25 };
-        let cfg = ToiConfig { target: 0.0025, tolerance: 1e-5, t_max: 1.0, simplex_cache: true };
+        let cfg = ToiConfig { target: 0.0025, tolerance: 1e-5, t_max: 1.0, simplex_cache: true, closed_form: true };
         for (h, v0, window) in [(1.0f32, -3.0f32, 0.5f32), (0.6, 0.0, 0.4), (5.0, -40.0, 1.0 / 60.0 * 10.0)] {
             let g = -9.81f32;
             let gpose = Iso::from_translation(Vec3::new(0.0, -0.1, 0.0));
@@ -480,13 +497,16 @@ mod tests {
             // h + v0·s + ½·g·s² = r + target, s in seconds.
             let c = h - 0.25 - cfg.target;
             let s = (-v0 - (v0 * v0 + 2.0 * (-g) * c).sqrt()) / g;
-            for (name, toi) in [
-                ("advancement", time_of_impact(&a, &b, &cfg, None)),
-                ("bisection", time_of_impact_bisection(&a, &b, &cfg, None)),
-            ] {
-                assert_eq!(toi.state, ToiState::Hit, "{name}");
-                let err = (toi.t * window - s).abs();
-                assert!(err < 1e-4, "{name}: {} s vs {s} s", toi.t * window);
+            for closed in [true, false] {
+                let cfg = cfg.with_closed_form(closed);
+                for (name, toi) in [
+                    ("advancement", time_of_impact(&a, &b, &cfg, None)),
+                    ("bisection", time_of_impact_bisection(&a, &b, &cfg, None)),
+                ] {
+                    assert_eq!(toi.state, ToiState::Hit, "{name}, closed form {closed}");
+                    let err = (toi.t * window - s).abs();
+                    assert!(err < 1e-4, "{name}, closed form {closed}: {} s vs {s} s", toi.t * window);
+                }
             }
         }
     }
@@ -496,7 +516,7 @@ mod tests {
     #[test]
     fn approaching_spheres_match_the_analytic_time() {
         let (sa, sb) = (Shape::Sphere { radius: 0.3 }, Shape::Sphere { radius: 0.2 });
-        let cfg = ToiConfig { target: 0.001, tolerance: 1e-5, t_max: 1.0, simplex_cache: true };
+        let cfg = ToiConfig { target: 0.001, tolerance: 1e-5, t_max: 1.0, simplex_cache: true, closed_form: true };
         let dt = 1.0 / 60.0;
         for (p, va, vb) in [
             (Vec3::new(2.0, 0.0, 0.0), Vec3::new(50.0, 0.0, 0.0), Vec3::new(-70.0, 0.0, 0.0)),
@@ -518,6 +538,44 @@ mod tests {
                 assert!((toi.t * dt - s).abs() < 1e-6, "{name}: {} s vs {s} s", toi.t * dt);
             }
         }
+    }
+
+    /// Balls thrown at spinning boxes (and boxes spinning into balls): the time found with
+    /// the closed-form ball–box distance is one at which GJK measures the target gap, and
+    /// the searches end alike.
+    #[test]
+    fn the_closed_form_ball_box_search_stops_where_gjk_measures_the_target() {
+        use crate::physics::collide::distance::distance;
+        let mut rng = crate::physics::hull::builders::SplitMix64(0x70_1B0C5);
+        let mut r = |lo: f32, hi: f32| lo + (hi - lo) * rng.next_f32();
+        let dt = 1.0 / 60.0;
+        let mut hits = 0;
+        for case in 0..300 {
+            let cuboid = Shape::cuboid(Vec3::new(r(0.1, 1.0), r(0.1, 1.0), r(0.1, 1.0))).unwrap();
+            let ball = Shape::Sphere { radius: r(0.05, 0.3) };
+            let spin = Vec3::new(r(-20.0, 20.0), r(-20.0, 20.0), r(-20.0, 20.0));
+            let from = Vec3::new(r(-1.0, 1.0), r(-1.0, 1.0), 3.0);
+            let aim = Vec3::new(r(-0.6, 0.6), r(-0.6, 0.6), r(-0.6, 0.6));
+            let v = (aim - from).normalize() * r(60.0, 240.0);
+            let a = mover(&cuboid, Sweep::ballistic(&Iso::IDENTITY, Vec3::ZERO, spin, Vec3::ZERO, dt));
+            let b = mover(&ball, Sweep::ballistic(&Iso::from_translation(from), v, Vec3::ZERO, Vec3::ZERO, dt));
+            let cfg = ToiConfig::new(0.005, 0.1, 0.05);
+            for (x, y) in [(&a, &b), (&b, &a)] {
+                let closed = time_of_impact(x, y, &cfg, None);
+                let gjk = time_of_impact(x, y, &cfg.with_closed_form(false), None);
+                assert_eq!(closed.state, gjk.state, "case {case}");
+                if closed.state == ToiState::Hit {
+                    let d = distance(&x.proxy, &x.sweep.at(closed.t), &y.proxy, &y.sweep.at(closed.t)).distance;
+                    assert!(
+                        d >= cfg.target - 1e-4 && d <= cfg.target + cfg.tolerance + 1e-4,
+                        "case {case}: GJK measures {d} m at the closed form's time"
+                    );
+                    assert!((closed.t - gjk.t).abs() * dt < 1e-4, "case {case}: {} vs {}", closed.t, gjk.t);
+                    hits += 1;
+                }
+            }
+        }
+        assert!(hits > 200, "{hits} hits");
     }
 
     #[test]

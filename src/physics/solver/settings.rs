@@ -219,6 +219,10 @@ pub struct Settings {
     /// (Box2D's simplex cache); off starts each from one point (the textbook GJK). The
     /// times found agree to the search's tolerance.
     pub simplex_cache: bool,
+    /// Time of impact: a ball (a sphere, or the probe of a body touching at the start)
+    /// against a box is measured in closed form, the ball's centre clamped to the box;
+    /// off, by GJK as every other pair. The distances agree to GJK's tolerance.
+    pub closed_form_distance: bool,
     /// Earliest-collision mode: most cuts (sub-events) per step; the rest of a step that
     /// reaches it runs uncut and the step's record says so.
     pub max_sub_events: u32,
@@ -259,6 +263,7 @@ impl Default for Settings {
             path_test: true,
             ccd: ContinuousMode::Fast,
             simplex_cache: true,
+            closed_form_distance: true,
             max_sub_events: 32,
             threads: 0,
         }

@@ -376,6 +376,7 @@ impl World {
             margin: self.settings.margin,
             extent,
             simplex_cache: self.settings.simplex_cache,
+            closed_form: self.settings.closed_form_distance,
         };
         let SweepThread { candidates, tris, narrow, log } = t;
         'candidates: for &j in candidates.iter() {
@@ -509,15 +510,18 @@ struct SweepCtx<'a> {
     extent: f32,
     /// `Settings::simplex_cache`.
     simplex_cache: bool,
+    /// `Settings::closed_form_distance`.
+    closed_form: bool,
 }
 
 impl SweepCtx<'_> {
     /// The time-of-impact configuration for the swept shape (inner radius `extent`: the
     /// body's, or the probe's) against `target`, searching `[0, t_max]`, with the world's
-    /// simplex-cache setting.
+    /// simplex-cache and closed-form settings.
     fn toi_config(&self, extent: f32, target: &Target, t_max: f32) -> ToiConfig {
         ToiConfig { t_max, ..ToiConfig::new(self.slop, extent, target.shape.min_extent()) }
             .with_simplex_cache(self.simplex_cache)
+            .with_closed_form(self.closed_form)
     }
 
     /// Whether the centre's straight path over the step, `p0` to `p1`, passes through the

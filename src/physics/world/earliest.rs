@@ -268,7 +268,9 @@ fn pair_time(
     if enter == 0.0 && distance(&ma.proxy, &ma.sweep.at(0.0), &mb.proxy, &mb.sweep.at(0.0)).distance <= margin {
         return None;
     }
-    let cfg = ToiConfig::new(slop, extents.0, extents.1).with_simplex_cache(settings.simplex_cache);
+    let cfg = ToiConfig::new(slop, extents.0, extents.1)
+        .with_simplex_cache(settings.simplex_cache)
+        .with_closed_form(settings.closed_form_distance);
     let start = rec.iterations.len() as u32;
     let toi = time_of_impact_bisection(ma, mb, &cfg, Some(&mut rec.iterations));
     rec.queries.push(ToiQuery {
