@@ -35,7 +35,7 @@ mod keys;
 use crate::physics::math::Aabb;
 use crate::physics::parallel::{Shared, Workers};
 use glam::Vec3A;
-use keys::{merge_on, radix_sort, unique_pairs, Lane};
+use keys::{merge_on, radix_sort, unique_pairs, Lane, SortScratch};
 
 /// Fewest grid bodies a worker thread pairs at once: smaller grids pair on the calling
 /// thread.
@@ -98,9 +98,9 @@ pub struct BroadPhase {
     sorted: Vec<u32>,
     slot_box: Vec<[Vec3A; 2]>,
     slot_cell: Vec<[i32; 3]>,
-    /// Pair keys `a << 32 | b` and the radix sort's second buffer.
+    /// Pair keys `a << 32 | b` and the radix sort's scratch.
     keys: Vec<u64>,
-    keys_tmp: Vec<u64>,
+    keys_sort: SortScratch,
     /// Each thread's pair keys from the grid (grid bodies with each other and with the large
     /// bodies), and its scratch for sorting and merging them (`keys.rs`: the sort makes the
     /// order they were found in irrelevant); the keys of the large bodies with each other.
@@ -145,7 +145,7 @@ impl BroadPhase {
             + sz(self.slot_box.as_slice())
             + sz(self.slot_cell.as_slice())
             + sz(self.keys.as_slice())
-            + sz(self.keys_tmp.as_slice())
+            + self.keys_sort.heap_bytes()
             + self.thread_keys.iter().map(|k| sz(k.as_slice())).sum::<usize>()
             + self.lanes.iter().map(Lane::heap_bytes).sum::<usize>()
             + sz(self.large_keys.as_slice())
@@ -348,7 +348,7 @@ impl BroadPhase {
             // One thread: its buffer becomes the key list (both keep their capacity).
             std::mem::swap(&mut self.keys, one);
             self.keys.extend_from_slice(&self.large_keys);
-            radix_sort(&mut self.keys, &mut self.keys_tmp);
+            radix_sort(&mut self.keys, &mut self.keys_sort);
             unique_pairs(&mut self.keys, &mut self.pairs);
         } else {
             // Each thread's keys sorted on its own thread, then merged into the pairs by key
@@ -366,7 +366,7 @@ impl BroadPhase {
                 workers.for_blocks(threads, 1, |_, r| {
                     for t in r {
                         // SAFETY: one key list and lane per block index.
-                        unsafe { radix_sort(keys.get_mut(t), &mut lanes.get_mut(t).tmp) };
+                        unsafe { radix_sort(keys.get_mut(t), &mut lanes.get_mut(t).sort) };
                     }
                 });
             }

@@ -2,8 +2,9 @@
 //! pair list with each pair once, whichever thread found which pair and however often it
 //! was found (hash collisions find some pairs twice).
 //!
-//! - **Sorting** ([`radix_sort`]): least-significant-digit radix sort, one byte per pass,
-//!   skipping the bytes every key shares. Each thread sorts its own list on its own thread.
+//! - **Sorting** ([`radix_sort`]): least-significant-digit radix sort of each pair read as
+//!   one number of twice the bits of a body index, in digits of up to 11 bits, skipping the
+//!   digits every key shares. Each thread sorts its own list on its own thread.
 //! - **Merging on one thread** ([`merge_lists`]): the sorted lists two at a time, as a tree
 //!   (k lists take ⌈log₂ k⌉ passes), the last pass writing the pairs and dropping repeats.
 //! - **Merging on several threads** ([`merge_on`]): the key range is cut at T − 1 keys of
@@ -22,12 +23,33 @@ use crate::physics::parallel::{Shared, Workers, MAX_THREADS};
 /// Most lists merged at once: one per thread.
 const MAX_LISTS: usize = MAX_THREADS;
 
-/// One thread's scratch for the keys: its sort's second buffer, the two buffers of its
-/// merge passes, and the pairs of its key range. Emptied after each build (their room is
-/// kept), so a copy of the broad phase carries none of it.
+/// [`radix_sort`]'s scratch: its second key buffer and its digit counters.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SortScratch {
+    tmp: Vec<u64>,
+    counts: Vec<u32>,
+}
+
+impl SortScratch {
+    /// Heap bytes of a copy.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of_val as sz;
+        sz(self.tmp.as_slice()) + sz(self.counts.as_slice())
+    }
+
+    /// Empties the buffers, keeping their room.
+    pub fn clear(&mut self) {
+        self.tmp.clear();
+        self.counts.clear();
+    }
+}
+
+/// One thread's scratch for the keys: its sort's, the two buffers of its merge passes, and
+/// the pairs of its key range. Emptied after each build (their room is kept), so a copy of
+/// the broad phase carries none of it.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Lane {
-    pub tmp: Vec<u64>,
+    pub sort: SortScratch,
     run: Vec<u64>,
     pairs: Vec<(u32, u32)>,
 }
@@ -36,12 +58,12 @@ impl Lane {
     /// Heap bytes of a copy.
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of_val as sz;
-        sz(self.tmp.as_slice()) + sz(self.run.as_slice()) + sz(self.pairs.as_slice())
+        self.sort.heap_bytes() + sz(self.run.as_slice()) + sz(self.pairs.as_slice())
     }
 
     /// Empties the buffers, keeping their room.
     pub fn clear(&mut self) {
-        self.tmp.clear();
+        self.sort.clear();
         self.run.clear();
         self.pairs.clear();
     }
@@ -74,8 +96,8 @@ pub(super) fn merge_on(
     let heads = &heads[..lists.len()];
     let total: usize = heads.iter().map(|l| l.len()).sum();
     if parts == 1 || total == 0 || total < min_keys * parts {
-        let Lane { tmp, run, .. } = &mut lanes[0];
-        merge_lists(heads, tmp, run, out);
+        let Lane { sort, run, .. } = &mut lanes[0];
+        merge_lists(heads, &mut sort.tmp, run, out);
         return;
     }
     // Range t holds the keys k with cut[t] <= k < cut[t + 1]. No key is all ones (a < b),
@@ -96,9 +118,9 @@ pub(super) fn merge_on(
                     *m = &l[lo..hi];
                 }
                 // SAFETY: one lane per range.
-                let Lane { tmp, run, pairs } = unsafe { lanes.get_mut(t) };
+                let Lane { sort, run, pairs } = unsafe { lanes.get_mut(t) };
                 pairs.clear();
-                merge_lists(&mine[..heads.len()], tmp, run, pairs);
+                merge_lists(&mine[..heads.len()], &mut sort.tmp, run, pairs);
             }
         });
     }
@@ -209,22 +231,42 @@ fn merge_unique(a: &[u64], b: &[u64], out: &mut Vec<(u32, u32)>) {
     unsafe { out.set_len(start + n) };
 }
 
-/// Sorts `keys` ascending by least-significant-digit radix sort, one byte per pass, skipping
-/// bytes that are the same in every key (so pairs of at most 65,536 bodies take four
-/// passes). The histograms of all eight bytes are counted in one read of the keys. O(n), no
-/// allocation once `tmp` has grown.
-pub(super) fn radix_sort(keys: &mut Vec<u64>, tmp: &mut Vec<u64>) {
+/// Widest digit of [`radix_sort`] (bits): at most 2,048 counters, 8 KB, per pass.
+const DIGIT_BITS: u32 = 11;
+
+/// Sorts the pair keys `a << 32 | b` (a < b) ascending by least-significant-digit radix
+/// sort. The pair is read as the number `a << w | b`, where `w` is the bit length of the
+/// largest body index among the keys: it orders the pairs as the keys do and is only `2w`
+/// bits wide, so 2,048 bodies take two passes of up to 11 bits and 2 million take four
+/// (a byte per pass over the key's two words took four from 257 bodies on). The histograms of
+/// all digits are counted first, and a digit every key shares is skipped.
+/// O(n), no allocation once `tmp` has grown.
+pub(super) fn radix_sort(keys: &mut Vec<u64>, scratch: &mut SortScratch) {
+    if keys.len() < 2 {
+        return;
+    }
+    let largest = keys.iter().fold(0u64, |m, &k| m | (k >> 32) | (k & 0xffff_ffff));
+    let w = 64 - largest.leading_zeros();
+    let low = (1u64 << w) - 1;
+    let packed = |k: u64| ((k >> 32) << w) | (k & low);
+    let width = (2 * w).max(1);
+    let passes = width.div_ceil(DIGIT_BITS) as usize;
+    let digit = width.div_ceil(passes as u32);
+    let (size, mask) = (1usize << digit, (1u64 << digit) - 1);
+    let SortScratch { tmp, counts } = scratch;
     tmp.clear();
     tmp.resize(keys.len(), 0);
-    let mut count = [[0u32; 256]; 8];
-    for &k in keys.iter() {
-        for (byte, c) in count.iter_mut().enumerate() {
-            c[((k >> (8 * byte)) & 0xff) as usize] += 1;
+    counts.clear();
+    counts.resize(passes * size, 0);
+    for (pass, count) in counts.chunks_exact_mut(size).enumerate() {
+        let shift = pass as u32 * digit;
+        for &k in keys.iter() {
+            count[((packed(k) >> shift) & mask) as usize] += 1;
         }
     }
-    for (byte, count) in count.iter_mut().enumerate() {
+    for (pass, count) in counts.chunks_exact_mut(size).enumerate() {
         if count.contains(&(keys.len() as u32)) {
-            continue; // this byte is the same everywhere
+            continue; // this digit is the same everywhere
         }
         let mut sum = 0;
         for c in count.iter_mut() {
@@ -232,9 +274,9 @@ pub(super) fn radix_sort(keys: &mut Vec<u64>, tmp: &mut Vec<u64>) {
             *c = sum;
             sum += n;
         }
-        let shift = 8 * byte;
+        let shift = pass as u32 * digit;
         for &k in keys.iter() {
-            let d = ((k >> shift) & 0xff) as usize;
+            let d = ((packed(k) >> shift) & mask) as usize;
             tmp[count[d] as usize] = k;
             count[d] += 1;
         }
@@ -264,6 +306,32 @@ mod tests {
                 l
             })
             .collect()
+    }
+
+    /// The radix sort against the standard library's sort: lists of 0 to 3,000 keys over
+    /// worlds of 2 to 2³² bodies (so one to six passes), repeats included.
+    #[test]
+    fn radix_sort_sorts_as_the_standard_sort_does() {
+        let mut rng = SplitMix64(0x4AD1);
+        let mut tmp = SortScratch::default();
+        for case in 0..400 {
+            let bodies = 2u64 << (case % 32);
+            let n = (rng.next_f32() * 3000.0) as usize * usize::from(case % 7 != 0);
+            let mut keys: Vec<u64> = (0..n)
+                .map(|_| {
+                    let b = 1 + ((rng.next_f32() as f64 * (bodies - 1) as f64) as u64).min(bodies - 2);
+                    let a = (rng.next_f32() as f64 * b as f64) as u64;
+                    (a.min(b - 1) << 32) | b
+                })
+                .collect();
+            if n > 10 {
+                keys[n / 2] = keys[n / 3]; // a repeat
+            }
+            let mut want = keys.clone();
+            want.sort_unstable();
+            radix_sort(&mut keys, &mut tmp);
+            assert_eq!(keys, want, "case {case}: {n} keys over {bodies} bodies");
+        }
     }
 
     /// The brute-force union: every key once, in order, as pairs.
