@@ -81,7 +81,7 @@ use crate::physics::shape::Shape;
 use crate::physics::solver::{
     ContactConstraint, ContinuousMode, Methods, PositionMoves, Schedule, Settings, SolverBody, StepInfo,
 };
-use glam::{Mat3, Vec3};
+use glam::{Mat3, Vec3, Vec3A};
 use std::sync::Arc;
 use web_time::Instant;
 
@@ -181,6 +181,9 @@ pub struct World {
     pub time: f64,
     broad: BroadPhase,
     aabbs: Vec<Aabb>,
+    /// The same boxes in SIMD lanes, for the kept pairs' box test (scratch of the broad
+    /// phase, rewritten every step).
+    boxes: Vec<[Vec3A; 2]>,
     /// Enlarged ("fat") boxes the broad phase ran on; the candidate pairs stay valid while
     /// every body's box stays inside its fat one.
     fat: Vec<Aabb>,
@@ -301,6 +304,7 @@ impl World {
             fat: Vec::new(),
             escaped: Vec::new(),
             kept: Vec::new(),
+            boxes: Vec::new(),
             broad_dirty: true,
             pairs: Vec::new(),
             motions: Vec::new(),

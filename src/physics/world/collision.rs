@@ -29,8 +29,9 @@ const MIN_PAIRS: usize = 1024;
 /// pair reads two small records instead of two bodies and their shapes).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Motion {
-    /// Velocity of the centre (zero when static or asleep).
-    v: Vec3,
+    /// Velocity of the centre (zero when static or asleep). This and `centre` are SIMD
+    /// vectors: the kept pairs' path test reads them for thousands of pairs a step.
+    v: Vec3A,
     /// Speed bound of the surface from spinning, `|ω|·r` (zero when static or asleep).
     spin: f32,
     /// Bounding radius about the centre.
@@ -40,7 +41,7 @@ pub(super) struct Motion {
     /// Dynamic and asleep (a body an awake one may wake before the solve, `world/islands.rs`).
     pub(super) sleeping: bool,
     /// The centre of mass (the body origin, about which `radius` is measured).
-    centre: Vec3,
+    centre: Vec3A,
     /// A triangle mesh: its pairs may have several manifolds (`world/narrow.rs`).
     pub(super) mesh: bool,
 }
@@ -48,13 +49,13 @@ pub(super) struct Motion {
 impl Motion {
     #[inline]
     fn of(b: &Body) -> Motion {
-        let (radius, centre) = (b.shape.bounding_radius(), b.pose.pos);
+        let (radius, centre) = (b.shape.bounding_radius(), Vec3A::from(b.pose.pos));
         if !b.is_dynamic() || b.asleep {
             let mesh = b.shape.mesh().is_some();
             return Motion { radius, centre, sleeping: b.is_dynamic(), mesh, ..Default::default() };
         }
         Motion {
-            v: b.velocity,
+            v: b.velocity.into(),
             spin: b.angular_velocity.length() * radius,
             radius,
             awake: true,
@@ -115,17 +116,26 @@ impl World {
         self.motions.truncate(n);
         self.aabbs.resize(n, Aabb::new(Vec3::ZERO, Vec3::ZERO));
         self.aabbs.truncate(n);
+        self.boxes.resize(n, [Vec3A::ZERO; 2]);
+        self.boxes.truncate(n);
         {
-            let (motions, aabbs, bodies) = (Shared::new(&mut self.motions), Shared::new(&mut self.aabbs), &self.bodies);
+            let (motions, aabbs, boxes, bodies) = (
+                Shared::new(&mut self.motions),
+                Shared::new(&mut self.aabbs),
+                Shared::new(&mut self.boxes),
+                &self.bodies,
+            );
             self.workers.for_blocks(n, MIN_BODIES, |_, r| {
                 // SAFETY: each block owns its bodies' records.
-                let (motions, aabbs) = unsafe { (motions.range_mut(r.clone()), aabbs.range_mut(r.clone())) };
-                for ((m, out), b) in motions.iter_mut().zip(aabbs).zip(&bodies[r]) {
+                let (motions, aabbs, boxes) =
+                    unsafe { (motions.range_mut(r.clone()), aabbs.range_mut(r.clone()), boxes.range_mut(r.clone())) };
+                for (((m, out), lanes), b) in motions.iter_mut().zip(aabbs).zip(boxes).zip(&bodies[r]) {
                     *m = Motion::of(b);
                     let bb = b.shape.aabb(&b.pose);
-                    let d = (m.v * dt).clamp_length_max(MAX_SPECULATIVE);
+                    let d = Vec3::from(m.v * dt).clamp_length_max(MAX_SPECULATIVE);
                     let moved = Aabb::new(bb.min + d, bb.max + d);
                     *out = bb.union(&moved).expanded(0.5 * margin + (m.spin * dt).min(MAX_SPECULATIVE));
+                    *lanes = [out.min.into(), out.max.into()];
                 }
             });
         }
@@ -164,17 +174,28 @@ impl World {
         // The kept pairs whose boxes overlap now and whose bodies' paths come close enough
         // to touch ([`Motion::paths_meet`]; `slack`: the contact margin plus how far gravity
         // bends a path in one step, |g|·dt²).
-        let (aabbs, motions) = (&self.aabbs, &self.motions);
+        let (aabbs, boxes, motions) = (&self.aabbs, &self.boxes, &self.motions);
         let slack = margin + self.gravity.length() * dt * dt;
         self.pairs.clear();
         let path_test = self.settings.path_test;
         let meets = |&(a, b): &(u32, u32)| {
             let (a, b) = (a as usize, b as usize);
-            aabbs[a].overlaps(&aabbs[b]) && (!path_test || Motion::paths_meet(&motions[a], &motions[b], dt, slack))
+            lanes_overlap(&boxes[a], &boxes[b])
+                && (!path_test || Motion::paths_meet(&motions[a], &motions[b], dt, slack))
         };
         let kept = &self.broad.pairs;
         if self.workers.threads() == 1 {
-            self.pairs.extend(kept.iter().filter(|p| meets(p)));
+            // Each pair is written at the next free slot, which moves on only if it is kept:
+            // no branch on the outcome to mispredict (as `gather_flagged` below).
+            self.pairs.reserve(kept.len());
+            let slots = &mut self.pairs.spare_capacity_mut()[..kept.len()];
+            let mut count = 0;
+            for p in kept {
+                slots[count].write(*p);
+                count += usize::from(meets(p));
+            }
+            // SAFETY: the first `count` slots hold the kept pairs, in order.
+            unsafe { self.pairs.set_len(count) };
         } else {
             // Each pair's tests (two bodies' boxes and motions, read from anywhere in
             // memory) on the threads: one even share of the pairs per thread (the tests cost
@@ -232,6 +253,13 @@ impl World {
     }
 }
 
+/// Box test on the SIMD lanes (touching counts; the fourth lane is ignored by `all`):
+/// [`Aabb::overlaps`] without a branch per axis.
+#[inline]
+fn lanes_overlap(p: &[Vec3A; 2], q: &[Vec3A; 2]) -> bool {
+    (p[0].cmple(q[1]) & q[0].cmple(p[1])).all()
+}
+
 /// Writes the pairs of `pairs` whose flag is set into `out`, in order; `out` holds exactly as
 /// many slots as there are flags set. Each pair is written at the next free slot, which
 /// moves on by its flag: a streaming loop without a branch on the flags to mispredict (a
@@ -253,7 +281,7 @@ mod tests {
     use crate::physics::{Settings, World};
 
     use super::Motion;
-    use glam::Vec3;
+    use glam::Vec3A;
 
     /// Brute force: every pair of bodies, not both static, whose step boxes overlap (and,
     /// with `Settings::path_test`, whose paths meet).
@@ -310,7 +338,7 @@ mod tests {
     #[test]
     fn paths_meet_matches_sampled_closest_approach() {
         let mut rng = crate::physics::hull::builders::SplitMix64(0x9A7E);
-        let mut v = |s: f32| Vec3::new(rng.next_f32() - 0.5, rng.next_f32() - 0.5, rng.next_f32() - 0.5) * s;
+        let mut v = |s: f32| Vec3A::new(rng.next_f32() - 0.5, rng.next_f32() - 0.5, rng.next_f32() - 0.5) * s;
         let (mut met, mut missed) = (0, 0);
         for _ in 0..2000 {
             let a = Motion {

@@ -37,6 +37,7 @@ impl World {
             fat: self.fat.clone(),
             escaped: Vec::new(),
             kept: Vec::new(),
+            boxes: Vec::new(),
             broad_dirty: self.broad_dirty,
             motions: self.motions.clone(),
             pairs: self.pairs.clone(),
