@@ -221,9 +221,10 @@ pub fn weld_distance(points: &[Vec3]) -> f32 {
 }
 
 /// `points` without those closer than [`weld_distance`] to a point kept before them (in
-/// input order); a cloud with none that close comes back as it was. Expected linear time:
-/// the kept points are filed in a hashed grid of cells that wide, and a point looks only
-/// at the 27 cells around its own.
+/// input order); a cloud with none that close comes back as it was. A small cloud (at most
+/// [`WELD_BRUTE_MAX`] points) compares each point with the kept ones; a larger one files
+/// the kept points in a hashed grid of cells that wide, and a point looks only at the 27
+/// cells around its own (expected linear time). Both keep the same points.
 ///
 /// Quickhull's own tolerance (a few f32 roundings of the coordinates) keeps two points
 /// apart by more than that as two vertices. A cloud with copies of a corner moved by
@@ -236,31 +237,80 @@ pub fn weld_distance(points: &[Vec3]) -> f32 {
 /// the thinnest hull a scene may hold: a distance in proportion to the size alone would
 /// fold a 20 m slab 1 mm thick into a plane.
 pub fn weld(points: &[Vec3]) -> std::borrow::Cow<'_, [Vec3]> {
+    weld_by(points, points.len() <= WELD_BRUTE_MAX)
+}
+
+/// Clouds of at most this many points are welded by comparing every pair (a few thousand
+/// distance tests; the hashed grid's 27 lookups a point cost more below it).
+pub const WELD_BRUTE_MAX: usize = 64;
+
+/// [`weld`], comparing every pair when `brute`, else through the hashed grid.
+pub(crate) fn weld_by(points: &[Vec3], brute: bool) -> std::borrow::Cow<'_, [Vec3]> {
     let w = weld_distance(points);
     if w.is_nan() || w <= 0.0 {
         return std::borrow::Cow::Borrowed(points);
     }
-    let cell = |p: Vec3| (p / w).floor().as_i64vec3();
-    let mut grid: HashMap<glam::I64Vec3, Vec<u32>> = HashMap::new();
     let mut dropped = vec![false; points.len()];
-    for (i, &p) in points.iter().enumerate() {
-        let c = cell(p);
-        let near = (-1..=1).any(|x| {
-            (-1..=1).any(|y| {
-                (-1..=1).any(|z| {
-                    grid.get(&(c + glam::I64Vec3::new(x, y, z)))
-                        .is_some_and(|kept| kept.iter().any(|&k| points[k as usize].distance_squared(p) < w * w))
+    if brute {
+        for i in 0..points.len() {
+            let p = points[i];
+            dropped[i] = (0..i).any(|k| !dropped[k] && points[k].distance_squared(p) < w * w);
+        }
+    } else {
+        let cell = |p: Vec3| (p / w).floor().as_i64vec3();
+        let mut grid: HashMap<glam::I64Vec3, Vec<u32>> = HashMap::new();
+        for (i, &p) in points.iter().enumerate() {
+            let c = cell(p);
+            let near = (-1..=1).any(|x| {
+                (-1..=1).any(|y| {
+                    (-1..=1).any(|z| {
+                        grid.get(&(c + glam::I64Vec3::new(x, y, z)))
+                            .is_some_and(|kept| kept.iter().any(|&k| points[k as usize].distance_squared(p) < w * w))
+                    })
                 })
-            })
-        });
-        if near {
-            dropped[i] = true;
-        } else {
-            grid.entry(c).or_default().push(i as u32);
+            });
+            if near {
+                dropped[i] = true;
+            } else {
+                grid.entry(c).or_default().push(i as u32);
+            }
         }
     }
     if !dropped.contains(&true) {
         return std::borrow::Cow::Borrowed(points);
     }
     std::borrow::Cow::Owned(points.iter().zip(&dropped).filter(|(_, &d)| !d).map(|(&p, _)| p).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::physics::hull::builders::SplitMix64;
+
+    /// The two ways of welding keep the same points: clouds of 4 to 300 points in boxes of
+    /// 1 mm to 100 m, a third of them with copies moved by up to twice the weld distance (some
+    /// welded, some kept), the copies before, after and among the originals.
+    #[test]
+    fn welding_by_pairs_and_by_the_grid_agree() {
+        let mut rng = SplitMix64(0x3E1D);
+        let mut welded = 0;
+        for case in 0..300 {
+            let n = 4 + (rng.next_f32() * 150.0) as usize;
+            let size = 10f32.powf(rng.next_f32() * 5.0 - 3.0);
+            let mut r = || Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) - 0.5;
+            let mut points: Vec<Vec3> = (0..n).map(|_| r() * size).collect();
+            let w = weld_distance(&points);
+            for k in 0..n {
+                if k % 3 == 0 {
+                    let copy = points[k] + r() * 4.0 * w;
+                    let at = (r().x + 0.5) * points.len() as f32;
+                    points.insert(at as usize, copy);
+                }
+            }
+            let (brute, grid) = (weld_by(&points, true), weld_by(&points, false));
+            assert_eq!(brute, grid, "case {case}: {} points over {size} m", points.len());
+            welded += points.len() - brute.len();
+        }
+        assert!(welded > 300, "{welded} points welded");
+    }
 }
