@@ -154,6 +154,16 @@ impl Shape {
         }
     }
 
+    /// The radius swept around the shape's core: a sphere's or a capsule's, zero for a box,
+    /// a hull or a mesh. A contact point's lever arm ends this far out along the normal from
+    /// the core, and that part of it does not turn with the body.
+    pub fn rounding(&self) -> f32 {
+        match self {
+            Shape::Sphere { radius } | Shape::Capsule { radius, .. } => *radius,
+            Shape::Box { .. } | Shape::Hull(_) | Shape::Mesh(_) => 0.0,
+        }
+    }
+
     /// A radius bounding the shape about its origin.
     pub fn bounding_radius(&self) -> f32 {
         match self {

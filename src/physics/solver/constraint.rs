@@ -145,14 +145,42 @@ pub struct ContactConstraint {
     pub points: [ConstraintPoint; 4],
     /// Number of points used.
     pub count: u32,
+    /// The rounding of A's and of B's shape (a sphere's or a capsule's radius, else 0): the
+    /// part of each lever arm along the normal that stays pointing at the other body while
+    /// the body turns ([`ConstraintPoint::separation_now`]).
+    pub rounding: [f32; 2],
 }
 
 impl ConstraintPoint {
     /// The point's separation along `n` now, from how far bodies `a` and `b` moved and turned
-    /// since the step began: `s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`.
+    /// since the step began: `s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`, with
+    /// the rounded part of each arm kept along the normal ([`round_turn`]). `rounding`: the
+    /// constraint's [`ContactConstraint::rounding`].
     #[inline]
-    pub fn separation_now(&self, n: Vec3A, a: &SolverBody, b: &SolverBody) -> f32 {
-        n.dot((b.dp - a.dp) + (b.dq * self.rb - a.dq * self.ra)) + self.adjusted_separation
+    pub fn separation_now(&self, n: Vec3A, a: &SolverBody, b: &SolverBody, rounding: [f32; 2]) -> f32 {
+        n.dot((b.dp - a.dp) + (b.dq * self.rb - a.dq * self.ra))
+            + self.adjusted_separation
+            + round_turn(n, a.dq, rounding[0])
+            + round_turn(n, b.dq, rounding[1])
+    }
+}
+
+/// What a body's turn `dq` does to a separation through the rounded part of its lever arm,
+/// `r·(n·(dq·n) − 1)` for rounding `r`, to be added to the turned-arm formula.
+///
+/// A contact point on a sphere (or a capsule's rounded side) lies `r` out along the normal
+/// from its core. Turned with the body, that radial part swings away from the normal and
+/// the separation read through it grows by `r·(1 − cos θ)`, although a ball turning in place
+/// stays exactly as close: a 0.1 m ball spinning at 216 rad/s turns 0.9 rad in a substep
+/// and opened a phantom gap of 4 cm a substep, so the speculative contact let it 77 mm into
+/// a wall (the barrage). Keeping the radial part along the normal leaves only the core's
+/// turn, exact for a sphere. Zero for a shape without rounding.
+#[inline]
+pub fn round_turn(n: Vec3A, dq: glam::Quat, r: f32) -> f32 {
+    if r == 0.0 {
+        0.0
+    } else {
+        r * (n.dot(dq * n) - 1.0)
     }
 }
 

@@ -11,8 +11,9 @@
 //! accumulated impulses (warm starting), runs `iterations` biased passes, moves the bodies,
 //! then runs `iterations` *relax* passes without bias. The current separation of every
 //! point is recomputed after each position update from how far the two bodies moved and
-//! turned since the step began (`s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`),
-//! so the solver sees penetration change within the step.
+//! turned since the step began (`s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`,
+//! the rounded part of a sphere's or capsule's arm kept along the normal:
+//! `constraint::round_turn`), so the solver sees penetration change within the step.
 //!
 //! **Why soft contacts, not plain Baumgarte or split impulses.** Position error is fed back
 //! as a velocity bias through a damped spring (stiffness `contact_hertz`, damping ratio
@@ -251,10 +252,10 @@ pub fn apply_restitution(
     // floor and then nudged off it by a ball it struck in the same step.
     for c in constraints.iter_mut().filter(|c| c.restitution > 0.0) {
         let (a, b) = super::pair_mut(bodies, c.a, c.b);
-        let n = c.normal;
+        let (n, rounding) = (c.normal, c.rounding);
         for p in c.points[..c.count as usize].iter_mut() {
             let earlier = p.total_normal_impulse > p.normal_impulse;
-            if p.normal_impulse > 0.0 && !earlier && p.separation_now(n, a, b) > landed {
+            if p.normal_impulse > 0.0 && !earlier && p.separation_now(n, a, b, rounding) > landed {
                 Row::new(a, b, p.ra, p.rb, n).apply(a, b, n, -p.normal_impulse);
                 p.total_normal_impulse -= p.normal_impulse;
                 p.normal_impulse = 0.0;
@@ -487,7 +488,7 @@ impl ScalarSolver {
         for c in &mut self.constraints {
             let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
             for p in &mut c.points[..c.count as usize] {
-                p.separation = p.separation_now(c.normal, a, b);
+                p.separation = p.separation_now(c.normal, a, b, c.rounding);
             }
         }
     }

@@ -137,7 +137,7 @@ pub fn project_positions(
         let depth = c.points[..c.count as usize]
             .iter()
             .map(|p| {
-                let now = -p.separation_now(c.normal, a, b);
+                let now = -p.separation_now(c.normal, a, b, c.rounding);
                 p.depth.min(now)
             })
             .fold(f32::NEG_INFINITY, f32::max);

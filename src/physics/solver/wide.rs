@@ -192,6 +192,8 @@ struct WideBatch {
     bias_rate: Vec4,
     mass_scale: Vec4,
     impulse_scale: Vec4,
+    /// Each lane's [`ContactConstraint::rounding`] of A and of B.
+    rounding: [Vec4; 2],
     points: [WidePoint; 4],
     /// Point slots in use: the most points of any lane's manifold (the passes skip the rest).
     slots: usize,
@@ -570,9 +572,18 @@ fn warm_start_batch(w: &WideBatch, bodies: &Shared<SolverBody>) {
 fn batch_separations<B: Bodies + ?Sized>(w: &mut WideBatch, bodies: &B) {
     let dp = gather_v3(bodies, &w.bodies.b, |b| b.dp).sub(&gather_v3(bodies, &w.bodies.a, |b| b.dp));
     let (qa, qb) = (Q4::gather(bodies, &w.bodies.a), Q4::gather(bodies, &w.bodies.b));
+    // The rounded parts of the arms stay along the normal (`constraint::round_turn`): the
+    // same for every point of a lane; nothing to add in a batch of hulls.
+    let [ra, rb] = w.rounding;
+    let round = if ra.cmpne(Vec4::ZERO).any() || rb.cmpne(Vec4::ZERO).any() {
+        let n = &w.normal;
+        ra * (n.dot(&qa.rotate(n)) - Vec4::ONE) + rb * (n.dot(&qb.rotate(n)) - Vec4::ONE)
+    } else {
+        Vec4::ZERO
+    };
     for p in &mut w.points[..w.slots] {
         let d = dp.add(&qb.rotate(&p.rb).sub(&qa.rotate(&p.ra)));
-        p.separation = w.normal.dot(&d) + p.adjusted;
+        p.separation = w.normal.dot(&d) + p.adjusted + round;
     }
 }
 
@@ -735,6 +746,8 @@ fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactConstraint, bod
     w.bias_rate[lane] = c.softness.bias_rate;
     w.mass_scale[lane] = c.softness.mass_scale;
     w.impulse_scale[lane] = c.softness.impulse_scale;
+    w.rounding[0][lane] = c.rounding[0];
+    w.rounding[1][lane] = c.rounding[1];
     for ((wp, id), p) in w.points.iter_mut().zip(&mut w.ids).zip(&c.points[..c.count as usize]) {
         id[lane] = p.id;
         wp.ra.set(lane, p.ra);

@@ -44,15 +44,17 @@ pub(super) struct Motion {
     centre: Vec3A,
     /// A triangle mesh: its pairs may have several manifolds (`world/narrow.rs`).
     pub(super) mesh: bool,
+    /// The shape's rounding ([`Shape::rounding`]), for its contacts' constraints.
+    pub(super) rounding: f32,
 }
 
 impl Motion {
     #[inline]
     fn of(b: &Body) -> Motion {
-        let (radius, centre) = (b.shape.bounding_radius(), Vec3A::from(b.pose.pos));
+        let (radius, centre, rounding) = (b.shape.bounding_radius(), Vec3A::from(b.pose.pos), b.shape.rounding());
         if !b.is_dynamic() || b.asleep {
             let mesh = b.shape.mesh().is_some();
-            return Motion { radius, centre, sleeping: b.is_dynamic(), mesh, ..Default::default() };
+            return Motion { radius, centre, sleeping: b.is_dynamic(), mesh, rounding, ..Default::default() };
         }
         Motion {
             v: b.velocity.into(),
@@ -62,6 +64,7 @@ impl Motion {
             sleeping: false,
             centre,
             mesh: false,
+            rounding,
         }
     }
 
@@ -349,6 +352,7 @@ mod tests {
                 sleeping: false,
                 spin: 0.0,
                 mesh: false,
+                rounding: 0.0,
             };
             let b = Motion {
                 v: v(200.0),
@@ -358,6 +362,7 @@ mod tests {
                 sleeping: false,
                 spin: 0.0,
                 mesh: false,
+                rounding: 0.0,
             };
             let (dt, slack) = (1.0 / 60.0, 0.02);
             let closest = (0..=10_000)
