@@ -180,24 +180,21 @@ impl Pair<'_> {
                 edge_cache(&r.edge)
             };
         }
-        let mut axis = r.choose(cfg);
-        if let Axis::Edge(e) = axis {
-            self.edge(e.edge_a, e.edge_b, e.separation, scratch, out, record);
-            if !out.points.is_empty() {
-                set_axis(record, axis);
-                return edge_cache(&e);
-            }
-            // The edge pair does not realise the separation the query measured
-            // (`edge_contact`): the best face instead.
-            axis = r.choose_face(cfg);
-        }
-        set_axis(record, axis);
-        let (f, flipped) = match axis {
+        let (f, flipped) = match r.choose(cfg) {
             Axis::FaceA(f) => (f, false),
             Axis::FaceB(f) => (f, true),
-            // `choose_face` gives a face.
-            Axis::Edge(e) => return edge_cache(&e),
+            Axis::Edge(e) => {
+                self.edge(e.edge_a, e.edge_b, e.separation, scratch, out, record);
+                if !out.points.is_empty() {
+                    set_axis(record, Axis::Edge(e));
+                    return edge_cache(&e);
+                }
+                // The edge pair does not realise the separation the query measured
+                // (`edge_contact`): the best face instead.
+                r.best_face(cfg)
+            }
         };
+        set_axis(record, if flipped { Axis::FaceB(f) } else { Axis::FaceA(f) });
         let face_cache = SatCache::face(f.face, f.separation, flipped);
         // The face contact must realise the shapes' overlap (the best separation over every
         // axis): where the face's deepest vertex dips past the face's edge it measures more

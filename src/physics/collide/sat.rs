@@ -603,11 +603,19 @@ impl SatResult {
     /// The better face axis (B's only if it beats A's by the face tolerance): [`Self::choose`]
     /// without the edge pair.
     pub fn choose_face(&self, cfg: &CollideConfig) -> Axis {
+        match self.best_face(cfg) {
+            (f, true) => Axis::FaceB(f),
+            (f, false) => Axis::FaceA(f),
+        }
+    }
+
+    /// [`Self::choose_face`] as the face and whether it is B's (`flipped`).
+    pub fn best_face(&self, cfg: &CollideConfig) -> (FaceQuery, bool) {
         let abs = 0.5 * cfg.slop;
         if beats(self.face_b.separation, self.face_a.separation, REL_FACE_TOLERANCE, abs) {
-            Axis::FaceB(self.face_b)
+            (self.face_b, true)
         } else {
-            Axis::FaceA(self.face_a)
+            (self.face_a, false)
         }
     }
 }
