@@ -192,8 +192,10 @@ struct WideBatch {
     bias_rate: Vec4,
     mass_scale: Vec4,
     impulse_scale: Vec4,
-    /// Each lane's [`ContactConstraint::rounding`] of A and of B.
+    /// Each lane's [`ContactConstraint::rounding`] of A and of B, and whether any is not
+    /// zero (a batch of hulls and boxes skips the rounding's term).
     rounding: [Vec4; 2],
+    rounded: bool,
     points: [WidePoint; 4],
     /// Point slots in use: the most points of any lane's manifold (the passes skip the rest).
     slots: usize,
@@ -286,6 +288,7 @@ impl WideSolver {
                 }
                 w.slots = counts.into_iter().max().unwrap_or(0) as usize;
                 w.bodies.isotropic = w.bodies.inv_i_a.is_scalar() && w.bodies.inv_i_b.is_scalar();
+                w.rounded = w.rounding.iter().any(|r| r.cmpne(Vec4::ZERO).any());
                 lane_masses(w, counts, bodies);
             }
         });
@@ -572,18 +575,20 @@ fn warm_start_batch(w: &WideBatch, bodies: &Shared<SolverBody>) {
 fn batch_separations<B: Bodies + ?Sized>(w: &mut WideBatch, bodies: &B) {
     let dp = gather_v3(bodies, &w.bodies.b, |b| b.dp).sub(&gather_v3(bodies, &w.bodies.a, |b| b.dp));
     let (qa, qb) = (Q4::gather(bodies, &w.bodies.a), Q4::gather(bodies, &w.bodies.b));
-    // The rounded parts of the arms stay along the normal (`constraint::round_turn`): the
-    // same for every point of a lane; nothing to add in a batch of hulls.
-    let [ra, rb] = w.rounding;
-    let round = if ra.cmpne(Vec4::ZERO).any() || rb.cmpne(Vec4::ZERO).any() {
-        let n = &w.normal;
-        ra * (n.dot(&qa.rotate(n)) - Vec4::ONE) + rb * (n.dot(&qb.rotate(n)) - Vec4::ONE)
+    let n = &w.normal;
+    let turned = |p: &WidePoint| n.dot(&dp.add(&qb.rotate(&p.rb).sub(&qa.rotate(&p.ra)))) + p.adjusted;
+    if w.rounded {
+        // The rounded parts of the arms stay along the normal (`constraint::round_turn`):
+        // the same for every point of a lane.
+        let [ra, rb] = w.rounding;
+        let round = ra * (n.dot(&qa.rotate(n)) - Vec4::ONE) + rb * (n.dot(&qb.rotate(n)) - Vec4::ONE);
+        for p in &mut w.points[..w.slots] {
+            p.separation = turned(p) + round;
+        }
     } else {
-        Vec4::ZERO
-    };
-    for p in &mut w.points[..w.slots] {
-        let d = dp.add(&qb.rotate(&p.rb).sub(&qa.rotate(&p.ra)));
-        p.separation = w.normal.dot(&d) + p.adjusted + round;
+        for p in &mut w.points[..w.slots] {
+            p.separation = turned(p);
+        }
     }
 }
 

@@ -196,8 +196,7 @@ impl World {
         (cc.friction, cc.restitution) = (friction, restitution);
         cc.softness = if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft };
         cc.count = c.manifold.points.len() as u32;
-        let rounding = |i: u32| self.motions.get(i as usize).map_or(0.0, |m| m.rounding);
-        cc.rounding = [rounding(c.a), rounding(c.b)];
+        cc.rounding = [self.motions[c.a as usize].rounding, self.motions[c.b as usize].rounding];
         // The rate at which gravity closes the pair along n (a body of inverse mass 0
         // feels none): what it adds to a bounce's approach over the gap.
         let felt = |s: &SolverBody| if s.inv_mass > 0.0 { gravity } else { Vec3A::ZERO };
