@@ -302,6 +302,34 @@ fn recycled_manifold_keeps_its_geometry_and_measures_depths_again() {
     assert!(!captured.clone().reuse(&mut m0.clone(), &xa, &lifted, (ra, rb), 0.0, 0.02));
 }
 
+/// A recycled ball that turns in place stays as deep: its anchor's radial part is kept along
+/// the normal (`Recycle::reuse_rounded`). Read through the turned anchor (no rounding given),
+/// it would rise by `r·(1 − cos θ)`.
+#[test]
+fn a_recycled_ball_turning_in_place_keeps_its_depth() {
+    use contactlab::physics::world::Recycle;
+    let (slab, r) = (Shape::cuboid(Vec3::new(3.0, 0.5, 3.0)).unwrap(), 0.1f32);
+    let ball = Shape::Sphere { radius: r };
+    let xa = Iso::new(Vec3::new(0.0, -0.5, 0.0), Quat::IDENTITY);
+    for (depth, theta, axis) in [(0.002f32, 0.15f32, Vec3::X), (0.0005, 0.4, Vec3::new(1.0, 0.3, -1.0).normalize())] {
+        let xb = Iso::new(Vec3::new(0.2, r - depth, -0.1), Quat::from_rotation_y(0.7));
+        let m0 = contact(&slab, xa, &ball, xb);
+        assert_eq!(m0.points.len(), 1);
+        assert!((m0.points[0].depth - depth).abs() < 1e-6);
+        let captured = Recycle::capture(&m0, &xa, &xb, Iso::relative(&xa, &xb));
+        let turned = Iso::new(xb.pos, Quat::from_axis_angle(axis, theta) * xb.rot);
+        let radii = (slab.bounding_radius(), ball.bounding_radius());
+        let (mut rec, mut m) = (captured, m0.clone());
+        assert!(rec.reuse_rounded(&mut m, &xa, &turned, radii, (0.0, r), 0.05, 0.02));
+        assert!((m.points[0].depth - depth).abs() < 1e-6, "{} vs {depth}", m.points[0].depth);
+        let (mut rec, mut m) = (captured, m0.clone());
+        assert!(rec.reuse(&mut m, &xa, &turned, radii, 0.05, 0.02));
+        let tilt = 1.0 - Vec3::Y.dot(Quat::from_axis_angle(axis, theta) * Vec3::Y);
+        let unrounded = depth - r * tilt;
+        assert!((m.points[0].depth - unrounded).abs() < 1e-6, "{} vs {unrounded}", m.points[0].depth);
+    }
+}
+
 /// A pair found apart is skipped while `gap − motion > margin`; whenever the skip says
 /// "still apart", running the narrow phase from scratch must give no points. Checked on
 /// 2,000 random hull pairs and random relative motions, with a bound that must also fire

@@ -121,6 +121,28 @@ impl Recycle {
         distance: f32,
         margin: f32,
     ) -> bool {
+        self.reuse_rounded(m, xa, xb, radii, (0.0, 0.0), distance, margin)
+    }
+
+    /// [`Recycle::reuse`] for bodies whose shapes have a rounding ([`Shape::rounding`]: a
+    /// sphere's or a capsule's radius, zero for a hull). A surface anchor on a rounded body
+    /// lies that far out along the normal from its core, and turned with the body it swings
+    /// away from the normal: read through it, a ball rolling in place would move off the
+    /// surface by `r·(1 − cos θ)`. That part of each anchor is kept along the normal, as
+    /// the solver's separation update does (`solver::constraint::round_turn`).
+    ///
+    /// [`Shape::rounding`]: crate::physics::Shape::rounding
+    #[allow(clippy::too_many_arguments)]
+    pub fn reuse_rounded(
+        &mut self,
+        m: &mut Manifold,
+        xa: &Iso,
+        xb: &Iso,
+        radii: (f32, f32),
+        rounding: (f32, f32),
+        distance: f32,
+        margin: f32,
+    ) -> bool {
         let (radius_a, radius_b) = radii;
         if !self.valid || distance <= 0.0 {
             return false;
@@ -137,15 +159,25 @@ impl Recycle {
         // docs/BENCHMARKS.md).
         let (n, ma, mb) = (Vec3A::from(m.normal), Mat3A::from_quat(xa.rot), Mat3A::from_quat(xb.rot));
         let (oa, ob) = (Vec3A::from(xa.pos), Vec3A::from(xb.pos));
+        // A rounded anchor's radial part, turned with its body since the capture, reads this
+        // much too little depth (`reuse_rounded`); nothing for a hull.
+        let unturn = |r: f32, now: Quat, then: Quat| {
+            if r == 0.0 {
+                0.0
+            } else {
+                r * (1.0 - n.dot((now * then.conjugate()) * n))
+            }
+        };
+        let lost = unturn(rounding.0, xa.rot, self.rot.0) + unturn(rounding.1, xb.rot, self.rot.1);
         let mut at = [(Vec3A::ZERO, Vec3A::ZERO); 4];
         for (w, (la, lb)) in at.iter_mut().zip(&self.anchors[..m.points.len()]) {
             *w = (ma * Vec3A::from(*la) + oa, mb * Vec3A::from(*lb) + ob);
-            if n.dot(w.0 - w.1) < -margin {
+            if n.dot(w.0 - w.1) + lost < -margin {
                 return false;
             }
         }
         for (p, (pa, pb)) in m.points.iter_mut().zip(at) {
-            p.depth = n.dot(pa - pb);
+            p.depth = n.dot(pa - pb) + lost;
             p.position = (0.5 * (pa + pb)).into();
         }
         self.reused = true;

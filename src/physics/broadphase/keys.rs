@@ -237,10 +237,10 @@ const DIGIT_BITS: u32 = 11;
 /// Sorts the pair keys `a << 32 | b` (a < b) ascending by least-significant-digit radix
 /// sort. The pair is read as the number `a << w | b`, where `w` is the bit length of the
 /// largest body index among the keys: it orders the pairs as the keys do and is only `2w`
-/// bits wide, so 2,048 bodies take two passes of up to 11 bits and 2 million take four
-/// (a byte per pass over the key's two words took four from 257 bodies on). The histograms of
-/// all digits are counted first, and a digit every key shares is skipped.
-/// O(n), no allocation once `tmp` has grown.
+/// bits wide, so 2,048 bodies take two passes of up to 11 bits and 2 million take four (a
+/// byte per pass over the key's two words took three from 257 bodies, four from 258). The
+/// histograms of all digits are counted first, and a digit every key shares is skipped.
+/// O(n), no allocation once the scratch has grown.
 pub(super) fn radix_sort(keys: &mut Vec<u64>, scratch: &mut SortScratch) {
     if keys.len() < 2 {
         return;

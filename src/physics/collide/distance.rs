@@ -773,10 +773,10 @@ mod tests {
     }
 
     /// The closed-form ball–box distance against GJK (another algorithm): balls of radius
-    /// 0.01–0.3 m and bare points, about centres up to 1.5 box sizes from boxes of half
-    /// extents 0.05–1 m posed up to 50 m from the origin, in both orders. Outside: the same
-    /// distance to GJK's tolerance, the same normal and closest points, and the points
-    /// `distance` apart along the normal. Inside: an overlap for both.
+    /// 0.01–0.3 m and bare points, about centres up to 1.5 half extents past each face of
+    /// boxes of half extents 0.05–1 m posed up to 50 m from the origin, in both orders.
+    /// Outside: the same distance to GJK's tolerance, the same normal and closest points, and
+    /// the points `distance` apart along the normal. Inside: an overlap for both.
     #[test]
     fn ball_box_agrees_with_gjk() {
         let mut rng = Rng(0xBA11_B0C5);

@@ -287,9 +287,9 @@ mod tests {
     use super::*;
     use crate::physics::hull::builders::SplitMix64;
 
-    /// The two ways of welding keep the same points: clouds of 4 to 300 points in boxes of
-    /// 1 mm to 100 m, a third of them with copies moved by up to twice the weld distance (some
-    /// welded, some kept), the copies before, after and among the originals.
+    /// The two ways of welding keep the same points: clouds of 4 to about 200 points in
+    /// boxes of 1 mm to 100 m, a third of them with copies moved by up to twice the weld
+    /// distance (some welded, some kept), the copies before, after and among the originals.
     #[test]
     fn welding_by_pairs_and_by_the_grid_agree() {
         let mut rng = SplitMix64(0x3E1D);

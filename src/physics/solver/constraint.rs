@@ -158,23 +158,36 @@ impl ConstraintPoint {
     /// constraint's [`ContactConstraint::rounding`].
     #[inline]
     pub fn separation_now(&self, n: Vec3A, a: &SolverBody, b: &SolverBody, rounding: [f32; 2]) -> f32 {
+        let [ra, rb] = self.rounded_reach(rounding);
         n.dot((b.dp - a.dp) + (b.dq * self.rb - a.dq * self.ra))
             + self.adjusted_separation
-            + round_turn(n, a.dq, rounding[0])
-            + round_turn(n, b.dq, rounding[1])
+            + round_turn(n, a.dq, ra)
+            + round_turn(n, b.dq, rb)
+    }
+
+    /// How much of each lever arm is rounding along the normal: all of a body's `rounding`
+    /// at a speculative point (each arm reaches its own surface, `contact::Recycle`), less
+    /// half the depth at a touching one (both arms end at the common point, halfway
+    /// between the surfaces), never below zero.
+    #[inline]
+    pub fn rounded_reach(&self, rounding: [f32; 2]) -> [f32; 2] {
+        let inside = 0.5 * self.depth.max(0.0);
+        [(rounding[0] - inside).max(0.0), (rounding[1] - inside).max(0.0)]
     }
 }
 
 /// What a body's turn `dq` does to a separation through the rounded part of its lever arm,
-/// `r·(n·(dq·n) − 1)` for rounding `r`, to be added to the turned-arm formula.
+/// `r·(n·(dq·n) − 1)` for the arm's rounded reach `r` ([`ConstraintPoint::rounded_reach`]),
+/// to be added to the turned-arm formula.
 ///
-/// A contact point on a sphere (or a capsule's rounded side) lies `r` out along the normal
-/// from its core. Turned with the body, that radial part swings away from the normal and
-/// the separation read through it grows by `r·(1 − cos θ)`, although a ball turning in place
+/// A contact point on a sphere (or a capsule's rounded side) lies out along the normal from
+/// its core. Turned with the body, that radial part swings away from the normal and the
+/// separation read through it grows by `r·(1 − cos θ)`, although a ball turning in place
 /// stays exactly as close: a 0.1 m ball spinning at 216 rad/s turns 0.9 rad in a substep
 /// and opened a phantom gap of 4 cm a substep, so the speculative contact let it 77 mm into
 /// a wall (the barrage). Keeping the radial part along the normal leaves only the core's
-/// turn, exact for a sphere. Zero for a shape without rounding.
+/// turn: exact for a sphere (up to the turn of the normal a recycled manifold keeps). Zero
+/// for a shape without rounding.
 #[inline]
 pub fn round_turn(n: Vec3A, dq: glam::Quat, r: f32) -> f32 {
     if r == 0.0 {

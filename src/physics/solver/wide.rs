@@ -193,9 +193,11 @@ struct WideBatch {
     mass_scale: Vec4,
     impulse_scale: Vec4,
     /// Each lane's [`ContactConstraint::rounding`] of A and of B, and whether any is not
-    /// zero (a batch of hulls and boxes skips the rounding's term).
+    /// zero (a batch of hulls and boxes skips the rounding's term); per point slot, what a
+    /// touching point takes off them ([`super::ConstraintPoint::rounded_reach`]).
     rounding: [Vec4; 2],
     rounded: bool,
+    inside: [Vec4; 4],
     points: [WidePoint; 4],
     /// Point slots in use: the most points of any lane's manifold (the passes skip the rest).
     slots: usize,
@@ -359,7 +361,9 @@ impl WideSolver {
 
     /// Recomputes the current separation of every point from how far its bodies moved and
     /// turned since the step began, `s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`
-    /// straight into the lanes (and into the overflow constraints). The bodies only move in
+    /// with the rounded parts of the arms kept along the normal
+    /// ([`super::ConstraintPoint::separation_now`]), straight into the lanes (and into the
+    /// overflow constraints). The bodies only move in
     /// position integration, so this runs once after each one, not in every pass.
     pub fn update_separations(&mut self, bodies: &[SolverBody]) {
         for w in &mut self.batches {
@@ -578,12 +582,12 @@ fn batch_separations<B: Bodies + ?Sized>(w: &mut WideBatch, bodies: &B) {
     let n = &w.normal;
     let turned = |p: &WidePoint| n.dot(&dp.add(&qb.rotate(&p.rb).sub(&qa.rotate(&p.ra)))) + p.adjusted;
     if w.rounded {
-        // The rounded parts of the arms stay along the normal (`constraint::round_turn`):
-        // the same for every point of a lane.
+        // The rounded parts of the arms stay along the normal (`constraint::round_turn`).
         let [ra, rb] = w.rounding;
-        let round = ra * (n.dot(&qa.rotate(n)) - Vec4::ONE) + rb * (n.dot(&qb.rotate(n)) - Vec4::ONE);
-        for p in &mut w.points[..w.slots] {
-            p.separation = turned(p) + round;
+        let (ta, tb) = (n.dot(&qa.rotate(n)) - Vec4::ONE, n.dot(&qb.rotate(n)) - Vec4::ONE);
+        for (p, &inside) in w.points[..w.slots].iter_mut().zip(&w.inside) {
+            let reach = |r: Vec4| (r - inside).max(Vec4::ZERO);
+            p.separation = turned(p) + (reach(ra) * ta + reach(rb) * tb);
         }
     } else {
         for p in &mut w.points[..w.slots] {
@@ -753,6 +757,9 @@ fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactConstraint, bod
     w.impulse_scale[lane] = c.softness.impulse_scale;
     w.rounding[0][lane] = c.rounding[0];
     w.rounding[1][lane] = c.rounding[1];
+    for (inside, p) in w.inside.iter_mut().zip(&c.points[..c.count as usize]) {
+        inside[lane] = 0.5 * p.depth.max(0.0);
+    }
     for ((wp, id), p) in w.points.iter_mut().zip(&mut w.ids).zip(&c.points[..c.count as usize]) {
         id[lane] = p.id;
         wp.ra.set(lane, p.ra);

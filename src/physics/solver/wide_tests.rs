@@ -360,3 +360,66 @@ fn a_batch_of_zero_bytes_is_the_default() {
     let zeroed = *WideBatch::default_in(&mut slot);
     assert_eq!(format!("{zeroed:?}"), format!("{:?}", WideBatch::default()));
 }
+
+#[test]
+fn a_turning_sphere_keeps_its_separation_and_the_lanes_agree_with_the_scalar_update() {
+    // A ball (body B, radius r) against a static body: whatever it turns by, a point's
+    // separation moves only with its centre, `s₀ + n·Δp` — both at a speculative point
+    // (B's arm reaches its own surface, `−r·n`) and at a touching one (the arms end at the
+    // common point, `−(r − d/2)·n`). Without the rounding the turned arm reads a gap.
+    let (r, n) = (0.1f32, Vec3A::new(0.3, -0.8, 0.52).normalize());
+    let ball = |dq: glam::Quat, dp: Vec3A| SolverBody { dq, dp, inv_mass: 1.0, ..Default::default() };
+    let ground = SolverBody::default();
+    for (depth, turn) in [(-0.004f32, 0.9f32), (0.003, 0.9), (0.0, 2.5), (-0.03, 3.1), (0.006, 0.3)] {
+        let ra = Vec3A::new(0.2, 0.1, -0.4);
+        let rb = -n * if depth < 0.0 { r } else { r - 0.5 * depth };
+        let p = ConstraintPoint { ra, rb, adjusted_separation: -depth - n.dot(rb - ra), depth, ..Default::default() };
+        let axis = n.cross(Vec3A::X).normalize();
+        let dp = Vec3A::new(0.01, -0.02, 0.005);
+        let b = ball(glam::Quat::from_axis_angle(axis.into(), turn), dp);
+        let s = p.separation_now(n, &ground, &b, [0.0, r]);
+        assert!((s - (-depth + n.dot(dp))).abs() < 1e-6, "depth {depth}, turn {turn}: {s}");
+        let unrounded = p.separation_now(n, &ground, &b, [0.0, 0.0]);
+        assert!(unrounded > s + 0.5 * (r - 0.5 * depth.max(0.0)) * (1.0 - turn.cos()), "{unrounded} vs {s}");
+    }
+    // The lanes' update against the scalar one, with random roundings, depths and turns of
+    // up to a radian: to rounding.
+    let mut rng = SplitMix64(77);
+    let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
+    for _ in 0..16 {
+        let mut b = body(0.5 + rng.next_f32(), rand3(&mut rng), rand3(&mut rng));
+        b.dp = rand3(&mut rng) * 0.05;
+        b.dq = glam::Quat::from_scaled_axis(glam::Vec3::from(rand3(&mut rng)) * 0.6);
+        bodies.push(b);
+    }
+    let mut cs: Vec<_> = (1..=16u32).map(|i| manifold(&mut rng, &bodies, i - 1, i, 1 + i as usize % 4)).collect();
+    for c in &mut cs {
+        c.rounding = [if rng.next_f32() < 0.5 { 0.0 } else { 0.2 * rng.next_f32() }, 0.2 * rng.next_f32()];
+        for p in &mut c.points[..c.count as usize] {
+            p.depth = rng.next_f32() * 0.04 - 0.02;
+            p.adjusted_separation = -p.depth - c.normal.dot(p.rb - p.ra);
+        }
+    }
+    bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
+    let mut wide = WideSolver::default();
+    wide.build(&cs, &bodies);
+    wide.update_separations(&bodies);
+    let mut compared = 0;
+    for w in &wide.batches {
+        assert!(w.rounded);
+        for (lane, &ci) in w.source.iter().enumerate().filter(|(_, &ci)| ci != u32::MAX) {
+            let c = &cs[ci as usize];
+            let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+            for (k, p) in c.points[..c.count as usize].iter().enumerate() {
+                let scalar = p.separation_now(c.normal, a, b, c.rounding);
+                assert!(
+                    (w.points[k].separation[lane] - scalar).abs() < 2e-6,
+                    "{} vs {scalar}",
+                    w.points[k].separation[lane]
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 30, "{compared} points compared");
+}

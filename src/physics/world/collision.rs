@@ -4,10 +4,13 @@
 //! miss each other on their straight paths over the step is dropped, the *path test* of
 //! [`Motion::paths_meet`], so fast bodies passing each other get no speculative ghost
 //! contacts. The per-body [`Motion`] records it gathers are what the narrow phase
-//! (`world/narrow.rs`) reads. The records and swept boxes are computed body by body, and the
-//! grid's pair search slot by slot ([`crate::physics::broadphase::BroadPhase::update_on`]),
-//! and the pair filter's box and path tests pair by pair (a flag each, gathered in pair
-//! order, on the threads too), shared out between the world's worker threads; the
+//! (`world/narrow.rs`) reads, and the prepare stage each body's rounding. The records and
+//! swept boxes (with a SIMD copy of each box for the pair filter) are computed body by body,
+//! and the grid's pair search slot by slot
+//! ([`crate::physics::broadphase::BroadPhase::update_on`]), and the pair filter's box and
+//! path tests pair by pair (on one thread written straight into the pair list, on several
+//! a flag each, gathered in pair order, on the threads too), shared out between the world's
+//! worker threads; the
 //! enlarged-box checks, the grid's median, bucket counts and ranks, and the update of a few
 //! moved bodies stay on the stepping thread.
 //!

@@ -331,10 +331,18 @@ struct PartsAccess<'a> {
 impl PartsAccess<'_> {
     /// Recycles each of last step's manifolds in place ([`Recycle::reuse`]); whether all of
     /// them could be.
-    fn reuse(&mut self, xa: &Iso, xb: &Iso, radii: (f32, f32), distance: f32, margin: f32) -> bool {
+    fn reuse(
+        &mut self,
+        xa: &Iso,
+        xb: &Iso,
+        radii: (f32, f32),
+        rounding: (f32, f32),
+        distance: f32,
+        margin: f32,
+    ) -> bool {
         self.prev.iter_mut().all(|p| {
             let Contact { recycle, manifold, .. } = &mut **p;
-            recycle.reuse(manifold, xa, xb, radii, distance, margin)
+            recycle.reuse_rounded(manifold, xa, xb, radii, rounding, distance, margin)
         })
     }
 
@@ -430,8 +438,9 @@ fn update_pair(
         // window, 11.5 mm with the slop; docs/BENCHMARKS.md).
         let distance = if ma.mesh || mb.mesh { input.recycle_distance.min(base.slop) } else { input.recycle_distance };
         // A pair with several normal groups is recycled whole or not at all.
-        if c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin)
-            && parts.as_mut().is_none_or(|p| p.reuse(&ba.pose, &bb.pose, (ra, rb), distance, cfg.margin))
+        let rounding = (ma.rounding, mb.rounding);
+        if c.recycle.reuse_rounded(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), rounding, distance, cfg.margin)
+            && parts.as_mut().is_none_or(|p| p.reuse(&ba.pose, &bb.pose, (ra, rb), rounding, distance, cfg.margin))
         {
             if let Some(p) = parts {
                 p.carry();
