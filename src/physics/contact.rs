@@ -121,7 +121,7 @@ impl Recycle {
         distance: f32,
         margin: f32,
     ) -> bool {
-        self.reuse_rounded(m, xa, xb, radii, (0.0, 0.0), distance, margin)
+        self.reuse_with(m, xa, xb, radii, None, distance, margin)
     }
 
     /// [`Recycle::reuse`] for bodies whose shapes have a rounding ([`Shape::rounding`]: a
@@ -143,6 +143,23 @@ impl Recycle {
         distance: f32,
         margin: f32,
     ) -> bool {
+        self.reuse_with(m, xa, xb, radii, Some(rounding), distance, margin)
+    }
+
+    /// [`Recycle::reuse`] (`rounding` none) and [`Recycle::reuse_rounded`] in one body,
+    /// inlined into each so that the plain one carries none of the rounding's work.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn reuse_with(
+        &mut self,
+        m: &mut Manifold,
+        xa: &Iso,
+        xb: &Iso,
+        radii: (f32, f32),
+        rounding: Option<(f32, f32)>,
+        distance: f32,
+        margin: f32,
+    ) -> bool {
         let (radius_a, radius_b) = radii;
         if !self.valid || distance <= 0.0 {
             return false;
@@ -161,24 +178,26 @@ impl Recycle {
         let (oa, ob) = (Vec3A::from(xa.pos), Vec3A::from(xb.pos));
         // A rounded anchor's radial part, turned with its body since the capture, reads this
         // much too little depth (`reuse_rounded`); nothing for a hull.
-        let unturn = |r: f32, now: Quat, then: Quat| {
-            if r == 0.0 {
-                0.0
-            } else {
-                r * (1.0 - n.dot((now * then.conjugate()) * n))
-            }
+        let unturn = |r: f32, now: Quat, then: Quat| r * (1.0 - n.dot((now * then.conjugate()) * n));
+        let lost = match rounding {
+            Some((ra, rb)) if (ra, rb) != (0.0, 0.0) => unturn(ra, xa.rot, self.rot.0) + unturn(rb, xb.rot, self.rot.1),
+            _ => 0.0,
         };
-        let lost = unturn(rounding.0, xa.rot, self.rot.0) + unturn(rounding.1, xb.rot, self.rot.1);
-        let mut at = [(Vec3A::ZERO, Vec3A::ZERO); 4];
+        let (mut at, floor) = ([(Vec3A::ZERO, Vec3A::ZERO); 4], -margin - lost);
         for (w, (la, lb)) in at.iter_mut().zip(&self.anchors[..m.points.len()]) {
             *w = (ma * Vec3A::from(*la) + oa, mb * Vec3A::from(*lb) + ob);
-            if n.dot(w.0 - w.1) + lost < -margin {
+            if n.dot(w.0 - w.1) < floor {
                 return false;
             }
         }
         for (p, (pa, pb)) in m.points.iter_mut().zip(at) {
-            p.depth = n.dot(pa - pb) + lost;
+            p.depth = n.dot(pa - pb);
             p.position = (0.5 * (pa + pb)).into();
+        }
+        if lost != 0.0 {
+            for p in &mut m.points {
+                p.depth += lost;
+            }
         }
         self.reused = true;
         true

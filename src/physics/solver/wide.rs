@@ -755,10 +755,12 @@ fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactConstraint, bod
     w.bias_rate[lane] = c.softness.bias_rate;
     w.mass_scale[lane] = c.softness.mass_scale;
     w.impulse_scale[lane] = c.softness.impulse_scale;
-    w.rounding[0][lane] = c.rounding[0];
-    w.rounding[1][lane] = c.rounding[1];
-    for (inside, p) in w.inside.iter_mut().zip(&c.points[..c.count as usize]) {
-        inside[lane] = 0.5 * p.depth.max(0.0);
+    if c.rounding != [0.0; 2] {
+        w.rounding[0][lane] = c.rounding[0];
+        w.rounding[1][lane] = c.rounding[1];
+        for (inside, p) in w.inside.iter_mut().zip(&c.points[..c.count as usize]) {
+            inside[lane] = 0.5 * p.depth.max(0.0);
+        }
     }
     for ((wp, id), p) in w.points.iter_mut().zip(&mut w.ids).zip(&c.points[..c.count as usize]) {
         id[lane] = p.id;
