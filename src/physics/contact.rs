@@ -143,11 +143,16 @@ impl Recycle {
         distance: f32,
         margin: f32,
     ) -> bool {
-        self.reuse_with(m, xa, xb, radii, Some(rounding), distance, margin)
+        if rounding == (0.0, 0.0) {
+            // Two hulls: the plain recycling, without the rounding's work.
+            self.reuse_with(m, xa, xb, radii, None, distance, margin)
+        } else {
+            self.reuse_with(m, xa, xb, radii, Some(rounding), distance, margin)
+        }
     }
 
     /// [`Recycle::reuse`] (`rounding` none) and [`Recycle::reuse_rounded`] in one body,
-    /// inlined into each so that the plain one carries none of the rounding's work.
+    /// inlined into each call so that the plain one carries none of the rounding's work.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn reuse_with(

@@ -342,11 +342,7 @@ impl PartsAccess<'_> {
     ) -> bool {
         self.prev.iter_mut().all(|p| {
             let Contact { recycle, manifold, .. } = &mut **p;
-            if rounding == (0.0, 0.0) {
-                recycle.reuse(manifold, xa, xb, radii, distance, margin)
-            } else {
-                recycle.reuse_rounded(manifold, xa, xb, radii, rounding, distance, margin)
-            }
+            recycle.reuse_rounded(manifold, xa, xb, radii, rounding, distance, margin)
         })
     }
 
@@ -443,12 +439,8 @@ fn update_pair(
         let distance = if ma.mesh || mb.mesh { input.recycle_distance.min(base.slop) } else { input.recycle_distance };
         // A pair with several normal groups is recycled whole or not at all.
         let rounding = (ma.rounding, mb.rounding);
-        let kept = if rounding == (0.0, 0.0) {
-            c.recycle.reuse(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), distance, cfg.margin)
-        } else {
-            c.recycle.reuse_rounded(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), rounding, distance, cfg.margin)
-        };
-        if kept && parts.as_mut().is_none_or(|p| p.reuse(&ba.pose, &bb.pose, (ra, rb), rounding, distance, cfg.margin))
+        if c.recycle.reuse_rounded(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), rounding, distance, cfg.margin)
+            && parts.as_mut().is_none_or(|p| p.reuse(&ba.pose, &bb.pose, (ra, rb), rounding, distance, cfg.margin))
         {
             if let Some(p) = parts {
                 p.carry();
