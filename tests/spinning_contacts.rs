@@ -1,7 +1,7 @@
 //! Round bodies turning fast in contact: a ball spinning at up to 300 rad/s, or a capsule
 //! rolling about its axis, thrown at a wall from a few millimetres keeps out of it as a
 //! non-spinning one does. The rounded part of a contact's lever arm stays pointing at the
-//! wall (`constraint::round_turn`); turned with the body, it opened a phantom gap of up to
+//! wall (`contact::round_turn`); turned with the body, it opened a phantom gap of up to
 //! the ball's diameter, and the speculative contact let the ball 77 mm into a wall (found
 //! in the barrage).
 

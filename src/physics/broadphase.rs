@@ -465,9 +465,10 @@ fn emit_pair(keys: &mut Vec<u64>, i: u32, j: u32, skip: &impl Fn(u32, u32) -> bo
     }
 }
 
-/// Branch-free box test on the SIMD lanes (the fourth lane is ignored by `all`).
+/// Branch-free box test on the SIMD lanes (touching counts; the fourth lane is ignored by
+/// `all`): [`Aabb::overlaps`] without a branch per axis. The world's pair filter uses it too.
 #[inline]
-fn overlap(p: &[Vec3A; 2], q: &[Vec3A; 2]) -> bool {
+pub(crate) fn overlap(p: &[Vec3A; 2], q: &[Vec3A; 2]) -> bool {
     (p[0].cmple(q[1]) & q[0].cmple(p[1])).all()
 }
 

@@ -7,7 +7,7 @@
 //! `k = 1/mA + 1/mB + n·((IA⁻¹(rA×n))×rA) + n·((IB⁻¹(rB×n))×rB)`, `m_eff = 1/k`.
 
 use crate::physics::collide::FeatureId;
-use crate::physics::contact::{Contact, PointImpulse};
+use crate::physics::contact::{round_turn, Contact, PointImpulse};
 use glam::{Mat3A, Quat, Vec3A};
 
 /// Coefficients of a soft constraint (Box2D v3 `b2Softness`): a damped spring of a given
@@ -173,27 +173,6 @@ impl ConstraintPoint {
     pub fn rounded_reach(&self, rounding: [f32; 2]) -> [f32; 2] {
         let inside = 0.5 * self.depth.max(0.0);
         [(rounding[0] - inside).max(0.0), (rounding[1] - inside).max(0.0)]
-    }
-}
-
-/// What a body's turn `dq` does to a separation through the rounded part of its lever arm,
-/// `r·(n·(dq·n) − 1)` for the arm's rounded reach `r` ([`ConstraintPoint::rounded_reach`]),
-/// to be added to the turned-arm formula.
-///
-/// A contact point on a sphere (or a capsule's rounded side) lies out along the normal from
-/// its core. Turned with the body, that radial part swings away from the normal and the
-/// separation read through it grows by `r·(1 − cos θ)`, although a ball turning in place
-/// stays exactly as close: a 0.1 m ball spinning at 216 rad/s turns 0.9 rad in a substep
-/// and opened a phantom gap of 4 cm a substep, so the speculative contact let it 77 mm into
-/// a wall (the barrage). Keeping the radial part along the normal leaves only the core's
-/// turn: exact for a sphere (up to the turn of the normal a recycled manifold keeps). Zero
-/// for a shape without rounding.
-#[inline]
-pub fn round_turn(n: Vec3A, dq: glam::Quat, r: f32) -> f32 {
-    if r == 0.0 {
-        0.0
-    } else {
-        r * (n.dot(dq * n) - 1.0)
     }
 }
 

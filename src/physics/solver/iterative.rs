@@ -13,7 +13,7 @@
 //! point is recomputed after each position update from how far the two bodies moved and
 //! turned since the step began (`s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`,
 //! the rounded part of a sphere's or capsule's arm kept along the normal:
-//! `constraint::round_turn`), so the solver sees penetration change within the step.
+//! `contact::round_turn`), so the solver sees penetration change within the step.
 //!
 //! **Why soft contacts, not plain Baumgarte or split impulses.** Position error is fed back
 //! as a velocity bias through a damped spring (stiffness `contact_hertz`, damping ratio

@@ -290,7 +290,6 @@ impl WideSolver {
                 }
                 w.slots = counts.into_iter().max().unwrap_or(0) as usize;
                 w.bodies.isotropic = w.bodies.inv_i_a.is_scalar() && w.bodies.inv_i_b.is_scalar();
-                w.rounded = w.rounding.iter().any(|r| r.cmpne(Vec4::ZERO).any());
                 lane_masses(w, counts, bodies);
             }
         });
@@ -582,7 +581,7 @@ fn batch_separations<B: Bodies + ?Sized>(w: &mut WideBatch, bodies: &B) {
     let n = &w.normal;
     let turned = |p: &WidePoint| n.dot(&dp.add(&qb.rotate(&p.rb).sub(&qa.rotate(&p.ra)))) + p.adjusted;
     if w.rounded {
-        // The rounded parts of the arms stay along the normal (`constraint::round_turn`).
+        // The rounded parts of the arms stay along the normal (`contact::round_turn`).
         let [ra, rb] = w.rounding;
         let (ta, tb) = (n.dot(&qa.rotate(n)) - Vec4::ONE, n.dot(&qb.rotate(n)) - Vec4::ONE);
         for (p, &inside) in w.points[..w.slots].iter_mut().zip(&w.inside) {
@@ -756,6 +755,7 @@ fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactConstraint, bod
     w.mass_scale[lane] = c.softness.mass_scale;
     w.impulse_scale[lane] = c.softness.impulse_scale;
     if c.rounding != [0.0; 2] {
+        w.rounded = true;
         w.rounding[0][lane] = c.rounding[0];
         w.rounding[1][lane] = c.rounding[1];
         for (inside, p) in w.inside.iter_mut().zip(&c.points[..c.count as usize]) {

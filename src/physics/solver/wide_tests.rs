@@ -20,6 +20,19 @@ fn rand3(rng: &mut SplitMix64) -> Vec3A {
     Vec3A::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 2.0 - 1.0
 }
 
+/// A static body, then `count` moving ones that moved by up to `moved` per axis and turned
+/// by up to `turned` rad per axis since the step began.
+fn moved_bodies(rng: &mut SplitMix64, count: usize, moved: f32, turned: f32) -> Vec<SolverBody> {
+    let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
+    for _ in 0..count {
+        let mut b = body(0.5 + rng.next_f32(), rand3(rng), rand3(rng));
+        b.dp = rand3(rng) * moved;
+        b.dq = glam::Quat::from_scaled_axis(glam::Vec3::from(rand3(rng)) * turned);
+        bodies.push(b);
+    }
+    bodies
+}
+
 /// A manifold between `a` and `b` with `count` random points, warm impulses and
 /// separations (some speculative).
 fn manifold(rng: &mut SplitMix64, bodies: &[SolverBody], a: u32, b: u32, count: usize) -> ContactConstraint {
@@ -62,13 +75,7 @@ fn separations_and_totals_updated_in_the_solve_pass_equal_separate_passes() {
     // pass and a separate accumulation, bit for bit, and the separations must have
     // changed.
     let mut rng = SplitMix64(31);
-    let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
-    for _ in 0..12 {
-        let mut b = body(0.5 + rng.next_f32(), rand3(&mut rng), rand3(&mut rng));
-        b.dp = rand3(&mut rng) * 0.01;
-        b.dq = glam::Quat::from_scaled_axis(glam::Vec3::from(rand3(&mut rng)) * 0.02);
-        bodies.push(b);
-    }
+    let mut bodies = moved_bodies(&mut rng, 12, 0.01, 0.02);
     let cs: Vec<_> = (1..=12u32).map(|i| manifold(&mut rng, &bodies, i - 1, i, 1 + i as usize % 4)).collect();
     // The static lane filler, last.
     bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
@@ -385,13 +392,7 @@ fn a_turning_sphere_keeps_its_separation_and_the_lanes_agree_with_the_scalar_upd
     // The lanes' update against the scalar one, with random roundings, depths and turns of
     // up to a radian: to rounding.
     let mut rng = SplitMix64(77);
-    let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
-    for _ in 0..16 {
-        let mut b = body(0.5 + rng.next_f32(), rand3(&mut rng), rand3(&mut rng));
-        b.dp = rand3(&mut rng) * 0.05;
-        b.dq = glam::Quat::from_scaled_axis(glam::Vec3::from(rand3(&mut rng)) * 0.6);
-        bodies.push(b);
-    }
+    let mut bodies = moved_bodies(&mut rng, 16, 0.05, 0.6);
     let mut cs: Vec<_> = (1..=16u32).map(|i| manifold(&mut rng, &bodies, i - 1, i, 1 + i as usize % 4)).collect();
     for c in &mut cs {
         c.rounding = [if rng.next_f32() < 0.5 { 0.0 } else { 0.2 * rng.next_f32() }, 0.2 * rng.next_f32()];

@@ -186,7 +186,7 @@ impl World {
         let path_test = self.settings.path_test;
         let meets = |&(a, b): &(u32, u32)| {
             let (a, b) = (a as usize, b as usize);
-            lanes_overlap(&boxes[a], &boxes[b])
+            crate::physics::broadphase::overlap(&boxes[a], &boxes[b])
                 && (!path_test || Motion::paths_meet(&motions[a], &motions[b], dt, slack))
         };
         let kept = &self.broad.pairs;
@@ -257,13 +257,6 @@ impl World {
             self.pairs.retain(|&(a, b)| !joints.excludes(a, b));
         }
     }
-}
-
-/// Box test on the SIMD lanes (touching counts; the fourth lane is ignored by `all`):
-/// [`Aabb::overlaps`] without a branch per axis.
-#[inline]
-fn lanes_overlap(p: &[Vec3A; 2], q: &[Vec3A; 2]) -> bool {
-    (p[0].cmple(q[1]) & q[0].cmple(p[1])).all()
 }
 
 /// Writes the pairs of `pairs` whose flag is set into `out`, in order; `out` holds exactly as
