@@ -25,8 +25,9 @@ fn hash_poses(world: &World, mut h: u64) -> u64 {
 const STEPS: usize = 240;
 
 /// The hash of every step's poses of `pyramid_20.ron` over [`STEPS`] steps, recorded before
-/// the app was split into named parts.
-const PYRAMID_HASH: u64 = 0x87e6_5a0c_f748_39c1;
+/// the app was split into named parts, and again when the SIMD path's separation update took
+/// its dot products in the bodies' start frames (issue 35: the same numbers up to rounding).
+const PYRAMID_HASH: u64 = 0x9c18_7d28_a6ac_2868;
 
 #[test]
 fn the_testbed_steps_the_pyramid_exactly_as_the_world_does() {

@@ -156,10 +156,17 @@ impl ConstraintPoint {
     /// since the step began: `s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`, with
     /// the rounded part of each arm kept along the normal ([`round_turn`]). `rounding`: the
     /// constraint's [`ContactConstraint::rounding`].
+    ///
+    /// Turning an arm with its body and projecting it on the normal, `n·(Δq·r)`, is the same
+    /// number as turning the normal back into the body's frame at the step's start and
+    /// projecting the arm, `(Δq*·n)·r`. The second form is the one computed, here and in the
+    /// SIMD lanes (which turn the normal once for all of a manifold's points), so that both
+    /// paths do the same arithmetic.
     #[inline]
     pub fn separation_now(&self, n: Vec3A, a: &SolverBody, b: &SolverBody, rounding: [f32; 2]) -> f32 {
         let [ra, rb] = self.rounded_reach(rounding);
-        n.dot((b.dp - a.dp) + (b.dq * self.rb - a.dq * self.ra))
+        let (na, nb) = (a.dq.inverse() * n, b.dq.inverse() * n);
+        (n.dot(b.dp - a.dp) + (nb.dot(self.rb) - na.dot(self.ra)))
             + self.adjusted_separation
             + round_turn(n, a.dq, ra)
             + round_turn(n, b.dq, rb)

@@ -129,6 +129,13 @@ impl Q4 {
         let t = self.v.cross(r).scale(Vec4::splat(2.0));
         r.add(&t.scale(self.w)).add(&self.v.cross(&t))
     }
+
+    /// `q*·r·q`, the inverse turn (the same formula with `v` negated).
+    #[inline]
+    pub(super) fn rotate_back(&self, r: &V3) -> V3 {
+        let v = V3 { x: -self.v.x, y: -self.v.y, z: -self.v.z };
+        Q4 { v, w: self.w }.rotate(r)
+    }
 }
 
 /// `f` of each lane's body, stored by component: four loads and a 4×4 transpose (the

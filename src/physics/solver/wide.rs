@@ -40,7 +40,7 @@
 
 use super::colouring::Colouring;
 use super::iterative::{self, PassCounter, ScalarSolver};
-use super::lanes::{gather_v3, per_lane, sqrt4, Bodies, Sym3, Q4, V3};
+use super::lanes::{gather_v3, sqrt4, Bodies, Sym3, Q4, V3};
 use super::{
     store_constraint, store_impulse, zeroed_in, ContactConstraint, PointImpulses, Resolver, Schedule, Settings,
     SolverBody, StepInfo,
@@ -105,11 +105,14 @@ fn inertia_mul<const ISO: bool>(m: &Sym3, v: &V3) -> V3 {
     }
 }
 
-/// The two bodies of each lane: indices and inverse inertias (fixed for the step).
+/// The two bodies of each lane: indices, inverse masses and inverse inertias (fixed for the
+/// step, so the passes read them here instead of from eight bodies each time).
 #[derive(Clone, Copy, Debug, Default)]
 struct BatchBodies {
     a: [u32; LANES],
     b: [u32; LANES],
+    inv_mass_a: Vec4,
+    inv_mass_b: Vec4,
     inv_i_a: Sym3,
     inv_i_b: Sym3,
     /// All eight inverse inertias are multiples of the identity: the passes then take
@@ -117,7 +120,7 @@ struct BatchBodies {
     isotropic: bool,
 }
 
-/// The velocities of the four lanes' bodies A and B.
+/// The velocities of the four lanes' bodies A and B, and their inverse masses.
 struct Velocities {
     va: V3,
     wa: V3,
@@ -129,15 +132,15 @@ struct Velocities {
 
 impl Velocities {
     #[inline(always)]
-    fn gather<B: Bodies + ?Sized>(bodies: &B, a: &[u32; LANES], b: &[u32; LANES]) -> Velocities {
-        let inv_mass = |idx: &[u32; LANES]| Vec4::from_array(per_lane(idx, |i| bodies.at(i).inv_mass));
+    fn gather<B: Bodies + ?Sized>(bodies: &B, bb: &BatchBodies) -> Velocities {
+        let (a, b) = (&bb.a, &bb.b);
         Velocities {
             va: gather_v3(bodies, a, |s| s.v),
             wa: gather_v3(bodies, a, |s| s.w),
             vb: gather_v3(bodies, b, |s| s.v),
             wb: gather_v3(bodies, b, |s| s.w),
-            ima: inv_mass(a),
-            imb: inv_mass(b),
+            ima: bb.inv_mass_a,
+            imb: bb.inv_mass_b,
         }
     }
 
@@ -290,7 +293,7 @@ impl WideSolver {
                 }
                 w.slots = counts.into_iter().max().unwrap_or(0) as usize;
                 w.bodies.isotropic = w.bodies.inv_i_a.is_scalar() && w.bodies.inv_i_b.is_scalar();
-                lane_masses(w, counts, bodies);
+                lane_masses(w, counts);
             }
         });
         // SAFETY: the round wrote every batch 0..batches.
@@ -335,7 +338,13 @@ impl WideSolver {
 
     /// Re-applies the accumulated impulses (start of every substep).
     pub fn warm_start(&mut self, bodies: &mut [SolverBody]) {
-        self.each_batch_by_colour(bodies, |w, bodies| warm_start_batch(w, bodies));
+        self.each_batch_by_colour(bodies, |w, bodies| {
+            if w.bodies.isotropic {
+                warm_start_batch::<true>(w, bodies);
+            } else {
+                warm_start_batch::<false>(w, bodies);
+            }
+        });
         self.overflow.warm_start(bodies);
     }
 
@@ -550,10 +559,11 @@ impl Resolver for WideSolver {
     }
 }
 
-/// Re-applies one batch's accumulated impulses (see [`WideSolver::warm_start`]).
-#[inline]
-fn warm_start_batch(w: &WideBatch, bodies: &Shared<SolverBody>) {
-    let mut v = Velocities::gather(bodies, &w.bodies.a, &w.bodies.b);
+/// Re-applies one batch's accumulated impulses (see [`WideSolver::warm_start`]); `ISO`: the
+/// batch is [`BatchBodies::isotropic`].
+#[inline(always)]
+fn warm_start_batch<const ISO: bool>(w: &WideBatch, bodies: &Shared<SolverBody>) {
+    let mut v = Velocities::gather(bodies, &w.bodies);
     // Box3D's form: sum each body's impulse and moment over the points, then one
     // inverse-inertia product per body (the rows need not be built here).
     let (mut lin, mut ang_a, mut ang_b) = (V3::default(), V3::default(), V3::default());
@@ -567,23 +577,29 @@ fn warm_start_batch(w: &WideBatch, bodies: &Shared<SolverBody>) {
     }
     v.va.add_scaled(&lin, -v.ima);
     v.vb.add_scaled(&lin, v.imb);
-    v.wa = v.wa.sub(&w.bodies.inv_i_a.mul(&ang_a));
-    v.wb = v.wb.add(&w.bodies.inv_i_b.mul(&ang_b));
+    v.wa = v.wa.sub(&inertia_mul::<ISO>(&w.bodies.inv_i_a, &ang_a));
+    v.wb = v.wb.add(&inertia_mul::<ISO>(&w.bodies.inv_i_b, &ang_b));
     v.scatter(bodies, &w.bodies.a, &w.bodies.b);
 }
 
 /// Separations of `w`'s points from how far its bodies moved and turned since the step
-/// began (see [`WideSolver::update_separations`]).
+/// began (see [`WideSolver::update_separations`]), in the form of
+/// [`super::ConstraintPoint::separation_now`]: `n·(qB·rB − qA·rA)` as `(qB*·n)·rB −
+/// (qA*·n)·rA`, the normal turned back once per batch, then two dot products per point (a
+/// turn of every arm would cost about six).
 #[inline]
 fn batch_separations<B: Bodies + ?Sized>(w: &mut WideBatch, bodies: &B) {
     let dp = gather_v3(bodies, &w.bodies.b, |b| b.dp).sub(&gather_v3(bodies, &w.bodies.a, |b| b.dp));
     let (qa, qb) = (Q4::gather(bodies, &w.bodies.a), Q4::gather(bodies, &w.bodies.b));
     let n = &w.normal;
-    let turned = |p: &WidePoint| n.dot(&dp.add(&qb.rotate(&p.rb).sub(&qa.rotate(&p.ra)))) + p.adjusted;
+    let (na, nb) = (qa.rotate_back(n), qb.rotate_back(n));
+    let moved = n.dot(&dp);
+    let turned = |p: &WidePoint| moved + (nb.dot(&p.rb) - na.dot(&p.ra)) + p.adjusted;
     if w.rounded {
-        // The rounded parts of the arms stay along the normal (`contact::round_turn`).
+        // The rounded parts of the arms stay along the normal (`contact::round_turn`):
+        // n·(q·n) = (q*·n)·n.
         let [ra, rb] = w.rounding;
-        let (ta, tb) = (n.dot(&qa.rotate(n)) - Vec4::ONE, n.dot(&qb.rotate(n)) - Vec4::ONE);
+        let (ta, tb) = (na.dot(n) - Vec4::ONE, nb.dot(n) - Vec4::ONE);
         for (p, &inside) in w.points[..w.slots].iter_mut().zip(&w.inside) {
             let reach = |r: Vec4| (r - inside).max(Vec4::ZERO);
             p.separation = turned(p) + (reach(ra) * ta + reach(rb) * tb);
@@ -630,7 +646,7 @@ fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &Shared<SolverBody>, 
     }
     let n = w.slots;
     let slot = |i: usize| if reverse { n - 1 - i } else { i };
-    let mut v = Velocities::gather(bodies, &w.bodies.a, &w.bodies.b);
+    let mut v = Velocities::gather(bodies, &w.bodies);
     let (bias_rate, mass_scale, impulse_scale) =
         if use_bias { (w.bias_rate, w.mass_scale, w.impulse_scale) } else { (zero, one, zero) };
     // The linear relative velocity along n, t1 and t2, kept as three numbers: an
@@ -716,9 +732,8 @@ fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &Shared<SolverBody>, 
 /// The effective masses of the used point slots of `w`, four lanes at a time: the formula of
 /// [`super::Row::effective_mass`], zero in slots a lane's manifold does not have
 /// (`counts`: points per lane) and wherever `k` is not positive.
-fn lane_masses(w: &mut WideBatch, counts: [u32; LANES], bodies: &[SolverBody]) {
-    let inv_mass = |idx: &[u32; LANES]| Vec4::from_array(per_lane(idx, |i| bodies[i as usize].inv_mass));
-    let m = inv_mass(&w.bodies.a) + inv_mass(&w.bodies.b);
+fn lane_masses(w: &mut WideBatch, counts: [u32; LANES]) {
+    let m = w.bodies.inv_mass_a + w.bodies.inv_mass_b;
     let (bb, dirs) = (&w.bodies, [w.normal, w.t1, w.t2]);
     for (k, p) in w.points[..w.slots].iter_mut().enumerate() {
         let live = Vec4::new(counts[0] as f32, counts[1] as f32, counts[2] as f32, counts[3] as f32)
@@ -742,6 +757,8 @@ fn lane_masses(w: &mut WideBatch, counts: [u32; LANES], bodies: &[SolverBody]) {
 fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactConstraint, bodies: &[SolverBody]) {
     w.bodies.a[lane] = c.a;
     w.bodies.b[lane] = c.b;
+    w.bodies.inv_mass_a[lane] = bodies[c.a as usize].inv_mass;
+    w.bodies.inv_mass_b[lane] = bodies[c.b as usize].inv_mass;
     w.bodies.inv_i_a.set(lane, bodies[c.a as usize].inv_i);
     w.bodies.inv_i_b.set(lane, bodies[c.b as usize].inv_i);
     w.source[lane] = ci;
