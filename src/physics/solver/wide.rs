@@ -19,7 +19,10 @@
 //! friction disc and alternating point order; a lane whose manifold has fewer points holds
 //! zero masses in the missing slots, so they apply nothing (and visiting slots 3, 2, 1, 0 is
 //! the exact reverse order for every lane). Only the order in which manifolds are visited
-//! differs (colour order instead of pair order), which Gauss–Seidel allows.
+//! differs (colour order instead of pair order), which Gauss–Seidel allows, and some sums
+//! are grouped otherwise, so the two paths agree to rounding: the friction rows read the
+//! spin's part of the point's velocity once for both tangents, and the separation update
+//! turns the normal once per batch (docs/physics.md, §5).
 //!
 //! The scalar constraints stay the record: the impulses are copied back into them before
 //! restitution and storing. The effective masses are computed at build time in lanes
@@ -645,7 +648,6 @@ fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &Shared<SolverBody>, 
         batch_separations(w, bodies);
     }
     let n = w.slots;
-    let slot = |i: usize| if reverse { n - 1 - i } else { i };
     let mut v = Velocities::gather(bodies, &w.bodies);
     let (bias_rate, mass_scale, impulse_scale) =
         if use_bias { (w.bias_rate, w.mass_scale, w.impulse_scale) } else { (zero, one, zero) };
@@ -659,15 +661,13 @@ fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &Shared<SolverBody>, 
     let (mut jn, mut j1, mut j2) = (zero, zero, zero);
     // Friction first, non-penetration last (see `iterative::solve`).
     let bb = &w.bodies;
-    for i in 0..n {
-        let p = &mut w.points[slot(i)];
-        // The two friction rows' angular parts, ra × t and rb × t; their inverse-inertia
-        // products are taken once, on the combined impulse.
-        let (ca1, cb1) = (p.ra.cross(&w.t1), p.rb.cross(&w.t1));
-        let (ca2, cb2) = (p.ra.cross(&w.t2), p.rb.cross(&w.t2));
+    each_slot(&mut w.points[..n], reverse, |p| {
+        // The spin's part of the point's relative velocity, ωB × rB − ωA × rA, taken once
+        // for both rows: (r × t)·ω = t·(ω × r).
+        let spin = v.wb.cross(&p.rb).sub(&v.wa.cross(&p.ra));
         let old = p.tangent_impulse;
-        let v1 = u1 + cb1.dot(&v.wb) - ca1.dot(&v.wa);
-        let v2 = u2 + cb2.dot(&v.wb) - ca2.dot(&v.wa);
+        let v1 = u1 + w.t1.dot(&spin);
+        let v2 = u2 + w.t2.dot(&spin);
         let n1 = old[0] - p.tangent_mass[0] * v1;
         let n2 = old[1] - p.tangent_mass[1] * v2;
         let max = w.friction * p.normal_impulse;
@@ -691,15 +691,14 @@ fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &Shared<SolverBody>, 
         u2 += d2 * im;
         j1 += d1;
         j2 += d2;
-        let mut ma = ca1.scale(d1);
-        ma.add_scaled(&ca2, d2);
-        let mut mb = cb1.scale(d1);
-        mb.add_scaled(&cb2, d2);
-        v.wa = v.wa.sub(&inertia_mul::<ISO>(&bb.inv_i_a, &ma));
-        v.wb = v.wb.add(&inertia_mul::<ISO>(&bb.inv_i_b, &mb));
-    }
-    for i in 0..n {
-        let p = &mut w.points[slot(i)];
+        // The combined friction impulse and its moments about each body (one
+        // inverse-inertia product per body).
+        let mut dj = w.t1.scale(d1);
+        dj.add_scaled(&w.t2, d2);
+        v.wa = v.wa.sub(&inertia_mul::<ISO>(&bb.inv_i_a, &p.ra.cross(&dj)));
+        v.wb = v.wb.add(&inertia_mul::<ISO>(&bb.inv_i_b, &p.rb.cross(&dj)));
+    });
+    each_slot(&mut w.points[..n], reverse, |p| {
         let s = p.separation;
         // Speculative (s > 0): close the gap exactly; else the soft push-out.
         let spec = s.cmpgt(zero);
@@ -717,7 +716,7 @@ fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &Shared<SolverBody>, 
         jn += d;
         v.wa.add_scaled(&r0.ia, -d);
         v.wb.add_scaled(&r0.ib, d);
-    }
+    });
     if accumulate {
         batch_totals(w);
     }
@@ -727,6 +726,18 @@ fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &Shared<SolverBody>, 
     v.va.add_scaled(&j, -v.ima);
     v.vb.add_scaled(&j, v.imb);
     v.scatter(bodies, &w.bodies.a, &w.bodies.b);
+}
+
+/// Runs `f` on each of `points`, first to last, or last to first with `reverse` (the
+/// passes alternate the order, as `iterative::solve` does): two plain loops, with no index
+/// arithmetic or bounds test per point.
+#[inline(always)]
+fn each_slot(points: &mut [WidePoint], reverse: bool, mut f: impl FnMut(&mut WidePoint)) {
+    if reverse {
+        points.iter_mut().rev().for_each(&mut f);
+    } else {
+        points.iter_mut().for_each(f);
+    }
 }
 
 /// The effective masses of the used point slots of `w`, four lanes at a time: the formula of
