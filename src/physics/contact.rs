@@ -70,8 +70,8 @@ pub struct Contact {
 pub struct Recycle {
     /// Whether the fields below are valid (the manifold had points).
     pub valid: bool,
-    /// Whether the current manifold is a recycled one (set by [`Recycle::reuse`], cleared
-    /// by [`Recycle::capture`]).
+    /// Whether the current manifold is a recycled one (set by [`Recycle::reuse`] or
+    /// [`Recycle::reuse_rounded`], cleared by [`Recycle::capture`]).
     pub reused: bool,
     /// Pose of B in A's frame at that time.
     pub rel: Iso,

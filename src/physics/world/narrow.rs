@@ -329,8 +329,8 @@ struct PartsAccess<'a> {
 }
 
 impl PartsAccess<'_> {
-    /// Recycles each of last step's manifolds in place ([`Recycle::reuse`]); whether all of
-    /// them could be.
+    /// Recycles each of last step's manifolds in place ([`Recycle::reuse_rounded`]);
+    /// whether all of them could be.
     fn reuse(
         &mut self,
         xa: &Iso,
