@@ -462,6 +462,29 @@ impl<'a, T> Shared<'a, T> {
         &mut *self.ptr.add(i)
     }
 
+    /// Element `i`, to read, without the bounds check: for the innermost loops, whose
+    /// indices were checked once when their data was built.
+    ///
+    /// # Safety
+    /// `i < self.len()`, and no other block writes element `i` while the reference lives.
+    #[inline(always)]
+    pub unsafe fn get_unchecked(&self, i: usize) -> &T {
+        debug_assert!(i < self.len, "index {i} out of {}", self.len);
+        &*self.ptr.add(i)
+    }
+
+    /// Element `i`, to write, without the bounds check (as [`Shared::get_unchecked`]).
+    ///
+    /// # Safety
+    /// `i < self.len()`, and only the caller's block touches element `i` while the
+    /// reference lives.
+    #[inline(always)]
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn get_unchecked_mut(&self, i: usize) -> &mut T {
+        debug_assert!(i < self.len, "index {i} out of {}", self.len);
+        &mut *self.ptr.add(i)
+    }
+
     /// Elements `r`, to write.
     ///
     /// # Safety

@@ -20,13 +20,17 @@ impl Bodies for [SolverBody] {
     }
 }
 
+/// The view of a round of the passes: only the batches' own body indices are read through
+/// it, and [`super::wide::WideSolver`] checked those against the body count when it built
+/// the batches, and checks that count against the view before every round.
 impl Bodies for Shared<'_, SolverBody> {
     #[inline(always)]
     fn at(&self, i: u32) -> &SolverBody {
-        // SAFETY: a round of the wide solver runs the batches of one colour, which share no
-        // dynamic body (`super::colouring`): a body read here is written only by the batch
-        // that reads it, after its reads, or (static bodies) by nobody.
-        unsafe { self.get(i as usize) }
+        // SAFETY: `i` is a batch's body index, below the view's length (above). A round of
+        // the wide solver runs the batches of one colour, which share no dynamic body
+        // (`super::colouring`): a body read here is written only by the batch that reads
+        // it, after its reads, or (static bodies) by nobody.
+        unsafe { self.get_unchecked(i as usize) }
     }
 }
 

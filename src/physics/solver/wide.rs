@@ -151,16 +151,17 @@ impl Velocities {
     #[inline(always)]
     fn scatter(&self, bodies: &Shared<SolverBody>, a: &[u32; LANES], b: &[u32; LANES]) {
         let (va, wa, vb, wb) = (self.va.to_lanes(), self.wa.to_lanes(), self.vb.to_lanes(), self.wb.to_lanes());
-        // SAFETY: the batches of one round share no dynamic body (see `Bodies`), and only
-        // dynamic bodies are written.
+        // SAFETY: `a` and `b` are a batch's body indices, below the view's length (see
+        // `Bodies`); the batches of one round share no dynamic body, and only dynamic
+        // bodies are written.
         for l in 0..LANES {
             if self.ima[l] > 0.0 {
-                let t = unsafe { bodies.get_mut(a[l] as usize) };
+                let t = unsafe { bodies.get_unchecked_mut(a[l] as usize) };
                 t.v = va[l];
                 t.w = wa[l];
             }
             if self.imb[l] > 0.0 {
-                let t = unsafe { bodies.get_mut(b[l] as usize) };
+                let t = unsafe { bodies.get_unchecked_mut(b[l] as usize) };
                 t.v = vb[l];
                 t.w = wb[l];
             }
@@ -242,6 +243,9 @@ pub struct WideSolver {
     restituted: bool,
     /// Scratch of [`iterative::apply_restitution`].
     restitution: iterative::RestitutionScratch,
+    /// The body count of the last build: every body index in `batches` is below it
+    /// (`fill_lane` reads each through the bodies slice, bounds-checked).
+    body_count: usize,
 }
 
 impl WideSolver {
@@ -301,6 +305,7 @@ impl WideSolver {
         });
         // SAFETY: the round wrote every batch 0..batches.
         unsafe { self.batches.set_len(batches as usize) };
+        self.body_count = bodies.len();
         self.overflow.load(constraints, self.colouring.uncoloured(), bodies);
     }
 
@@ -320,6 +325,14 @@ impl WideSolver {
         bodies: &mut [SolverBody],
         f: impl Fn(&mut WideBatch, &Shared<SolverBody>) + Sync,
     ) {
+        // The passes read the bodies by the batches' indices without a bounds check each
+        // (`Bodies`): those are below the count of the build, which must not exceed these.
+        assert!(
+            bodies.len() >= self.body_count,
+            "{} solver bodies for batches built over {}",
+            bodies.len(),
+            self.body_count
+        );
         let bodies = Shared::new(bodies);
         let starts = self.colour_starts;
         let batches = Shared::new(&mut self.batches);
