@@ -424,3 +424,18 @@ fn a_turning_sphere_keeps_its_separation_and_the_lanes_agree_with_the_scalar_upd
     }
     assert!(compared > 30, "{compared} points compared");
 }
+
+/// The passes read the bodies by the batches' indices without a bounds check each; a pass
+/// given fewer bodies than the batches were built over must stop before reading any.
+#[test]
+#[should_panic(expected = "6 solver bodies for batches built over 14")]
+fn a_pass_over_fewer_bodies_than_the_build_stops() {
+    let mut rng = SplitMix64(7);
+    let mut bodies = moved_bodies(&mut rng, 12, 0.0, 0.0);
+    let cs: Vec<_> = (1..=12u32).map(|i| manifold(&mut rng, &bodies, i - 1, i, 2)).collect();
+    bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
+    let mut wide = WideSolver::default();
+    wide.build(&cs, &bodies);
+    bodies.truncate(6);
+    wide.pass(&mut bodies, &Settings::default(), 240.0, Pass::default());
+}
