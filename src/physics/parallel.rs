@@ -448,7 +448,7 @@ impl<'a, T> Shared<'a, T> {
     #[inline(always)]
     pub unsafe fn get(&self, i: usize) -> &T {
         assert!(i < self.len, "index {i} out of {}", self.len);
-        &*self.ptr.add(i)
+        self.get_unchecked(i)
     }
 
     /// Element `i`, to write.
@@ -459,7 +459,7 @@ impl<'a, T> Shared<'a, T> {
     #[allow(clippy::mut_from_ref)]
     pub unsafe fn get_mut(&self, i: usize) -> &mut T {
         assert!(i < self.len, "index {i} out of {}", self.len);
-        &mut *self.ptr.add(i)
+        self.get_unchecked_mut(i)
     }
 
     /// Element `i`, to read, without the bounds check: for the innermost loops, whose
