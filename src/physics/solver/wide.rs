@@ -153,7 +153,8 @@ impl Velocities {
 
     /// Writes back the dynamic bodies (static and padding bodies are never written).
     #[inline(always)]
-    fn scatter(&self, bodies: &Shared<SolverBody>, a: &[u32; LANES], b: &[u32; LANES]) {
+    fn scatter(&self, bodies: &Shared<SolverBody>, bb: &BatchBodies) {
+        let (a, b) = (&bb.a, &bb.b);
         let (va, wa, vb, wb) = (self.va.to_lanes(), self.wa.to_lanes(), self.vb.to_lanes(), self.wb.to_lanes());
         // SAFETY: `a` and `b` are a batch's body indices, below the view's length (see
         // `Bodies`); the batches of one round share no dynamic body, and only dynamic
@@ -297,14 +298,12 @@ impl WideSolver {
                 w.bodies.a = [pad; LANES];
                 w.bodies.b = [pad; LANES];
                 w.source = [u32::MAX; LANES];
-                let mut counts = [0u32; LANES];
                 for (lane, &ci) in chunk.iter().enumerate() {
                     fill_lane(w, lane, ci, &constraints[ci as usize], bodies);
-                    counts[lane] = constraints[ci as usize].count;
                 }
-                w.slots = counts.into_iter().max().unwrap_or(0) as usize;
+                w.slots = w.count.into_iter().max().unwrap_or(0) as usize;
                 w.bodies.isotropic = w.bodies.inv_i_a.is_scalar() && w.bodies.inv_i_b.is_scalar();
-                lane_masses(w, counts);
+                lane_masses(w);
             }
         });
         // SAFETY: the round wrote every batch 0..batches.
@@ -599,7 +598,7 @@ fn warm_start_batch<const ISO: bool>(w: &WideBatch, bodies: &Shared<SolverBody>)
     v.vb.add_scaled(&lin, v.imb);
     v.wa = v.wa.sub(&inertia_mul::<ISO>(&w.bodies.inv_i_a, &ang_a));
     v.wb = v.wb.add(&inertia_mul::<ISO>(&w.bodies.inv_i_b, &ang_b));
-    v.scatter(bodies, &w.bodies.a, &w.bodies.b);
+    v.scatter(bodies, &w.bodies);
 }
 
 /// Separations of `w`'s points from how far its bodies moved and turned since the step
@@ -742,7 +741,7 @@ fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &Shared<SolverBody>, 
     j.add_scaled(&w.t2, j2);
     v.va.add_scaled(&j, -v.ima);
     v.vb.add_scaled(&j, v.imb);
-    v.scatter(bodies, &w.bodies.a, &w.bodies.b);
+    v.scatter(bodies, &w.bodies);
 }
 
 /// Runs `f` on each of `points`, first to last, or last to first with `reverse` (the

@@ -3,18 +3,20 @@
 //! and warm impulses), then the effective masses of every point slot, four lanes at a time.
 //! The passes read only what is written here and the bodies.
 //!
-//! Limits: a lane copies its constraint's numbers as they are; nothing is recomputed, so
-//! the lanes agree with the scalar constraints to the bit.
+//! Limits: a lane copies its constraint's numbers as they are, except the effective
+//! masses, which are computed here in lanes by the scalar formula (the scalar constraints
+//! hold them only where scalar code reads them); a lane's masses agree with that formula to
+//! rounding.
 
-use super::{WideBatch, WideRow, LANES, V3};
+use super::{WideBatch, WideRow, V3};
 use crate::physics::solver::{ContactConstraint, SolverBody};
 use glam::Vec4;
 
 /// The effective masses of the used point slots of `w`, four lanes at a time: the formula of
-/// [`crate::physics::solver::Row::effective_mass`], zero in slots a lane's manifold does not have
-/// (`counts`: points per lane) and wherever `k` is not positive.
-pub(super) fn lane_masses(w: &mut WideBatch, counts: [u32; LANES]) {
-    let m = w.bodies.inv_mass_a + w.bodies.inv_mass_b;
+/// [`crate::physics::solver::Row::effective_mass`], zero in slots a lane's manifold does not
+/// have (past its lane's `count`) and wherever `k` is not positive.
+pub(super) fn lane_masses(w: &mut WideBatch) {
+    let (counts, m) = (w.count, w.bodies.inv_mass_a + w.bodies.inv_mass_b);
     let (bb, dirs) = (&w.bodies, [w.normal, w.t1, w.t2]);
     for (k, p) in w.points[..w.slots].iter_mut().enumerate() {
         let live = Vec4::new(counts[0] as f32, counts[1] as f32, counts[2] as f32, counts[3] as f32)
