@@ -1,7 +1,10 @@
 //! A settled world steps without touching the heap: every buffer is kept and reused — on
-//! one thread and on two (the worker thread's allocations count too, and every stage is
-//! split between the threads). This binary installs a counting global allocator, so it
-//! holds only this test.
+//! one, two and three threads (the worker threads' allocations count too, and every stage
+//! is split between the threads). The world holds every kind of work a step can have: box,
+//! sphere, capsule, hull and mesh contacts, a joint net large enough for the joints' graph
+//! colours and lanes, a pendulum on a pivot, and a bullet that bounces between two walls
+//! for ever, so the continuous stage sweeps in the counted steps too. This binary installs
+//! a counting global allocator, so it holds only this test.
 
 mod common;
 use common::*;
@@ -43,7 +46,7 @@ fn settled_world_steps_without_allocating() {
         (SolverMode::Iterative, false, 0.02, false),
         (SolverMode::Iterative, true, 0.0, true),
     ];
-    let runs = configs.into_iter().flat_map(|c| [(c, 1u32), (c, 2)]);
+    let runs = configs.into_iter().flat_map(|c| [(c, 1u32), (c, 2), (c, 3)]);
     for ((mode, simd, recycle_distance, watch), threads) in runs {
         // Sleeping off so every stage runs on every body, every step.
         // Cyclone with passes that converge on resting contacts (at the seed's limits the
@@ -104,6 +107,54 @@ fn settled_world_steps_without_allocating() {
         // A pendulum hung from the world alone: it turns about its pivot (`world/pivots.rs`).
         let bob = w.add_body(BodyDesc::new("bob", Shape::Sphere { radius: 0.1 }, Vec3::new(-6.0, 2.0, 0.5))).unwrap();
         w.add_joint(JointDesc::new("pivot", JointKind::Ball, WORLD, bob.index, Vec3::new(-6.0, 3.0, 0.0))).unwrap();
+        // A net of 8 × 8 balls on ball joints, hung from the world by its top row: 120
+        // joints, past `joint::colours::COLOUR_FROM`, so the joints are solved by colour in
+        // lanes.
+        let (side, gap) = (8usize, 0.3f32);
+        let node = |row: usize, col: usize| Vec3::new(-15.0 + gap * col as f32, 4.0 - gap * row as f32, -12.0);
+        let mut net = vec![0u32; side * side];
+        for row in 0..side {
+            for col in 0..side {
+                let d = BodyDesc::new(format!("net{row}_{col}"), Shape::Sphere { radius: 0.1 }, node(row, col));
+                net[row * side + col] = w.add_body(d).unwrap().index;
+            }
+        }
+        let mut joints = 0;
+        for row in 0..side {
+            for col in 0..side {
+                let b = net[row * side + col];
+                let mut tie = |a: u32, at: Vec3| {
+                    w.add_joint(JointDesc::new(format!("tie{joints}"), JointKind::Ball, a, b, at)).unwrap();
+                    joints += 1;
+                };
+                let p = node(row, col);
+                if row == 0 {
+                    tie(WORLD, p + Vec3::new(0.0, 0.5 * gap, 0.0));
+                } else {
+                    tie(net[(row - 1) * side + col], p + Vec3::new(0.0, 0.5 * gap, 0.0));
+                }
+                if col > 0 {
+                    tie(net[row * side + col - 1], p - Vec3::new(0.5 * gap, 0.0, 0.0));
+                }
+            }
+        }
+        assert_eq!(joints, 120);
+        // A bullet ball sliding without friction between two walls 4 m apart at 40 m/s and
+        // bouncing off them with restitution 1: it never settles, and it crosses two thirds
+        // of a metre a step, so the continuous stage sweeps it.
+        for x in [12.0, 16.2] {
+            let wall = BodyDesc::new(
+                format!("wall{x}"),
+                Shape::cuboid(Vec3::new(0.1, 0.5, 1.0)).unwrap(),
+                Vec3::new(x, 0.5, 12.0),
+            );
+            w.add_body(wall.fixed().with_material(0.0, 1.0)).unwrap();
+        }
+        let mut shot = BodyDesc::new("shot", Shape::Sphere { radius: 0.1 }, Vec3::new(14.0, 0.1, 12.0))
+            .with_velocity(Vec3::new(40.0, 0.0, 0.0))
+            .with_material(0.0, 1.0);
+        shot.bullet = true;
+        let shot = w.add_body(shot).unwrap().index as usize;
         if watch {
             // ground–bottom box, two boxes of the stack, ground–rock.
             w.set_watched(&[(0, 1), (1, 2), (0, 13)]);
@@ -112,8 +163,10 @@ fn settled_world_steps_without_allocating() {
             w.step(1.0 / 60.0);
         }
         let before = ALLOCATIONS.load(Ordering::SeqCst);
+        let mut sweeps = 0;
         for _ in 0..120 {
             w.step(1.0 / 60.0);
+            sweeps += w.continuous().queries.len();
         }
         let after = ALLOCATIONS.load(Ordering::SeqCst);
         assert_eq!(
@@ -130,6 +183,10 @@ fn settled_world_steps_without_allocating() {
         let normals: Vec<Vec3> = touching.map(|c| c.manifold.normal).collect();
         assert_eq!(normals.len(), 2, "the box in the valley rests on both slopes, a manifold each: {normals:?}");
         assert_eq!(w.threads(), threads as usize);
+        let coloured = w.joint_graph_colours().iter().filter(|c| c.is_some()).count();
+        assert_eq!(coloured, 125, "every joint was solved in a graph colour");
+        let speed = w.bodies()[shot].velocity.x.abs();
+        assert!(speed > 30.0 && sweeps >= 60, "the shot still flies ({speed} m/s) and is swept ({sweeps} queries)");
         if watch {
             let clipped = w.watched().iter().filter(|r| r.clip_step == w.step_count).count();
             assert_eq!(clipped, 3, "every watched pair was clipped in the last step");
