@@ -1,0 +1,180 @@
+//! What the solver-graph overlay draws (`Overlay::Graph`, `app/labels.rs::graph_legend`),
+//! checked against the definitions it illustrates: the manifolds of one graph colour share no
+//! moving body, and neither do the joints of one joint colour (so one colour's batches can
+//! run at once on any number of threads); the per-colour counts in the legend are the
+//! colours drawn; and the islands are the connected groups of moving bodies, joined by
+//! contacts that hold manifold points (speculative ones too: Box2D links a pair into its
+//! island as soon as it has points) and by joints, found here again by a plain search over
+//! those links.
+
+mod common;
+use common::*;
+use contactlab::physics::solver::colouring::COLOURS;
+use contactlab::physics::{BodyDesc, JointDesc, JointKind, Settings, Shape, World, WORLD};
+use contactlab::scene;
+use glam::Vec3;
+use std::collections::BTreeMap;
+
+/// Checks that no two of `links` with the same colour share a moving body, that `counts`
+/// holds how many links took each colour (the last entry: none), and returns how many
+/// colours were used.
+fn check_colours(what: &str, w: &World, links: &[(u32, u32, Option<u8>)], counts: &[u32; COLOURS + 1]) -> usize {
+    let moving = |b: u32| w.bodies().get(b as usize).is_some_and(|b| b.is_dynamic());
+    let mut seen: BTreeMap<(u8, u32), usize> = BTreeMap::new();
+    let mut tally = [0u32; COLOURS + 1];
+    for (i, &(a, b, colour)) in links.iter().enumerate() {
+        let Some(colour) = colour else { continue };
+        tally[colour as usize] += 1;
+        if colour as usize == COLOURS {
+            continue; // the overflow is solved in one sequence after the colours
+        }
+        for body in [a, b].into_iter().filter(|&b| moving(b)) {
+            if let Some(j) = seen.insert((colour, body), i) {
+                panic!("{what}: {j} and {i} are both in colour {colour} and share moving body {body}");
+            }
+        }
+    }
+    assert_eq!(&tally, counts, "{what}: the legend's counts are not the colours drawn");
+    tally[..COLOURS].iter().filter(|&&n| n > 0).count()
+}
+
+#[test]
+fn manifolds_of_one_graph_colour_share_no_moving_body() {
+    let mut w = scene::load(&scene::scenes_dir().join("hull_pile.ron")).unwrap().world;
+    for _ in 0..90 {
+        w.step(1.0 / 60.0);
+    }
+    let colours = w.graph_colours();
+    let links: Vec<_> = w.contacts().iter().zip(&colours).map(|(c, &k)| (c.a, c.b, k)).collect();
+    let solved = links.iter().filter(|l| l.2.is_some()).count();
+    assert!(solved > 100, "the pile has {solved} solved manifolds, too few to show anything");
+    // Every manifold that touches and moves something was solved, so it has a colour.
+    for (c, k) in w.contacts().iter().zip(&colours) {
+        let moves = [c.a, c.b].iter().any(|&b| w.bodies()[b as usize].is_dynamic());
+        if moves && c.manifold.points.iter().any(|p| p.depth >= 0.0) {
+            assert!(k.is_some(), "pair ({}, {}) touches but has no colour", c.a, c.b);
+        }
+    }
+    let used = check_colours("manifolds", &w, &links, &w.colour_counts().expect("the SIMD solver colours"));
+    assert!(used >= 4, "a pile needs several colours, found {used}");
+}
+
+#[test]
+fn joints_of_one_graph_colour_share_no_moving_body() {
+    // A 10 × 10 net of balls, each tied to its neighbours: 180 joints, past the count from
+    // which the joints are coloured.
+    let mut w = world(Settings::default());
+    let n = 10;
+    let mut index = vec![0u32; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            let at = Vec3::new(i as f32 * 0.5, 10.0, j as f32 * 0.5);
+            index[i * n + j] =
+                w.add_body(BodyDesc::new(format!("s{i}_{j}"), Shape::Sphere { radius: 0.2 }, at)).unwrap().index;
+            let b = index[i * n + j];
+            for (di, dj) in [(1, 0), (0, 1)] {
+                if i >= di && j >= dj {
+                    let a = index[(i - di) * n + j - dj];
+                    let anchor = 0.5 * (w.bodies()[a as usize].pose.pos + at);
+                    w.add_joint(JointDesc::new(format!("t{i}_{j}_{di}"), JointKind::Ball, a, b, anchor)).unwrap();
+                }
+            }
+        }
+    }
+    w.add_joint(JointDesc::new("hold", JointKind::Ball, WORLD, index[0], Vec3::new(0.0, 10.0, 0.0))).unwrap();
+    for _ in 0..30 {
+        w.step(1.0 / 60.0);
+    }
+    let colours = w.joint_graph_colours();
+    let links: Vec<_> = w.joints().iter().zip(&colours).map(|(j, &k)| (j.a, j.b, k)).collect();
+    assert_eq!(links.iter().filter(|l| l.2.is_some()).count(), 181, "every joint was solved in a colour");
+    let used = check_colours("joints", &w, &links, &w.joint_colour_counts().expect("the joints were coloured"));
+    // A grid's links need four colours at least (a node has four neighbours).
+    assert!(used >= 4, "found {used} joint colours");
+}
+
+/// The islands by a plain search: moving bodies linked by a contact with manifold points or
+/// by a joint that is not broken.
+fn islands_by_search(w: &World) -> Vec<Option<u32>> {
+    let n = w.bodies().len();
+    let moving = |b: u32| (b as usize) < n && w.bodies()[b as usize].is_dynamic();
+    let mut links: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let touching = w.contacts().iter().filter(|c| !c.manifold.points.is_empty()).map(|c| (c.a, c.b));
+    let jointed = w.joints().iter().filter(|j| j.is_alive() && !j.broken).map(|j| (j.a, j.b));
+    for (a, b) in touching.chain(jointed).filter(|&(a, b)| moving(a) && moving(b)) {
+        links[a as usize].push(b);
+        links[b as usize].push(a);
+    }
+    let mut out = vec![None; n];
+    for start in (0..n as u32).filter(|&b| moving(b)) {
+        if out[start as usize].is_some() {
+            continue;
+        }
+        // `start` is the lowest index of its group: every lower body was labelled already.
+        let mut todo = vec![start];
+        out[start as usize] = Some(start);
+        while let Some(b) = todo.pop() {
+            for &c in &links[b as usize] {
+                if out[c as usize].is_none() {
+                    out[c as usize] = Some(start);
+                    todo.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn islands_are_the_bodies_joined_by_contacts_and_joints() {
+    let mut w = world(Settings { sleeping: false, ..Default::default() });
+    ground(&mut w);
+    // Two stacks far apart, a lone box, and two balls on a joint that do not touch.
+    let left: Vec<u32> = (0..3)
+        .map(|i| {
+            w.add_body(BodyDesc::new(format!("l{i}"), cube(0.5), Vec3::new(-5.0, 0.5 + i as f32, 0.0))).unwrap().index
+        })
+        .collect();
+    let right: Vec<u32> = (0..4)
+        .map(|i| {
+            w.add_body(BodyDesc::new(format!("r{i}"), cube(0.5), Vec3::new(5.0, 0.5 + i as f32, 0.0))).unwrap().index
+        })
+        .collect();
+    let lone = w.add_body(BodyDesc::new("lone", cube(0.5), Vec3::new(0.0, 0.5, 5.0))).unwrap().index;
+    let p = w.add_body(BodyDesc::new("p", Shape::Sphere { radius: 0.1 }, Vec3::new(0.0, 3.0, -5.0))).unwrap().index;
+    let q = w.add_body(BodyDesc::new("q", Shape::Sphere { radius: 0.1 }, Vec3::new(0.5, 3.0, -5.0))).unwrap().index;
+    w.add_joint(JointDesc::new("pq", JointKind::Ball, p, q, Vec3::new(0.25, 3.0, -5.0))).unwrap();
+    w.add_joint(JointDesc::new("hang", JointKind::Ball, WORLD, p, Vec3::new(0.0, 3.2, -5.0))).unwrap();
+    for _ in 0..30 {
+        w.step(1.0 / 60.0);
+    }
+    let islands = w.islands();
+    assert_eq!(islands, islands_by_search(&w));
+    // And as a teacher would read them: the ground belongs to none (static bodies do not
+    // join islands), each stack is one island named by its lowest body, the two stacks
+    // differ, the lone box is its own, and the jointed balls are one.
+    assert_eq!(islands[0], None);
+    assert!(left.iter().all(|&b| islands[b as usize] == Some(left[0])));
+    assert!(right.iter().all(|&b| islands[b as usize] == Some(right[0])));
+    assert_eq!(islands[lone as usize], Some(lone));
+    assert_eq!((islands[p as usize], islands[q as usize]), (Some(p), Some(p)));
+}
+
+#[test]
+fn a_pile_s_islands_match_a_plain_search() {
+    let mut w = scene::load(&scene::scenes_dir().join("hull_pile.ron")).unwrap().world;
+    w.settings.sleeping = false;
+    let mut groups = 0;
+    for step in 1..=120 {
+        w.step(1.0 / 60.0);
+        if step % 30 == 0 {
+            let islands = w.islands();
+            assert_eq!(islands, islands_by_search(&w), "at step {step}");
+            let mut roots: Vec<u32> = islands.iter().flatten().copied().collect();
+            roots.sort_unstable();
+            roots.dedup();
+            groups = roots.len();
+        }
+    }
+    assert!(groups >= 1);
+}
