@@ -399,3 +399,49 @@ fn the_gauss_map_alone_fills_the_picture() {
     let bg = *alone.get_pixel(SIZE.0 - 3, 3);
     assert_eq!(bg, *alone.get_pixel(SIZE.0 - 3, SIZE.1 - 3));
 }
+
+/// The solver-graph overlay: each visible contact point is drawn in the colour of the graph
+/// colour its manifold was solved in (`World::graph_colours`), not in its depth colour; with
+/// the overlay off, no point has that colour there. The box, alone in its island, takes
+/// its island's tint: its lit face changes colour when the overlay comes on.
+#[test]
+fn the_graph_overlay_draws_each_contact_in_its_graph_colour() {
+    let mut off = Offscreen::new(SIZE).unwrap();
+    let mut t = testbed("box_on_box.ron");
+    t.selection.bodies.clear();
+    for _ in 0..3 {
+        t.step_once();
+    }
+    t.view.camera = contactlab::view::Camera::look_at(Vec3::new(0.2, 2.0, 5.0), Vec3::new(0.2, 0.8, -0.1), 45.0);
+    let w = t.world();
+    let colours = w.graph_colours();
+    let (ci, c) = w.contacts().iter().enumerate().find(|(_, c)| c.manifold.points.len() == 4).expect("resting contact");
+    let colour = colours[ci].expect("the resting manifold was solved in a colour");
+    let want = srgb(contactlab::render::graph::colour_of(colour));
+    // The front points (z > 0) are the ones the box does not hide.
+    let front: Vec<Vec3> = c.manifold.points.iter().map(|p| p.position).filter(|p| p.z > 0.0).collect();
+    assert_eq!(front.len(), 2);
+    let top = w.bodies().iter().rposition(|b| b.is_dynamic()).unwrap();
+    let face = w.bodies()[top].pose.pos + Vec3::new(0.0, 0.0, 0.3);
+
+    t.view.overlays = Overlays::default();
+    let plain = render(&mut off, &mut t);
+    t.view.overlays.set(Overlay::Graph, true);
+    let graph = render(&mut off, &mut t);
+    for p in &front {
+        let (x, y) = project(&t, *p);
+        assert!(
+            dist(graph.get_pixel(x, y), want) <= 30,
+            "point at ({x}, {y}): {:?} vs {want:?}",
+            graph.get_pixel(x, y)
+        );
+        assert!(dist(plain.get_pixel(x, y), want) > 60, "without the overlay the point at ({x}, {y}) is not drawn");
+    }
+    let (x, y) = project(&t, face);
+    assert!(
+        dist(graph.get_pixel(x, y), *plain.get_pixel(x, y).0.first_chunk().unwrap()) > 20,
+        "the box takes its island's tint: {:?} and {:?}",
+        graph.get_pixel(x, y),
+        plain.get_pixel(x, y)
+    );
+}
