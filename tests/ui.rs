@@ -569,3 +569,39 @@ fn clicking_a_joint_anchor_selects_it_and_the_inspector_shows_its_rows_and_k() {
     h.run();
     assert!(h.state().selection.joint.is_none());
 }
+
+/// The Stats section's thread slider sets side A's thread count; the next step runs on that
+/// many threads, the panel says so and shows each thread's time per stage (a column per
+/// thread), and the world is the one a single thread steps to, bit for bit.
+#[test]
+fn the_threads_slider_sets_the_steps_threads_and_the_panel_shows_each_threads_share() {
+    let mut t = testbed("pyramid_20.ron");
+    // The slider runs from 0 (every core) to the larger of the cores and the setting, so a
+    // setting of 4 makes 2 reachable on any machine.
+    t.world_mut().settings.threads = 4;
+    let mut alone = testbed("pyramid_20.ron");
+    alone.world_mut().settings.threads = 1;
+    let mut h = harness(t);
+    h.run();
+    h.get_by_label("Stats").click();
+    h.run();
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "threads").set_value_accesskit(2.0);
+    h.run();
+    assert_eq!(h.state().world().settings.threads, 2);
+    for _ in 0..3 {
+        h.get_by_label("Step").click();
+        h.run();
+        alone.step_once();
+    }
+    h.run();
+    assert_eq!(h.state().world().threads(), 2);
+    h.get_by_label("last step ran on 2 threads");
+    h.get_by_label("each thread's time on shared-out blocks (ms, last step)");
+    h.get_by_label("#0");
+    h.get_by_label("#1");
+    let (w, a) = (h.state().world(), alone.world());
+    assert_eq!(w.step_count, 3);
+    for (p, q) in w.bodies().iter().zip(a.bodies()) {
+        assert_eq!((p.pose.pos, p.velocity), (q.pose.pos, q.velocity), "{} differs on two threads", p.name);
+    }
+}
