@@ -153,17 +153,22 @@ fn every_shipped_scene_renders() {
     }
 }
 
-#[test]
-fn contact_dots_hide_behind_solid_bodies() {
-    let mut off = Offscreen::new(SIZE).unwrap();
+/// The box resting on the box after three steps, nothing selected, seen from the front and
+/// a little above: the box's front bottom corners show, its back ones are behind it.
+fn box_on_box_from_the_front() -> Testbed {
     let mut t = testbed("box_on_box.ron");
     t.selection.bodies.clear();
     for _ in 0..3 {
         t.step_once();
     }
-    // From the front, a little above: the box's front bottom corners show, its back ones
-    // are behind it.
     t.view.camera = contactlab::view::Camera::look_at(Vec3::new(0.2, 2.0, 5.0), Vec3::new(0.2, 0.8, -0.1), 45.0);
+    t
+}
+
+#[test]
+fn contact_dots_hide_behind_solid_bodies() {
+    let mut off = Offscreen::new(SIZE).unwrap();
+    let mut t = box_on_box_from_the_front();
     t.view.overlays = Overlays::default();
     t.view.overlays.set(Overlay::Contacts, true);
     let img = render(&mut off, &mut t);
@@ -407,12 +412,7 @@ fn the_gauss_map_alone_fills_the_picture() {
 #[test]
 fn the_graph_overlay_draws_each_contact_in_its_graph_colour() {
     let mut off = Offscreen::new(SIZE).unwrap();
-    let mut t = testbed("box_on_box.ron");
-    t.selection.bodies.clear();
-    for _ in 0..3 {
-        t.step_once();
-    }
-    t.view.camera = contactlab::view::Camera::look_at(Vec3::new(0.2, 2.0, 5.0), Vec3::new(0.2, 0.8, -0.1), 45.0);
+    let mut t = box_on_box_from_the_front();
     let w = t.world();
     let colours = w.graph_colours();
     let (ci, c) = w.contacts().iter().enumerate().find(|(_, c)| c.manifold.points.len() == 4).expect("resting contact");
