@@ -7,7 +7,7 @@
 //! `k = 1/mA + 1/mB + n·((IA⁻¹(rA×n))×rA) + n·((IB⁻¹(rB×n))×rB)`, `m_eff = 1/k`.
 
 use crate::physics::collide::FeatureId;
-use crate::physics::contact::{round_turn, Contact, PointImpulse};
+use crate::physics::contact::{Contact, PointImpulse};
 use glam::{Mat3A, Quat, Vec3A};
 
 /// Coefficients of a soft constraint (Box2D v3 `b2Softness`): a damped spring of a given
@@ -154,22 +154,24 @@ pub struct ContactConstraint {
 impl ConstraintPoint {
     /// The point's separation along `n` now, from how far bodies `a` and `b` moved and turned
     /// since the step began: `s = n·(ΔpB − ΔpA + ΔqB·rB − ΔqA·rA) + s₀ − n·(rB − rA)`, with
-    /// the rounded part of each arm kept along the normal ([`round_turn`]). `rounding`: the
-    /// constraint's [`ContactConstraint::rounding`].
+    /// the rounded part of each arm kept along the normal
+    /// ([`crate::physics::contact::round_turn`]). `rounding`: the constraint's
+    /// [`ContactConstraint::rounding`].
     ///
     /// Turning an arm with its body and projecting it on the normal, `n·(Δq·r)`, is the same
     /// number as turning the normal back into the body's frame at the step's start and
     /// projecting the arm, `(Δq*·n)·r`. The second form is the one computed, here and in the
     /// SIMD lanes (which turn the normal once for all of a manifold's points), so that both
-    /// paths do the same arithmetic.
+    /// paths do the same arithmetic. The rounded parts take the same turned normal:
+    /// `round_turn`'s `r·(n·(Δq·n) − 1)` is `r·((Δq*·n)·n − 1)`, summed as the lanes sum it.
     #[inline]
     pub fn separation_now(&self, n: Vec3A, a: &SolverBody, b: &SolverBody, rounding: [f32; 2]) -> f32 {
         let [ra, rb] = self.rounded_reach(rounding);
         let (na, nb) = (a.dq.inverse() * n, b.dq.inverse() * n);
+        let turn = |r: f32, turned: Vec3A| if r == 0.0 { 0.0 } else { r * (turned.dot(n) - 1.0) };
         (n.dot(b.dp - a.dp) + (nb.dot(self.rb) - na.dot(self.ra)))
             + self.adjusted_separation
-            + round_turn(n, a.dq, ra)
-            + round_turn(n, b.dq, rb)
+            + (turn(ra, na) + turn(rb, nb))
     }
 
     /// How much of each lever arm is rounding along the normal: all of a body's `rounding`
