@@ -1,10 +1,11 @@
-//! A settled world steps without touching the heap: every buffer is kept and reused — on
-//! one, two and three threads (the worker threads' allocations count too, and every stage
-//! is split between the threads). The world holds every kind of work a step can have: box,
-//! sphere, capsule, hull and mesh contacts, a joint net large enough for the joints' graph
-//! colours and lanes, a pendulum on a pivot, and a bullet that bounces between two walls
-//! for ever, so the continuous stage sweeps in the counted steps too. This binary installs
-//! a counting global allocator, so it holds only this test.
+//! Once its buffers have grown, a world steps without touching the heap: every buffer is
+//! kept and reused — on one, two and three threads (the worker threads' allocations count
+//! too, and every stage is split between the threads). The world holds every kind of work a
+//! step can have: box, sphere, capsule, hull and mesh contacts at rest, a joint chain, a
+//! joint net large enough for the joints' graph colours and lanes, and a pendulum on a
+//! pivot, all swinging, and a bullet that bounces between two walls for ever, so the
+//! continuous stage sweeps in the counted steps too. This binary installs a counting global
+//! allocator, so it holds only this test.
 
 mod common;
 use common::*;
@@ -111,34 +112,13 @@ fn settled_world_steps_without_allocating() {
         // joints, past `joint::colours::COLOUR_FROM`, so the joints are solved by colour in
         // lanes.
         let (side, gap) = (8usize, 0.3f32);
-        let node = |row: usize, col: usize| Vec3::new(-15.0 + gap * col as f32, 4.0 - gap * row as f32, -12.0);
-        let mut net = vec![0u32; side * side];
-        for row in 0..side {
-            for col in 0..side {
-                let d = BodyDesc::new(format!("net{row}_{col}"), Shape::Sphere { radius: 0.1 }, node(row, col));
-                net[row * side + col] = w.add_body(d).unwrap().index;
-            }
+        let origin = Vec3::new(-15.0, 4.0, -12.0);
+        let net = ball_net(&mut w, (side, side), origin, [Vec3::NEG_Y * gap, Vec3::X * gap], 0.1);
+        for (col, &b) in net[..side].iter().enumerate() {
+            let at = origin + Vec3::new(gap * col as f32, 0.5 * gap, 0.0);
+            w.add_joint(JointDesc::new(format!("hang{col}"), JointKind::Ball, WORLD, b, at)).unwrap();
         }
-        let mut joints = 0;
-        for row in 0..side {
-            for col in 0..side {
-                let b = net[row * side + col];
-                let mut tie = |a: u32, at: Vec3| {
-                    w.add_joint(JointDesc::new(format!("tie{joints}"), JointKind::Ball, a, b, at)).unwrap();
-                    joints += 1;
-                };
-                let p = node(row, col);
-                if row == 0 {
-                    tie(WORLD, p + Vec3::new(0.0, 0.5 * gap, 0.0));
-                } else {
-                    tie(net[(row - 1) * side + col], p + Vec3::new(0.0, 0.5 * gap, 0.0));
-                }
-                if col > 0 {
-                    tie(net[row * side + col - 1], p - Vec3::new(0.5 * gap, 0.0, 0.0));
-                }
-            }
-        }
-        assert_eq!(joints, 120);
+        assert_eq!(w.joints().len(), 5 + 120);
         // A bullet ball sliding without friction between two walls 4 m apart at 40 m/s and
         // bouncing off them with restitution 1: it never settles, and it crosses two thirds
         // of a metre a step, so the continuous stage sweeps it.
@@ -184,8 +164,10 @@ fn settled_world_steps_without_allocating() {
         assert_eq!(normals.len(), 2, "the box in the valley rests on both slopes, a manifold each: {normals:?}");
         assert_eq!(w.threads(), threads as usize);
         let coloured = w.joint_graph_colours().iter().filter(|c| c.is_some()).count();
-        assert_eq!(coloured, 125, "every joint was solved in a graph colour");
+        assert_eq!(coloured, w.joints().len(), "every joint was solved in a graph colour");
         let speed = w.bodies()[shot].velocity.x.abs();
+        // Every configuration measured 40 m/s here (restitution 1 keeps the speed) and
+        // 276–300 queries in the 120 steps.
         assert!(speed > 30.0 && sweeps >= 60, "the shot still flies ({speed} m/s) and is swept ({sweeps} queries)");
         if watch {
             let clipped = w.watched().iter().filter(|r| r.clip_step == w.step_count).count();

@@ -107,6 +107,9 @@ pub struct BroadPhase {
     thread_keys: Vec<Vec<u64>>,
     lanes: Vec<Lane>,
     large_keys: Vec<u64>,
+    /// How many keys the last full build found, all threads and the large bodies together:
+    /// each thread's buffer is made ready for that many, whichever share it claims.
+    last_keys: usize,
     /// Candidate pairs `(a, b)` with `a < b`, sorted.
     pub pairs: Vec<(u32, u32)>,
     pairs_tmp: Vec<(u32, u32)>,
@@ -282,9 +285,10 @@ impl BroadPhase {
         // A forward cell that hashes to the body's own bucket holds the body itself.
         let threads = workers.threads();
         self.thread_keys.resize_with(threads, Vec::new);
-        // Every buffer can take the whole last build's keys, so a thread whose share grows
-        // does not allocate in a settled scene.
-        let high = self.thread_keys.iter().map(Vec::capacity).max().unwrap_or(0);
+        // Every buffer can take the whole last build's keys: the threads claim blocks as they
+        // come free, so any one of them may find all the keys of a build, and a thread whose
+        // share grows then does not allocate in a settled scene.
+        let high = self.thread_keys.iter().map(Vec::capacity).max().unwrap_or(0).max(self.last_keys);
         for k in &mut self.thread_keys {
             k.clear();
             // Exactly: the sorts trade these buffers with their second ones, and `reserve`'s
@@ -344,6 +348,7 @@ impl BroadPhase {
                 }
             }
         }
+        self.last_keys = self.thread_keys.iter().map(Vec::len).sum::<usize>() + self.large_keys.len();
         if let [one] = self.thread_keys.as_mut_slice() {
             // One thread: its buffer becomes the key list (both keep their capacity).
             std::mem::swap(&mut self.keys, one);

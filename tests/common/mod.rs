@@ -1,7 +1,7 @@
 //! Scene builders and the state fingerprint shared by the world tests.
 #![allow(dead_code)]
 
-use contactlab::physics::{BodyDesc, Settings, Shape, World};
+use contactlab::physics::{BodyDesc, JointDesc, JointKind, Settings, Shape, World};
 use glam::{Quat, Vec3};
 
 pub fn world(settings: Settings) -> World {
@@ -97,4 +97,29 @@ pub fn crossings(xs: &[f32], dt: f32) -> Vec<f32> {
         }
     }
     out
+}
+
+/// A net of `rows` × `cols` balls of `radius`, ball (i, j) at `origin + i·along_i + j·along_j`,
+/// each tied by a ball joint at the midpoint to the ball before it along i and along j (no
+/// ties to the world: the caller holds the net as it needs). Returns the balls' indices,
+/// `[i * cols + j]`.
+pub fn ball_net(w: &mut World, (rows, cols): (usize, usize), origin: Vec3, along: [Vec3; 2], radius: f32) -> Vec<u32> {
+    let at = |i: usize, j: usize| origin + along[0] * i as f32 + along[1] * j as f32;
+    let mut index = vec![0u32; rows * cols];
+    for i in 0..rows {
+        for j in 0..cols {
+            let b = w.add_body(BodyDesc::new(format!("s{i}_{j}"), Shape::Sphere { radius }, at(i, j))).unwrap().index;
+            index[i * cols + j] = b;
+            for (di, dj, name) in [(1, 0, "x"), (0, 1, "z")] {
+                if i >= di && j >= dj {
+                    let (pi, pj) = (i - di, j - dj);
+                    let anchor = 0.5 * (at(pi, pj) + at(i, j));
+                    let joint =
+                        JointDesc::new(format!("{name}{i}_{j}"), JointKind::Ball, index[pi * cols + pj], b, anchor);
+                    w.add_joint(joint).unwrap();
+                }
+            }
+        }
+    }
+    index
 }

@@ -234,6 +234,10 @@ fn merge_unique(a: &[u64], b: &[u64], out: &mut Vec<(u32, u32)>) {
 /// Widest digit of [`radix_sort`] (bits): at most 2,048 counters, 8 KB, per pass.
 const DIGIT_BITS: u32 = 11;
 
+/// The most histogram entries [`radix_sort`] uses: 64-bit keys in passes of up to
+/// [`DIGIT_BITS`] bits.
+const MOST_COUNTS: usize = 64usize.div_ceil(DIGIT_BITS as usize) << DIGIT_BITS;
+
 /// Sorts the pair keys `a << 32 | b` (a < b) ascending by least-significant-digit radix
 /// sort. The pair is read as the number `a << w | b`, where `w` is the bit length of the
 /// largest body index among the keys: it orders the pairs as the keys do and is only `2w`
@@ -255,8 +259,19 @@ pub(super) fn radix_sort(keys: &mut Vec<u64>, scratch: &mut SortScratch) {
     let (size, mask) = (1usize << digit, (1u64 << digit) - 1);
     let SortScratch { tmp, counts } = scratch;
     tmp.clear();
+    // As large as the keys' buffer, exactly (the passes trade the two buffers): a list that
+    // grows within the room its buffer was given then needs no new scratch.
+    if tmp.capacity() < keys.capacity() {
+        tmp.reserve_exact(keys.capacity());
+    }
     tmp.resize(keys.len(), 0);
     counts.clear();
+    // Room for the widest keys (64 bits in passes of at most DIGIT_BITS): the digits depend
+    // on the largest body in this list, which, for one thread's share of a build, changes
+    // with the blocks the thread happened to claim.
+    if counts.capacity() < MOST_COUNTS {
+        counts.reserve_exact(MOST_COUNTS);
+    }
     counts.resize(passes * size, 0);
     for (pass, count) in counts.chunks_exact_mut(size).enumerate() {
         let shift = pass as u32 * digit;

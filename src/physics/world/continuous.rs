@@ -109,6 +109,10 @@ pub(super) struct ContinuousScratch {
     threads: Vec<SweepThread>,
     /// Per body of the round (`fast` or `bullets`, in order): what its sweep found.
     found: Vec<Found>,
+    /// The most queries and iterations a round has logged, all threads together: any thread
+    /// may run every sweep of a round, so each log keeps room for that many, and a settled
+    /// step allocates nothing whichever thread takes which sweep.
+    most: (usize, usize),
 }
 
 /// The bodies a sweep may meet, indexed once per stage.
@@ -301,9 +305,12 @@ impl World {
             return;
         }
         scratch.threads.resize_with(self.workers.threads(), Default::default);
+        let (queries, iterations) = scratch.most;
         for t in &mut scratch.threads {
             t.log.queries.clear();
+            t.log.queries.reserve(queries);
             t.log.iterations.clear();
+            t.log.iterations.reserve(iterations);
         }
         scratch.found.clear();
         scratch.found.resize(n, Found::default());
@@ -322,6 +329,9 @@ impl World {
                 }
             });
         }
+        let logged = |f: fn(&Log) -> usize| scratch.threads.iter().map(|t| f(&t.log)).sum::<usize>();
+        let (queries, iterations) = (logged(|l| l.queries.len()), logged(|l| l.iterations.len()));
+        scratch.most = (scratch.most.0.max(queries), scratch.most.1.max(iterations));
         for (k, &i) in list.iter().enumerate() {
             let f = &scratch.found[k];
             let log = &scratch.threads[f.thread as usize].log;

@@ -79,7 +79,9 @@ impl World {
                 // First the pairs still apart are ruled out from the keys alone (three in
                 // four of a moving pile's pairs); then the rest open their contacts.
                 open.clear();
-                open.reserve(r.len());
+                // Room for the whole round, not this block: which blocks a thread claims, and
+                // so how long its list gets, changes from step to step.
+                open.reserve(keys.len());
                 for i in r {
                     if still_apart(&input, unsafe { keys.get(i) }) {
                         unsafe { *out.get_mut(i) = Outcome::Apart };
