@@ -406,9 +406,9 @@ fn the_gauss_map_alone_fills_the_picture() {
 }
 
 /// The solver-graph overlay: each visible contact point is drawn in the colour of the graph
-/// colour its manifold was solved in (`World::graph_colours`), not in its depth colour; with
-/// the overlay off, no point has that colour there. The box, alone in its island, takes
-/// its island's tint: its lit face changes colour when the overlay comes on.
+/// colour its manifold was solved in (`World::graph_colours`) instead of its depth colour,
+/// which the contacts overlay alone draws there. The box, alone in its island, takes its
+/// island's tint: its lit face changes colour when the overlay comes on.
 #[test]
 fn the_graph_overlay_draws_each_contact_in_its_graph_colour() {
     let mut off = Offscreen::new(SIZE).unwrap();
@@ -424,22 +424,27 @@ fn the_graph_overlay_draws_each_contact_in_its_graph_colour() {
     let top = w.bodies().iter().rposition(|b| b.is_dynamic()).unwrap();
     let face = w.bodies()[top].pose.pos + Vec3::new(0.0, 0.0, 0.3);
 
+    let depth: Vec<[u8; 3]> =
+        c.manifold.points.iter().filter(|p| p.position.z > 0.0).map(|p| srgb(depth_color(p.depth))).collect();
     t.view.overlays = Overlays::default();
+    t.view.overlays.set(Overlay::Contacts, true);
     let plain = render(&mut off, &mut t);
     t.view.overlays.set(Overlay::Graph, true);
     let graph = render(&mut off, &mut t);
-    for p in &front {
+    for (p, depth) in front.iter().zip(&depth) {
         let (x, y) = project(&t, *p);
+        let (g, d) = (graph.get_pixel(x, y), plain.get_pixel(x, y));
+        assert!(dist(&image::Rgba([want[0], want[1], want[2], 255]), *depth) > 60, "the two colours must differ");
         assert!(
-            dist(graph.get_pixel(x, y), want) <= 30,
-            "point at ({x}, {y}): {:?} vs {want:?}",
-            graph.get_pixel(x, y)
+            dist(d, *depth) <= 30,
+            "contacts alone: the point at ({x}, {y}) in its depth colour: {d:?} vs {depth:?}"
         );
-        assert!(dist(plain.get_pixel(x, y), want) > 60, "without the overlay the point at ({x}, {y}) is not drawn");
+        assert!(dist(g, want) <= 30, "graph overlay: the point at ({x}, {y}) in its graph colour: {g:?} vs {want:?}");
     }
     let (x, y) = project(&t, face);
+    let [r, g, b, _] = plain.get_pixel(x, y).0;
     assert!(
-        dist(graph.get_pixel(x, y), *plain.get_pixel(x, y).0.first_chunk().unwrap()) > 20,
+        dist(graph.get_pixel(x, y), [r, g, b]) > 20,
         "the box takes its island's tint: {:?} and {:?}",
         graph.get_pixel(x, y),
         plain.get_pixel(x, y)

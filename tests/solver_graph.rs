@@ -41,6 +41,8 @@ fn check_colours(what: &str, w: &World, links: &[(u32, u32, Option<u8>)], counts
 #[test]
 fn manifolds_of_one_graph_colour_share_no_moving_body() {
     let mut w = scene::load(&scene::scenes_dir().join("hull_pile.ron")).unwrap().world;
+    // Sleeping off: a sleeping body's contacts are not solved, so they have no colour.
+    w.settings.sleeping = false;
     for _ in 0..90 {
         w.step(1.0 / 60.0);
     }
@@ -65,23 +67,8 @@ fn joints_of_one_graph_colour_share_no_moving_body() {
     // which the joints are coloured.
     let mut w = world(Settings::default());
     let n = 10;
-    let mut index = vec![0u32; n * n];
-    for i in 0..n {
-        for j in 0..n {
-            let at = Vec3::new(i as f32 * 0.5, 10.0, j as f32 * 0.5);
-            index[i * n + j] =
-                w.add_body(BodyDesc::new(format!("s{i}_{j}"), Shape::Sphere { radius: 0.2 }, at)).unwrap().index;
-            let b = index[i * n + j];
-            for (di, dj) in [(1, 0), (0, 1)] {
-                if i >= di && j >= dj {
-                    let a = index[(i - di) * n + j - dj];
-                    let anchor = 0.5 * (w.bodies()[a as usize].pose.pos + at);
-                    w.add_joint(JointDesc::new(format!("t{i}_{j}_{di}"), JointKind::Ball, a, b, anchor)).unwrap();
-                }
-            }
-        }
-    }
-    w.add_joint(JointDesc::new("hold", JointKind::Ball, WORLD, index[0], Vec3::new(0.0, 10.0, 0.0))).unwrap();
+    let net = ball_net(&mut w, (n, n), Vec3::new(0.0, 10.0, 0.0), [Vec3::X * 0.5, Vec3::Z * 0.5], 0.2);
+    w.add_joint(JointDesc::new("hold", JointKind::Ball, WORLD, net[0], Vec3::new(0.0, 10.0, 0.0))).unwrap();
     for _ in 0..30 {
         w.step(1.0 / 60.0);
     }
@@ -164,17 +151,18 @@ fn islands_are_the_bodies_joined_by_contacts_and_joints() {
 fn a_pile_s_islands_match_a_plain_search() {
     let mut w = scene::load(&scene::scenes_dir().join("hull_pile.ron")).unwrap().world;
     w.settings.sleeping = false;
-    let mut groups = 0;
+    // The most islands seen at once: the hulls fall apart and land in groups that merge.
+    let mut most = 0;
     for step in 1..=120 {
         w.step(1.0 / 60.0);
-        if step % 30 == 0 {
+        if step % 10 == 0 {
             let islands = w.islands();
             assert_eq!(islands, islands_by_search(&w), "at step {step}");
             let mut roots: Vec<u32> = islands.iter().flatten().copied().collect();
             roots.sort_unstable();
             roots.dedup();
-            groups = roots.len();
+            most = most.max(roots.len());
         }
     }
-    assert!(groups >= 1);
+    assert!(most >= 5, "the pile showed at most {most} islands at once, too few to test the grouping");
 }

@@ -9,7 +9,7 @@
 mod common;
 use common::*;
 use contactlab::app::Testbed;
-use contactlab::physics::{BodyDesc, Settings, Shape, SolverMode, World};
+use contactlab::physics::{BodyDesc, Settings, SolverMode, World};
 use contactlab::scene;
 use glam::{Quat, Vec3};
 
@@ -69,26 +69,11 @@ fn box_pile(n: usize, settings: Settings) -> World {
 fn joint_grid(n: usize) -> World {
     use contactlab::physics::{JointDesc, JointKind, WORLD};
     let mut w = world(Settings::default());
-    let mut index = vec![0u32; n * n];
-    for i in 0..n {
-        for j in 0..n {
-            let at = Vec3::new(i as f32 * 0.5, 10.0, j as f32 * 0.5);
-            let b = w.add_body(BodyDesc::new(format!("s{i}_{j}"), Shape::Sphere { radius: 0.2 }, at)).unwrap();
-            index[i * n + j] = b.index;
-            let join = |w: &mut World, a: u32, name: String| {
-                let anchor = 0.5 * (w.bodies()[a as usize].pose.pos + at);
-                w.add_joint(JointDesc::new(name, JointKind::Ball, a, b.index, anchor)).unwrap();
-            };
-            if i > 0 {
-                join(&mut w, index[(i - 1) * n + j], format!("x{i}_{j}"));
-            }
-            if j > 0 {
-                join(&mut w, index[i * n + j - 1], format!("z{i}_{j}"));
-            }
-            if (i == 0 || i == n - 1) && j == 0 {
-                w.add_joint(JointDesc::new(format!("hold{i}"), JointKind::Ball, WORLD, b.index, at)).unwrap();
-            }
-        }
+    let net = ball_net(&mut w, (n, n), Vec3::new(0.0, 10.0, 0.0), [Vec3::X * 0.5, Vec3::Z * 0.5], 0.2);
+    for (k, i) in [0, n - 1].into_iter().enumerate() {
+        let b = net[i * n];
+        let at = w.bodies()[b as usize].pose.pos;
+        w.add_joint(JointDesc::new(format!("hold{k}"), JointKind::Ball, WORLD, b, at)).unwrap();
     }
     w
 }
@@ -266,11 +251,18 @@ fn comparison_sides_with_threads_match_the_one_thread_comparison() {
         }
     }
     let mut t = make(3);
+    let mut others_ms = 0.0f32;
     for (step, want) in want.iter().enumerate().skip(1) {
         t.step_once();
         assert!(t.sides.iter().all(|s| s.world.threads() == 3));
         assert_eq!(&sides(&t), want, "at step {step}");
+        others_ms += t
+            .sides
+            .iter()
+            .map(|s| s.world.profile.thread_ms.iter().map(|row| row[1] + row[2]).sum::<f32>())
+            .sum::<f32>();
     }
+    assert!(others_ms > 0.0, "the other two threads took no block of any side's step");
     for target in [90, 12, 149, 0, 150] {
         t.seek(target);
         assert_eq!(t.world().step_count, target);
