@@ -129,7 +129,7 @@ impl Recycle {
     /// lies that far out along the normal from its core, and turned with the body it swings
     /// away from the normal: read through it, a ball rolling in place would move off the
     /// surface by `r·(1 − cos θ)`. That part of each anchor is kept along the normal, as
-    /// the solver's separation update does ([`round_turn`]).
+    /// the solver's separation update does (the same turn, [`round_turn`]).
     ///
     /// [`Shape::rounding`]: crate::physics::Shape::rounding
     #[allow(clippy::too_many_arguments)]

@@ -162,8 +162,9 @@ impl ConstraintPoint {
     /// number as turning the normal back into the body's frame at the step's start and
     /// projecting the arm, `(Δq*·n)·r`. The second form is the one computed, here and in the
     /// SIMD lanes (which turn the normal once for all of a manifold's points), so that both
-    /// paths do the same arithmetic. The rounded parts take the same turned normal:
-    /// `round_turn`'s `r·(n·(Δq·n) − 1)` is `r·((Δq*·n)·n − 1)`, summed as the lanes sum it.
+    /// paths compute the same formula in the same order (the turn itself is glam's here and
+    /// the lanes' own there, so they agree to rounding). The rounded parts take the same
+    /// turned normal: `round_turn`'s `r·(n·(Δq·n) − 1)` is `r·((Δq*·n)·n − 1)`.
     #[inline]
     pub fn separation_now(&self, n: Vec3A, a: &SolverBody, b: &SolverBody, rounding: [f32; 2]) -> f32 {
         let [ra, rb] = self.rounded_reach(rounding);
