@@ -45,6 +45,16 @@ fn same_at_every_thread_count(name: &str, make: &dyn Fn() -> World, fine: bool, 
     }
 }
 
+/// Time-of-impact queries the continuous stage makes over `steps` steps of `w`.
+fn toi_queries(mut w: World, steps: usize) -> usize {
+    (0..steps)
+        .map(|_| {
+            w.step(1.0 / 60.0);
+            w.continuous().queries.len()
+        })
+        .sum()
+}
+
 fn scene_world(file: &str) -> World {
     scene::load(&scene::scenes_dir().join(file)).unwrap().world
 }
@@ -119,13 +129,7 @@ fn the_barrage_and_the_bullets_are_the_same_at_every_thread_count() {
 fn the_stock_barrage_is_the_same_at_every_thread_count() {
     let make = || contactlab::scene::stock::barrage(60, Settings::default());
     // The run must have shots that need the continuous stage, or it would show little.
-    let mut w = make();
-    let queries: usize = (0..60)
-        .map(|_| {
-            w.step(1.0 / 60.0);
-            w.continuous().queries.len()
-        })
-        .sum();
+    let queries = toi_queries(make(), 60);
     assert!(queries > 60, "barrage: only {queries} time-of-impact queries in 60 steps");
     same_at_every_thread_count("barrage 60", &make, true, 300);
 }
@@ -148,15 +152,7 @@ fn the_continuous_records_are_the_same_at_every_thread_count() {
                 .collect::<Vec<_>>()
         };
         let one = records(1);
-        let queries: usize = {
-            let mut w = scene_world(file);
-            (0..240)
-                .map(|_| {
-                    w.step(1.0 / 60.0);
-                    w.continuous().queries.len()
-                })
-                .sum()
-        };
+        let queries = toi_queries(scene_world(file), 240);
         assert!(queries > 20, "{file}: only {queries} time-of-impact queries, too few to show anything");
         for threads in 2..=4 {
             if let Some(k) = one.iter().zip(&records(threads)).position(|(a, b)| a != b) {

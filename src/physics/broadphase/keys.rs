@@ -261,17 +261,13 @@ pub(super) fn radix_sort(keys: &mut Vec<u64>, scratch: &mut SortScratch) {
     tmp.clear();
     // As large as the keys' buffer, exactly (the passes trade the two buffers): a list that
     // grows within the room its buffer was given then needs no new scratch.
-    if tmp.capacity() < keys.capacity() {
-        tmp.reserve_exact(keys.capacity());
-    }
+    tmp.reserve_exact(keys.capacity());
     tmp.resize(keys.len(), 0);
     counts.clear();
     // Room for the widest keys (64 bits in passes of at most DIGIT_BITS): the digits depend
     // on the largest body in this list, which, for one thread's share of a build, changes
     // with the blocks the thread happened to claim.
-    if counts.capacity() < MOST_COUNTS {
-        counts.reserve_exact(MOST_COUNTS);
-    }
+    counts.reserve_exact(MOST_COUNTS);
     counts.resize(passes * size, 0);
     for (pass, count) in counts.chunks_exact_mut(size).enumerate() {
         let shift = pass as u32 * digit;
