@@ -418,20 +418,24 @@ fn the_graph_overlay_draws_each_contact_in_its_graph_colour() {
     let (ci, c) = w.contacts().iter().enumerate().find(|(_, c)| c.manifold.points.len() == 4).expect("resting contact");
     let colour = colours[ci].expect("the resting manifold was solved in a colour");
     let want = srgb(contactlab::render::graph::colour_of(colour));
-    // The front points (z > 0) are the ones the box does not hide.
-    let front: Vec<Vec3> = c.manifold.points.iter().map(|p| p.position).filter(|p| p.z > 0.0).collect();
+    // The front points (z > 0) are the ones the box does not hide; each with its depth colour.
+    let front: Vec<(Vec3, [u8; 3])> = c
+        .manifold
+        .points
+        .iter()
+        .filter(|p| p.position.z > 0.0)
+        .map(|p| (p.position, srgb(depth_color(p.depth))))
+        .collect();
     assert_eq!(front.len(), 2);
     let top = w.bodies().iter().rposition(|b| b.is_dynamic()).unwrap();
     let face = w.bodies()[top].pose.pos + Vec3::new(0.0, 0.0, 0.3);
 
-    let depth: Vec<[u8; 3]> =
-        c.manifold.points.iter().filter(|p| p.position.z > 0.0).map(|p| srgb(depth_color(p.depth))).collect();
     t.view.overlays = Overlays::default();
     t.view.overlays.set(Overlay::Contacts, true);
     let plain = render(&mut off, &mut t);
     t.view.overlays.set(Overlay::Graph, true);
     let graph = render(&mut off, &mut t);
-    for (p, depth) in front.iter().zip(&depth) {
+    for (p, depth) in &front {
         let (x, y) = project(&t, *p);
         let (g, d) = (graph.get_pixel(x, y), plain.get_pixel(x, y));
         assert!(dist(&image::Rgba([want[0], want[1], want[2], 255]), *depth) > 60, "the two colours must differ");
