@@ -5,13 +5,17 @@
 //! colours drawn; and the islands are the connected groups of moving bodies, joined by
 //! contacts that hold manifold points (speculative ones too: Box2D links a pair into its
 //! island as soon as it has points) and by joints, found here again by a plain search over
-//! those links.
+//! those links. A sleeping island is not solved: the legend counts the islands asleep and
+//! says why nothing has a colour when all of them sleep.
 
 mod common;
 use common::*;
+use contactlab::app::{vector, Testbed};
 use contactlab::physics::solver::colouring::COLOURS;
 use contactlab::physics::{BodyDesc, JointDesc, JointKind, Settings, Shape, World, WORLD};
 use contactlab::scene;
+use contactlab::scene::format::Overlay;
+use contactlab::view::Overlays;
 use glam::Vec3;
 use std::collections::BTreeMap;
 
@@ -165,4 +169,71 @@ fn a_pile_s_islands_match_a_plain_search() {
         }
     }
     assert!(most >= 5, "the pile showed at most {most} islands at once, too few to test the grouping");
+}
+
+/// The texts of the overlay's picture (the vector screenshot's `<text>` elements: the same
+/// legend the window and the PNG draw).
+fn picture_texts(t: &mut Testbed) -> Vec<String> {
+    let svg = vector::svg(t, (1200, 600));
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed XML");
+    doc.descendants().filter(|n| n.has_tag_name("text")).map(|n| n.text().unwrap_or("").to_string()).collect()
+}
+
+/// A sleeping island is not solved, so its manifolds take no colour: the legend says which
+/// islands sleep, and where nothing was coloured it says why instead of an empty row of
+/// swatches (a picture of a pile at rest was blank but for "manifolds per colour:").
+#[test]
+fn the_legend_says_why_sleeping_islands_have_no_colours() {
+    // A box resting on the ground, and one falling from 40 m far away: the first sleeps
+    // after half a second at rest, the second falls for about three seconds.
+    let mut t = Testbed::new(
+        scene::load_str(
+            r#"Scene(
+                name: "Rest and fall",
+                camera: (eye: (0.0, 6.0, 30.0), target: (0.0, 2.0, 0.0)),
+                bodies: [
+                    (name: "ground", shape: Box(half_extents: (20.0, 0.5, 20.0)), kind: Static, position: (0.0, -0.5, 0.0)),
+                    (name: "resting", shape: Box(half_extents: (0.5, 0.5, 0.5)), position: (-4.0, 0.5, 0.0)),
+                    (name: "falling", shape: Box(half_extents: (0.5, 0.5, 0.5)), position: (4.0, 40.0, 0.0)),
+                ],
+            )"#,
+            "test",
+        )
+        .unwrap(),
+        None,
+    );
+    t.view.overlays = Overlays::default();
+    t.view.overlays.enable(Overlay::Graph);
+    let head = |texts: &[String]| texts.iter().find(|s| s.starts_with("solver graph")).cloned().unwrap_or_default();
+    let asleep = |t: &Testbed, name: &str| t.world().bodies().iter().find(|b| b.name == name).unwrap().asleep;
+    // Awake, touching: the resting box's manifold has a colour and its swatch is listed.
+    t.step_once();
+    let texts = picture_texts(&mut t);
+    assert!(head(&texts).ends_with("body = island (2)"), "{texts:?}");
+    assert!(texts.iter().any(|s| s == "manifolds per colour:"), "{texts:?}");
+    assert!(texts.iter().any(|s| s == "0: 1"), "one manifold in colour 0: {texts:?}");
+    // The resting box asleep, the other still falling: one island of two sleeps.
+    let mut steps = 1;
+    while !asleep(&t, "resting") {
+        t.step_once();
+        steps += 1;
+        assert!(steps < 120, "the resting box did not fall asleep");
+    }
+    // The step that put it to sleep still solved it: the legend counts the last step's
+    // colours. One step more, and nothing is solved.
+    t.step_once();
+    assert!(!asleep(&t, "falling"));
+    let texts = picture_texts(&mut t);
+    assert!(head(&texts).ends_with("body = island (2, 1 asleep: not solved, no dots)"), "{texts:?}");
+    assert!(texts.iter().any(|s| s == "manifolds per colour: none this step"), "{texts:?}");
+    // Both asleep: the row says why there are no colours.
+    while !asleep(&t, "falling") {
+        t.step_once();
+        steps += 1;
+        assert!(steps < 600, "the falling box did not come to rest");
+    }
+    t.step_once();
+    let texts = picture_texts(&mut t);
+    assert!(head(&texts).ends_with("body = island (2, all asleep)"), "{texts:?}");
+    assert!(texts.iter().any(|s| s.starts_with("manifolds per colour: none — every island is asleep")), "{texts:?}");
 }

@@ -443,23 +443,34 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
 }
 
 /// The solver-graph overlay's legend at (`x`, `y`): what the colours mean, then a swatch per
-/// graph colour in use with its manifold count, the islands and the threads. Returns the
-/// line below it.
+/// graph colour in use with its manifold count, the islands and the threads. A sleeping
+/// island is not solved, so its manifolds and joints have no colour: the legend counts the
+/// islands asleep, and says so where nothing was coloured at all. Returns the line below it.
 fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32 {
     let (u, dark) = (s.ppp, s.text);
-    let islands = {
+    let (islands, asleep_islands) = {
         let mut roots: Vec<u32> = w.islands().into_iter().flatten().collect();
         roots.sort_unstable();
         roots.dedup();
-        roots.len()
+        // The bodies of an island fall asleep together: its root tells.
+        let asleep = roots.iter().filter(|&&r| w.bodies()[r as usize].asleep).count();
+        (roots.len(), asleep)
+    };
+    let island_note = match asleep_islands {
+        0 => format!("{islands}"),
+        k if k == islands => format!("{islands}, all asleep"),
+        k => format!("{islands}, {k} asleep: not solved, no dots"),
     };
     let threads = w.threads();
     let head = match w.colour_counts() {
         Some(_) => format!(
-            "solver graph: dot = graph colour of its manifold or joint (one colour's batches run at once on {threads} thread{}), body = island ({islands})",
+            "solver graph: dot = graph colour of its manifold or joint (one colour's batches run at once on {threads} thread{}), body = island ({island_note})",
             if threads == 1 { "" } else { "s" }
         ),
-        None => format!("{}: contacts solved in one sequence (no graph colours); body = island ({islands})", w.settings.mode.name()),
+        None => format!(
+            "{}: contacts solved in one sequence (no graph colours); body = island ({island_note})",
+            w.settings.mode.name()
+        ),
     };
     let at = s.p(x, y);
     s.fixed(at, Align2::LEFT_TOP, head, FontId::proportional(14.0), dark);
@@ -469,6 +480,16 @@ fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32 {
         let Some(counts) = counts else { continue };
         let last = counts.len() - 1;
         let at = s.p(x, y);
+        if counts.iter().all(|&n| n == 0) {
+            let why = if islands > 0 && asleep_islands == islands {
+                " — every island is asleep, and a sleeping island is not solved until something wakes it"
+            } else {
+                " this step"
+            };
+            s.fixed(at, Align2::LEFT_TOP, format!("{what} per colour: none{why}"), FontId::proportional(13.0), dark);
+            y += 22.0 * u;
+            continue;
+        }
         let r = s.fixed(at, Align2::LEFT_TOP, format!("{what} per colour:"), FontId::proportional(13.0), dark);
         let mut cx = (r.max.x + 6.0) * u;
         for (k, &n) in counts.iter().enumerate().filter(|(_, &n)| n > 0) {

@@ -241,6 +241,8 @@ pub enum Overlay {
     /// manifold was solved in (the batches the parallel solve shares out; black: left
     /// without a colour, solved after them), each joint's anchor in its graph colour (when
     /// the joints are coloured: from 64 on), and each dynamic body in its island's colour.
+    /// A sleeping island is not solved, so its contacts and joints have no dot; the legend
+    /// counts the islands asleep.
     Graph,
 }
 
