@@ -204,12 +204,13 @@ fn the_legend_says_why_sleeping_islands_have_no_colours() {
     );
     t.view.overlays = Overlays::default();
     t.view.overlays.enable(Overlay::Graph);
-    let head = |texts: &[String]| texts.iter().find(|s| s.starts_with("solver graph")).cloned().unwrap_or_default();
+    let islands = |texts: &[String]| texts.iter().find(|s| s.starts_with("body colour")).cloned().unwrap_or_default();
     let asleep = |t: &Testbed, name: &str| t.world().bodies().iter().find(|b| b.name == name).unwrap().asleep;
     // Awake, touching: the resting box's manifold has a colour and its swatch is listed.
     t.step_once();
     let texts = picture_texts(&mut t);
-    assert!(head(&texts).ends_with("body = island (2)"), "{texts:?}");
+    assert!(texts.iter().any(|s| s.starts_with("solver graph: dot = graph colour")), "{texts:?}");
+    assert_eq!(islands(&texts), "body colour = its island (2 islands)");
     assert!(texts.iter().any(|s| s == "manifolds per colour:"), "{texts:?}");
     assert!(texts.iter().any(|s| s == "0: 1"), "one manifold in colour 0: {texts:?}");
     // The resting box asleep, the other still falling: one island of two sleeps.
@@ -224,7 +225,7 @@ fn the_legend_says_why_sleeping_islands_have_no_colours() {
     t.step_once();
     assert!(!asleep(&t, "falling"));
     let texts = picture_texts(&mut t);
-    assert!(head(&texts).ends_with("body = island (2, 1 asleep: not solved, no dots)"), "{texts:?}");
+    assert_eq!(islands(&texts), "body colour = its island (2 islands, 1 asleep: not solved, no dots)");
     assert!(texts.iter().any(|s| s == "manifolds per colour: none this step"), "{texts:?}");
     // Both asleep: the row says why there are no colours.
     while !asleep(&t, "falling") {
@@ -234,6 +235,6 @@ fn the_legend_says_why_sleeping_islands_have_no_colours() {
     }
     t.step_once();
     let texts = picture_texts(&mut t);
-    assert!(head(&texts).ends_with("body = island (2, all asleep)"), "{texts:?}");
+    assert_eq!(islands(&texts), "body colour = its island (2 islands, all asleep)");
     assert!(texts.iter().any(|s| s.starts_with("manifolds per colour: none — every island is asleep")), "{texts:?}");
 }

@@ -442,10 +442,11 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
     inset_titles(s, t, w, pd, main);
 }
 
-/// The solver-graph overlay's legend at (`x`, `y`): what the colours mean, then a swatch per
-/// graph colour in use with its manifold count, the islands and the threads. A sleeping
-/// island is not solved, so its manifolds and joints have no colour: the legend counts the
-/// islands asleep, and says so where nothing was coloured at all. Returns the line below it.
+/// The solver-graph overlay's legend at (`x`, `y`): what the dots mean and on how many
+/// threads, the islands on a line of their own, then a swatch per graph colour in use with
+/// its manifold count. A sleeping island is not solved, so its manifolds and joints have no
+/// colour: the legend counts the islands asleep, and says so where nothing was coloured at
+/// all. Returns the line below it.
 fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32 {
     let (u, dark) = (s.ppp, s.text);
     let (islands, asleep_islands) = {
@@ -456,25 +457,26 @@ fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32 {
         let asleep = roots.iter().filter(|&&r| w.bodies()[r as usize].asleep).count();
         (roots.len(), asleep)
     };
-    let island_note = match asleep_islands {
-        0 => format!("{islands}"),
-        k if k == islands => format!("{islands}, all asleep"),
-        k => format!("{islands}, {k} asleep: not solved, no dots"),
-    };
     let threads = w.threads();
     let head = match w.colour_counts() {
         Some(_) => format!(
-            "solver graph: dot = graph colour of its manifold or joint (one colour's batches run at once on {threads} thread{}), body = island ({island_note})",
+            "solver graph: dot = graph colour of its manifold or joint (one colour's batches run at once on {threads} thread{})",
             if threads == 1 { "" } else { "s" }
         ),
-        None => format!(
-            "{}: contacts solved in one sequence (no graph colours); body = island ({island_note})",
-            w.settings.mode.name()
-        ),
+        None => format!("{}: contacts solved in one sequence (no graph colours)", w.settings.mode.name()),
     };
-    let at = s.p(x, y);
-    s.fixed(at, Align2::LEFT_TOP, head, FontId::proportional(14.0), dark);
-    y += 22.0 * u;
+    // The islands on a line of their own: the head is already as wide as a tile of four.
+    let plural = if islands == 1 { "" } else { "s" };
+    let islands_line = match asleep_islands {
+        0 => format!("body colour = its island ({islands} island{plural})"),
+        k if k == islands => format!("body colour = its island ({islands} island{plural}, all asleep)"),
+        k => format!("body colour = its island ({islands} island{plural}, {k} asleep: not solved, no dots)"),
+    };
+    for (text, size) in [(head, 14.0), (islands_line, 13.0)] {
+        let at = s.p(x, y);
+        s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(size), dark);
+        y += 20.0 * u;
+    }
     // A row of swatches per coloured kind: manifolds, then joints.
     for (what, counts) in [("manifolds", w.colour_counts()), ("joints", w.joint_colour_counts())] {
         let Some(counts) = counts else { continue };
