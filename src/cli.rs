@@ -135,8 +135,7 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4))]
     pub scale: u32,
 
-    /// Overlays to draw in the screenshot: contacts, normals, impulses, aabbs, enlarged-aabbs,
-    /// clip, gauss, minkowski, wireframe, axes (comma separated).
+    /// Overlays to draw, comma separated: in the screenshot, and at the window's start.
     #[arg(long, value_delimiter = ',', value_enum)]
     pub overlay: Vec<crate::scene::format::Overlay>,
 
