@@ -124,18 +124,22 @@ fn clip_convex(subject: &[(f64, f64)], clip: &[P3]) -> Vec<(f64, f64)> {
     poly
 }
 
-/// Whether `front` covers part of `back`'s picture while lying nearer there: `Some(true)`
-/// when `a` is behind `b` where they overlap, `Some(false)` when in front, None when their
-/// pictures do not overlap.
-fn behind(a: &Face, b: &Face) -> Option<bool> {
+/// The part of the picture that `a` and `b` both cover (a convex polygon), or None where
+/// their pictures meet in less than a triangle.
+fn common_picture(a: &Face, b: &Face) -> Option<Vec<(f64, f64)>> {
     if !a.overlaps(b.min, b.max) {
         return None;
     }
     let sub: Vec<(f64, f64)> = a.pts.iter().map(|p| (p.x, p.y)).collect();
     let common = clip_convex(&sub, &b.pts);
-    if common.len() < 3 {
-        return None;
-    }
+    (common.len() >= 3).then_some(common)
+}
+
+/// Which of `a` and `b` lies nearer where their pictures overlap (judged at the centroid
+/// of the overlap): `Some(true)` when `a` is behind `b`, `Some(false)` when in front, None
+/// when their pictures do not overlap (or by less than ten times [`MIN_AREA`]).
+fn behind(a: &Face, b: &Face) -> Option<bool> {
+    let common = common_picture(a, b)?;
     let (mut area, mut cx, mut cy) = (0.0, 0.0, 0.0);
     for i in 0..common.len() {
         let (u, v) = (common[i], common[(i + 1) % common.len()]);
@@ -155,14 +159,7 @@ fn behind(a: &Face, b: &Face) -> Option<bool> {
 /// through each other, e.g. a body sunk into the ground): the line of the picture along
 /// which their depths are equal, `l·(x, y, 1) = 0`.
 fn crossing(a: &Face, b: &Face) -> Option<[f64; 3]> {
-    if !a.overlaps(b.min, b.max) {
-        return None;
-    }
-    let sub: Vec<(f64, f64)> = a.pts.iter().map(|p| (p.x, p.y)).collect();
-    let common = clip_convex(&sub, &b.pts);
-    if common.len() < 3 {
-        return None;
-    }
+    let common = common_picture(a, b)?;
     let l = [a.plane[0] - b.plane[0], a.plane[1] - b.plane[1], a.plane[2] - b.plane[2]];
     let d = |p: &(f64, f64)| l[0] * p.0 + l[1] * p.1 + l[2];
     let hi = common.iter().map(d).fold(f64::MIN, f64::max);
