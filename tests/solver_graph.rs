@@ -184,8 +184,8 @@ fn picture_texts(t: &mut Testbed) -> Vec<String> {
 /// swatches (a picture of a pile at rest was blank but for "manifolds per colour:").
 #[test]
 fn the_legend_says_why_sleeping_islands_have_no_colours() {
-    // A box resting on the ground, and one falling from 40 m far away: the first sleeps
-    // after half a second at rest, the second falls for about three seconds.
+    // Two boxes stacked on the ground, and one falling from 40 m far away: the stack sleeps
+    // after half a second at rest, the third box falls for about three seconds.
     let mut t = Testbed::new(
         scene::load_str(
             r#"Scene(
@@ -194,6 +194,7 @@ fn the_legend_says_why_sleeping_islands_have_no_colours() {
                 bodies: [
                     (name: "ground", shape: Box(half_extents: (20.0, 0.5, 20.0)), kind: Static, position: (0.0, -0.5, 0.0)),
                     (name: "resting", shape: Box(half_extents: (0.5, 0.5, 0.5)), position: (-4.0, 0.5, 0.0)),
+                    (name: "on top", shape: Box(half_extents: (0.5, 0.5, 0.5)), position: (-4.0, 1.5, 0.0)),
                     (name: "falling", shape: Box(half_extents: (0.5, 0.5, 0.5)), position: (4.0, 40.0, 0.0)),
                 ],
             )"#,
@@ -206,14 +207,15 @@ fn the_legend_says_why_sleeping_islands_have_no_colours() {
     t.view.overlays.enable(Overlay::Graph);
     let islands = |texts: &[String]| texts.iter().find(|s| s.starts_with("body colour")).cloned().unwrap_or_default();
     let asleep = |t: &Testbed, name: &str| t.world().bodies().iter().find(|b| b.name == name).unwrap().asleep;
-    // Awake, touching: the resting box's manifold has a colour and its swatch is listed.
+    // Awake, touching: the stack's two manifolds share the lower box, so they take two
+    // colours, and their swatches are listed.
     t.step_once();
     let texts = picture_texts(&mut t);
     assert!(texts.iter().any(|s| s.starts_with("solver graph: dot = graph colour")), "{texts:?}");
     assert_eq!(islands(&texts), "body colour = its island (2 islands)");
     assert!(texts.iter().any(|s| s == "manifolds per colour:"), "{texts:?}");
-    assert!(texts.iter().any(|s| s == "0: 1"), "one manifold in colour 0: {texts:?}");
-    // The resting box asleep, the other still falling: one island of two sleeps.
+    assert!(texts.iter().any(|s| s == "0: 1") && texts.iter().any(|s| s == "1: 1"), "{texts:?}");
+    // The stack asleep, the other box still falling: one island of two sleeps.
     let mut steps = 1;
     while !asleep(&t, "resting") {
         t.step_once();
@@ -225,7 +227,7 @@ fn the_legend_says_why_sleeping_islands_have_no_colours() {
     t.step_once();
     assert!(!asleep(&t, "falling"));
     let texts = picture_texts(&mut t);
-    assert_eq!(islands(&texts), "body colour = its island (2 islands, 1 asleep: not solved, no dots)");
+    assert_eq!(islands(&texts), "body colour = its island (2 islands, 1 asleep: sleepers are not solved)");
     assert!(texts.iter().any(|s| s == "manifolds per colour: none this step"), "{texts:?}");
     // Both asleep: the row says why there are no colours.
     while !asleep(&t, "falling") {
@@ -236,5 +238,14 @@ fn the_legend_says_why_sleeping_islands_have_no_colours() {
     t.step_once();
     let texts = picture_texts(&mut t);
     assert_eq!(islands(&texts), "body colour = its island (2 islands, all asleep)");
-    assert!(texts.iter().any(|s| s.starts_with("manifolds per colour: none — every island is asleep")), "{texts:?}");
+    assert!(
+        texts.iter().any(|s| s == "manifolds per colour: none — all islands asleep (a sleeping island is not solved)"),
+        "{texts:?}"
+    );
+    // A drag wakes one body, not its island: the stack's top box awake, its lower box (the
+    // island's root) still asleep, and the island counts as awake.
+    let top = t.world().bodies().iter().position(|b| b.name == "on top").unwrap();
+    t.world_mut().wake(top);
+    let texts = picture_texts(&mut t);
+    assert_eq!(islands(&texts), "body colour = its island (2 islands, 1 asleep: sleepers are not solved)");
 }

@@ -444,17 +444,27 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
 
 /// The solver-graph overlay's legend at (`x`, `y`): what the dots mean and on how many
 /// threads, the islands on a line of their own, then a swatch per graph colour in use with
-/// its manifold count. A sleeping island is not solved, so its manifolds and joints have no
-/// colour: the legend counts the islands asleep, and says so where nothing was coloured at
-/// all. Returns the line below it.
+/// its manifold count (and a row for the joints while they are coloured, from 64 solved
+/// joints on). A sleeping island is not solved, so its manifolds and joints have no colour:
+/// the legend counts the islands asleep, and where no manifold has a colour it says why.
+/// The colours are the last step's: an island that fell asleep at its end still shows them.
+/// Returns the line below it.
 fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32 {
     let (u, dark) = (s.ppp, s.text);
     let (islands, asleep_islands) = {
-        let mut roots: Vec<u32> = w.islands().into_iter().flatten().collect();
+        // An island is asleep when none of its bodies is awake: it sleeps as a whole, but a
+        // drag, a character or a frozen neighbour wakes one body at a time.
+        let of = w.islands();
+        let mut awake = vec![false; of.len()];
+        for (b, root) in w.bodies().iter().zip(&of) {
+            if let Some(r) = root {
+                awake[*r as usize] |= !b.asleep;
+            }
+        }
+        let mut roots: Vec<u32> = of.into_iter().flatten().collect();
         roots.sort_unstable();
         roots.dedup();
-        // The bodies of an island fall asleep together: its root tells.
-        let asleep = roots.iter().filter(|&&r| w.bodies()[r as usize].asleep).count();
+        let asleep = roots.iter().filter(|&&r| !awake[r as usize]).count();
         (roots.len(), asleep)
     };
     let threads = w.threads();
@@ -470,7 +480,7 @@ fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32 {
     let islands_line = match asleep_islands {
         0 => format!("body colour = its island ({islands} island{plural})"),
         k if k == islands => format!("body colour = its island ({islands} island{plural}, all asleep)"),
-        k => format!("body colour = its island ({islands} island{plural}, {k} asleep: not solved, no dots)"),
+        k => format!("body colour = its island ({islands} island{plural}, {k} asleep: sleepers are not solved)"),
     };
     for (text, size) in [(head, 14.0), (islands_line, 13.0)] {
         let at = s.p(x, y);
@@ -484,7 +494,7 @@ fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32 {
         let at = s.p(x, y);
         if counts.iter().all(|&n| n == 0) {
             let why = if islands > 0 && asleep_islands == islands {
-                " — every island is asleep, and a sleeping island is not solved until something wakes it"
+                " — all islands asleep (a sleeping island is not solved)"
             } else {
                 " this step"
             };
