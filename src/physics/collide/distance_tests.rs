@@ -1,6 +1,6 @@
 //! Tests of the GJK distance: closed forms (spheres, capsules, boxes), brute force over random
-//! hull pairs, the simplex cache, and the closed-form ball–box distance and the overlap test
-//! against GJK and the narrow phase.
+//! hull pairs and the simplex cache; the closed-form ball–box distance against GJK, and GJK's
+//! overlap against the narrow phase.
 
 use super::*;
 use crate::physics::math::closest_points_segments;
