@@ -6,7 +6,8 @@
 //! contacts that hold manifold points (speculative ones too: Box2D links a pair into its
 //! island as soon as it has points) and by joints, found here again by a plain search over
 //! those links. A sleeping island is not solved: the legend counts the islands asleep and
-//! says why nothing has a colour when all of them sleep.
+//! says why nothing has a colour when all of them sleep; below 64 solved joints it says the
+//! joints are solved in slot order.
 
 mod common;
 use common::*;
@@ -248,4 +249,22 @@ fn the_legend_says_why_sleeping_islands_have_no_colours() {
     t.world_mut().wake(top);
     let texts = picture_texts(&mut t);
     assert_eq!(islands(&texts), "body colour = its island (2 islands, 1 asleep: sleepers are not solved)");
+}
+
+/// Fewer than 64 solved joints are solved in slot order, one sequence, with no graph colour:
+/// the legend says so (the joints' own anchor dots would otherwise read as a colour).
+#[test]
+fn the_legend_says_when_joints_are_solved_in_slot_order() {
+    let mut t = Testbed::new(scene::load(&scene::scenes_dir().join("rope_bridge.ron")).unwrap(), None);
+    t.view.overlays = Overlays::default();
+    t.view.overlays.enable(Overlay::Graph);
+    t.step_once();
+    let joints = t.world().joints().iter().filter(|j| j.is_alive()).count();
+    assert!((2..64).contains(&joints), "the bridge has {joints} joints");
+    assert_eq!(t.world().solved_joint_count(), joints, "every joint of the awake bridge is solved");
+    assert!(t.world().joint_colour_counts().is_none());
+    let texts = picture_texts(&mut t);
+    let line = format!("joints: {joints} solved one after another, in slot order (coloured from 64 solved joints on)");
+    assert!(texts.contains(&line), "{texts:?}");
+    assert!(!texts.iter().any(|s| s.starts_with("joints per colour")), "{texts:?}");
 }

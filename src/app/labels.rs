@@ -443,12 +443,13 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
 }
 
 /// The solver-graph overlay's legend at (`x`, `y`): what the dots mean and on how many
-/// threads, the islands on a line of their own, then a swatch per graph colour in use with
-/// its manifold count (and a row for the joints while they are coloured, from 64 solved
-/// joints on). A sleeping island is not solved, so its manifolds and joints have no colour:
-/// the legend counts the islands asleep, and where no manifold has a colour it says why.
-/// The colours are the last step's: an island that fell asleep at its end still shows them.
-/// Returns the line below it.
+/// threads, the islands on a line of their own, then a row of swatches per coloured kind,
+/// each graph colour in use with its count: the manifolds, and the joints from 64 solved
+/// joints on (below that, a line saying they are solved in slot order). A sleeping island
+/// is not solved, so its manifolds and joints have no colour: the legend counts the
+/// islands asleep, and where no manifold has a colour it says why. The colours are the
+/// last step's: an island that fell asleep at its end still shows them. Returns the line
+/// below it.
 fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32 {
     let (u, dark) = (s.ppp, s.text);
     let (islands, asleep_islands) = {
@@ -512,6 +513,18 @@ fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32 {
             s.painter.circle_filled(dot, 5.0, c32(crate::render::graph::colour_of(k as u8)));
             cx = (r.max.x + 12.0) * u;
         }
+        y += 22.0 * u;
+    }
+    // Joints solved in slot order have no colour, so no dot: the legend says why (their
+    // anchors, drawn by the joints themselves, would read as a colour otherwise).
+    let solved = w.solved_joint_count();
+    if solved > 0 && w.joint_colour_counts().is_none() {
+        let at = s.p(x, y);
+        let text = format!(
+            "joints: {solved} solved one after another, in slot order (coloured from {} solved joints on)",
+            crate::physics::joint::colours::COLOUR_FROM
+        );
+        s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(13.0), dark);
         y += 22.0 * u;
     }
     y

@@ -500,6 +500,11 @@ impl World {
         out
     }
 
+    /// How many joints the last step solved (those of awake islands; the rest sleep).
+    pub fn solved_joint_count(&self) -> usize {
+        self.joints.active.len()
+    }
+
     /// Joints per colour in the last step (the last entry: without a colour), when the
     /// joints were coloured (`joint/colours.rs`).
     pub fn joint_colour_counts(&self) -> Option<[u32; crate::physics::solver::colouring::COLOURS + 1]> {
