@@ -157,3 +157,31 @@ fn the_svg_rasterised_matches_the_png_of_the_same_view() {
     // Measured: 0.81 %, mean 1.2 — the rims of 800 small dots, anti-aliased differently.
     assert!(differ < 0.015 && mean < 2.5, "{:.3} % differ, mean {mean:.2}", differ * 100.0);
 }
+
+/// A picture of joints drawn in detail carries their key (what the anchor dots, the axis
+/// arrows, the limit arcs and the force arrows are), as text beside its swatches; a chain of
+/// many joints, drawn as anchors only, has none.
+#[test]
+fn jointed_pictures_carry_the_joints_key() {
+    let keyed = |name: &str, steps: usize| {
+        let mut t = testbed(name);
+        for _ in 0..steps {
+            t.step_once();
+        }
+        let doc_text = vector::svg(&mut t, SIZE);
+        let doc = roxmltree::Document::parse(&doc_text).expect("well-formed XML");
+        texts(&doc)
+    };
+    // The door: one motorised hinge with limits, drawn in detail.
+    let door = keyed("door.ron", 60);
+    assert!(door.iter().any(|s| s == "joints:"), "{door:?}");
+    for item in ["anchor on A", "anchor on B", "axis", "limits", "force on B (N)"] {
+        assert!(door.iter().any(|s| s == item), "{item}: {door:?}");
+    }
+    // The cradle: five hinges without limits.
+    let cradle = keyed("newtons_cradle.ron", 45);
+    assert!(cradle.iter().any(|s| s == "axis") && !cradle.iter().any(|s| s == "limits"), "{cradle:?}");
+    // Fifty links: anchors only (no axis or force drawn), so no key.
+    let chain = keyed("chain_50.ron", 60);
+    assert!(!chain.iter().any(|s| s == "joints:"), "{chain:?}");
+}

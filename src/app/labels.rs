@@ -1,6 +1,7 @@
 //! Text drawn over the 3D view by egui, in the window and in headless screenshots alike:
 //! the scene title and step, the stats of a comparison's sides, the selected pair's path,
-//! the clip stage's caption, the titles and legends of the inset views (fixed text), and
+//! the clip stage's caption, the keys of the time-of-impact ghosts, the joints' drawing and
+//! the solver-graph overlay, the titles and legends of the inset views (fixed text), and
 //! the labels anchored to the picture — contact points' impulses, faces, clip planes,
 //! Gauss-map points, joints' forces — which one placement pass
 //! ([`super::label_layout`]) keeps clear of each other, of the fixed text and of the
@@ -358,6 +359,26 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
             x = (dot.x + 16.0) * ppp;
         }
         line_y += 22.0 * u;
+    }
+    // The joints' drawing: what its colours mean, where more than anchors is drawn.
+    if !inset_alone(t) {
+        let joints = side.joints();
+        let selected = t.selection.joint.and_then(|h| joints.iter().position(|r| r.handle == h));
+        let key = crate::render::joints::key(w, joints, selected, t.timestep());
+        // Anchors alone need no key; anything more drawn (axis, limits, force, a stretched
+        // joint's red line) does.
+        if key.len() > 2 {
+            let at = s.p(main.x + 14.0 * u, line_y);
+            let r = s.fixed(at, Align2::LEFT_TOP, "joints:", FontId::proportional(14.0), dark);
+            let mut x = (r.max.x + 6.0) * u;
+            for (c, text) in key {
+                let at = s.p(x + 14.0 * u, line_y);
+                let r = s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(14.0), dark);
+                s.painter.circle_filled(Pos2::new(r.min.x - 8.0, r.center().y), 5.0, c32(c));
+                x = (r.max.x + 12.0) * u;
+            }
+            line_y += 22.0 * u;
+        }
     }
     if t.view.overlays.has(Overlay::Graph) {
         line_y = graph_legend(s, w, main.x + 14.0 * u, line_y);

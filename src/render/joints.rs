@@ -4,7 +4,8 @@
 //! current angle, slider and wheel travel as a bar along the axis with a marker at the
 //! current translation, a cone circle for angle joints, and the force on body B as an arrow
 //! (the impulse over the step divided by the step; its label in newtons is drawn by the
-//! window's labels). The selected joint is drawn thicker.
+//! window's labels). The selected joint is drawn thicker. [`key`] lists what a drawing
+//! shows, for the picture's key (the labels draw it where more than anchors is drawn).
 //!
 //! Limits: the hinge arc is measured from the current direction of B's centre about the axis
 //! (the record holds the angle, not its zero direction), so the arc turns with B and the
@@ -168,4 +169,44 @@ pub fn draw(
             arrow(out, force(r, dt).0, tip, FORCE, 2.5 * w);
         }
     }
+}
+
+/// What [`draw`] shows of `records` (same arguments), as (colour, meaning) for a picture's
+/// key, in drawing order: the anchors whenever a joint is whole; an axis, limits and the
+/// force on B where a joint is drawn in detail; a stretched joint's red line. Empty when
+/// there is nothing to explain.
+pub fn key(world: &World, records: &[JointRecord], selected: Option<usize>, dt: f32) -> Vec<([f32; 3], &'static str)> {
+    let all = records.len() <= DETAILED_JOINTS;
+    let (mut anchors, mut axis, mut limit, mut force, mut stretched) = (false, false, false, false, false);
+    for (k, r) in records.iter().enumerate() {
+        if r.broken {
+            stretched = true;
+            continue;
+        }
+        anchors = true;
+        let plain = matches!(r.params, JointKind::Pulley { .. } | JointKind::Distance { .. });
+        stretched |= !plain && (r.anchor_b - r.anchor_a).length() > 1e-3;
+        let detailed = all || selected == Some(k) || matches!(r.params, JointKind::Mouse { .. });
+        if !detailed {
+            continue;
+        }
+        let has_axis = r.axis.normalize_or_zero() != Vec3::ZERO;
+        axis |= has_axis;
+        limit |= has_axis
+            && match r.params {
+                JointKind::Hinge { .. } | JointKind::Slider { .. } | JointKind::Wheel { .. } => r.limits.is_some(),
+                JointKind::Angle { cone, .. } => cone.is_some(),
+                _ => false,
+            };
+        force |= force_tip(world, r, dt).is_some();
+    }
+    let items = [
+        (anchors, ANCHOR_A, "anchor on A"),
+        (anchors, ANCHOR_B, "anchor on B"),
+        (axis, AXIS, "axis"),
+        (limit, LIMIT, "limits"),
+        (force, FORCE, "force on B (N)"),
+        (stretched, STRETCH, "stretched or broken"),
+    ];
+    items.into_iter().filter(|(on, _, _)| *on).map(|(_, c, text)| (c, text)).collect()
 }
