@@ -264,7 +264,8 @@ fn the_legend_says_when_joints_are_solved_in_slot_order() {
     assert_eq!(t.world().solved_joint_count(), joints, "every joint of the awake bridge is solved");
     assert!(t.world().joint_colour_counts().is_none());
     let texts = picture_texts(&mut t);
-    let line = format!("joints: {joints} solved one after another, in slot order (coloured from 64 solved joints on)");
+    let line =
+        format!("joint order: {joints} solved one after another, in slot order (coloured from 64 solved joints on)");
     assert!(texts.contains(&line), "{texts:?}");
     assert!(!texts.iter().any(|s| s.starts_with("joints per colour")), "{texts:?}");
 }

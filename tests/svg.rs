@@ -160,28 +160,42 @@ fn the_svg_rasterised_matches_the_png_of_the_same_view() {
 
 /// A picture of joints drawn in detail carries their key (what the anchor dots, the axis
 /// arrows, the limit arcs and the force arrows are), as text beside its swatches; a chain of
-/// many joints, drawn as anchors only, has none.
+/// many joints, drawn as anchors only, has none until one of its joints is selected.
 #[test]
 fn jointed_pictures_carry_the_joints_key() {
-    let keyed = |name: &str, steps: usize| {
+    let texts_of = |t: &mut Testbed| {
+        let doc_text = vector::svg(t, SIZE);
+        let doc = roxmltree::Document::parse(&doc_text).expect("well-formed XML");
+        texts(&doc)
+    };
+    let run = |name: &str, steps: usize| {
         let mut t = testbed(name);
         for _ in 0..steps {
             t.step_once();
         }
-        let doc_text = vector::svg(&mut t, SIZE);
-        let doc = roxmltree::Document::parse(&doc_text).expect("well-formed XML");
-        texts(&doc)
+        t
     };
     // The door: one motorised hinge with limits, drawn in detail.
-    let door = keyed("door.ron", 60);
+    let door = texts_of(&mut run("door.ron", 60));
     assert!(door.iter().any(|s| s == "joints:"), "{door:?}");
-    for item in ["anchor on A", "anchor on B", "axis", "limits", "force on B (N)"] {
+    for item in ["anchor on A", "anchor on B", "axis", "limits", "joint force (N)"] {
         assert!(door.iter().any(|s| s == item), "{item}: {door:?}");
     }
+    assert!(!door.iter().any(|s| s == "stretched or broken"), "{door:?}");
     // The cradle: five hinges without limits.
-    let cradle = keyed("newtons_cradle.ron", 45);
+    let cradle = texts_of(&mut run("newtons_cradle.ron", 45));
     assert!(cradle.iter().any(|s| s == "axis") && !cradle.iter().any(|s| s == "limits"), "{cradle:?}");
-    // Fifty links: anchors only (no axis or force drawn), so no key.
-    let chain = keyed("chain_50.ron", 60);
-    assert!(!chain.iter().any(|s| s == "joints:"), "{chain:?}");
+    // The slider-crank's piston travels along its slider's axis: that is its motion, not a
+    // stretched joint (its anchors are apart along the axis, and only along it).
+    let crank = texts_of(&mut run("slider_crank.ron", 60));
+    assert!(crank.iter().any(|s| s == "axis"), "{crank:?}");
+    assert!(!crank.iter().any(|s| s == "stretched or broken"), "{crank:?}");
+    // Fifty links: anchors only (no axis or force drawn), so no key; a selected link is
+    // drawn in detail, and the key appears.
+    let mut chain = run("chain_50.ron", 60);
+    assert!(!texts_of(&mut chain).iter().any(|s| s == "joints:"));
+    let link = chain.world().joint_handles().nth(10).map(|(h, _)| h);
+    chain.selection.joint = link;
+    let selected = texts_of(&mut chain);
+    assert!(selected.iter().any(|s| s == "joints:") && selected.iter().any(|s| s == "joint force (N)"), "{selected:?}");
 }

@@ -365,9 +365,7 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
         let joints = side.joints();
         let selected = t.selection.joint.and_then(|h| joints.iter().position(|r| r.handle == h));
         let key = crate::render::joints::key(w, joints, selected, t.timestep());
-        // Anchors alone need no key; anything more drawn (axis, limits, force, a stretched
-        // joint's red line) does.
-        if key.len() > 2 {
+        if !key.is_empty() {
             let at = s.p(main.x + 14.0 * u, line_y);
             let r = s.fixed(at, Align2::LEFT_TOP, "joints:", FontId::proportional(14.0), dark);
             let mut x = (r.max.x + 6.0) * u;
@@ -542,7 +540,7 @@ fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32 {
     if solved > 0 && w.joint_colour_counts().is_none() {
         let at = s.p(x, y);
         let text = format!(
-            "joints: {solved} solved one after another, in slot order (coloured from {} solved joints on)",
+            "joint order: {solved} solved one after another, in slot order (coloured from {} solved joints on)",
             crate::physics::joint::colours::COLOUR_FROM
         );
         s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(13.0), dark);

@@ -108,8 +108,11 @@ pub fn draw(
             }
         } else if matches!(r.params, JointKind::Distance { .. }) {
             out.push(Segment::line(pa, pb, LINK, 2.0 * w));
-        } else if gap > 1e-3 {
+        } else if stretch(r) > 1e-3 {
             out.push(Segment::line(pa, pb, STRETCH, 2.5 * w));
+        } else if gap > 1e-3 {
+            // A slider's or a wheel's travel along its axis: its motion, not an error.
+            out.push(Segment::line(pa, pb, LINK, 2.0 * w));
         }
         out.push(Segment::point(pa, [0.05, 0.05, 0.07], 12.0 * w));
         out.push(Segment::point(pa, ANCHOR_A, 8.0 * w));
@@ -171,42 +174,38 @@ pub fn draw(
     }
 }
 
-/// What [`draw`] shows of `records` (same arguments), as (colour, meaning) for a picture's
-/// key, in drawing order: the anchors whenever a joint is whole; an axis, limits and the
-/// force on B where a joint is drawn in detail; a stretched joint's red line. Empty when
-/// there is nothing to explain.
-pub fn key(world: &World, records: &[JointRecord], selected: Option<usize>, dt: f32) -> Vec<([f32; 3], &'static str)> {
-    let all = records.len() <= DETAILED_JOINTS;
-    let (mut anchors, mut axis, mut limit, mut force, mut stretched) = (false, false, false, false, false);
-    for (k, r) in records.iter().enumerate() {
-        if r.broken {
-            stretched = true;
-            continue;
+/// How far the anchors of joint `r` are apart where the joint holds them together (m):
+/// across the axis for a slider or a wheel (their travel along it is their motion), else
+/// the whole gap.
+fn stretch(r: &JointRecord) -> f32 {
+    let gap = r.anchor_b - r.anchor_a;
+    match r.params {
+        JointKind::Slider { .. } | JointKind::Wheel { .. } => {
+            let axis = r.axis.normalize_or_zero();
+            (gap - axis * gap.dot(axis)).length()
         }
-        anchors = true;
-        let plain = matches!(r.params, JointKind::Pulley { .. } | JointKind::Distance { .. });
-        stretched |= !plain && (r.anchor_b - r.anchor_a).length() > 1e-3;
-        let detailed = all || selected == Some(k) || matches!(r.params, JointKind::Mouse { .. });
-        if !detailed {
-            continue;
-        }
-        let has_axis = r.axis.normalize_or_zero() != Vec3::ZERO;
-        axis |= has_axis;
-        limit |= has_axis
-            && match r.params {
-                JointKind::Hinge { .. } | JointKind::Slider { .. } | JointKind::Wheel { .. } => r.limits.is_some(),
-                JointKind::Angle { cone, .. } => cone.is_some(),
-                _ => false,
-            };
-        force |= force_tip(world, r, dt).is_some();
+        _ => gap.length(),
     }
+}
+
+/// The key of what [`draw`] shows of `records` (same arguments): each of its colours that
+/// the drawing uses, with its meaning, read from the drawing itself. Empty when only the
+/// anchors are drawn (a long chain), which need no key.
+pub fn key(world: &World, records: &[JointRecord], selected: Option<usize>, dt: f32) -> Vec<([f32; 3], &'static str)> {
+    let mut drawn = Vec::new();
+    draw(&mut drawn, world, records, selected, dt, |out, a, b, c, w| out.push(Segment::line(a, b, c, w)));
+    let used = |c: &[f32; 3]| drawn.iter().any(|s| s.color[..3] == c[..]);
     let items = [
-        (anchors, ANCHOR_A, "anchor on A"),
-        (anchors, ANCHOR_B, "anchor on B"),
-        (axis, AXIS, "axis"),
-        (limit, LIMIT, "limits"),
-        (force, FORCE, "force on B (N)"),
-        (stretched, STRETCH, "stretched or broken"),
+        (ANCHOR_A, "anchor on A"),
+        (ANCHOR_B, "anchor on B"),
+        (AXIS, "axis"),
+        (LIMIT, "limits"),
+        (FORCE, "joint force (N)"),
+        (STRETCH, "stretched or broken"),
     ];
-    items.into_iter().filter(|(on, _, _)| *on).map(|(_, c, text)| (c, text)).collect()
+    let shown: Vec<_> = items.into_iter().filter(|(c, _)| used(c)).collect();
+    if shown.iter().all(|(c, _)| *c == ANCHOR_A || *c == ANCHOR_B) {
+        return Vec::new();
+    }
+    shown
 }

@@ -500,7 +500,8 @@ impl World {
         out
     }
 
-    /// How many joints the last step solved (those of awake islands; the rest sleep).
+    /// How many joints the last step solved: alive, unbroken, with a moving body awake (a
+    /// joint removed since still counts until the next step).
     pub fn solved_joint_count(&self) -> usize {
         self.joints.active.len()
     }
