@@ -1,11 +1,12 @@
 //! Joints in the main view, from the world's plain [`JointRecord`]s: each body's line to its
-//! anchor, the two anchors (joined in red when the joint is stretched), the axis of hinges,
+//! anchor, the two anchors (joined in red when the joint is stretched; in grey along a
+//! slider's or a wheel's axis, where their gap is the joint's travel), the axis of hinges,
 //! sliders, wheels and angle joints, hinge limits as an arc about the axis with a tick at the
 //! current angle, slider and wheel travel as a bar along the axis with a marker at the
 //! current translation, a cone circle for angle joints, and the force on body B as an arrow
 //! (the impulse over the step divided by the step; its label in newtons is drawn by the
-//! window's labels). The selected joint is drawn thicker. [`key`] lists what a drawing
-//! shows, for the picture's key (the labels draw it where more than anchors is drawn).
+//! window's labels; on body A where B is the world). The selected joint is drawn thicker.
+//! [`key`] reads back which of these a drawing shows, for the picture's key.
 //!
 //! Limits: the hinge arc is measured from the current direction of B's centre about the axis
 //! (the record holds the angle, not its zero direction), so the arc turns with B and the
