@@ -152,6 +152,20 @@ impl<'a> Scribe<'a> {
         r
     }
 
+    /// A key's row at `at`: `head`, then each item's text after a dot of its colour, all
+    /// in `size`-point text.
+    fn swatches(&mut self, at: Pos2, head: String, items: impl IntoIterator<Item = ([f32; 3], String)>, size: f32) {
+        let (u, dark) = (self.ppp, self.text);
+        let r = self.fixed(at, Align2::LEFT_TOP, head, FontId::proportional(size), dark);
+        let mut x = (r.max.x + 6.0) * u;
+        for (colour, text) in items {
+            let at = self.p(x + 14.0 * u, at.y * u);
+            let r = self.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(size), dark);
+            self.painter.circle_filled(Pos2::new(r.min.x - 8.0, r.center().y), 5.0, c32(colour));
+            x = (r.max.x + 12.0) * u;
+        }
+    }
+
     /// An anchored label, placed by [`Scribe::finish`] within `within` (the tile if None).
     fn anchored(&mut self, anchor: Pos2, text: String, size: f32, priority: Priority, within: Option<egui::Rect>) {
         let (colour, plate) = (self.text, self.plate);
@@ -367,14 +381,7 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
         let key = crate::render::joints::key(w, joints, selected, t.timestep());
         if !key.is_empty() {
             let at = s.p(main.x + 14.0 * u, line_y);
-            let r = s.fixed(at, Align2::LEFT_TOP, "joints:", FontId::proportional(14.0), dark);
-            let mut x = (r.max.x + 6.0) * u;
-            for (c, text) in key {
-                let at = s.p(x + 14.0 * u, line_y);
-                let r = s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(14.0), dark);
-                s.painter.circle_filled(Pos2::new(r.min.x - 8.0, r.center().y), 5.0, c32(c));
-                x = (r.max.x + 12.0) * u;
-            }
+            s.swatches(at, "joints:".into(), key.into_iter().map(|(c, text)| (c, text.to_string())), 14.0);
             line_y += 22.0 * u;
         }
     }
@@ -522,16 +529,11 @@ fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32 {
             y += 22.0 * u;
             continue;
         }
-        let r = s.fixed(at, Align2::LEFT_TOP, format!("{what} per colour:"), FontId::proportional(13.0), dark);
-        let mut cx = (r.max.x + 6.0) * u;
-        for (k, &n) in counts.iter().enumerate().filter(|(_, &n)| n > 0) {
-            let at = s.p(cx + 14.0 * u, y);
+        let items = counts.iter().enumerate().filter(|(_, &n)| n > 0).map(|(k, &n)| {
             let text = if k == last { format!("none: {n}") } else { format!("{k}: {n}") };
-            let r = s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(13.0), dark);
-            let dot = Pos2::new(r.min.x - 8.0, r.center().y);
-            s.painter.circle_filled(dot, 5.0, c32(crate::render::graph::colour_of(k as u8)));
-            cx = (r.max.x + 12.0) * u;
-        }
+            (crate::render::graph::colour_of(k as u8), text)
+        });
+        s.swatches(at, format!("{what} per colour:"), items, 13.0);
         y += 22.0 * u;
     }
     // Joints solved in slot order have no colour, so no dot: the legend says why (their
