@@ -6,6 +6,7 @@
 use contactlab::app::headless::Offscreen;
 use contactlab::app::vector;
 use contactlab::app::Testbed;
+use contactlab::render::svg::srgb;
 use contactlab::scene;
 use contactlab::scene::format::Overlay;
 use contactlab::view::Overlays;
@@ -198,4 +199,145 @@ fn jointed_pictures_carry_the_joints_key() {
     chain.selection.joint = link;
     let selected = texts_of(&mut chain);
     assert!(selected.iter().any(|s| s == "joints:") && selected.iter().any(|s| s == "joint force (N)"), "{selected:?}");
+}
+
+/// The contact, impulse, box and axis overlays carry their key under the title, listing
+/// only the colours the picture shows: the dominoes' dots (touching and speculative
+/// points), a resting box's normals and impulses (no friction arrow: its contact has no
+/// friction), the boxes, and the axes of the moving bodies; none with no overlay, and no
+/// depth key where the solver graph colours the dots instead.
+#[test]
+fn overlay_pictures_carry_their_key() {
+    let texts_of = |t: &mut Testbed| {
+        let doc_text = vector::svg(t, SIZE);
+        let doc = roxmltree::Document::parse(&doc_text).expect("well-formed XML");
+        texts(&doc)
+    };
+    let has = |texts: &[String], s: &str| texts.iter().any(|x| x == s);
+    let mut dominoes = testbed("dominoes.ron");
+    for _ in 0..120 {
+        dominoes.step_once();
+    }
+    let points = || dominoes.world().contacts().iter().flat_map(|c| c.manifold.points.clone()).collect::<Vec<_>>();
+    let (touching, apart) = (points().iter().any(|p| p.depth >= 0.0), points().iter().any(|p| p.depth < 0.0));
+    assert!(touching && apart, "the falling row has both kinds of point");
+    dominoes.view.overlays = Overlays::default();
+    dominoes.view.overlays.set(Overlay::Contacts, true);
+    let key = texts_of(&mut dominoes);
+    for item in ["contacts:", "touching", "2 cm deep or more", "apart, within the margin (speculative)"] {
+        assert!(has(&key, item), "{item}: {key:?}");
+    }
+    assert!(!has(&key, "impulses:") && !has(&key, "boxes:") && !has(&key, "body axes:"), "{key:?}");
+    dominoes.view.overlays.set(Overlay::Graph, true);
+    let graph = texts_of(&mut dominoes);
+    assert!(!has(&graph, "touching"), "the graph's colours replace the depth's: {graph:?}");
+    dominoes.view.overlays = Overlays::default();
+    let none = texts_of(&mut dominoes);
+    assert!(!has(&none, "contacts:"), "{none:?}");
+
+    let mut resting = from_text(
+        r#"Scene(
+            name: "Resting",
+            camera: (eye: (3.0, 2.0, 4.0), target: (0.0, 0.5, 0.0)),
+            bodies: [
+                (name: "ground", shape: Box(half_extents: (5.0, 0.5, 5.0)), kind: Static, position: (0.0, -0.5, 0.0), friction: 0.0),
+                (name: "box", shape: Box(half_extents: (0.5, 0.5, 0.5)), position: (0.0, 0.55, 0.0), friction: 0.0),
+            ],
+        )"#,
+    );
+    for _ in 0..60 {
+        resting.step_once();
+    }
+    let friction: f32 = resting
+        .world()
+        .contacts()
+        .iter()
+        .flat_map(|c| c.impulses.iter().map(|i| i.tangent[0].abs() + i.tangent[1].abs()))
+        .sum();
+    let normal: f32 = resting.world().contacts().iter().flat_map(|c| c.impulses.iter().map(|i| i.normal)).sum();
+    assert!(normal > 0.0 && friction < 1e-4 * normal, "normal {normal}, friction {friction}");
+    resting.view.overlays = Overlays::default();
+    for o in [Overlay::Normals, Overlay::Impulses, Overlay::Aabbs, Overlay::EnlargedAabbs] {
+        resting.view.overlays.set(o, true);
+    }
+    let key = texts_of(&mut resting);
+    for item in ["contacts:", "normal", "impulses:", "boxes:", "bounding box"] {
+        assert!(has(&key, item), "{item}: {key:?}");
+    }
+    assert!(key.iter().any(|s| s.starts_with("normal   (an arrow 0.4 m long")), "{key:?}");
+    assert!(!key.iter().any(|s| s.starts_with("friction")), "no friction arrow is drawn: {key:?}");
+    assert!(has(&key, "enlarged box (the broad phase keeps its pairs)"), "{key:?}");
+    assert!(!has(&key, "touching"), "no contact dots: {key:?}");
+}
+
+/// The axes overlay draws the axes of the moving bodies, and a static body's only when it
+/// is selected (a ground's would cross the whole picture): the gyroscope's disc has three,
+/// its ground and post none, until the ground is selected. Counted as the picture's lines
+/// in the x axis's colour, and the key names the three axes.
+#[test]
+fn axes_are_drawn_on_moving_or_selected_bodies() {
+    let mut t = testbed("gyroscope.ron");
+    t.view.overlays = Overlays::default();
+    t.view.overlays.set(Overlay::Axes, true);
+    let [r, g, b] = srgb(contactlab::view::colors::BODY_X);
+    let x = format!("#{r:02x}{g:02x}{b:02x}");
+    let x_axes = |t: &mut Testbed| {
+        let doc_text = vector::svg(t, SIZE);
+        let doc = roxmltree::Document::parse(&doc_text).expect("well-formed XML");
+        let lines =
+            doc.descendants().filter(|n| n.has_tag_name("line") && n.attribute("stroke") == Some(x.as_str())).count();
+        (lines, texts(&doc))
+    };
+    let dynamic = t.world().bodies().iter().filter(|b| b.is_dynamic()).count();
+    assert_eq!(dynamic, 1);
+    let (lines, key) = x_axes(&mut t);
+    assert_eq!(lines, dynamic, "one x axis, the disc's");
+    for item in ["body axes:", "x", "y", "z"] {
+        assert!(key.iter().any(|s| s == item), "{item}: {key:?}");
+    }
+    let ground = t.world().bodies().iter().position(|b| b.name == "ground").unwrap();
+    t.selection.bodies = vec![ground];
+    assert_eq!(x_axes(&mut t).0, dynamic + 1, "the selected ground's axes too");
+}
+
+/// The ground grid lies on the floor, the static body with the largest footprint, and is
+/// cut to it: on a raised ground's top and not past its edges (the spinning stick's 8 m
+/// ground), on the room's floor under a table (billiards, floor top at −1 m), nowhere in
+/// zero gravity without a floor (Dzhanibekov) or over terrain (heightfield), and on y = 0,
+/// ±20 m, with gravity and no static body.
+#[test]
+fn the_ground_grid_lies_on_the_floor_and_is_cut_to_it() {
+    use contactlab::render::views::grid_floor;
+    let floor = |name: &str| grid_floor(testbed(name).world());
+    let (y, lo, hi) = floor("spinning_stick.ron").expect("a grid");
+    assert!((y - 0.002).abs() < 1e-6 && lo == glam::Vec2::splat(-4.0) && hi == glam::Vec2::splat(4.0), "{y} {lo} {hi}");
+    let (y, lo, hi) = floor("billiards.ron").expect("a grid");
+    assert!(
+        (y + 0.998).abs() < 1e-6 && lo == glam::Vec2::new(-8.0, -6.0) && hi == glam::Vec2::new(8.0, 6.0),
+        "{y} {lo} {hi}"
+    );
+    assert_eq!(floor("dzhanibekov.ron"), None);
+    assert_eq!(floor("heightfield.ron"), None);
+    let falling = from_text(
+        r#"Scene(name: "Falling", bodies: [(name: "a", shape: Sphere(radius: 0.5), position: (0.0, 2.0, 0.0))])"#,
+    );
+    let (y, lo, hi) = grid_floor(falling.world()).expect("a grid");
+    assert!(
+        (y - 0.002).abs() < 1e-6 && lo == glam::Vec2::splat(-20.0) && hi == glam::Vec2::splat(20.0),
+        "{y} {lo} {hi}"
+    );
+    // In the picture: no line of the grid's colours in zero gravity.
+    let mut t = testbed("dzhanibekov.ron");
+    let (minor, major) = t.view.look.grid().expect("an opaque background");
+    let doc_text = vector::svg(&mut t, SIZE);
+    let hexes = [minor, major].map(|c| {
+        let [r, g, b] = srgb(c);
+        format!("#{r:02x}{g:02x}{b:02x}")
+    });
+    let doc = roxmltree::Document::parse(&doc_text).expect("well-formed XML");
+    let grid = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("line") && hexes.iter().any(|h| n.attribute("stroke") == Some(h)))
+        .count();
+    assert_eq!(grid, 0);
 }

@@ -385,6 +385,14 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
             line_y += 22.0 * u;
         }
     }
+    // The contact, impulse, box and axis overlays: what their colours mean.
+    if !inset_alone(t) {
+        for row in crate::render::key::rows(w, &t.view.overlays, &t.selection.bodies) {
+            let at = s.p(main.x + 14.0 * u, line_y);
+            s.swatches(at, row.head.into(), row.items, 14.0);
+            line_y += 22.0 * u;
+        }
+    }
     if t.view.overlays.has(Overlay::Graph) {
         line_y = graph_legend(s, w, main.x + 14.0 * u, line_y);
     }

@@ -11,6 +11,7 @@ pub mod characters;
 pub mod draw;
 pub mod graph;
 pub mod joints;
+pub mod key;
 pub mod mesh;
 pub mod mesh_debug;
 pub mod screenshot;

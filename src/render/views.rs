@@ -1,5 +1,11 @@
 //! Builds the draw lists of a frame from the world and the view state: the main 3D view
 //! with its overlays, and the Gauss-map and Minkowski-difference insets of the selected pair.
+//!
+//! The ground grid lies on the floor and is cut to it ([`grid_floor`]); body axes are drawn
+//! on moving bodies and on a selected static one; what the overlays' colours mean is
+//! listed by [`super::key`], which follows the same tests. Limits: the grid is flat, so it
+//! is left out over mesh terrain, and a floor is found by its box (a tilted static slab
+//! with the largest footprint would carry it at its box's top).
 
 use super::draw::*;
 use super::mesh::{mesh_key, push_face, MeshData, MeshKey};
@@ -180,15 +186,18 @@ fn main_view(f: &FrameInput) -> ViewDraw {
         fills: Vec::new(),
         overlay: Vec::new(),
     };
-    // Ground grid (y = 0, lifted a hair above the ground's top face). Not over a mesh
-    // ground: terrain dips below y = 0 and the grid would show through it in dashes.
-    let mesh_ground = w.bodies().iter().any(|b| b.shape.mesh().is_some());
-    for i in (-20..=20).filter(|_| f.look.grid().is_some() && !mesh_ground) {
-        let x = i as f32;
+    if let Some((y, lo, hi)) = f.look.grid().and_then(|_| grid_floor(w)) {
         let (minor, major) = f.look.grid().unwrap_or_default();
-        let (c, wd) = if i % 5 == 0 { (major, 1.6) } else { (minor, 1.0) };
-        v.lines.push(Segment::line(Vec3::new(x, 0.002, -20.0), Vec3::new(x, 0.002, 20.0), c, wd).with_alpha(0.8));
-        v.lines.push(Segment::line(Vec3::new(-20.0, 0.002, x), Vec3::new(20.0, 0.002, x), c, wd).with_alpha(0.8));
+        for i in lo.x.ceil() as i32..=hi.x.floor() as i32 {
+            let (c, wd) = if i % 5 == 0 { (major, 1.6) } else { (minor, 1.0) };
+            let x = i as f32;
+            v.lines.push(Segment::line(Vec3::new(x, y, lo.y), Vec3::new(x, y, hi.y), c, wd).with_alpha(0.8));
+        }
+        for i in lo.y.ceil() as i32..=hi.y.floor() as i32 {
+            let (c, wd) = if i % 5 == 0 { (major, 1.6) } else { (minor, 1.0) };
+            let z = i as f32;
+            v.lines.push(Segment::line(Vec3::new(lo.x, y, z), Vec3::new(hi.x, y, z), c, wd).with_alpha(0.8));
+        }
     }
     // The solver's graph (`Overlay::Graph`): islands tint the bodies, graph colours the dots.
     let graph = f.overlays.has(Overlay::Graph);
@@ -238,9 +247,11 @@ fn main_view(f: &FrameInput) -> ViewDraw {
         if matches!(b.shape, Shape::Sphere { .. }) && selected {
             v.overlay.push(Segment::point(pose.pos, colors::SELECTED, 12.0));
         }
-        if f.overlays.has(Overlay::Axes) {
+        // Body axes on the moving bodies (a static ground's would cross the whole view),
+        // and on a static body when it is selected.
+        if f.overlays.has(Overlay::Axes) && (b.is_dynamic() || selected) {
             let r = b.shape.bounding_radius() * 0.9;
-            for (axis, c) in [(Vec3::X, [0.9, 0.1, 0.1]), (Vec3::Y, [0.1, 0.7, 0.1]), (Vec3::Z, [0.1, 0.2, 0.95])] {
+            for (axis, c) in [(Vec3::X, colors::BODY_X), (Vec3::Y, colors::BODY_Y), (Vec3::Z, colors::BODY_Z)] {
                 v.overlay.push(Segment::line(pose.pos, pose.pos + pose.rot * axis * r, c, 2.5));
             }
         }
@@ -259,10 +270,7 @@ fn main_view(f: &FrameInput) -> ViewDraw {
         if m.points.is_empty() {
             continue;
         }
-        let (ba, bb) = (&w.bodies()[c.a as usize], &w.bodies()[c.b as usize]);
-        let mass = ba.mass().min(bb.mass());
-        // Arrows are scaled so the lighter body's weight·dt (at 60 Hz) draws 0.4 m long.
-        let unit = mass * 9.81 / 60.0;
+        let unit = impulse_unit(w, c);
         for (k, p) in m.points.iter().enumerate() {
             // Dots are depth-tested (a contact behind a wall stays hidden); arrows stay on
             // top, since a normal usually points into a body, and start a few pixels out
@@ -271,14 +279,14 @@ fn main_view(f: &FrameInput) -> ViewDraw {
             if f.overlays.has(Overlay::Normals) {
                 arrow(&mut v.overlay, base, base + m.normal * 0.35, colors::NORMAL, 2.5);
             }
-            if f.overlays.has(Overlay::Impulses) && unit.is_finite() && unit > 0.0 {
+            if let (true, Some(unit)) = (f.overlays.has(Overlay::Impulses), unit) {
                 let imp = c.impulses[k];
-                let ln = (imp.normal / unit * 0.4).min(3.0);
+                let ln = (imp.normal / unit * IMPULSE_ARROW).min(3.0);
                 if ln > 1e-3 {
                     arrow(&mut v.overlay, base, base + m.normal * ln, colors::IMPULSE_NORMAL, 3.0);
                 }
                 let fr = c.tangents[0] * imp.tangent[0] + c.tangents[1] * imp.tangent[1];
-                let lf = (fr.length() / unit * 0.4).min(3.0);
+                let lf = (fr.length() / unit * IMPULSE_ARROW).min(3.0);
                 if lf > 1e-3 {
                     arrow(&mut v.overlay, base, base + fr.normalize() * lf, colors::IMPULSE_FRICTION, 3.0);
                 }
@@ -333,6 +341,51 @@ fn main_view(f: &FrameInput) -> ViewDraw {
         v.overlay.push(Segment::point(a, [0.1, 0.1, 0.1], 7.0));
     }
     v
+}
+
+/// Length (m) of an impulse arrow for one [`impulse_unit`].
+pub const IMPULSE_ARROW: f32 = 0.4;
+
+/// The impulse that draws an arrow [`IMPULSE_ARROW`] long for contact `c`: the lighter
+/// body's weight over a step at 60 Hz (N·s); None when both bodies are static.
+pub fn impulse_unit(w: &World, c: &crate::physics::Contact) -> Option<f32> {
+    let (ba, bb) = (&w.bodies()[c.a as usize], &w.bodies()[c.b as usize]);
+    let unit = ba.mass().min(bb.mass()) * 9.81 / 60.0;
+    (unit.is_finite() && unit > 0.0).then_some(unit)
+}
+
+/// Where the ground grid (1 m squares, every fifth line darker) is drawn: its height and
+/// its extent in x and z (`lo`, `hi` as (x, z)). It lies on the floor, the static body
+/// with the largest footprint (its box's x·z area), lifted a hair above the box's top and
+/// cut to it, so no line floats past the floor's edge over the faces below (a raised
+/// ground) or crosses a table set on a larger floor. Without a static body it lies on
+/// y = 0 when there is gravity, and is left out without (no floor: the plane would cut
+/// through bodies floating about y = 0). Never over a mesh ground: terrain dips below its
+/// box's top and the grid would show through it in dashes. At most 20 m from the origin.
+pub fn grid_floor(w: &World) -> Option<(f32, glam::Vec2, glam::Vec2)> {
+    const LIFT: f32 = 0.002;
+    const REACH: f32 = 20.0;
+    if w.bodies().iter().any(|b| b.shape.mesh().is_some()) {
+        return None;
+    }
+    let footprint = |bb: &crate::physics::Aabb| (bb.max.x - bb.min.x) * (bb.max.z - bb.min.z);
+    let floor = w.bodies().iter().filter(|b| !b.is_dynamic()).map(|b| b.shape.aabb(&b.pose)).fold(
+        None::<crate::physics::Aabb>,
+        |best, bb| match best {
+            Some(b) if footprint(&b) >= footprint(&bb) => Some(b),
+            _ => Some(bb),
+        },
+    );
+    let reach = glam::Vec2::splat(REACH);
+    match floor {
+        Some(bb) => {
+            let (lo, hi) =
+                (glam::Vec2::new(bb.min.x, bb.min.z).max(-reach), glam::Vec2::new(bb.max.x, bb.max.z).min(reach));
+            (lo.cmple(hi).all()).then_some((bb.max.y + LIFT, lo, hi))
+        }
+        None if w.gravity != Vec3::ZERO => Some((LIFT, -reach, reach)),
+        None => None,
+    }
 }
 
 /// The twelve edges of an axis-aligned box.

@@ -117,6 +117,12 @@ pub mod colors {
     pub const IMPULSE_NORMAL: [f32; 3] = [0.0, 0.65, 0.15];
     /// Friction impulses.
     pub const IMPULSE_FRICTION: [f32; 3] = [0.8, 0.1, 0.8];
+    /// A body's x axis (the axes overlay).
+    pub const BODY_X: [f32; 3] = [0.9, 0.1, 0.1];
+    /// A body's y axis.
+    pub const BODY_Y: [f32; 3] = [0.1, 0.7, 0.1];
+    /// A body's z axis.
+    pub const BODY_Z: [f32; 3] = [0.1, 0.2, 0.95];
     /// AABBs.
     pub const AABB: [f32; 3] = [0.25, 0.55, 0.3];
     /// The broad phase's enlarged AABBs.

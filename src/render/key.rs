@@ -1,0 +1,86 @@
+//! The overlays' key: what the colours of the contact, impulse, box and axis overlays mean,
+//! row by row, listing only what the picture shows (the labels paint the rows under the
+//! title, beside the joints' key and the solver graph's legend, so a picture needs no
+//! caption added by hand).
+//!
+//! The rows follow the drawing's own tests in [`super::views`] (a contact dot for every
+//! point when the contacts overlay is on and the graph's is not, an impulse arrow only when
+//! it is drawn at all, axes only on moving or selected bodies); `tests/svg.rs` checks them
+//! against pictures. Limits: the depth scale names its two ends, not every shade between.
+
+use super::views::{impulse_unit, IMPULSE_ARROW};
+use crate::physics::World;
+use crate::scene::format::Overlay;
+use crate::view::{colors, Overlays};
+
+/// One row of the key: its head ("contacts:") and each colour drawn with what it means.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyRow {
+    /// What the row is about, with its colon.
+    pub head: &'static str,
+    /// Each colour and its meaning, in the order they are written.
+    pub items: Vec<([f32; 3], String)>,
+}
+
+/// The key's rows for `w` drawn with `overlays`, `selected` the selected bodies.
+pub fn rows(w: &World, overlays: &Overlays, selected: &[usize]) -> Vec<KeyRow> {
+    let mut rows = Vec::new();
+    let points = || w.contacts().iter().flat_map(|c| c.manifold.points.iter());
+    // Contact dots (the graph overlay colours them by graph colour instead, in its legend).
+    let mut contacts = Vec::new();
+    if overlays.has(Overlay::Contacts) && !overlays.has(Overlay::Graph) {
+        if points().any(|p| p.depth >= 0.0) {
+            contacts.push((colors::CONTACT_SHALLOW, "touching".to_string()));
+            contacts.push((colors::CONTACT_DEEP, "2 cm deep or more".to_string()));
+        }
+        if points().any(|p| p.depth < 0.0) {
+            contacts.push((colors::CONTACT_SPECULATIVE, "apart, within the margin (speculative)".to_string()));
+        }
+    }
+    if overlays.has(Overlay::Normals) && points().next().is_some() {
+        contacts.push((colors::NORMAL, "normal".to_string()));
+    }
+    if !contacts.is_empty() {
+        rows.push(KeyRow { head: "contacts:", items: contacts });
+    }
+    if overlays.has(Overlay::Impulses) {
+        let (mut normal, mut friction) = (false, false);
+        for c in w.contacts() {
+            let Some(unit) = impulse_unit(w, c) else { continue };
+            for (k, _) in c.manifold.points.iter().enumerate() {
+                let imp = c.impulses[k];
+                normal |= imp.normal / unit * IMPULSE_ARROW > 1e-3;
+                let fr = c.tangents[0] * imp.tangent[0] + c.tangents[1] * imp.tangent[1];
+                friction |= fr.length() / unit * IMPULSE_ARROW > 1e-3;
+            }
+        }
+        let mut items = Vec::new();
+        if normal {
+            items.push((colors::IMPULSE_NORMAL, "normal".to_string()));
+        }
+        if friction {
+            items.push((colors::IMPULSE_FRICTION, "friction".to_string()));
+        }
+        if !items.is_empty() {
+            let last = items.len() - 1;
+            items[last].1 += &format!("   (an arrow {IMPULSE_ARROW} m long: the lighter body's weight × 1/60 s)");
+            rows.push(KeyRow { head: "impulses:", items });
+        }
+    }
+    let mut boxes = Vec::new();
+    if overlays.has(Overlay::Aabbs) && !w.bodies().is_empty() {
+        boxes.push((colors::AABB, "bounding box".to_string()));
+    }
+    if overlays.has(Overlay::EnlargedAabbs) && !w.enlarged_aabbs().is_empty() {
+        boxes.push((colors::ENLARGED_AABB, "enlarged box (the broad phase keeps its pairs)".to_string()));
+    }
+    if !boxes.is_empty() {
+        rows.push(KeyRow { head: "boxes:", items: boxes });
+    }
+    let axes = w.bodies().iter().enumerate().any(|(i, b)| b.is_dynamic() || selected.contains(&i));
+    if overlays.has(Overlay::Axes) && axes {
+        let items = [(colors::BODY_X, "x"), (colors::BODY_Y, "y"), (colors::BODY_Z, "z")];
+        rows.push(KeyRow { head: "body axes:", items: items.map(|(c, t)| (c, t.to_string())).to_vec() });
+    }
+    rows
+}
