@@ -264,7 +264,7 @@ fn overlay_pictures_carry_their_key() {
     for item in ["contacts:", "normal", "impulses:", "boxes:", "bounding box"] {
         assert!(has(&key, item), "{item}: {key:?}");
     }
-    assert!(key.iter().any(|s| s.starts_with("normal   (an arrow 0.4 m long")), "{key:?}");
+    assert!(key.iter().any(|s| s.starts_with("normal   (an arrow 1 m long")), "{key:?}");
     assert!(!key.iter().any(|s| s.starts_with("friction")), "no friction arrow is drawn: {key:?}");
     assert!(has(&key, "enlarged box (the broad phase keeps its pairs)"), "{key:?}");
     assert!(!has(&key, "touching"), "no contact dots: {key:?}");

@@ -344,7 +344,7 @@ fn main_view(f: &FrameInput) -> ViewDraw {
 }
 
 /// Length (m) of an impulse arrow for one [`impulse_unit`].
-pub const IMPULSE_ARROW: f32 = 0.4;
+pub const IMPULSE_ARROW: f32 = 1.0;
 
 /// The impulse that draws an arrow [`IMPULSE_ARROW`] long for contact `c`: the lighter
 /// body's weight over a step at 60 Hz (N·s); None when both bodies are static.
