@@ -35,6 +35,13 @@ fn texts(doc: &roxmltree::Document) -> Vec<String> {
     doc.descendants().filter(|n| n.has_tag_name("text")).map(|n| n.text().unwrap_or("").to_string()).collect()
 }
 
+/// The texts of `t`'s vector picture.
+fn svg_texts(t: &mut Testbed) -> Vec<String> {
+    let doc_text = vector::svg(t, SIZE);
+    let doc = roxmltree::Document::parse(&doc_text).expect("well-formed XML");
+    texts(&doc)
+}
+
 /// Three boxes in the air, apart and turned: the faces the eye sees, counted from the
 /// bodies' own hulls, are the polygons of the picture.
 #[test]
@@ -164,11 +171,6 @@ fn the_svg_rasterised_matches_the_png_of_the_same_view() {
 /// many joints, drawn as anchors only, has none until one of its joints is selected.
 #[test]
 fn jointed_pictures_carry_the_joints_key() {
-    let texts_of = |t: &mut Testbed| {
-        let doc_text = vector::svg(t, SIZE);
-        let doc = roxmltree::Document::parse(&doc_text).expect("well-formed XML");
-        texts(&doc)
-    };
     let run = |name: &str, steps: usize| {
         let mut t = testbed(name);
         for _ in 0..steps {
@@ -177,27 +179,27 @@ fn jointed_pictures_carry_the_joints_key() {
         t
     };
     // The door: one motorised hinge with limits, drawn in detail.
-    let door = texts_of(&mut run("door.ron", 60));
+    let door = svg_texts(&mut run("door.ron", 60));
     assert!(door.iter().any(|s| s == "joints:"), "{door:?}");
     for item in ["anchor on A", "anchor on B", "axis", "limits", "joint force (N)"] {
         assert!(door.iter().any(|s| s == item), "{item}: {door:?}");
     }
     assert!(!door.iter().any(|s| s == "stretched or broken"), "{door:?}");
     // The cradle: five hinges without limits.
-    let cradle = texts_of(&mut run("newtons_cradle.ron", 45));
+    let cradle = svg_texts(&mut run("newtons_cradle.ron", 45));
     assert!(cradle.iter().any(|s| s == "axis") && !cradle.iter().any(|s| s == "limits"), "{cradle:?}");
     // The slider-crank's piston travels along its slider's axis: that is its motion, not a
     // stretched joint (its anchors are apart along the axis, and only along it).
-    let crank = texts_of(&mut run("slider_crank.ron", 60));
+    let crank = svg_texts(&mut run("slider_crank.ron", 60));
     assert!(crank.iter().any(|s| s == "axis"), "{crank:?}");
     assert!(!crank.iter().any(|s| s == "stretched or broken"), "{crank:?}");
     // Fifty links: anchors only (no axis or force drawn), so no key; a selected link is
     // drawn in detail, and the key appears.
     let mut chain = run("chain_50.ron", 60);
-    assert!(!texts_of(&mut chain).iter().any(|s| s == "joints:"));
+    assert!(!svg_texts(&mut chain).iter().any(|s| s == "joints:"));
     let link = chain.world().joint_handles().nth(10).map(|(h, _)| h);
     chain.selection.joint = link;
-    let selected = texts_of(&mut chain);
+    let selected = svg_texts(&mut chain);
     assert!(selected.iter().any(|s| s == "joints:") && selected.iter().any(|s| s == "joint force (N)"), "{selected:?}");
 }
 
@@ -208,11 +210,6 @@ fn jointed_pictures_carry_the_joints_key() {
 /// depth key where the solver graph colours the dots instead.
 #[test]
 fn overlay_pictures_carry_their_key() {
-    let texts_of = |t: &mut Testbed| {
-        let doc_text = vector::svg(t, SIZE);
-        let doc = roxmltree::Document::parse(&doc_text).expect("well-formed XML");
-        texts(&doc)
-    };
     let has = |texts: &[String], s: &str| texts.iter().any(|x| x == s);
     let mut dominoes = testbed("dominoes.ron");
     for _ in 0..120 {
@@ -223,16 +220,16 @@ fn overlay_pictures_carry_their_key() {
     assert!(touching && apart, "the falling row has both kinds of point");
     dominoes.view.overlays = Overlays::default();
     dominoes.view.overlays.set(Overlay::Contacts, true);
-    let key = texts_of(&mut dominoes);
+    let key = svg_texts(&mut dominoes);
     for item in ["contacts:", "touching", "2 cm deep or more", "apart, within the margin (speculative)"] {
         assert!(has(&key, item), "{item}: {key:?}");
     }
     assert!(!has(&key, "impulses:") && !has(&key, "boxes:") && !has(&key, "body axes:"), "{key:?}");
     dominoes.view.overlays.set(Overlay::Graph, true);
-    let graph = texts_of(&mut dominoes);
+    let graph = svg_texts(&mut dominoes);
     assert!(!has(&graph, "touching"), "the graph's colours replace the depth's: {graph:?}");
     dominoes.view.overlays = Overlays::default();
-    let none = texts_of(&mut dominoes);
+    let none = svg_texts(&mut dominoes);
     assert!(!has(&none, "contacts:"), "{none:?}");
 
     let mut resting = from_text(
@@ -260,7 +257,7 @@ fn overlay_pictures_carry_their_key() {
     for o in [Overlay::Normals, Overlay::Impulses, Overlay::Aabbs, Overlay::EnlargedAabbs] {
         resting.view.overlays.set(o, true);
     }
-    let key = texts_of(&mut resting);
+    let key = svg_texts(&mut resting);
     for item in ["contacts:", "normal", "impulses:", "boxes:", "bounding box"] {
         assert!(has(&key, item), "{item}: {key:?}");
     }
