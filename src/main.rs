@@ -142,9 +142,15 @@ mod native {
         let finite = run.iter().try_for_each(|s| cli::check_finite(&s.world));
         if let Some(path) = &args.screenshot {
             // The testbed starts from side A's state after the run (as a run of one method's does:
-            // its pair records, clip stages and framing are of the last step).
+            // its pair records and clip stages are of the last step). The framing is the scene's
+            // start's, as the window's comparison has it: side A's last state is one method's
+            // outcome (a naive stack scattered), and every side shares the one camera.
+            let start = contactlab::app::view_state::initial_camera(&scene);
             scene.world = run[0].world.clone();
             let mut t = cli::testbed(args, scene)?;
+            if args.camera.is_none() && args.view != Some(contactlab::view::Figure::Clip) {
+                (t.view.camera, t.view.initial_camera) = (start, start);
+            }
             t.set_sides(&modes);
             for (k, side) in run.into_iter().enumerate() {
                 if let Some(s) = t.sides.get_mut(k) {

@@ -391,3 +391,34 @@ fn the_inspectors_impulse_columns_fit_the_panel_at_1280_by_720() {
     }
     assert!(checked >= 8, "{checked} impulse labels found");
 }
+
+/// A scene without a camera of its own is framed by a short run of its own method, whatever
+/// method the run or the comparison chose (`--solver`, `--compare`): the naive method
+/// scatters the 10-box stack over its ground, and the frame stays the stack's. The frame
+/// holds the standing stack: its top box within the picture, its height a good share of it.
+#[test]
+fn the_automatic_camera_frames_the_scene_as_its_own_method_runs_it() {
+    use contactlab::app::view_state::initial_camera;
+    let path = scene::scenes_dir().join("stack_10.ron");
+    let own = scene::load(&path).unwrap();
+    assert!(own.desc.camera.is_none() && own.desc.solver.mode == SolverMode::Iterative);
+    let mut naive = scene::load(&path).unwrap();
+    naive.world.settings.mode = SolverMode::Naive;
+    let (a, b) = (initial_camera(&own), initial_camera(&naive));
+    assert_eq!((a.target, a.distance, a.yaw, a.pitch), (b.target, b.distance, b.yaw, b.pitch));
+    // The stack's lowest and highest points on the picture (16:9), in normalised height.
+    let vp = a.view_proj(16.0 / 9.0);
+    let ys: Vec<f32> = own
+        .world
+        .bodies()
+        .iter()
+        .filter(|x| x.is_dynamic())
+        .flat_map(|x| {
+            [x.pose.pos.y - 0.5, x.pose.pos.y + 0.5]
+                .map(|y| vp.project_point3(glam::Vec3::new(x.pose.pos.x, y, x.pose.pos.z)).y)
+        })
+        .collect();
+    let (lo, hi) = ys.iter().fold((f32::MAX, f32::MIN), |(l, h), &y| (l.min(y), h.max(y)));
+    assert!(lo > -1.0 && hi < 1.0, "the stack in the picture: {lo} .. {hi}");
+    assert!(hi - lo > 1.0, "the stack spans half the picture's height or more: {}", hi - lo);
+}

@@ -105,12 +105,16 @@ pub const AUTO_FRAME_SECONDS: f32 = 2.0;
 /// [`AUTO_FRAME_SECONDS`] (with room above for the picture's title)
 /// (simulated on a copy of the world; at most about 100 000 body-steps, so a huge scene
 /// frames a shorter stretch), seen from the default direction (above, front right). A
-/// scene without dynamic bodies frames all of them.
+/// scene without dynamic bodies frames all of them. The copy runs the scene's own method,
+/// whatever `--solver` or `--compare` chose: every method is seen in the frame the scene
+/// was written for (a naive stack that scatters its boxes off the ground would otherwise
+/// frame their fall, the stack a speck at the top of each tile of a comparison).
 pub fn auto_camera(scene: &LoadedScene) -> Camera {
     let d = crate::scene::format::CameraDesc::default();
     let dir = Vec3::new(d.eye.0 - d.target.0, d.eye.1 - d.target.1, d.eye.2 - d.target.2);
     let mut cam = Camera::look_at(dir, Vec3::ZERO, d.fov_deg);
     let mut world = scene.world.clone();
+    world.settings.mode = scene.desc.solver.mode;
     let any_dynamic = world.bodies().iter().any(|b| b.is_dynamic());
     let bounds = |w: &World| {
         let mut acc: Option<crate::physics::Aabb> = None;
