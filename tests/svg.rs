@@ -193,10 +193,29 @@ fn jointed_pictures_carry_the_joints_key() {
     let crank = svg_texts(&mut run("slider_crank.ron", 60));
     assert!(crank.iter().any(|s| s == "axis"), "{crank:?}");
     assert!(!crank.iter().any(|s| s == "stretched or broken"), "{crank:?}");
-    // Fifty links: anchors only (no axis or force drawn), so no key; a selected link is
-    // drawn in detail, and the key appears.
+    assert!(crank.iter().any(|s| s == "rope, rod or travel"), "the piston's travel: {crank:?}");
+    // A soft joint's give is not a stretch: the rope bridge's planks hang 2–3 mm apart at
+    // each joint under the box (measured: every joint over 1 mm, none over 4 mm, at step
+    // 120); the ragdoll landing pulls a joint 24 mm apart (step 60), which is.
+    let hanging = run("rope_bridge.ron", 120);
+    let gaps =
+        |t: &Testbed| t.world().joint_records().iter().map(|r| (r.anchor_b - r.anchor_a).length()).collect::<Vec<_>>();
+    assert!(gaps(&hanging).iter().all(|g| *g < 5e-3), "{:?}", gaps(&hanging));
+    let mut hanging = hanging;
+    assert!(!svg_texts(&mut hanging).iter().any(|s| s == "stretched or broken"));
+    let mut landing = run("ragdoll.ron", 60);
+    assert!(gaps(&landing).iter().any(|g| *g > 5e-3), "{:?}", gaps(&landing));
+    let landed = svg_texts(&mut landing);
+    assert!(landed.iter().any(|s| s == "stretched or broken"), "{landed:?}");
+    assert!(!landed.iter().any(|s| s == "rope, rod or travel"), "no slider, wheel, rope or rod: {landed:?}");
+    // Fifty links: anchors and arms only (no axis or force drawn), and the key says so; a
+    // selected link is drawn in detail, and the key gains its force.
     let mut chain = run("chain_50.ron", 60);
-    assert!(!svg_texts(&mut chain).iter().any(|s| s == "joints:"));
+    let plain = svg_texts(&mut chain);
+    for item in ["joints:", "anchor on A", "anchor on B", "body centre to anchor"] {
+        assert!(plain.iter().any(|s| s == item), "{item}: {plain:?}");
+    }
+    assert!(!plain.iter().any(|s| s == "axis" || s == "joint force (N)" || s == "stretched or broken"), "{plain:?}");
     let link = chain.world().joint_handles().nth(10).map(|(h, _)| h);
     chain.selection.joint = link;
     let selected = svg_texts(&mut chain);

@@ -353,7 +353,7 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
         use crate::render::toi::{GHOST_END, GHOST_IMPACT, GHOST_START};
         let first = rec.events.first().map_or(0.0, |e| e.fraction);
         let items = [
-            (GHOST_START, format!("time of impact, step {}:   start", rec.step)),
+            (GHOST_START, "start".to_string()),
             (GHOST_IMPACT, format!("impact ({:.0} % into the step)", first * 100.0)),
             (
                 GHOST_END,
@@ -364,14 +364,8 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
                 },
             ),
         ];
-        let mut x = main.x + 14.0 * u;
-        for (c, text) in items {
-            let at = s.p(x, line_y);
-            let r = s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(14.0), dark);
-            let dot = Pos2::new(r.max.x + 10.0, r.center().y);
-            s.painter.circle_filled(dot, 5.0, c32(c));
-            x = (dot.x + 16.0) * ppp;
-        }
+        let at = s.p(main.x + 14.0 * u, line_y);
+        s.swatches(at, format!("time of impact, step {}:", rec.step), items, 14.0);
         line_y += 22.0 * u;
     }
     // The joints' drawing: what its colours mean, where more than anchors is drawn.
@@ -387,7 +381,8 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
     }
     // The contact, impulse, box and axis overlays: what their colours mean.
     if !inset_alone(t) {
-        for row in crate::render::key::rows(w, &t.view.overlays, &t.selection.bodies) {
+        let clip = pd.map(|p| (p, t.selection.clip_stage));
+        for row in crate::render::key::rows(w, &t.view.overlays, &t.selection.bodies, clip) {
             let at = s.p(main.x + 14.0 * u, line_y);
             s.swatches(at, row.head.into(), row.items, 14.0);
             line_y += 22.0 * u;
@@ -403,8 +398,21 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
     // clip stage shown, and each point's index and normal impulse beside it.
     if let Some(pd) = pd {
         if let Some(r) = &pd.record {
+            // A pair the contact pipeline never saw in a step whose continuous stage put one
+            // of them back at its impact with the other: say so, or the caption reads as if
+            // nothing met.
+            let (a, b) = (pd.a as u32, pd.b as u32);
+            let swept = toi.filter(|rec| rec.step == r.step).is_some_and(|rec| {
+                rec.events.iter().any(|e| (e.body, e.other) == (a, b) || (e.body, e.other) == (b, a))
+            });
+            let note = match (r.path, swept) {
+                (crate::physics::collide::PairPath::NotCandidate, true) => {
+                    " (their impact was found by the continuous stage)"
+                }
+                _ => "",
+            };
             let line = format!(
-                "{} – {}:  {} in step {}",
+                "{} – {}:  {} in step {}{note}",
                 w.bodies()[pd.a].name,
                 w.bodies()[pd.b].name,
                 super::panels::path_name(r.path),

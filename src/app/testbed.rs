@@ -23,7 +23,7 @@ mod replay;
 
 use super::session::Session;
 use super::sides::{tiles, Sides, SIDE_NAMES};
-use super::view_state::initial_camera;
+use super::view_state::{initial_camera, near_part, size};
 use super::{picking, selection::Selection, tools::Tools, view_state::ViewState};
 use crate::physics::{SolverMode, World};
 use crate::render::draw::Rect;
@@ -326,16 +326,27 @@ impl Testbed {
 
     /// Frames the camera on the selected pair's clip (its reference and incident faces), or
     /// on the pair when it has none (`--view clip`); the framing becomes the initial camera.
+    /// A reference face more than four times the incident face's size (a ground's top under
+    /// a box) gives only its part near the incident face, as [`ViewState::frame_pair`] does
+    /// for a ground: the clip is what is framed, not the ground.
     pub fn frame_clip(&mut self, aspect: f32) {
-        let polys = self
+        let bounds = |ps: &[Vec3]| {
+            let first = *ps.first()?;
+            let (lo, hi) = ps.iter().fold((first, first), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+            Some(crate::physics::Aabb::new(lo, hi))
+        };
+        let faces = self
             .pair_debug()
             .and_then(|p| p.clip.as_ref())
-            .map(|c| c.reference_polygon.iter().chain(&c.incident_polygon).copied().collect::<Vec<Vec3>>());
-        match polys.filter(|p| !p.is_empty()) {
-            Some(points) => {
-                let (lo, hi) = points.iter().fold((points[0], points[0]), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
-                self.view.camera.frame_in(&crate::physics::Aabb::new(lo, hi), aspect);
-            }
+            .map(|c| (bounds(&c.reference_polygon), bounds(&c.incident_polygon)));
+        let framed = match faces {
+            Some((Some(r), Some(i))) if size(&r) > 4.0 * size(&i) => Some(near_part(&r, &i)),
+            Some((Some(r), Some(i))) => Some(r.union(&i)),
+            Some((r, i)) => r.or(i),
+            None => None,
+        };
+        match framed {
+            Some(b) => self.view.camera.frame_in(&b, aspect),
             None => self.frame_scene(),
         }
         self.view.initial_camera = self.view.camera;

@@ -2,7 +2,7 @@
 //! insets' rotation, the overlays drawn, the look (theme, background, teaching labels), the
 //! 3D view's rectangle, the help overlay and the frame time. Nothing here changes a world.
 
-use crate::physics::World;
+use crate::physics::{Aabb, World};
 use crate::scene::LoadedScene;
 use crate::view::{Camera, Insets, Look, Overlays};
 use glam::Vec3;
@@ -51,18 +51,10 @@ impl ViewState {
     pub fn frame_pair(&mut self, world: &World, (a, b): (usize, usize), aspect: f32) {
         let bounds = |i: usize| world.bodies().get(i).map(|x| (x.shape.aabb(&x.pose), x.is_dynamic()));
         let (Some((ba, da)), Some((bb, db))) = (bounds(a), bounds(b)) else { return };
-        let size = |x: &crate::physics::Aabb| (x.max - x.min).length();
-        let near = |big: &crate::physics::Aabb, small: &crate::physics::Aabb| {
-            // The big body's box cut to the small one's, grown by the small one's size.
-            let grow = Vec3::splat(0.5 * size(small));
-            let lo = (small.min - grow).max(big.min);
-            let hi = (small.max + grow).min(big.max);
-            small.union(&crate::physics::Aabb::new(lo.min(hi), hi.max(lo)))
-        };
         let framed = if !da && size(&ba) > 4.0 * size(&bb) {
-            near(&ba, &bb)
+            near_part(&ba, &bb)
         } else if !db && size(&bb) > 4.0 * size(&ba) {
-            near(&bb, &ba)
+            near_part(&bb, &ba)
         } else {
             ba.union(&bb)
         };
@@ -85,6 +77,20 @@ impl ViewState {
             self.camera.frame_in(&b, aspect);
         }
     }
+}
+
+/// The diagonal of box `b`.
+pub(crate) fn size(b: &Aabb) -> f32 {
+    (b.max - b.min).length()
+}
+
+/// `small` with the part of `big` near it: `big` cut to `small` grown by half its size (the
+/// ground under a box, framed near the box).
+pub(crate) fn near_part(big: &Aabb, small: &Aabb) -> Aabb {
+    let grow = Vec3::splat(0.5 * size(small));
+    let lo = (small.min - grow).max(big.min);
+    let hi = (small.max + grow).min(big.max);
+    small.union(&Aabb::new(lo.min(hi), hi.max(lo)))
 }
 
 /// The camera a scene starts with: its own if it sets one, else [`auto_camera`].

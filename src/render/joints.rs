@@ -1,5 +1,6 @@
 //! Joints in the main view, from the world's plain [`JointRecord`]s: each body's line to its
-//! anchor, the two anchors (joined in red when the joint is stretched; in grey along a
+//! anchor, the two anchors (joined in red, and ringed in red, when the joint is stretched
+//! by more than [`STRETCHED`]; in grey along a
 //! slider's or a wheel's axis, where their gap is the joint's travel), the axis of hinges,
 //! sliders, wheels and angle joints, hinge limits as an arc about the axis with a tick at the
 //! current angle, slider and wheel travel as a bar along the axis with a marker at the
@@ -23,8 +24,15 @@ const ANCHOR_A: [f32; 3] = [0.9, 0.45, 0.05];
 const ANCHOR_B: [f32; 3] = [0.1, 0.45, 0.9];
 const STRETCH: [f32; 3] = [0.9, 0.05, 0.05];
 const LINK: [f32; 3] = [0.25, 0.25, 0.3];
+/// Anchor to anchor where that is the joint itself: a pulley's rope, a distance joint's rod,
+/// a slider's or a wheel's travel along its axis.
+const SPAN: [f32; 3] = [0.6, 0.42, 0.25];
 const AXIS: [f32; 3] = [0.1, 0.6, 0.25];
 const LIMIT: [f32; 3] = [0.55, 0.2, 0.7];
+/// A joint's anchors further apart than this (m) are drawn as stretched: a soft joint's
+/// give under load (the rope bridge's planks hang 2–3 mm apart at each joint) is not, a
+/// ragdoll's joint pulled 24 mm apart as it lands is.
+const STRETCHED: f32 = 5e-3;
 /// Joint force arrows.
 pub const FORCE: [f32; 3] = [0.85, 0.1, 0.45];
 /// Longest force arrow (m): a light body hanging under a heavy one would otherwise get an
@@ -100,20 +108,23 @@ pub fn draw(
         if let JointKind::Pulley { ground_a, ground_b, .. } = r.params {
             // The rope over its two pulleys: A's anchor up to A's pulley, across, and down to
             // B's anchor; each pulley a ring.
-            out.push(Segment::line(pa, ground_a, LINK, 2.0 * w));
-            out.push(Segment::line(ground_a, ground_b, LINK, 2.0 * w));
-            out.push(Segment::line(ground_b, pb, LINK, 2.0 * w));
+            out.push(Segment::line(pa, ground_a, SPAN, 2.0 * w));
+            out.push(Segment::line(ground_a, ground_b, SPAN, 2.0 * w));
+            out.push(Segment::line(ground_b, pb, SPAN, 2.0 * w));
             for g in [ground_a, ground_b] {
                 out.push(Segment::point(g, [0.05, 0.05, 0.07], 14.0 * w));
                 out.push(Segment::point(g, [0.85, 0.86, 0.9], 9.0 * w));
             }
         } else if matches!(r.params, JointKind::Distance { .. }) {
-            out.push(Segment::line(pa, pb, LINK, 2.0 * w));
-        } else if stretch(r) > 1e-3 {
+            out.push(Segment::line(pa, pb, SPAN, 2.0 * w));
+        } else if stretch(r) > STRETCHED {
+            // The gap in red, and a red ring around the anchors: a few millimetres' gap is
+            // shorter than the dots at most zooms.
             out.push(Segment::line(pa, pb, STRETCH, 2.5 * w));
-        } else if gap > 1e-3 {
+            out.push(Segment::point(pa, STRETCH, 18.0 * w));
+        } else if gap > 1e-3 && matches!(r.params, JointKind::Slider { .. } | JointKind::Wheel { .. }) {
             // A slider's or a wheel's travel along its axis: its motion, not an error.
-            out.push(Segment::line(pa, pb, LINK, 2.0 * w));
+            out.push(Segment::line(pa, pb, SPAN, 2.0 * w));
         }
         out.push(Segment::point(pa, [0.05, 0.05, 0.07], 12.0 * w));
         out.push(Segment::point(pa, ANCHOR_A, 8.0 * w));
@@ -190,8 +201,7 @@ fn stretch(r: &JointRecord) -> f32 {
 }
 
 /// The key of what [`draw`] shows of `records` (same arguments): each of its colours that
-/// the drawing uses, with its meaning, read from the drawing itself. Empty when only the
-/// anchors are drawn (a long chain), which need no key.
+/// the drawing uses, with its meaning, read from the drawing itself.
 pub fn key(world: &World, records: &[JointRecord], selected: Option<usize>, dt: f32) -> Vec<([f32; 3], &'static str)> {
     let mut drawn = Vec::new();
     draw(&mut drawn, world, records, selected, dt, |out, a, b, c, w| out.push(Segment::line(a, b, c, w)));
@@ -199,14 +209,12 @@ pub fn key(world: &World, records: &[JointRecord], selected: Option<usize>, dt: 
     let items = [
         (ANCHOR_A, "anchor on A"),
         (ANCHOR_B, "anchor on B"),
+        (LINK, "body centre to anchor"),
+        (SPAN, "rope, rod or travel"),
         (AXIS, "axis"),
         (LIMIT, "limits"),
         (FORCE, "joint force (N)"),
         (STRETCH, "stretched or broken"),
     ];
-    let shown: Vec<_> = items.into_iter().filter(|(c, _)| used(c)).collect();
-    if shown.iter().all(|(c, _)| *c == ANCHOR_A || *c == ANCHOR_B) {
-        return Vec::new();
-    }
-    shown
+    items.into_iter().filter(|(c, _)| used(c)).collect()
 }

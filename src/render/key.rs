@@ -11,7 +11,7 @@
 use super::views::{impulse_unit, IMPULSE_ARROW};
 use crate::physics::World;
 use crate::scene::format::Overlay;
-use crate::view::{colors, Overlays};
+use crate::view::{colors, depth_color, Overlays, PairDebug};
 
 /// One row of the key: its head ("contacts:") and each colour drawn with what it means.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,8 +22,14 @@ pub struct KeyRow {
     pub items: Vec<([f32; 3], String)>,
 }
 
-/// The key's rows for `w` drawn with `overlays`, `selected` the selected bodies.
-pub fn rows(w: &World, overlays: &Overlays, selected: &[usize]) -> Vec<KeyRow> {
+/// The key's rows for `w` drawn with `overlays`, `selected` the selected bodies and `clip`
+/// the selected pair's records with the clip stage shown (None: the last).
+pub fn rows(
+    w: &World,
+    overlays: &Overlays,
+    selected: &[usize],
+    clip: Option<(&PairDebug, Option<usize>)>,
+) -> Vec<KeyRow> {
     let mut rows = Vec::new();
     let points = || w.contacts().iter().flat_map(|c| c.manifold.points.iter());
     // Contact dots (the graph overlay colours them by graph colour instead, in its legend).
@@ -77,10 +83,41 @@ pub fn rows(w: &World, overlays: &Overlays, selected: &[usize]) -> Vec<KeyRow> {
     if !boxes.is_empty() {
         rows.push(KeyRow { head: "boxes:", items: boxes });
     }
+    if let (true, Some((pair, stage))) = (overlays.has(Overlay::Clip), clip) {
+        rows.extend(clip_row(pair, stage));
+    }
     let axes = w.bodies().iter().enumerate().any(|(i, b)| b.is_dynamic() || selected.contains(&i));
     if overlays.has(Overlay::Axes) && axes {
         let items = [(colors::BODY_X, "x"), (colors::BODY_Y, "y"), (colors::BODY_Z, "z")];
         rows.push(KeyRow { head: "body axes:", items: items.map(|(c, t)| (c, t.to_string())).to_vec() });
     }
     rows
+}
+
+/// The clip overlay's row ([`super::views`]' `clip_overlay`): the faces, the clipped
+/// polygon, and the points the stage shown has (kept by depth, then the manifold's).
+fn clip_row(pair: &PairDebug, stage: Option<usize>) -> Option<KeyRow> {
+    let Some(rec) = pair.clip.as_ref() else {
+        // An edge or curved contact: its points, drawn large.
+        let points = !pair.manifold.points.is_empty();
+        let items = vec![(
+            colors::CLIPPED,
+            "the manifold's points (no faces clipped: an edge or a curved contact)".to_string(),
+        )];
+        return points.then_some(KeyRow { head: "clip:", items });
+    };
+    let last = rec.stages.len() + 2;
+    let stage = stage.unwrap_or(last).min(last);
+    let mut items = vec![
+        (colors::REFERENCE, "reference face".to_string()),
+        (colors::INCIDENT, "incident face".to_string()),
+        (colors::CLIPPED, "clipped polygon".to_string()),
+    ];
+    if stage > rec.stages.len() && !rec.kept.is_empty() {
+        items.push((colors::CONTACT_SHALLOW, "kept by depth (coloured as the contacts)".to_string()));
+    }
+    if stage == last && !rec.reduced.is_empty() {
+        items.push((depth_color(0.01), "the manifold's points".to_string()));
+    }
+    Some(KeyRow { head: "clip:", items })
 }

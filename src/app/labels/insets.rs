@@ -118,7 +118,10 @@ fn winner_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, (gauss, minkowski)
         let f = rec.hull.faces()[rec.closest_face as usize];
         let mid = f.normal * f.offset * 0.5;
         if let Some(at) = screen(vp, m, ppp, mid) {
-            let text = format!("separation {:+.4} m", rec.origin_separation);
+            // To the digits shown; a separation that rounds to zero has no sign ("-0.0000"
+            // read as a penetration).
+            let d = (rec.origin_separation * 1e4).round() / 1e4;
+            let text = if d == 0.0 { "separation 0.0000 m".to_string() } else { format!("separation {d:+.4} m") };
             s.anchored(at, text, 13.0, priority::FACE, Some(in_points(m, ppp)));
             if let Some(l) = s.labels.last_mut() {
                 l.plate = c32(colors::WINNER);
