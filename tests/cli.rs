@@ -535,3 +535,43 @@ fn strip_timings(v: &mut Value) {
         _ => {}
     }
 }
+
+/// The Minkowski figure's legend names what the figure has: the resting boxes' difference
+/// has no edge × edge face and its nearest face passes through the origin (no arrow to
+/// key); the crossed edges' has edge × edge faces. The separation that rounds to zero is
+/// written without a sign.
+#[test]
+fn the_minkowski_legend_names_what_the_figure_has() {
+    let dir = std::env::temp_dir().join(format!("contactlab-mk-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let texts = |name: &str, steps: &str| {
+        let out = dir.join(format!("{name}.svg"));
+        let status = contactlab()
+            .args([
+                &scene(&format!("{name}.ron")),
+                "--headless",
+                "--steps",
+                steps,
+                "--view",
+                "minkowski",
+                "--screenshot",
+            ])
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let svg = std::fs::read_to_string(&out).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        doc.descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .map(|n| n.text().unwrap_or("").to_string())
+            .collect::<Vec<_>>()
+    };
+    let resting = texts("box_on_box", "60");
+    assert!(resting.iter().any(|s| s == "nearest face (the winner)"), "{resting:?}");
+    assert!(!resting.iter().any(|s| s == "edge × edge" || s == "origin to nearest face"), "{resting:?}");
+    assert!(resting.iter().any(|s| s == "separation 0.0000 m"), "{resting:?}");
+    let crossed = texts("crossed_edges", "1");
+    assert!(crossed.iter().any(|s| s == "edge × edge"), "{crossed:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -43,7 +43,7 @@ pub(super) fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&P
             gauss && gauss_on,
             g,
             "Gauss maps",
-            [
+            vec![
                 (colors::MAP_A, "A"),
                 (colors::MAP_B, "−B"),
                 (colors::MINKOWSKI_EDGE, "arcs cross"),
@@ -55,13 +55,7 @@ pub(super) fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&P
             minkowski && minkowski_on,
             m,
             "Minkowski difference A − B",
-            [
-                (colors::MAP_A, "face of A"),
-                (colors::MAP_B, "face of −B"),
-                (colors::MINKOWSKI_EDGE, "edge × edge"),
-                (colors::AXIS, "origin to nearest face"),
-                (colors::WINNER, "nearest face (the winner)"),
-            ],
+            pair_shown.map(minkowski_legend).unwrap_or_default(),
         ),
     ];
     if let Some(pd) = pair_shown {
@@ -85,6 +79,32 @@ pub(super) fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&P
             s.fixed(at, Align2::LEFT_TOP, *name, small.clone(), dark);
         }
     }
+}
+
+/// The Minkowski inset's legend: each kind of face it has, the segment from the origin when
+/// it is long enough to see (a resting pair's nearest face passes through the origin), and
+/// the nearest face.
+fn minkowski_legend(pd: &PairDebug) -> Vec<([f32; 3], &'static str)> {
+    use crate::physics::debug::MinkowskiFaceKind as Kind;
+    let Some(rec) = pd.minkowski.as_ref() else { return Vec::new() };
+    let has = |k: Kind| rec.kinds.contains(&k);
+    let size = rec.hull.vertices().iter().map(|v| v.length()).fold(0.0f32, f32::max);
+    let mut legend = Vec::new();
+    for (kind, colour, name) in [
+        (Kind::FaceOfA, colors::MAP_A, "face of A"),
+        (Kind::FaceOfB, colors::MAP_B, "face of −B"),
+        (Kind::EdgeEdge, colors::MINKOWSKI_EDGE, "edge × edge"),
+    ] {
+        if has(kind) {
+            legend.push((colour, name));
+        }
+    }
+    // The arrow is drawn to scale: under a hundredth of the figure it is a dot.
+    if rec.origin_separation.abs() > 0.01 * size {
+        legend.push((colors::AXIS, "origin to nearest face"));
+    }
+    legend.push((colors::WINNER, "nearest face (the winner)"));
+    legend
 }
 
 /// The SAT's winner named in the insets, in the inspector's words: "edge 10 × edge 16" or
