@@ -379,19 +379,22 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
             line_y += 22.0 * u;
         }
     }
-    // The contact, impulse, box and axis overlays: what their colours mean.
-    if !inset_alone(t) {
-        let clip = pd.map(|p| (p, t.selection.clip_stage));
-        for row in crate::render::key::rows(w, &t.view.overlays, &t.selection.bodies, clip) {
-            let at = s.p(main.x + 14.0 * u, line_y);
-            s.swatches(at, row.head.into(), row.items, 14.0);
-            line_y += 22.0 * u;
-        }
-    }
     if t.view.overlays.has(Overlay::Graph) {
         line_y = graph_legend(s, w, main.x + 14.0 * u, line_y);
     }
+    // The contact, impulse, box and axis overlays' key: below the selected pair's path and
+    // clip caption (a clip stage's picture names its stage right under the title).
+    let overlay_key = |s: &mut Scribe, mut y: f32| {
+        if !inset_alone(t) {
+            let clip = pd.map(|p| (p, t.selection.clip_stage));
+            for row in crate::render::key::rows(w, &t.view.overlays, &t.selection.bodies, clip) {
+                s.swatches(s.p(main.x + 14.0 * u, y), row.head.into(), row.items, 14.0);
+                y += 22.0 * u;
+            }
+        }
+    };
     if t.selected_pair().is_none() {
+        overlay_key(s, line_y);
         return;
     }
     // The selected pair's contact as the last step made it: the path under the title, the
@@ -431,6 +434,7 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
                 2.0,
                 c32(colors::REFERENCE),
             );
+            line_y += 22.0 * u;
         }
         let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
         // An earlier clip stage: its points are not the manifold's yet, so none is labelled.
@@ -478,6 +482,7 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
             }
         }
     }
+    overlay_key(s, line_y);
     if let Some(pd) = pd {
         teaching_labels(s, t, pd, main);
     }

@@ -126,9 +126,11 @@ pub fn draw(
             // A slider's or a wheel's travel along its axis: its motion, not an error.
             out.push(Segment::line(pa, pb, SPAN, 2.0 * w));
         }
-        out.push(Segment::point(pa, [0.05, 0.05, 0.07], 12.0 * w));
-        out.push(Segment::point(pa, ANCHOR_A, 8.0 * w));
-        out.push(Segment::point(pb, ANCHOR_B, 6.0 * w));
+        // A chain's or a ragdoll's many anchors drawn small, so the links between them show.
+        let dot = if detailed { w } else { 0.55 * w };
+        out.push(Segment::point(pa, [0.05, 0.05, 0.07], 12.0 * dot));
+        out.push(Segment::point(pa, ANCHOR_A, 8.0 * dot));
+        out.push(Segment::point(pb, ANCHOR_B, 6.0 * dot));
         if !detailed {
             continue;
         }
