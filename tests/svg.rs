@@ -319,7 +319,8 @@ fn axes_are_drawn_on_moving_or_selected_bodies() {
 /// The ground grid lies on the floor, the static body with the largest footprint, and is
 /// cut to it: on a raised ground's top and not past its edges (the spinning stick's 8 m
 /// ground), on the room's floor under a table (billiards, floor top at −1 m), nowhere in
-/// zero gravity without a floor (Dzhanibekov) or over terrain (heightfield), and on y = 0,
+/// zero gravity without a floor (Dzhanibekov) or over terrain (heightfield) — but on a box
+/// floor that mesh walls stand on (corridor) — and on y = 0,
 /// ±20 m, with gravity and no static body.
 #[test]
 fn the_ground_grid_lies_on_the_floor_and_is_cut_to_it() {
@@ -334,6 +335,13 @@ fn the_ground_grid_lies_on_the_floor_and_is_cut_to_it() {
     );
     assert_eq!(floor("dzhanibekov.ron"), None);
     assert_eq!(floor("heightfield.ron"), None);
+    // Mesh walls and stairs standing on a box floor keep the grid on the floor.
+    let (y, lo, hi) = floor("corridor.ron").expect("a grid");
+    assert!(
+        (y - 0.002).abs() < 1e-6 && lo == glam::Vec2::new(-10.0, -8.0) && hi == glam::Vec2::new(10.0, 8.0),
+        "{y} {lo} {hi}"
+    );
+    assert!(floor("stairs_and_ramps.ron").is_some());
     let falling = from_text(
         r#"Scene(name: "Falling", bodies: [(name: "a", shape: Sphere(radius: 0.5), position: (0.0, 2.0, 0.0))])"#,
     );

@@ -360,25 +360,26 @@ pub fn impulse_unit(w: &World, c: &crate::physics::Contact) -> Option<f32> {
 /// cut to it, so no line floats past the floor's edge over the faces below (a raised
 /// ground) or crosses a table set on a larger floor. Without a static body it lies on
 /// y = 0 when there is gravity, and is left out without (no floor: the plane would cut
-/// through bodies floating about y = 0). Never over a mesh ground: terrain dips below its
-/// box's top and the grid would show through it in dashes. At most 20 m from the origin.
+/// through bodies floating about y = 0). Never when the floor is a mesh (terrain dips below
+/// its box's top and the grid would show through it in dashes); meshes standing on a box
+/// floor (stairs, a corridor's walls) keep it. At most 20 m from the origin.
 pub fn grid_floor(w: &World) -> Option<(f32, glam::Vec2, glam::Vec2)> {
     const LIFT: f32 = 0.002;
     const REACH: f32 = 20.0;
-    if w.bodies().iter().any(|b| b.shape.mesh().is_some()) {
-        return None;
-    }
     let footprint = |bb: &crate::physics::Aabb| (bb.max.x - bb.min.x) * (bb.max.z - bb.min.z);
-    let floor = w.bodies().iter().filter(|b| !b.is_dynamic()).map(|b| b.shape.aabb(&b.pose)).fold(
-        None::<crate::physics::Aabb>,
-        |best, bb| match best {
-            Some(b) if footprint(&b) >= footprint(&bb) => Some(b),
-            _ => Some(bb),
-        },
-    );
+    let floor =
+        w.bodies().iter().filter(|b| !b.is_dynamic()).map(|b| (b.shape.aabb(&b.pose), b.shape.mesh().is_some())).fold(
+            None::<(crate::physics::Aabb, bool)>,
+            |best, (bb, mesh)| match best {
+                Some(b) if footprint(&b.0) >= footprint(&bb) => Some(b),
+                _ => Some((bb, mesh)),
+            },
+        );
     let reach = glam::Vec2::splat(REACH);
     match floor {
-        Some(bb) => {
+        // Terrain: the grid would show through its dips in dashes.
+        Some((_, true)) => None,
+        Some((bb, false)) => {
             let (lo, hi) =
                 (glam::Vec2::new(bb.min.x, bb.min.z).max(-reach), glam::Vec2::new(bb.max.x, bb.max.z).min(reach));
             (lo.cmple(hi).all()).then_some((bb.max.y + LIFT, lo, hi))
