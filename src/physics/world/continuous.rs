@@ -54,7 +54,9 @@
 //! Each thread logs its sweeps' queries in its own list; after each round the stepping thread
 //! copies them into the step's [`super::ccd_record::ContinuousRecord`] and moves the bodies
 //! back, both in body order. So the record and the bodies are the same at any thread count
-//! (tested in `tests/threads.rs`).
+//! (tested in `tests/threads.rs`). Which thread sweeps which body changes from step to step,
+//! so every thread keeps room for what any of them has needed (one high-water mark, as the
+//! narrow phase keeps): a settled world's sweeps never allocate (`tests/no_alloc.rs`).
 //!
 //! Limits: the body loses the rest of its step's motion (time is not given back); a fast
 //! body that is not a bullet can pass through a thin *dynamic* body; the sweep interpolates
