@@ -368,7 +368,7 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
         s.swatches(at, format!("time of impact, step {}:", rec.step), items, 14.0);
         line_y += 22.0 * u;
     }
-    // The joints' drawing: what its colours mean, where more than anchors is drawn.
+    // The joints' drawing: what its colours mean.
     if !inset_alone(t) {
         let joints = side.joints();
         let selected = t.selection.joint.and_then(|h| joints.iter().position(|r| r.handle == h));

@@ -497,6 +497,18 @@ impl<'a, T> Shared<'a, T> {
     }
 }
 
+/// Gives every thread's buffers the room any of them has: `reserve_like(a, b)` grows `a` to
+/// `b`'s capacities. Which thread takes which item changes from round to round (blocks go to
+/// the threads as they come free), so a per-thread buffer sized only by its own thread's past
+/// would allocate when an item it never had reaches it; evened out after each round, a
+/// settled world allocates on no thread.
+pub fn even_out<T>(per_thread: &mut [T], reserve_like: impl Fn(&mut T, &T)) {
+    if let Some((first, rest)) = per_thread.split_first_mut() {
+        rest.iter().for_each(|t| reserve_like(first, t));
+        rest.iter_mut().for_each(|t| reserve_like(t, first));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

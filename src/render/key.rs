@@ -8,10 +8,10 @@
 //! it is drawn at all, axes only on moving or selected bodies); `tests/svg.rs` checks them
 //! against pictures. Limits: the depth scale names its two ends, not every shade between.
 
-use super::views::{impulse_unit, IMPULSE_ARROW};
+use super::views::{clip_stage_shown, impulse_arrows, impulse_unit, reduced_colour, IMPULSE_ARROW};
 use crate::physics::World;
 use crate::scene::format::Overlay;
-use crate::view::{colors, depth_color, Overlays, PairDebug};
+use crate::view::{colors, Overlays, PairDebug};
 
 /// One row of the key: its head ("contacts:") and each colour drawn with what it means.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,11 +53,10 @@ pub fn rows(
         let (mut normal, mut friction) = (false, false);
         for c in w.contacts() {
             let Some(unit) = impulse_unit(w, c) else { continue };
-            for (k, _) in c.manifold.points.iter().enumerate() {
-                let imp = c.impulses[k];
-                normal |= imp.normal / unit * IMPULSE_ARROW > 1e-3;
-                let fr = c.tangents[0] * imp.tangent[0] + c.tangents[1] * imp.tangent[1];
-                friction |= fr.length() / unit * IMPULSE_ARROW > 1e-3;
+            for k in 0..c.manifold.points.len() {
+                let (n, f) = impulse_arrows(c, k, unit);
+                normal |= n.is_some();
+                friction |= f.is_some();
             }
         }
         let mut items = Vec::new();
@@ -106,8 +105,7 @@ fn clip_row(pair: &PairDebug, stage: Option<usize>) -> Option<KeyRow> {
         )];
         return points.then_some(KeyRow { head: "clip:", items });
     };
-    let last = rec.stages.len() + 2;
-    let stage = stage.unwrap_or(last).min(last);
+    let (stage, last) = clip_stage_shown(rec, stage);
     let mut items = vec![
         (colors::REFERENCE, "reference face".to_string()),
         (colors::INCIDENT, "incident face".to_string()),
@@ -117,7 +115,7 @@ fn clip_row(pair: &PairDebug, stage: Option<usize>) -> Option<KeyRow> {
         items.push((colors::CONTACT_SHALLOW, "kept by depth (coloured as the contacts)".to_string()));
     }
     if stage == last && !rec.reduced.is_empty() {
-        items.push((depth_color(0.01), "the manifold's points".to_string()));
+        items.push((reduced_colour(), "the manifold's points".to_string()));
     }
     Some(KeyRow { head: "clip:", items })
 }

@@ -186,17 +186,16 @@ fn main_view(f: &FrameInput) -> ViewDraw {
         fills: Vec::new(),
         overlay: Vec::new(),
     };
-    if let Some((y, lo, hi)) = f.look.grid().and_then(|_| grid_floor(w)) {
-        let (minor, major) = f.look.grid().unwrap_or_default();
-        for i in lo.x.ceil() as i32..=hi.x.floor() as i32 {
+    if let Some(((minor, major), (y, lo, hi))) = f.look.grid().and_then(|g| Some((g, grid_floor(w)?))) {
+        let mut line = |i: i32, a: Vec3, b: Vec3| {
             let (c, wd) = if i % 5 == 0 { (major, 1.6) } else { (minor, 1.0) };
-            let x = i as f32;
-            v.lines.push(Segment::line(Vec3::new(x, y, lo.y), Vec3::new(x, y, hi.y), c, wd).with_alpha(0.8));
+            v.lines.push(Segment::line(a, b, c, wd).with_alpha(0.8));
+        };
+        for i in lo.x.ceil() as i32..=hi.x.floor() as i32 {
+            line(i, Vec3::new(i as f32, y, lo.y), Vec3::new(i as f32, y, hi.y));
         }
         for i in lo.y.ceil() as i32..=hi.y.floor() as i32 {
-            let (c, wd) = if i % 5 == 0 { (major, 1.6) } else { (minor, 1.0) };
-            let z = i as f32;
-            v.lines.push(Segment::line(Vec3::new(lo.x, y, z), Vec3::new(hi.x, y, z), c, wd).with_alpha(0.8));
+            line(i, Vec3::new(lo.x, y, i as f32), Vec3::new(hi.x, y, i as f32));
         }
     }
     // The solver's graph (`Overlay::Graph`): islands tint the bodies, graph colours the dots.
@@ -280,15 +279,12 @@ fn main_view(f: &FrameInput) -> ViewDraw {
                 arrow(&mut v.overlay, base, base + m.normal * 0.35, colors::NORMAL, 2.5);
             }
             if let (true, Some(unit)) = (f.overlays.has(Overlay::Impulses), unit) {
-                let imp = c.impulses[k];
-                let ln = (imp.normal / unit * IMPULSE_ARROW).min(3.0);
-                if ln > 1e-3 {
+                let (normal, friction) = impulse_arrows(c, k, unit);
+                if let Some(ln) = normal {
                     arrow(&mut v.overlay, base, base + m.normal * ln, colors::IMPULSE_NORMAL, 3.0);
                 }
-                let fr = c.tangents[0] * imp.tangent[0] + c.tangents[1] * imp.tangent[1];
-                let lf = (fr.length() / unit * IMPULSE_ARROW).min(3.0);
-                if lf > 1e-3 {
-                    arrow(&mut v.overlay, base, base + fr.normalize() * lf, colors::IMPULSE_FRICTION, 3.0);
+                if let Some(fr) = friction {
+                    arrow(&mut v.overlay, base, base + fr, colors::IMPULSE_FRICTION, 3.0);
                 }
             }
             if graph {
@@ -354,6 +350,17 @@ pub fn impulse_unit(w: &World, c: &crate::physics::Contact) -> Option<f32> {
     (unit.is_finite() && unit > 0.0).then_some(unit)
 }
 
+/// Point `k` of contact `c`'s impulse arrows for `unit` ([`impulse_unit`]): the normal
+/// impulse's length along the normal, and the friction impulse as a vector, each at most 3 m
+/// and left out (None) under a millimetre.
+pub fn impulse_arrows(c: &crate::physics::Contact, k: usize, unit: f32) -> (Option<f32>, Option<Vec3>) {
+    let imp = c.impulses[k];
+    let ln = (imp.normal / unit * IMPULSE_ARROW).min(3.0);
+    let fr = c.tangents[0] * imp.tangent[0] + c.tangents[1] * imp.tangent[1];
+    let lf = (fr.length() / unit * IMPULSE_ARROW).min(3.0);
+    ((ln > 1e-3).then_some(ln), (lf > 1e-3).then(|| fr.normalize() * lf))
+}
+
 /// Where the ground grid (1 m squares, every fifth line darker) is drawn: its height and
 /// its extent in x and z (`lo`, `hi` as (x, z)). It lies on the floor, the static body
 /// with the largest footprint (its box's x·z area), lifted a hair above the box's top and
@@ -367,14 +374,13 @@ pub fn grid_floor(w: &World) -> Option<(f32, glam::Vec2, glam::Vec2)> {
     const LIFT: f32 = 0.002;
     const REACH: f32 = 20.0;
     let footprint = |bb: &crate::physics::Aabb| (bb.max.x - bb.min.x) * (bb.max.z - bb.min.z);
-    let floor =
-        w.bodies().iter().filter(|b| !b.is_dynamic()).map(|b| (b.shape.aabb(&b.pose), b.shape.mesh().is_some())).fold(
-            None::<(crate::physics::Aabb, bool)>,
-            |best, (bb, mesh)| match best {
-                Some(b) if footprint(&b.0) >= footprint(&bb) => Some(b),
-                _ => Some((bb, mesh)),
-            },
-        );
+    // The first of equal footprints: a later static body must be larger to take over.
+    let floor = w
+        .bodies()
+        .iter()
+        .filter(|b| !b.is_dynamic())
+        .map(|b| (b.shape.aabb(&b.pose), b.shape.mesh().is_some()))
+        .reduce(|best, x| if footprint(&x.0) > footprint(&best.0) { x } else { best });
     let reach = glam::Vec2::splat(REACH);
     match floor {
         // Terrain: the grid would show through its dips in dashes.
@@ -447,6 +453,19 @@ pub fn clip_stage_points(pair: &PairDebug, stage: usize) -> Vec<Vec3> {
 }
 
 /// The clip the step ran (or the fresh one before any step; [`PairDebug::clip`]).
+/// The clip stage drawn for `stage` (None: the last) and the last stage of `rec`: 0 the
+/// incident face, then one per side plane, then the points kept by depth, then the reduced
+/// manifold.
+pub fn clip_stage_shown(rec: &crate::physics::collide::clip::ClipRecord, stage: Option<usize>) -> (usize, usize) {
+    let last = rec.stages.len() + 2;
+    (stage.unwrap_or(last).min(last), last)
+}
+
+/// The colour of the clip's reduced points, the manifold's (on a white ring).
+pub fn reduced_colour() -> [f32; 3] {
+    depth_color(0.01)
+}
+
 fn clip_overlay(v: &mut ViewDraw, pair: &PairDebug, stage: Option<usize>) {
     let Some(rec) = pair.clip.as_ref() else {
         // Edge or curved contact: show the manifold points large.
@@ -457,8 +476,7 @@ fn clip_overlay(v: &mut ViewDraw, pair: &PairDebug, stage: Option<usize>) {
     };
     polygon_outline(&mut v.overlay, &rec.reference_polygon, colors::REFERENCE, 3.5);
     polygon_outline(&mut v.overlay, &rec.incident_polygon, colors::INCIDENT, 2.5);
-    let last = rec.stages.len() + 2;
-    let stage = stage.unwrap_or(last).min(last);
+    let (stage, last) = clip_stage_shown(rec, stage);
     let poly = clip_polygon(rec, stage);
     // The side plane that just cut (stage k: plane k, through reference edge k − 1) drawn
     // strongly, as a band standing on its edge; the planes before it faintly.
@@ -492,7 +510,7 @@ fn clip_overlay(v: &mut ViewDraw, pair: &PairDebug, stage: Option<usize>) {
     if stage == last {
         for p in &rec.reduced {
             v.overlay.push(Segment::point(*p, [1.0, 1.0, 1.0], 16.0));
-            v.overlay.push(Segment::point(*p, depth_color(0.01), 10.0));
+            v.overlay.push(Segment::point(*p, reduced_colour(), 10.0));
         }
     }
 }

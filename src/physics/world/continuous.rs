@@ -131,26 +131,6 @@ struct SweepIndex {
     moved: Vec<u32>,
 }
 
-impl ContinuousScratch {
-    /// One high-water mark for the threads' sweep scratch (as the narrow phase's
-    /// [`Scratch::reserve_like`]): no allocation once settled, whichever thread sweeps which
-    /// body.
-    fn threads_alike(&mut self) {
-        use crate::physics::collide::grow;
-        let Some((first, rest)) = self.threads.split_first_mut() else { return };
-        for t in rest.iter() {
-            first.narrow.reserve_like(&t.narrow);
-            grow(&mut first.candidates, t.candidates.capacity());
-            grow(&mut first.tris, t.tris.capacity());
-        }
-        for t in rest.iter_mut() {
-            t.narrow.reserve_like(&first.narrow);
-            grow(&mut t.candidates, first.candidates.capacity());
-            grow(&mut t.tris, first.tris.capacity());
-        }
-    }
-}
-
 /// One worker thread's part of the sweeps: its buffers, and the queries its sweeps made in
 /// the current round, with their iterations back to back (each query's iteration range is
 /// into this thread's list until the stage copies it into the step's record).
@@ -164,6 +144,17 @@ struct SweepThread {
     /// The collision scratch of the start-pose contacts.
     narrow: Scratch,
     log: Log,
+}
+
+impl SweepThread {
+    /// Grows every buffer to at least the capacity `other`'s has (for
+    /// [`crate::physics::parallel::even_out`]).
+    fn reserve_like(&mut self, other: &SweepThread) {
+        use crate::physics::collide::grow;
+        self.narrow.reserve_like(&other.narrow);
+        grow(&mut self.candidates, other.candidates.capacity());
+        grow(&mut self.tris, other.tris.capacity());
+    }
 }
 
 /// Time-of-impact queries and their iterations, as [`ContinuousRecord`] keeps them.
@@ -354,7 +345,7 @@ impl World {
         // Which thread sweeps which body changes from step to step (the blocks go to the
         // threads as they come free): every thread keeps room for what any of them needed,
         // so a sweep handed to a thread that never made it finds room there.
-        scratch.threads_alike();
+        crate::physics::parallel::even_out(&mut scratch.threads, SweepThread::reserve_like);
         let logged = |f: fn(&Log) -> usize| scratch.threads.iter().map(|t| f(&t.log)).sum::<usize>();
         let (queries, iterations) = (logged(|l| l.queries.len()), logged(|l| l.iterations.len()));
         scratch.most = (scratch.most.0.max(queries), scratch.most.1.max(iterations));

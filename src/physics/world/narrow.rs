@@ -114,10 +114,7 @@ impl World {
             });
         }
         // One high-water mark for every thread's scratch (`Scratch::reserve_like`).
-        if let Some((first, rest)) = self.narrow_scratch.split_first_mut() {
-            rest.iter().for_each(|s| first.reserve_like(s));
-            rest.iter_mut().for_each(|s| s.reserve_like(first));
-        }
+        crate::physics::parallel::even_out(&mut self.narrow_scratch, Scratch::reserve_like);
         // The watched pairs, in pair order, on this thread.
         let mut records = std::mem::take(&mut self.watch);
         for i in 0..keys.len() {
