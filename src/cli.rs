@@ -450,7 +450,7 @@ pub fn testbed(cli: &Cli, scene: LoadedScene) -> Result<crate::app::Testbed, Cli
         }
     }
     if cli.clip_stage.is_some() || cli.clip_strip.is_some() {
-        if pair.is_none() {
+        if t.selected_pair().is_none() {
             return Err(CliError::ClipStage("select a pair with --select A,B first".into()));
         }
         let Some(stages) = t.clip_stages() else {
@@ -508,7 +508,7 @@ pub fn check_pair_overlays(cli: &Cli, s: &LoadedScene) -> Result<(), CliError> {
     if !cli.headless {
         return Ok(());
     }
-    let pair = selected_pair(cli, s)?.or(s.selected_pair());
+    let pair = pair_shown(cli, s)?;
     let name = |o: &dyn std::fmt::Debug| format!("{o:?}").to_lowercase();
     let asked = [Overlay::Gauss, Overlay::Minkowski, Overlay::Clip]
         .into_iter()
@@ -549,6 +549,11 @@ pub fn selected_pair(cli: &Cli, s: &LoadedScene) -> Result<Option<(usize, usize)
         }
         other => Err(CliError::Select(format!("expected two names A,B, got {}", other.len()))),
     }
+}
+
+/// The pair a picture draws: `--select`, else the scene's own selected pair.
+pub fn pair_shown(cli: &Cli, s: &LoadedScene) -> Result<Option<(usize, usize)>, CliError> {
+    Ok(selected_pair(cli, s)?.or(s.selected_pair()))
 }
 
 /// Numbers printed after a headless run.

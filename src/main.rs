@@ -57,7 +57,7 @@ mod native {
         let mut scene = cli::load_scene(args)?;
         cli::selected_pair(args, &scene)?;
         cli::check_pair_overlays(args, &scene)?;
-        if (args.clip_stage.is_some() || args.clip_strip.is_some()) && args.select.is_empty() {
+        if (args.clip_stage.is_some() || args.clip_strip.is_some()) && cli::pair_shown(args, &scene)?.is_none() {
             return Err(CliError::ClipStage("select a pair with --select A,B first".into()));
         }
         let compare = cli::compare_modes(args)?;

@@ -487,6 +487,22 @@ fn clip_stages_as_captioned_pictures_and_a_strip() {
     let run = clip_run(&["--compare", "naive,iterative", "--clip-strip", strip2.to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("a headless run of one method"));
+    // Without `--select` the strip draws the scene's own selected pair (lower, upper): the
+    // same picture; a scene with no pair of its own asks for one.
+    let strip3 = dir.join("strip3.png");
+    let run = contactlab()
+        .args([&scene("twisted_boxes.ron"), "--headless", "--steps", "1", "--overlay", "clip", "--size", "320x200"])
+        .args(["--clip-strip", strip3.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(std::fs::read(&strip2).unwrap(), std::fs::read(&strip3).unwrap());
+    let run = contactlab()
+        .args([&scene("dominoes.ron"), "--headless", "--steps", "1", "--clip-strip", strip3.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("select a pair with --select A,B"));
     std::fs::remove_dir_all(&dir).ok();
 }
 
