@@ -44,11 +44,8 @@ fn ink_for(plate: Color32) -> Color32 {
 }
 
 fn c32(c: [f32; 3]) -> Color32 {
-    let e = |x: f32| {
-        let s = if x <= 0.003_130_8 { 12.92 * x } else { 1.055 * x.powf(1.0 / 2.4) - 0.055 };
-        (s.clamp(0.0, 1.0) * 255.0).round() as u8
-    };
-    Color32::from_rgb(e(c[0]), e(c[1]), e(c[2]))
+    let [r, g, b] = crate::render::svg::srgb(c);
+    Color32::from_rgb(r, g, b)
 }
 
 /// Paints the labels for a main view occupying `main` (physical pixels): one set per side
