@@ -242,8 +242,13 @@ fn bad_camera_and_clip_stage_give_clear_errors() {
     let (code, err) = run(&["--camera", "1,2,x,0,0,0"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("'x'"), "{err}");
-    let (code, err) = run(&["--clip-stage", "1", "--screenshot", "/dev/null"]);
-    assert_eq!(code, Some(2), "{err}");
+    // A scene without a selected pair of its own (the twisted boxes have one).
+    let out = contactlab()
+        .args([&scene("dominoes.ron"), "--headless", "--steps", "1", "--clip-stage", "1", "--screenshot", "/dev/null"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("--select"), "{err}");
     let (code, err) = run(&["--clip-stage", "99", "--select", "lower,upper", "--screenshot", "/dev/null"]);
     assert_eq!(code, Some(2), "{err}");
