@@ -454,3 +454,63 @@ fn the_graph_overlay_draws_each_contact_in_its_graph_colour() {
         plain.get_pixel(x, y)
     );
 }
+
+/// A thin slab on a thin slab on the ground, the upper one wider: every contact point lies
+/// under the upper slab. Seen from above, each contact dot is hidden whole (no crescent of it
+/// pokes through the 4 cm slab), in the PNG and in the SVG; seen from low in front, the
+/// lower slab's two front corners on the ground show as whole dots.
+#[test]
+fn contact_dots_under_a_thin_slab_are_hidden_whole() {
+    let ron = r#"Scene(name: "Slabs", view: (overlays: [Contacts]), bodies: [
+        (name: "ground", shape: Box(half_extents: (3.0, 0.5, 3.0)), kind: Static, position: (0.0, -0.5, 0.0)),
+        (name: "lower", shape: Box(half_extents: (0.5, 0.02, 0.5)), position: (0.0, 0.02, 0.0)),
+        (name: "upper", shape: Box(half_extents: (0.8, 0.02, 0.8)), position: (0.0, 0.06, 0.0)),
+    ])"#;
+    let mut t = Testbed::new(scene::load_str(ron, "slabs").unwrap(), None);
+    for _ in 0..3 {
+        t.step_once();
+    }
+    let points: Vec<Vec3> =
+        t.world().contacts().iter().flat_map(|c| c.manifold.points.iter().map(|p| p.position)).collect();
+    assert_eq!(points.len(), 8, "four points between the slabs, four on the ground");
+    let mut off = Offscreen::new(SIZE).unwrap();
+    let touching = srgb(depth_color(0.0));
+    let dots_near = |img: &RgbaImage, t: &Testbed, p: Vec3| {
+        let (x, y) = project(t, p);
+        let r = Rect { x: x as f32 - 12.0, y: y as f32 - 12.0, w: 24.0, h: 24.0 };
+        count_near(img, Some(r), touching, 40)
+    };
+    let markers = |t: &mut Testbed| {
+        let doc_text = contactlab::app::vector::svg(t, SIZE);
+        let doc = roxmltree::Document::parse(&doc_text).unwrap();
+        let group = doc.descendants().find(|n| n.attribute("class") == Some("markers")).expect("a markers group");
+        group.descendants().filter(|n| n.has_tag_name("circle")).count()
+    };
+    // From above (9 m away, where the old 2 % nudge of 18 cm lifted a dot clear of the slab).
+    t.view.camera = contactlab::view::Camera::look_at(Vec3::new(0.0, 8.0, 4.0), Vec3::ZERO, 45.0);
+    let img = render(&mut off, &mut t);
+    for &p in &points {
+        assert_eq!(dots_near(&img, &t, p), 0, "a dot under the upper slab shows at {p}");
+    }
+    // Nor do the lower slab's top edges show through (their midpoints show the upper face).
+    let outline = img.get_pixel(project(&t, Vec3::new(0.8, 0.08, 0.0)).0 - 1, project(&t, Vec3::ZERO).1);
+    let face = *img.get_pixel(project(&t, Vec3::new(0.0, 0.08, 0.0)).0, project(&t, Vec3::ZERO).1);
+    assert!(dist(outline, face.0[..3].try_into().unwrap()) > 100, "the upper slab's own outline is drawn");
+    for (x, z) in [(0.5, 0.0), (-0.5, 0.0), (0.0, 0.5), (0.0, -0.5)] {
+        let (px, py) = project(&t, Vec3::new(x, 0.04, z));
+        let d = dist(img.get_pixel(px, py), face.0[..3].try_into().unwrap());
+        assert!(d < 30, "the lower slab's edge shows through at ({x}, {z}): {:?}", img.get_pixel(px, py));
+    }
+    assert_eq!(markers(&mut t), 0, "the SVG draws no dot");
+    // From low in front: the lower slab's front corners on the ground, whole.
+    t.view.camera = contactlab::view::Camera::look_at(Vec3::new(0.0, 0.3, 6.0), Vec3::new(0.0, 0.0, 0.0), 45.0);
+    let img = render(&mut off, &mut t);
+    let front: Vec<Vec3> = points.iter().copied().filter(|p| p.y < 0.01 && p.z > 0.0).collect();
+    assert_eq!(front.len(), 2);
+    for &p in &front {
+        // A whole 11-pixel dot: its coloured disc is about 70 pixels.
+        assert!(dots_near(&img, &t, p) > 40, "the front corner's dot at {p}: {}", dots_near(&img, &t, p));
+    }
+    // Each shown dot is two circles (its rim and its disc) for each of two markers.
+    assert_eq!(markers(&mut t), 2 * 2 * 2, "the SVG draws the two front dots");
+}

@@ -28,6 +28,23 @@ impl Segment {
         Segment { a: [p.x, p.y, p.z, diameter], b: [p.x, p.y, p.z, 1.0], color: [color[0], color[1], color[2], 1.0] }
     }
 
+    /// A marker: a disc of `diameter` pixels at `p`, shown whole when `test` (a point on the
+    /// ray from the eye to `p`, a little nearer than the marked spot) is in front of the
+    /// bodies, and hidden whole otherwise ([`ViewDraw::markers`]).
+    pub fn marker(p: Vec3, test: Vec3, color: [f32; 3], diameter: f32) -> Segment {
+        Segment {
+            a: [p.x, p.y, p.z, diameter],
+            b: [test.x, test.y, test.z, 1.0],
+            color: [color[0], color[1], color[2], 1.0],
+        }
+    }
+
+    /// A marker drawn as a plain depth-tested point at `a` (where the device cannot read
+    /// its depth buffer back in a shader: WebGL2).
+    pub fn marker_as_point(self) -> Segment {
+        Segment { b: [self.a[0], self.a[1], self.a[2], 1.0], ..self }
+    }
+
     /// The same with alpha.
     pub fn with_alpha(mut self, alpha: f32) -> Segment {
         self.color[3] = alpha;
@@ -124,6 +141,11 @@ pub struct ViewDraw {
     pub dynamic_meshes: Vec<MeshData>,
     /// Depth-tested lines and points (outlines, grid, axes).
     pub lines: Vec<Segment>,
+    /// Discs shown or hidden whole by the depth at their centre ([`Segment::marker`]): the
+    /// contact dots. A depth test pixel by pixel cut a flat disc into a crescent wherever a
+    /// nearer face covered part of it (a point under a thin slab poked half through it).
+    /// Drawn after the lines, before the fills.
+    pub markers: Vec<Segment>,
     /// Translucent fills drawn on top.
     pub fills: Vec<FillVertex>,
     /// Lines and points drawn on top of everything (debug overlays).

@@ -3,9 +3,14 @@
 //! copy it to a buffer — never read back from the swapchain, which may not allow copies.
 //!
 //! A frame is a list of views ([`draw::ViewDraw`]): the main 3D view and the Gauss-map and
-//! Minkowski insets. Each view is one render pass with its own viewport and camera slot in
-//! a dynamic uniform buffer: solids (lit, `shaders/scene.wgsl`), depth-tested lines (outlines,
-//! grid), translucent fills and on-top overlay lines and points (`shaders/lines.wgsl`).
+//! Minkowski insets. Each view has its own viewport and camera slot in a dynamic uniform
+//! buffer, and two render passes: the first draws solids (lit, `shaders/scene.wgsl`) and
+//! depth-tested lines (outlines, grid); the second, without a depth attachment, draws the
+//! markers (contact dots, each shown or hidden whole by the first pass's depth at its
+//! centre, read in the vertex shader), translucent fills and on-top overlay lines and
+//! points (`shaders/lines.wgsl`). Limits: on WebGL2 a shader cannot read the multisampled
+//! depth, so there the markers are plain depth-tested points in the first pass, and a dot
+//! partly covered by a nearer face shows the part in front.
 
 pub mod characters;
 pub mod draw;
@@ -30,7 +35,10 @@ use wgpu::util::DeviceExt;
 pub const SAMPLES: u32 = 4;
 const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 const SLOT: u64 = 256;
-const LINE_DEPTH_BIAS: f32 = 5e-5;
+/// How much nearer depth-tested lines are drawn (NDC depth): about 0.05 % of the eye's
+/// distance, since the near plane is at 1 % of it (4.5 mm from 9 m). At 5e-5 the hidden
+/// edges of a slab showed through a 4 cm slab lying on it.
+const LINE_DEPTH_BIAS: f32 = 5e-6;
 
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]
@@ -38,6 +46,8 @@ struct CameraUniform {
     view_proj: [[f32; 4]; 4],
     eye: [f32; 4],
     viewport: [f32; 4],
+    /// The view's rectangle in the target, physical pixels (x, y, width, height).
+    rect: [f32; 4],
 }
 
 struct GpuMesh {
@@ -109,6 +119,8 @@ impl DynBuffer {
 struct Targets {
     msaa: wgpu::TextureView,
     depth: wgpu::TextureView,
+    /// The depth as the markers' pipeline reads it (None where it cannot: WebGL2).
+    depth_group: Option<wgpu::BindGroup>,
     scene: wgpu::Texture,
     scene_view: wgpu::TextureView,
     scene_view_unorm: wgpu::TextureView,
@@ -126,9 +138,14 @@ pub struct Renderer {
     targets: Targets,
     mesh_pipeline: wgpu::RenderPipeline,
     line_pipeline: wgpu::RenderPipeline,
+    /// Markers read the first pass's depth (None on WebGL2: they are drawn as points).
+    marker_pipeline: Option<wgpu::RenderPipeline>,
     overlay_pipeline: wgpu::RenderPipeline,
+    /// The background of an inset, in the first pass (with its depth attachment).
+    background_pipeline: wgpu::RenderPipeline,
     fill_pipeline: wgpu::RenderPipeline,
     camera_layout: wgpu::BindGroupLayout,
+    depth_layout: wgpu::BindGroupLayout,
     camera_buffer: wgpu::Buffer,
     camera_group: wgpu::BindGroup,
     camera_slots: u64,
@@ -227,6 +244,26 @@ impl Renderer {
             bind_group_layouts: &[Some(&camera_layout)],
             immediate_size: 0,
         });
+        let depth_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("scene depth layout"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Depth,
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: true,
+                },
+                count: None,
+            }],
+        });
+        let marker_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("marker pipeline layout"),
+            bind_group_layouts: &[Some(&camera_layout), Some(&depth_layout)],
+            immediate_size: 0,
+        });
+        // WebGL2 has no multisampled textures to read in a shader.
+        let marker_depth = device.adapter_info().backend != wgpu::Backend::Gl;
         let blend = Some(wgpu::BlendState::ALPHA_BLENDING);
         let target = [Some(wgpu::ColorTargetState { format, blend, write_mask: wgpu::ColorWrites::ALL })];
         let ms = wgpu::MultisampleState { count: SAMPLES, mask: !0, alpha_to_coverage_enabled: false };
@@ -236,10 +273,17 @@ impl Renderer {
                 depth_write_enabled: Some(write),
                 depth_compare: Some(compare),
                 stencil: Default::default(),
-                bias: Default::default(),
+                // Solids are pushed back by their depth's slope over half a pixel, so an
+                // outline on a face seen nearly edge-on is not cut by it.
+                bias: if write {
+                    wgpu::DepthBiasState { constant: 0, slope_scale: 0.5, clamp: 0.0 }
+                } else {
+                    Default::default()
+                },
             })
         };
         let pipeline = |label: &str,
+                        layout: &wgpu::PipelineLayout,
                         module: &wgpu::ShaderModule,
                         vs: &str,
                         fs: &str,
@@ -247,7 +291,7 @@ impl Renderer {
                         depth_stencil: Option<wgpu::DepthStencilState>| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
-                layout: Some(&layout),
+                layout: Some(layout),
                 vertex: wgpu::VertexState {
                     module,
                     entry_point: Some(vs),
@@ -273,6 +317,7 @@ impl Renderer {
         };
         let mesh_pipeline = pipeline(
             "mesh",
+            &layout,
             &scene_shader,
             "vs_main",
             "fs_main",
@@ -281,28 +326,29 @@ impl Renderer {
         );
         let line_pipeline = pipeline(
             "lines",
+            &layout,
             &line_shader,
             "vs_main",
             "fs_main",
             &[Some(segment_layout())],
             depth(false, wgpu::CompareFunction::LessEqual),
         );
-        let overlay_pipeline = pipeline(
-            "overlay",
-            &line_shader,
-            "vs_main",
-            "fs_main",
-            &[Some(segment_layout())],
-            depth(false, wgpu::CompareFunction::Always),
-        );
-        let fill_pipeline = pipeline(
-            "fills",
+        let marker_pipeline = marker_depth.then(|| {
+            pipeline("markers", &marker_layout, &line_shader, "vs_marker", "fs_main", &[Some(segment_layout())], None)
+        });
+        let overlay_pipeline =
+            pipeline("overlay", &layout, &line_shader, "vs_main", "fs_main", &[Some(segment_layout())], None);
+        let background_pipeline = pipeline(
+            "background",
+            &layout,
             &line_shader,
             "vs_fill",
             "fs_fill",
             &[Some(fill_layout())],
             depth(false, wgpu::CompareFunction::Always),
         );
+        let fill_pipeline =
+            pipeline("fills", &layout, &line_shader, "vs_fill", "fs_fill", &[Some(fill_layout())], None);
         let camera_slots = 16;
         let camera_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("camera uniforms"),
@@ -319,13 +365,16 @@ impl Renderer {
             size,
             pixel_scale: 1.0,
             clear: [colors::BACKGROUND[0], colors::BACKGROUND[1], colors::BACKGROUND[2], 1.0],
-            targets: Self::targets(device, format, size, format_views),
+            targets: Self::targets(device, format, size, format_views, marker_depth.then_some(&depth_layout)),
             format_views,
             mesh_pipeline,
             line_pipeline,
+            marker_pipeline,
             overlay_pipeline,
+            background_pipeline,
             fill_pipeline,
             camera_layout,
+            depth_layout,
             camera_buffer,
             camera_group,
             camera_slots,
@@ -356,7 +405,14 @@ impl Renderer {
         })
     }
 
-    fn targets(device: &wgpu::Device, format: wgpu::TextureFormat, size: (u32, u32), format_views: bool) -> Targets {
+    /// The render targets; `depth_layout`: the markers read the depth through it.
+    fn targets(
+        device: &wgpu::Device,
+        format: wgpu::TextureFormat,
+        size: (u32, u32),
+        format_views: bool,
+        depth_layout: Option<&wgpu::BindGroupLayout>,
+    ) -> Targets {
         let extent = wgpu::Extent3d { width: size.0.max(1), height: size.1.max(1), depth_or_array_layers: 1 };
         let unorm = format.remove_srgb_suffix();
         let tex = |label: &str,
@@ -378,7 +434,20 @@ impl Renderer {
         let unorm_views = [unorm];
         let views: &[wgpu::TextureFormat] = if format_views && unorm != format { &unorm_views } else { &[] };
         let msaa = tex("scene msaa", SAMPLES, format, wgpu::TextureUsages::RENDER_ATTACHMENT, &[]);
-        let depth = tex("scene depth", SAMPLES, DEPTH, wgpu::TextureUsages::RENDER_ATTACHMENT, &[]);
+        let read =
+            if depth_layout.is_some() { wgpu::TextureUsages::TEXTURE_BINDING } else { wgpu::TextureUsages::empty() };
+        let depth = tex("scene depth", SAMPLES, DEPTH, wgpu::TextureUsages::RENDER_ATTACHMENT | read, &[]);
+        let depth_view = depth.create_view(&Default::default());
+        let depth_group = depth_layout.map(|layout| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("scene depth"),
+                layout,
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&depth_view),
+                }],
+            })
+        });
         let scene = tex(
             "scene",
             1,
@@ -390,7 +459,8 @@ impl Renderer {
         );
         Targets {
             msaa: msaa.create_view(&Default::default()),
-            depth: depth.create_view(&Default::default()),
+            depth: depth_view,
+            depth_group,
             scene_view: scene.create_view(&Default::default()),
             scene_view_unorm: scene.create_view(&wgpu::TextureViewDescriptor {
                 format: Some(if views.is_empty() { format } else { unorm }),
@@ -398,6 +468,11 @@ impl Renderer {
             }),
             scene,
         }
+    }
+
+    fn new_targets(&self, size: (u32, u32), format_views: bool) -> Targets {
+        let layout = self.marker_pipeline.as_ref().map(|_| &self.depth_layout);
+        Self::targets(&self.device, self.format, size, format_views, layout)
     }
 
     /// Colour format of the scene texture.
@@ -431,7 +506,7 @@ impl Renderer {
         let size = (size.0.max(1), size.1.max(1));
         if size != self.size {
             self.size = size;
-            self.targets = Self::targets(&self.device, self.format, size, self.format_views);
+            self.targets = self.new_targets(size, self.format_views);
         }
     }
 
@@ -447,7 +522,7 @@ impl Renderer {
     pub fn set_format_views(&mut self, on: bool) {
         if on != self.format_views {
             self.format_views = on;
-            self.targets = Self::targets(&self.device, self.format, self.size, on);
+            self.targets = self.new_targets(self.size, on);
         }
     }
 
@@ -485,23 +560,32 @@ impl Renderer {
         struct Ranges {
             instances: u32,
             lines: std::ops::Range<u32>,
+            markers: std::ops::Range<u32>,
             overlay: std::ops::Range<u32>,
             fills: std::ops::Range<u32>,
             background: std::ops::Range<u32>,
             dynamic: Vec<(u32, u32, i32)>, // (first index, count, base vertex)
         }
         let mut ranges = Vec::with_capacity(views.len());
+        let (w, h) = (self.size.0 as f32, self.size.1 as f32);
+        // The view's viewport, inside the target.
+        let viewport = |r: &Rect| {
+            let (x0, y0) = (r.x.clamp(0.0, w - 1.0), r.y.clamp(0.0, h - 1.0));
+            [x0, y0, r.w.min(w - x0).max(1.0), r.h.min(h - y0).max(1.0)]
+        };
         for (vi, v) in views.iter().enumerate() {
             let main = CameraUniform {
                 view_proj: v.view_proj.to_cols_array_2d(),
                 eye: [v.eye.x, v.eye.y, v.eye.z, 1.0],
                 // Widths are in logical pixels: the shaders see the viewport in those.
                 viewport: [v.rect.w / self.pixel_scale, v.rect.h / self.pixel_scale, 0.0, LINE_DEPTH_BIAS],
+                rect: viewport(&v.rect),
             };
             let identity = CameraUniform {
                 view_proj: glam::Mat4::IDENTITY.to_cols_array_2d(),
                 eye: [0.0, 0.0, 1.0, 1.0],
                 viewport: [v.rect.w / self.pixel_scale, v.rect.h / self.pixel_scale, 0.0, 0.0],
+                rect: viewport(&v.rect),
             };
             let off = vi * 2 * SLOT as usize;
             cam_bytes[off..off + std::mem::size_of::<CameraUniform>()].copy_from_slice(bytemuck::bytes_of(&main));
@@ -511,6 +595,13 @@ impl Renderer {
             instances.extend(v.meshes.iter().map(|m| m.instance));
             let l0 = segments.len() as u32;
             segments.extend_from_slice(&v.lines);
+            if self.marker_pipeline.is_none() {
+                segments.extend(v.markers.iter().map(|m| m.marker_as_point()));
+            }
+            let m0 = segments.len() as u32;
+            if self.marker_pipeline.is_some() {
+                segments.extend_from_slice(&v.markers);
+            }
             let o0 = segments.len() as u32;
             segments.extend_from_slice(&v.overlay);
             let f0 = fills.len() as u32;
@@ -529,7 +620,8 @@ impl Renderer {
             }
             ranges.push(Ranges {
                 instances: first_instance,
-                lines: l0..o0,
+                lines: l0..m0,
+                markers: m0..o0,
                 overlay: o0..segments.len() as u32,
                 fills: f0..b0,
                 background: b0..fills.len() as u32,
@@ -546,46 +638,48 @@ impl Renderer {
         let bg = self.clear;
         for (vi, (v, r)) in views.iter().zip(&ranges).enumerate() {
             let first = vi == 0;
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some(if first { "main view" } else { "inset view" }),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            let load = if first {
+                wgpu::LoadOp::Clear(wgpu::Color { r: bg[0] as f64, g: bg[1] as f64, b: bg[2] as f64, a: bg[3] as f64 })
+            } else {
+                wgpu::LoadOp::Load
+            };
+            let colour = |load| {
+                [Some(wgpu::RenderPassColorAttachment {
                     view: &self.targets.msaa,
                     depth_slice: None,
                     resolve_target: Some(&self.targets.scene_view),
-                    ops: wgpu::Operations {
-                        load: if first {
-                            wgpu::LoadOp::Clear(wgpu::Color {
-                                r: bg[0] as f64,
-                                g: bg[1] as f64,
-                                b: bg[2] as f64,
-                                a: bg[3] as f64,
-                            })
-                        } else {
-                            wgpu::LoadOp::Load
-                        },
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
+                    ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
+                })]
+            };
+            let [x0, y0, rw, rh] = viewport(&v.rect);
+            let place = |pass: &mut wgpu::RenderPass| {
+                pass.set_viewport(x0, y0, rw, rh, 0.0, 1.0);
+                pass.set_scissor_rect(x0 as u32, y0 as u32, rw as u32, rh as u32);
+            };
+            let main_off = (vi as u64 * 2 * SLOT) as u32;
+            let id_off = main_off + SLOT as u32;
+            // The markers read the depth after this pass.
+            let markers = self.marker_pipeline.as_ref().zip(self.targets.depth_group.as_ref());
+            let keep_depth = markers.is_some() && !r.markers.is_empty();
+            let attachments = colour(load);
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some(if first { "main view" } else { "inset view" }),
+                color_attachments: &attachments,
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                     view: &self.targets.depth,
-                    depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: if keep_depth { wgpu::StoreOp::Store } else { wgpu::StoreOp::Discard },
+                    }),
                     stencil_ops: None,
                 }),
                 timestamp_writes: None,
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            let (w, h) = (self.size.0 as f32, self.size.1 as f32);
-            let x0 = v.rect.x.clamp(0.0, w - 1.0);
-            let y0 = v.rect.y.clamp(0.0, h - 1.0);
-            let rw = v.rect.w.min(w - x0).max(1.0);
-            let rh = v.rect.h.min(h - y0).max(1.0);
-            pass.set_viewport(x0, y0, rw, rh, 0.0, 1.0);
-            pass.set_scissor_rect(x0 as u32, y0 as u32, rw as u32, rh as u32);
-            let main_off = (vi as u64 * 2 * SLOT) as u32;
-            let id_off = main_off + SLOT as u32;
+            place(&mut pass);
             if !r.background.is_empty() {
-                pass.set_pipeline(&self.fill_pipeline);
+                pass.set_pipeline(&self.background_pipeline);
                 pass.set_bind_group(0, &self.camera_group, &[id_off]);
                 pass.set_vertex_buffer(0, self.fills.buffer.slice(..));
                 pass.draw(r.background.clone(), 0..1);
@@ -621,6 +715,28 @@ impl Renderer {
                 pass.set_pipeline(&self.line_pipeline);
                 pass.set_vertex_buffer(0, self.segments.buffer.slice(..));
                 pass.draw(0..6, r.lines.clone());
+            }
+            drop(pass);
+            if !keep_depth && r.fills.is_empty() && r.overlay.is_empty() {
+                continue;
+            }
+            // The second pass: no depth attachment, so the markers can read the depth.
+            let attachments = colour(wgpu::LoadOp::Load);
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some(if first { "main view, on top" } else { "inset view, on top" }),
+                color_attachments: &attachments,
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            place(&mut pass);
+            pass.set_bind_group(0, &self.camera_group, &[main_off]);
+            if let (true, Some((pipeline, depth))) = (keep_depth, markers) {
+                pass.set_pipeline(pipeline);
+                pass.set_bind_group(1, depth, &[]);
+                pass.set_vertex_buffer(0, self.segments.buffer.slice(..));
+                pass.draw(0..6, r.markers.clone());
             }
             if !r.fills.is_empty() {
                 pass.set_pipeline(&self.fill_pipeline);

@@ -9,9 +9,11 @@
 //!   compared by their depths at a point of the overlap (both are planar, so that decides
 //!   for convex faces that do not cut through each other), and the order is the
 //!   topological one, farthest first where nothing decides.
-//! - **Depth-tested lines** (outlines, the grid, contact dots) are cut where an opaque face
-//!   lies in front of them (exact: a line's and a plane's depths are both affine along the
-//!   line's picture), with the GPU's line depth bias, so hidden edges stay hidden.
+//! - **Depth-tested lines** (outlines, the grid) are cut where an opaque face lies in front
+//!   of them (exact: a line's and a plane's depths are both affine along the line's
+//!   picture), with the GPU's line depth bias, so hidden edges stay hidden.
+//! - **Markers** (contact dots) are whole discs, or nothing where an opaque face is nearer
+//!   than the marker's test point at its spot, as the GPU's marker pass decides.
 //! - **Fills and overlays** are drawn on top in list order, as on the GPU.
 //!
 //! Units are the view's pixels (logical: the width a line has at scale 1). Colours are
@@ -33,10 +35,10 @@ use glam::{Mat4, Vec3, Vec4};
 use std::fmt::Write as _;
 
 mod order;
-use order::{covers, occluders, paint_order, split_crossings, visible_parts, Face, P3};
+use order::{covers, hidden_at, occluders, paint_order, split_crossings, visible_parts, Face, P3};
 
 /// The depth bias of depth-tested lines (NDC depth), as the GPU's line pipeline uses.
-const LINE_DEPTH_BIAS: f64 = 5e-5;
+const LINE_DEPTH_BIAS: f64 = 5e-6;
 /// The dark rim of round points (linear), as `shaders/lines.wgsl` draws it.
 const POINT_RIM: [f32; 3] = [0.05, 0.05, 0.08];
 /// Line pieces shorter than this (px) are dropped.
@@ -372,6 +374,24 @@ fn faces(v: &ViewDraw, proj: &Proj, meshes: &MeshCache) -> Vec<Face> {
     out
 }
 
+/// A round point as the line shader draws it: a dark rim, the outer quarter of the radius
+/// (smoothstep 0.72–0.8), around the colour.
+fn disc(svg: &mut Svg, c: (f64, f64), r: f64, color: [u8; 3], alpha: f32) {
+    svg.circle(c, r as f32, Some(srgb(POINT_RIM)), None, alpha);
+    svg.circle(c, r as f32 * 0.76, Some(color), None, alpha);
+}
+
+/// A marker ([`Segment::marker`]): the whole disc at `a`, or nothing when a face is nearer
+/// than its test point `b` at `b`'s spot, as the GPU's marker pass decides.
+fn marker(svg: &mut Svg, s: &Segment, proj: &Proj, faces: &[Face]) {
+    let (a, test) = (proj.clip(Vec3::new(s.a[0], s.a[1], s.a[2])), proj.clip(Vec3::new(s.b[0], s.b[1], s.b[2])));
+    if a.z < 0.0 || a.w <= 0.0 || test.w <= 0.0 || hidden_at(proj.screen(test), faces) {
+        return;
+    }
+    let p = proj.screen(a);
+    disc(svg, (p.x, p.y), s.a[3] as f64 * 0.5, srgb([s.color[0], s.color[1], s.color[2]]), s.color[3]);
+}
+
 fn segment(svg: &mut Svg, s: &Segment, proj: &Proj, hide: Option<&[Face]>) {
     let (a, b) = (Vec3::new(s.a[0], s.a[1], s.a[2]), Vec3::new(s.b[0], s.b[1], s.b[2]));
     let color = srgb([s.color[0], s.color[1], s.color[2]]);
@@ -399,9 +419,7 @@ fn segment(svg: &mut Svg, s: &Segment, proj: &Proj, hide: Option<&[Face]>) {
             };
             svg.begin_masked(cover, &holes);
         }
-        // The line shader's dark rim: the outer quarter of the radius (smoothstep 0.72–0.8).
-        svg.circle((p.x, p.y), r as f32, Some(srgb(POINT_RIM)), None, alpha);
-        svg.circle((p.x, p.y), r as f32 * 0.76, Some(color), None, alpha);
+        disc(svg, (p.x, p.y), r, color, alpha);
         if masked {
             svg.end();
         }
@@ -446,6 +464,11 @@ pub fn draw_views(svg: &mut Svg, views: &[ViewDraw], meshes: &MeshCache, clear: 
         svg.begin("lines", None);
         for s in &v.lines {
             segment(svg, s, &proj, Some(&faces));
+        }
+        svg.end();
+        svg.begin("markers", None);
+        for s in &v.markers {
+            marker(svg, s, &proj, &faces);
         }
         svg.end();
         svg.begin("fills", None);

@@ -80,10 +80,23 @@ fn toward(eye: Vec3, p: Vec3, fraction: f32) -> Vec3 {
     p + (eye - p) * fraction
 }
 
-/// A contact dot: a dark ring under a coloured disc, depth-tested against the bodies.
-fn contact_dot(out: &mut Vec<Segment>, eye: Vec3, p: Vec3, color: [f32; 3], diameter: f32) {
-    out.push(Segment::point(toward(eye, p, 0.02), OUTLINE, diameter + 4.0));
-    out.push(Segment::point(toward(eye, p, 0.021), color, diameter));
+/// How much nearer the eye (as a fraction of the eye's distance) a contact dot's centre is
+/// tested against the bodies' depth, besides the point's own penetration: about 1.6 pixels
+/// at the default field of view in a 675-pixel-high view, and 1.8 cm from 9 m, under a
+/// 4 cm slab. (A contact point lies inside both bodies by up to its penetration; the marker
+/// pass also takes the farthest depth of the 3 × 3 pixels about the centre, for a face seen
+/// nearly edge-on.)
+const DOT_TEST: f32 = 0.002;
+
+/// A contact dot at `p`, `depth` deep: a dark ring under a coloured disc, shown whole when
+/// its centre is in front of the bodies and hidden otherwise ([`ViewDraw::markers`]). The
+/// drawn position is moved 2 % of the way to the eye (the same spot on screen), for a device
+/// that can only test a disc pixel by pixel.
+fn contact_dot(out: &mut Vec<Segment>, eye: Vec3, p: Vec3, depth: f32, color: [f32; 3], diameter: f32) {
+    let to_eye = eye - p;
+    let test = p + to_eye.normalize_or_zero() * (to_eye.length() * DOT_TEST + depth.max(0.0));
+    out.push(Segment::marker(toward(eye, p, 0.02), test, OUTLINE, diameter + 4.0));
+    out.push(Segment::marker(toward(eye, p, 0.021), test, color, diameter));
 }
 
 fn body_model(world: &World, i: usize) -> Mat4 {
@@ -183,6 +196,7 @@ fn main_view(f: &FrameInput) -> ViewDraw {
         meshes: Vec::with_capacity(w.bodies().len()),
         dynamic_meshes: Vec::new(),
         lines: Vec::new(),
+        markers: Vec::new(),
         fills: Vec::new(),
         overlay: Vec::new(),
     };
@@ -289,10 +303,10 @@ fn main_view(f: &FrameInput) -> ViewDraw {
             }
             if graph {
                 if let Some(Some(colour)) = graph_colours.get(ci) {
-                    contact_dot(&mut v.lines, v.eye, p.position, super::graph::colour_of(*colour), 13.0);
+                    contact_dot(&mut v.markers, v.eye, p.position, p.depth, super::graph::colour_of(*colour), 13.0);
                 }
             } else if f.overlays.has(Overlay::Contacts) {
-                contact_dot(&mut v.lines, v.eye, p.position, depth_color(p.depth), 11.0);
+                contact_dot(&mut v.markers, v.eye, p.position, p.depth, depth_color(p.depth), 11.0);
             }
         }
     }
@@ -529,6 +543,7 @@ fn inset_base(rect: Rect, centre: Vec3, radius: f32, rotation: Quat) -> (ViewDra
         meshes: Vec::new(),
         dynamic_meshes: Vec::new(),
         lines: Vec::new(),
+        markers: Vec::new(),
         fills: Vec::new(),
         overlay: Vec::new(),
     };
