@@ -73,6 +73,9 @@ pub struct Recycle {
     /// Whether the current manifold is a recycled one (set by [`Recycle::reuse`] or
     /// [`Recycle::reuse_rounded`], cleared by [`Recycle::capture`]).
     pub reused: bool,
+    /// Whether the warm friction of this run of recycled manifolds has been settled to the
+    /// least that holds the pair ([`crate::physics::rest_friction::settle`]).
+    pub settled: bool,
     /// Pose of B in A's frame at that time.
     pub rel: Iso,
     /// Rotations of A and B at that time.

@@ -103,6 +103,7 @@ pub mod math;
 pub mod mesh;
 pub mod parallel;
 pub mod principal;
+pub mod rest_friction;
 pub mod shape;
 pub mod solver;
 pub mod world;

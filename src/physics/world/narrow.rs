@@ -18,7 +18,9 @@
 //!
 //! **Recycling** ([`crate::physics::contact::Recycle`]): a touching pair that has barely
 //! moved keeps its manifold; a mesh pair only within the slop, since moving on it can meet
-//! mesh features its manifold does not hold.
+//! mesh features its manifold does not hold. Once both its moving bodies have rested a
+//! while, a recycled pair's warm friction is settled to the least that holds it, once per
+//! run of recycled manifolds ([`crate::physics::rest_friction`]).
 //!
 //! Limits: the watched pairs run on one thread (usually none, or the selected pair).
 
@@ -57,6 +59,7 @@ impl World {
             bodies: &self.bodies,
             motions: &self.motions,
             recycle_distance: self.settings.recycle_distance,
+            settle_after: 0.75 * self.settings.sleep_time,
             step: self.step_count + 1,
             dt,
             base,
@@ -307,6 +310,9 @@ struct NarrowInput<'a> {
     bodies: &'a [Body],
     motions: &'a [Motion],
     recycle_distance: f32,
+    /// How long a body rests before its pairs' friction is settled
+    /// ([`crate::physics::rest_friction`]): three quarters of the time it takes to fall asleep.
+    settle_after: f32,
     /// The step being taken (for the watched pairs' records).
     step: u64,
     dt: f32,
@@ -443,6 +449,10 @@ fn update_pair(
         {
             if let Some(p) = parts {
                 p.carry();
+            }
+            let rests = |b: &Body| !b.is_dynamic() || b.sleep_time >= input.settle_after;
+            if !c.recycle.settled && rests(ba) && rests(bb) {
+                c.recycle.settled = crate::physics::rest_friction::settle(c);
             }
             watch::took(&mut rec, PairPath::Recycled);
             return true;
