@@ -55,9 +55,9 @@ mod native {
             return Ok(());
         }
         let mut scene = cli::load_scene(args)?;
-        cli::selected_pair(args, &scene)?;
+        let shown = cli::pair_shown(args, &scene)?;
         cli::check_pair_overlays(args, &scene)?;
-        if (args.clip_stage.is_some() || args.clip_strip.is_some()) && cli::pair_shown(args, &scene)?.is_none() {
+        if (args.clip_stage.is_some() || args.clip_strip.is_some()) && shown.is_none() {
             return Err(CliError::ClipStage("select a pair with --select A,B first".into()));
         }
         let compare = cli::compare_modes(args)?;

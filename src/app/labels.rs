@@ -26,14 +26,7 @@ use insets::inset_titles;
 /// Text colour for a plate of colour `plate`: near-black or white, whichever contrasts more
 /// (WCAG relative luminance; the plates of named faces are bright orange or cyan).
 fn ink_for(plate: Color32) -> Color32 {
-    let lin = |v: u8| {
-        let v = v as f32 / 255.0;
-        if v <= 0.04045 {
-            v / 12.92
-        } else {
-            ((v + 0.055) / 1.055).powf(2.4)
-        }
-    };
+    let lin = crate::render::svg::linear;
     let l = 0.2126 * lin(plate.r()) + 0.7152 * lin(plate.g()) + 0.0722 * lin(plate.b());
     // Contrast with white (1.05 / (l + 0.05)) against with near-black (≈ (l + 0.05) / 0.06).
     if 1.05 / (l + 0.05) >= (l + 0.05) / 0.062 {

@@ -14,9 +14,9 @@
 //! takes to fall asleep (`Settings::sleep_time`): by then a landing's rocking is over and
 //! the normal impulses have evened out (settled earlier, a pattern grows back with their
 //! last evening out). Until the replacement is taken, it is tried again each step
-//! ([`crate::physics::contact::Recycle::settled`]); a new manifold starts over. The bodies feel the same push; only
-//! its split between the points changes: the force shared in proportion to the points'
-//! normal impulses, the twist as a rigid turn. At rest the iterations then leave it so. A
+//! ([`crate::physics::contact::Recycle::settled`]); a new manifold starts over. The bodies
+//! feel the same push; only its split between the points changes: the force shared in
+//! proportion to the points' normal impulses, the twist as a rigid turn. At rest the iterations then leave it so. A
 //! box at rest on flat ground shows no friction. One at rest on a slope shows friction at
 //! each point in proportion to its load, tan θ of its normal impulse.
 //!

@@ -29,21 +29,11 @@ pub fn colour_of(k: u8) -> [f32; 3] {
         return [0.0, 0.0, 0.0];
     }
     if let Some(c) = PALETTE.get(k as usize) {
-        return c.map(linear);
+        return c.map(super::svg::linear);
     }
     // Alternate brightness too, so colours of near hues still differ.
     let value = if k % 2 == 0 { 0.95 } else { 0.7 };
     hsv(k as f32 * 0.381_966, 0.85, value)
-}
-
-/// An sRGB byte as a linear value.
-fn linear(v: u8) -> f32 {
-    let v = v as f32 / 255.0;
-    if v <= 0.04045 {
-        v / 12.92
-    } else {
-        ((v + 0.055) / 1.055).powf(2.4)
-    }
 }
 
 /// The body colour of the island whose lowest body index is `root`: lighter and less

@@ -559,6 +559,8 @@ impl Renderer {
         let mut dyn_indices: Vec<u32> = Vec::new();
         struct Ranges {
             instances: u32,
+            /// The viewport (x, y, width, height) inside the target.
+            rect: [f32; 4],
             lines: std::ops::Range<u32>,
             markers: std::ops::Range<u32>,
             overlay: std::ops::Range<u32>,
@@ -574,18 +576,19 @@ impl Renderer {
             [x0, y0, r.w.min(w - x0).max(1.0), r.h.min(h - y0).max(1.0)]
         };
         for (vi, v) in views.iter().enumerate() {
+            let rect = viewport(&v.rect);
             let main = CameraUniform {
                 view_proj: v.view_proj.to_cols_array_2d(),
                 eye: [v.eye.x, v.eye.y, v.eye.z, 1.0],
                 // Widths are in logical pixels: the shaders see the viewport in those.
                 viewport: [v.rect.w / self.pixel_scale, v.rect.h / self.pixel_scale, 0.0, LINE_DEPTH_BIAS],
-                rect: viewport(&v.rect),
+                rect,
             };
             let identity = CameraUniform {
                 view_proj: glam::Mat4::IDENTITY.to_cols_array_2d(),
                 eye: [0.0, 0.0, 1.0, 1.0],
                 viewport: [v.rect.w / self.pixel_scale, v.rect.h / self.pixel_scale, 0.0, 0.0],
-                rect: viewport(&v.rect),
+                rect,
             };
             let off = vi * 2 * SLOT as usize;
             cam_bytes[off..off + std::mem::size_of::<CameraUniform>()].copy_from_slice(bytemuck::bytes_of(&main));
@@ -595,13 +598,15 @@ impl Renderer {
             instances.extend(v.meshes.iter().map(|m| m.instance));
             let l0 = segments.len() as u32;
             segments.extend_from_slice(&v.lines);
-            if self.marker_pipeline.is_none() {
-                segments.extend(v.markers.iter().map(|m| m.marker_as_point()));
-            }
-            let m0 = segments.len() as u32;
-            if self.marker_pipeline.is_some() {
+            // Markers in their own range, or as plain points among the lines (WebGL2).
+            let m0 = if self.marker_pipeline.is_some() {
+                let m0 = segments.len() as u32;
                 segments.extend_from_slice(&v.markers);
-            }
+                m0
+            } else {
+                segments.extend(v.markers.iter().map(|m| m.marker_as_point()));
+                segments.len() as u32
+            };
             let o0 = segments.len() as u32;
             segments.extend_from_slice(&v.overlay);
             let f0 = fills.len() as u32;
@@ -620,6 +625,7 @@ impl Renderer {
             }
             ranges.push(Ranges {
                 instances: first_instance,
+                rect,
                 lines: l0..m0,
                 markers: m0..o0,
                 overlay: o0..segments.len() as u32,
@@ -651,7 +657,7 @@ impl Renderer {
                     ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
                 })]
             };
-            let [x0, y0, rw, rh] = viewport(&v.rect);
+            let [x0, y0, rw, rh] = r.rect;
             let place = |pass: &mut wgpu::RenderPass| {
                 pass.set_viewport(x0, y0, rw, rh, 0.0, 1.0);
                 pass.set_scissor_rect(x0 as u32, y0 as u32, rw as u32, rh as u32);

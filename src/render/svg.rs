@@ -60,6 +60,16 @@ pub fn srgb(c: [f32; 3]) -> [u8; 3] {
     })
 }
 
+/// An sRGB byte as a linear value (the inverse of [`srgb`]).
+pub fn linear(v: u8) -> f32 {
+    let v = v as f32 / 255.0;
+    if v <= 0.04045 {
+        v / 12.92
+    } else {
+        ((v + 0.055) / 1.055).powf(2.4)
+    }
+}
+
 fn hex(c: [u8; 3]) -> String {
     format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
 }

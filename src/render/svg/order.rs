@@ -370,17 +370,10 @@ pub(super) fn occluders(p: P3, r: f64, faces: &[Face]) -> Vec<Vec<(f64, f64)>> {
 /// test: [`crate::render::draw::ViewDraw::markers`]).
 pub(super) fn hidden_at(p: P3, faces: &[Face]) -> bool {
     faces.iter().any(|f| {
-        f.alpha >= 0.999 && f.overlaps((p.x, p.y), (p.x, p.y)) && f.z_at(p.x, p.y) < p.z && {
-            // Inside the polygon: an odd number of its edges cross the ray to +x.
-            let mut inside = false;
-            for i in 0..f.pts.len() {
-                let (a, b) = (f.pts[i], f.pts[(i + 1) % f.pts.len()]);
-                if (a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x) {
-                    inside = !inside;
-                }
-            }
-            inside
-        }
+        f.alpha >= 0.999
+            && f.overlaps((p.x, p.y), (p.x, p.y))
+            && f.z_at(p.x, p.y) < p.z
+            && poly_distance(&f.pts, (p.x, p.y)) <= 0.0
     })
 }
 
