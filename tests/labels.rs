@@ -117,3 +117,27 @@ fn dark_theme_labels_keep_a_contrast_of_four_and_a_half_to_one() {
         assert!(ratio >= 4.5, "'{}': contrast {ratio:.2}:1 (plate {:?})", p.label.text, plate.0);
     }
 }
+
+/// A contact point hidden behind a body says so on its label ("· behind"), since the picture
+/// draws no dot for it. The small box rests axis-aligned on the base, its four bottom corners
+/// the four points; from the scene's camera a bottom corner is in sight exactly when the eye
+/// is outside one of the two side faces that meet at it, so only the corner at (−x, −z) is
+/// behind the box.
+#[test]
+fn labels_of_points_behind_a_body_say_so() {
+    let mut t = case("box_on_box.ron", ("base", "box"), &[Overlay::Contacts], 1);
+    let eye = t.view.camera.eye();
+    let points: Vec<glam::Vec3> = t.pair_debug().unwrap().manifold.points.iter().map(|p| p.position).collect();
+    assert_eq!(points.len(), 4);
+    let b = t.world().bodies()[t.session.scene.body_index("box").unwrap()].pose.pos;
+    let layout = layouts(&t, (1280.0, 720.0)).remove(0);
+    for (k, p) in points.iter().enumerate() {
+        let (sx, sz) = ((p.x - b.x).signum(), (p.z - b.z).signum());
+        // Outside the side face of normal (sx, 0, 0) or (0, 0, sz) through the corner.
+        let seen = sx * (eye.x - p.x) > 0.0 || sz * (eye.z - p.z) > 0.0;
+        let label =
+            layout.placed.iter().find(|l| l.label.text.starts_with(&format!("{k}: "))).expect("a label per point");
+        assert_eq!(!label.label.text.ends_with("· behind"), seen, "point {k} at {p}: '{}'", label.label.text);
+        assert_eq!(seen, !(sx < 0.0 && sz < 0.0), "point {k}: the scene's camera sees all but the (−x, −z) corner");
+    }
+}

@@ -5,7 +5,9 @@
 //!
 //! Labels are placed in priority order. Each tries positions around its anchor, nearest
 //! first: the four corners beside it, then above, below and to the sides, then the same
-//! farther out. A label set away from its first position gets a thin leader line to its
+//! farther out (an arrow's label tries the side beyond its head first). A position much
+//! nearer another label's anchor than its own is refused, since it would be read as naming
+//! that one. A label set away from its first position gets a thin leader line to its
 //! anchor. A label with no room left is dropped: the lower priorities give way. Every label
 //! sits on a plate of the background's colour, so it keeps its contrast over bodies and
 //! ground in both themes.
@@ -35,6 +37,9 @@ pub struct Label {
     pub priority: Priority,
     /// Where the label may go (its tile or inset).
     pub within: Rect,
+    /// For a label at an arrow's tip: the arrow's direction on screen, so the label is
+    /// tried beyond the arrowhead first and is not read as naming a neighbouring arrow.
+    pub beyond: Option<Vec2>,
 }
 
 /// A placed label.
@@ -61,6 +66,9 @@ pub struct Layout {
 
 /// Padding between text and plate edge (points).
 const PAD: Vec2 = Vec2::new(3.0, 1.0);
+/// A plate whose distance to another anchor is under this fraction of its distance to its
+/// own is taken as naming the other.
+const AMBIGUOUS: f32 = 0.6;
 /// Distances from the anchor tried, nearest first (points).
 const RINGS: [f32; 4] = [7.0, 16.0, 28.0, 44.0];
 
@@ -68,17 +76,30 @@ const RINGS: [f32; 4] = [7.0, 16.0, 28.0, 44.0];
 /// gives a text's size in a font.
 pub fn place(mut labels: Vec<Label>, obstacles: Vec<Rect>, measure: impl Fn(&str, &FontId) -> Vec2) -> Layout {
     labels.sort_by_key(|l| std::cmp::Reverse(l.priority));
+    let anchors: Vec<(Pos2, Rect)> = labels.iter().map(|l| (l.anchor, l.within)).collect();
     let mut out = Layout { obstacles, ..Default::default() };
     for label in labels {
         let size = measure(&label.text, &label.font) + 2.0 * PAD;
+        // A reader takes a label for the nearest point it could name: a plate much nearer
+        // another label's anchor than its own would name the wrong one.
+        let own = |r: &Rect| {
+            let d = r.distance_to_pos(label.anchor);
+            !anchors.iter().any(|(a, w)| *w == label.within && r.distance_to_pos(*a) < AMBIGUOUS * d)
+        };
         let free = |r: &Rect| {
             label.within.contains_rect(*r)
                 && !out.obstacles.iter().any(|o| o.intersects(*r))
                 && !out.placed.iter().any(|p| p.rect.intersects(*r))
+                && own(r)
         };
+        let mut directions = DIRECTIONS;
+        if let Some(b) = label.beyond {
+            // Stable: among directions as far along the arrow, the usual order holds.
+            directions.sort_by(|p, q| along(*q, b).total_cmp(&along(*p, b)));
+        }
         let mut chosen = None;
         'rings: for (ring, d) in RINGS.iter().enumerate() {
-            for dir in DIRECTIONS {
+            for dir in directions {
                 let r = rect_at(label.anchor, dir, *d, size);
                 if free(&r) {
                     chosen = Some((r, ring));
@@ -100,6 +121,11 @@ pub fn place(mut labels: Vec<Label>, obstacles: Vec<Rect>, measure: impl Fn(&str
 /// Directions tried around an anchor: the four corners, then above, below, right, left.
 const DIRECTIONS: [(f32, f32); 8] =
     [(1.0, -1.0), (-1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (0.0, -1.0), (0.0, 1.0), (1.0, 0.0), (-1.0, 0.0)];
+
+/// How far direction `(dx, dy)` points along `b` (cosine).
+fn along((dx, dy): (f32, f32), b: Vec2) -> f32 {
+    Vec2::new(dx, dy).normalized().dot(b.normalized())
+}
 
 /// The plate of `size` set `d` away from `anchor` in direction `dir`: its nearest edge or
 /// corner at that distance.
@@ -145,6 +171,7 @@ mod tests {
             plate: Color32::WHITE,
             priority,
             within: Rect::from_min_size(Pos2::ZERO, Vec2::new(400.0, 300.0)),
+            beyond: None,
         }
     }
 
@@ -169,6 +196,40 @@ mod tests {
         }
         assert!(out.placed.iter().any(|p| p.leader.is_some()), "set-away labels get leaders");
         assert_eq!(out.placed.len() + out.dropped.len(), 12);
+    }
+
+    #[test]
+    fn an_arrows_label_goes_beyond_its_head() {
+        // Two tips close together: one arrow points up, the other up and to the left. Each
+        // label sits on its own arrow's side, past the head.
+        let mut up = label(200.0, 100.0, "9.8 N", 1);
+        up.beyond = Some(Vec2::new(0.0, -1.0));
+        let mut left = label(206.0, 112.0, "9.0 N", 1);
+        left.beyond = Some(Vec2::new(-0.6, -0.8));
+        let out = place(vec![up, left], Vec::new(), measure);
+        let (a, b) = (&out.placed[0], &out.placed[1]);
+        assert!(a.rect.max.y < 100.0 && a.rect.min.x < 200.0 && a.rect.max.x > 200.0, "{:?}", a.rect);
+        assert!(b.rect.max.x < 206.0, "{:?}", b.rect);
+        assert!(!a.rect.intersects(b.rect));
+    }
+
+    #[test]
+    fn a_label_is_never_nearer_another_anchor_than_its_own() {
+        // B's tip sits up and right of A's, under the plate A would take first. Neither
+        // plate may be much nearer the other's tip.
+        let (a, b) = (label(100.0, 100.0, "A: 1.00 N·s", 2), label(108.0, 86.0, "B: 2.00 N·s", 1));
+        let (pa, pb) = (a.anchor, b.anchor);
+        let out = place(vec![a, b], Vec::new(), measure);
+        assert_eq!(out.placed.len(), 2);
+        for p in &out.placed {
+            let (own, other) = if p.label.text.starts_with('A') { (pa, pb) } else { (pb, pa) };
+            let (d_own, d_other) = (p.rect.distance_to_pos(own), p.rect.distance_to_pos(other));
+            assert!(
+                d_other >= AMBIGUOUS * d_own,
+                "{}: {d_own} from its anchor, {d_other} from the other",
+                p.label.text
+            );
+        }
     }
 
     #[test]

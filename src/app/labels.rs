@@ -167,7 +167,17 @@ impl<'a> Scribe<'a> {
             plate,
             priority,
             within: within.unwrap_or(self.tile),
+            beyond: None,
         });
+    }
+
+    /// A contact point's label. A point `hidden` behind a body has no dot to point at: its
+    /// label says so ("· behind") and is placed after the visible points' labels.
+    fn point_label(&mut self, anchor: Pos2, text: String, priority: Priority, hidden: bool) {
+        match hidden {
+            true => self.anchored(anchor, format!("{text} · behind"), 13.0, priority - 2, None),
+            false => self.anchored(anchor, text, 13.0, priority, None),
+        }
     }
 
     /// Places and paints the anchored labels.
@@ -200,6 +210,19 @@ fn markers(s: &mut Scribe, t: &Testbed, w: &World, main: Rect) {
     }
 }
 
+/// Whether the contact point at `p`, `depth` deep, is hidden behind a body from the camera:
+/// the test the renderer's dots make ([`crate::render::views::dot_test_point`]), by a ray
+/// cast. Nothing hides in the wireframe view, where no body is drawn solid.
+fn hidden(t: &Testbed, w: &World, p: glam::Vec3, depth: f32) -> bool {
+    if t.view.overlays.has(Overlay::Wireframe) {
+        return false;
+    }
+    let eye = t.view.camera.eye();
+    let to = crate::render::views::dot_test_point(eye, p, depth) - eye;
+    let d = to.normalize_or_zero();
+    super::picking::pick(w, eye, d).is_some_and(|(_, hit)| hit < to.length())
+}
+
 /// Whether an inset is drawn alone over the whole view (no main view under it).
 /// ([`crate::render::views::inset_alone`], on side A's records.)
 fn inset_alone(t: &Testbed) -> bool {
@@ -228,6 +251,10 @@ fn joint_labels(s: &mut Scribe, t: &Testbed, w: &World, joints: &[crate::physics
             if let Some(p) = at(tip) {
                 let prio = if selected || r.kind == "mouse" { priority::JOINT } else { priority::FORCE };
                 s.anchored(p, format!("{newtons:.1} N"), 13.0, prio, None);
+                let base = at(crate::render::joints::force(r, dt).0);
+                if let (Some(l), Some(base)) = (s.labels.last_mut(), base) {
+                    l.beyond = Some(p - base).filter(|d| d.length() > 1.0);
+                }
             }
         }
         if selected {
@@ -451,7 +478,7 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
                 false => text,
             };
             if !text.is_empty() {
-                s.anchored(at, text, 13.0, priority::POINT, None);
+                s.point_label(at, text, priority::POINT, hidden(t, w, pt.position, pt.depth));
             }
         }
         // An earlier clip stage: the points that exist at it, numbered (no impulses yet).
@@ -468,7 +495,7 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
             for (k, pt) in c.manifold.points.iter().enumerate() {
                 let Some(at) = screen(vp, main, ppp, pt.position) else { continue };
                 let text = format!("g{}·{k}: {:.2} N·s", g + 2, c.impulses[k].normal);
-                s.anchored(at, text, 13.0, priority::GROUP, None);
+                s.point_label(at, text, priority::GROUP, hidden(t, w, pt.position, pt.depth));
             }
         }
     }

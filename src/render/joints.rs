@@ -39,13 +39,17 @@ pub const FORCE: [f32; 3] = [0.85, 0.1, 0.45];
 /// arrow across the scene (the label gives the number).
 const MAX_ARROW: f32 = 0.75;
 
-/// Length (m) the force arrow of joint `r` gets per newton: B's weight draws 0.5 m (the
-/// world's side: A's), so the arrows read alike across scenes.
+/// Length (m) the force arrow of joint `r` gets per newton: B's weight (the world's side:
+/// A's) draws 2.5 of the body's bounding radii, from 0.2 to 0.5 m, so the arrows read alike
+/// across scenes and small bodies hung close together (a cradle's balls) keep their arrows
+/// apart.
 pub fn force_scale(world: &World, r: &JointRecord) -> f32 {
     let body = if r.b != WORLD { r.b } else { r.a };
-    let m = world.bodies().get(body as usize).map_or(1.0, |b| b.mass());
+    let body = world.bodies().get(body as usize);
+    let m = body.map_or(1.0, |b| b.mass());
+    let length = body.map_or(0.5, |b| (2.5 * b.shape.bounding_radius()).clamp(0.2, 0.5));
     let weight = m * world.gravity.length().max(1.0);
-    0.5 / weight.max(1e-6)
+    length / weight.max(1e-6)
 }
 
 /// Where the force arrow starts and the force (N) over the last step of length `dt`: on B

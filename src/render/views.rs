@@ -88,13 +88,20 @@ fn toward(eye: Vec3, p: Vec3, fraction: f32) -> Vec3 {
 /// nearly edge-on.)
 const DOT_TEST: f32 = 0.002;
 
+/// The point whose visibility decides whether the dot of a contact point at `p`, `depth`
+/// deep, is shown: [`DOT_TEST`] of the eye distance plus the depth nearer the eye (the
+/// labels of hidden points are faded by the same test).
+pub fn dot_test_point(eye: Vec3, p: Vec3, depth: f32) -> Vec3 {
+    let to_eye = eye - p;
+    p + to_eye.normalize_or_zero() * (to_eye.length() * DOT_TEST + depth.max(0.0))
+}
+
 /// A contact dot at `p`, `depth` deep: a dark ring under a coloured disc, shown whole when
 /// its centre is in front of the bodies and hidden otherwise ([`ViewDraw::markers`]). The
 /// drawn position is moved 2 % of the way to the eye (the same spot on screen), for a device
 /// that can only test a disc pixel by pixel.
 fn contact_dot(out: &mut Vec<Segment>, eye: Vec3, p: Vec3, depth: f32, color: [f32; 3], diameter: f32) {
-    let to_eye = eye - p;
-    let test = p + to_eye.normalize_or_zero() * (to_eye.length() * DOT_TEST + depth.max(0.0));
+    let test = dot_test_point(eye, p, depth);
     out.push(Segment::marker(toward(eye, p, 0.02), test, OUTLINE, diameter + 4.0));
     out.push(Segment::marker(toward(eye, p, 0.021), test, color, diameter));
 }
