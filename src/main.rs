@@ -145,12 +145,17 @@ mod native {
             // its pair records and clip stages are of the last step). The framing is the scene's
             // start's, as the window's comparison has it: side A's last state is one method's
             // outcome (a naive stack scattered), and every side shares the one camera.
+            // The start's camera is written into the scene, so the testbed takes it as the
+            // scene's own instead of framing side A's last state (and simulating again).
             let start = contactlab::app::view_state::initial_camera(&scene);
+            let (eye, target) = (start.eye(), start.target);
+            scene.desc.camera = Some(contactlab::scene::format::CameraDesc {
+                eye: (eye.x, eye.y, eye.z),
+                target: (target.x, target.y, target.z),
+                fov_deg: start.fov_y.to_degrees(),
+            });
             scene.world = run[0].world.clone();
             let mut t = cli::testbed(args, scene)?;
-            if args.camera.is_none() && args.view != Some(contactlab::view::Figure::Clip) {
-                (t.view.camera, t.view.initial_camera) = (start, start);
-            }
             t.set_sides(&modes);
             for (k, side) in run.into_iter().enumerate() {
                 if let Some(s) = t.sides.get_mut(k) {
