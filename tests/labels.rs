@@ -122,10 +122,18 @@ fn dark_theme_labels_keep_a_contrast_of_four_and_a_half_to_one() {
 /// draws no dot for it. The small box rests axis-aligned on the base, its four bottom corners
 /// the four points; from the scene's camera a bottom corner is in sight exactly when the eye
 /// is outside one of the two side faces that meet at it, so only the corner at (−x, −z) is
-/// behind the box.
+/// behind the box. The clip overlay draws the manifold's points over the bodies, so with it
+/// on no label says so.
 #[test]
 fn labels_of_points_behind_a_body_say_so() {
     let mut t = case("box_on_box.ron", ("base", "box"), &[Overlay::Contacts], 1);
+    assert!(t.view.overlays.has(Overlay::Clip), "the scene shows its clip");
+    let behind = |t: &Testbed| {
+        layouts(t, (1280.0, 720.0))[0].placed.iter().filter(|l| l.label.text.ends_with("· behind")).count()
+    };
+    assert_eq!(behind(&t), 0, "the clip's points are drawn over the box");
+    t.view.overlays.clear();
+    t.view.overlays.enable(Overlay::Contacts);
     let eye = t.view.camera.eye();
     let points: Vec<glam::Vec3> = t.pair_debug().unwrap().manifold.points.iter().map(|p| p.position).collect();
     assert_eq!(points.len(), 4);

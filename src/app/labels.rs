@@ -463,6 +463,8 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
             };
         let look = &t.view.look;
         let (index, impulse) = (look.shows(LabelLayer::Points), look.shows(LabelLayer::Impulses));
+        // The clip overlay draws the manifold's points over the bodies: none is hidden.
+        let xray = t.view.overlays.has(Overlay::Clip);
         for (k, pt) in pd.manifold.points.iter().enumerate().filter(|_| final_stage) {
             let Some(at) = screen(vp, main, ppp, pt.position) else { continue };
             let ln = pd.impulses.get(k).map(|i| i.0).filter(|_| pd.record.is_some());
@@ -478,7 +480,7 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
                 false => text,
             };
             if !text.is_empty() {
-                s.point_label(at, text, priority::POINT, hidden(t, w, pt.position, pt.depth));
+                s.point_label(at, text, priority::POINT, !xray && hidden(t, w, pt.position, pt.depth));
             }
         }
         // An earlier clip stage: the points that exist at it, numbered (no impulses yet).
