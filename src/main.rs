@@ -144,9 +144,9 @@ mod native {
             // The testbed starts from side A's state after the run (as a run of one method's does:
             // its pair records and clip stages are of the last step). The framing is the scene's
             // start's, as the window's comparison has it: side A's last state is one method's
-            // outcome (a naive stack scattered), and every side shares the one camera.
-            // The start's camera is written into the scene, so the testbed takes it as the
-            // scene's own instead of framing side A's last state (and simulating again).
+            // outcome (a naive stack scattered), and every side shares the one camera. It is
+            // written into the scene, so the testbed takes it as the scene's own (instead of
+            // framing side A's last state, simulating again).
             let start = contactlab::app::view_state::initial_camera(&scene);
             let (eye, target) = (start.eye(), start.target);
             scene.desc.camera = Some(contactlab::scene::format::CameraDesc {

@@ -1,4 +1,5 @@
-//! Ray casts for clicking bodies: exact for spheres, capsules and hulls.
+//! Ray casts for clicking bodies and for the labels' line of sight: exact for spheres,
+//! capsules, hulls and triangle meshes (through the mesh's tree).
 
 use crate::physics::{Body, Shape, World};
 use glam::Vec3;
@@ -53,10 +54,10 @@ pub fn ray_body(o: Vec3, d: Vec3, b: &Body) -> Option<f32> {
             hull.clip_line(lo, ld, 0.0, (0.0, f32::MAX)).map(|(t0, _)| t0)
         }
         Shape::Mesh(mesh) => {
-            // Every triangle (Möller–Trumbore, both sides): a click is rare, a mesh of
-            // 20,000 triangles costs well under a millisecond.
+            // The triangles the ray reaches in the mesh's tree (Möller–Trumbore, both sides):
+            // the labels ask this every frame, so not every triangle of a terrain.
             let (lo, ld) = (x.inv_transform_point(o), x.inv_transform_vector(d));
-            (0..mesh.len() as u32).filter_map(|i| ray_triangle(lo, ld, mesh.triangle(i))).min_by(f32::total_cmp)
+            mesh.bvh().ray(lo, ld, f32::MAX, |i| ray_triangle(lo, ld, mesh.triangle(i)))
         }
     }
 }
@@ -92,6 +93,29 @@ pub fn pick(world: &World, o: Vec3, d: Vec3) -> Option<(usize, f32)> {
 mod tests {
     use super::*;
     use crate::physics::{BodyDesc, Settings};
+
+    /// A terrain's ray cast through its tree hits where a test of every triangle does.
+    #[test]
+    fn a_ray_into_a_terrain_hits_its_nearest_triangle() {
+        let mesh =
+            crate::physics::mesh::generate::heightfield(40, 40, 0.5, |x, z| (x * 0.7).sin() + (z * 0.4).cos()).unwrap();
+        let body = BodyDesc::new("terrain", Shape::Mesh(std::sync::Arc::new(mesh.clone())), Vec3::new(0.3, -0.2, 0.1));
+        let mut w = World::new(Vec3::ZERO, Settings::default());
+        w.add_body(body.fixed()).unwrap();
+        let b = &w.bodies()[0];
+        let mut hits = 0;
+        for k in 0..400 {
+            let a = k as f32 * 0.37;
+            let o = Vec3::new(12.0 * a.cos(), 6.0 + (k % 7) as f32, 12.0 * a.sin());
+            let d = (Vec3::new(3.0 * (a * 1.9).sin(), 0.0, 3.0 * (a * 2.3).cos()) - o).normalize();
+            let (lo, ld) = (b.pose.inv_transform_point(o), b.pose.inv_transform_vector(d));
+            let brute =
+                (0..mesh.len() as u32).filter_map(|i| ray_triangle(lo, ld, mesh.triangle(i))).min_by(f32::total_cmp);
+            assert_eq!(ray_body(o, d, b), brute, "ray {k}");
+            hits += usize::from(brute.is_some());
+        }
+        assert!(hits > 300, "{hits} of 400 rays hit");
+    }
 
     #[test]
     fn picks_the_nearest_body_at_the_right_distance() {
