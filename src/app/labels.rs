@@ -5,8 +5,10 @@
 //! the labels anchored to the picture — contact points' impulses, faces, clip planes,
 //! Gauss-map points, joints' forces — which one placement pass
 //! ([`super::label_layout`]) keeps clear of each other, of the fixed text and of the
-//! contact markers.
+//! contact markers. A contact point hidden behind a body (its dot not drawn, by the same
+//! test, as a ray cast) is labelled "· behind".
 
+mod graph_legend;
 mod insets;
 
 use super::label_layout::{self, Label, Layout, Priority};
@@ -20,6 +22,7 @@ use crate::view::colors;
 use crate::view::PairDebug;
 use crate::view::{Figure, LabelLayer};
 use egui::{Align2, Color32, FontId, Pos2};
+use graph_legend::graph_legend;
 pub use insets::empty_inset_reason;
 use insets::inset_titles;
 
@@ -52,7 +55,9 @@ pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> Vec<Layout> {
     let mut layouts = Vec::new();
     for (k, (side, rect)) in t.sides.iter().zip(&rects).enumerate() {
         let name = comparing.then_some(SIDE_NAMES[k]);
-        let mut scribe = Scribe::new(ui, t, *rect);
+        let aspect = |r: &Rect| r.w / r.h.max(1.0);
+        let camera = super::sides::tile_camera(&t.view.camera, aspect(&main), aspect(rect));
+        let mut scribe = Scribe::new(ui, t, *rect, camera);
         paint_side(&mut scribe, t, side, side.pair_debug_cached(pair), name, *rect);
         joint_labels(&mut scribe, t, &side.world, side.joints(), *rect);
         markers(&mut scribe, t, &side.world, *rect);
@@ -99,6 +104,8 @@ struct Scribe<'a> {
     labels: Vec<Label>,
     obstacles: Vec<egui::Rect>,
     ctx: &'a egui::Context,
+    /// The side's camera ([`super::sides::tile_camera`]).
+    camera: crate::view::Camera,
 }
 
 /// Priorities of the anchored labels (higher is placed first).
@@ -114,7 +121,7 @@ mod priority {
 }
 
 impl<'a> Scribe<'a> {
-    fn new(ui: &'a egui::Ui, t: &Testbed, tile: Rect) -> Scribe<'a> {
+    fn new(ui: &'a egui::Ui, t: &Testbed, tile: Rect, camera: crate::view::Camera) -> Scribe<'a> {
         let ppp = ui.ctx().pixels_per_point();
         let [r, g, b] = t.view.look.text();
         let [pr, pg, pb, _] = t.view.look.inset();
@@ -127,6 +134,7 @@ impl<'a> Scribe<'a> {
             labels: Vec::new(),
             obstacles: Vec::new(),
             ctx: ui.ctx(),
+            camera,
         }
     }
 
@@ -198,7 +206,7 @@ fn markers(s: &mut Scribe, t: &Testbed, w: &World, main: Rect) {
     if !t.view.overlays.has(Overlay::Contacts) || inset_alone(t) {
         return;
     }
-    let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
+    let vp = s.camera.view_proj(main.w / main.h.max(1.0));
     // The renderer's dots are 11 pixels across at 1× (`render::views`), and headless
     // pictures at N× pixels are N× the points: 13 points keeps a margin in both.
     for c in w.contacts() {
@@ -235,7 +243,7 @@ fn joint_labels(s: &mut Scribe, t: &Testbed, w: &World, joints: &[crate::physics
     if joints.is_empty() || inset_alone(t) {
         return;
     }
-    let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
+    let vp = s.camera.view_proj(main.w / main.h.max(1.0));
     let ppp = s.ppp;
     let at = |q: glam::Vec3| screen(vp, main, ppp, q);
     let dt = t.timestep();
@@ -278,7 +286,7 @@ fn joint_labels(s: &mut Scribe, t: &Testbed, w: &World, joints: &[crate::physics
 /// sphere in the inset.
 fn teaching_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, main: Rect) {
     let ppp = s.ppp;
-    let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
+    let vp = s.camera.view_proj(main.w / main.h.max(1.0));
     if let (Some(clip), false) = (&pd.clip, inset_alone(t)) {
         let centroid = |poly: &[glam::Vec3]| poly.iter().copied().sum::<glam::Vec3>() / poly.len().max(1) as f32;
         let owner = if clip.reference_on_b { "B" } else { "A" };
@@ -353,8 +361,9 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
     if name.is_some() {
         let st = w.stats();
         let text = format!(
-            "{} points   ·   penetration {:.1} mm (max {:.1} mm)   ·   energy {:.2} J   ·   {:.2} ms/step",
+            "{} point{}   ·   penetration {:.1} mm (max {:.1} mm)   ·   energy {:.2} J   ·   {:.2} ms/step",
             st.points,
+            if st.points == 1 { "" } else { "s" },
             st.max_penetration * 1000.0,
             side.max_penetration_run * 1000.0,
             w.total_energy(),
@@ -453,7 +462,7 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
             );
             line_y += 22.0 * u;
         }
-        let vp = t.view.camera.view_proj(main.w / main.h.max(1.0));
+        let vp = s.camera.view_proj(main.w / main.h.max(1.0));
         // An earlier clip stage: its points are not the manifold's yet, so none is labelled.
         let stages = crate::render::views::clip_stage_count(pd);
         let final_stage = !inset_alone(t)
@@ -506,89 +515,6 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
         teaching_labels(s, t, pd, main);
     }
     inset_titles(s, t, w, pd, main);
-}
-
-/// The solver-graph overlay's legend at (`x`, `y`): what the dots mean and on how many
-/// threads, the islands on a line of their own, then a row of swatches per coloured kind,
-/// each graph colour in use with its count: the manifolds, and the joints from 64 solved
-/// joints on (below that, a line saying they are solved in slot order). A sleeping island
-/// is not solved, so its manifolds and joints have no colour: the legend counts the
-/// islands asleep, and where no manifold has a colour it says why. The colours are the
-/// last step's: an island that fell asleep at its end still shows them. Returns the line
-/// below it.
-fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32 {
-    let (u, dark) = (s.ppp, s.text);
-    let (islands, asleep_islands) = {
-        // An island is asleep when none of its bodies is awake: it sleeps as a whole, but a
-        // drag, a character or a frozen neighbour wakes one body at a time.
-        let of = w.islands();
-        let mut awake = vec![false; of.len()];
-        for (b, root) in w.bodies().iter().zip(&of) {
-            if let Some(r) = root {
-                awake[*r as usize] |= !b.asleep;
-            }
-        }
-        let mut roots: Vec<u32> = of.into_iter().flatten().collect();
-        roots.sort_unstable();
-        roots.dedup();
-        let asleep = roots.iter().filter(|&&r| !awake[r as usize]).count();
-        (roots.len(), asleep)
-    };
-    let threads = w.threads();
-    let head = match w.colour_counts() {
-        Some(_) => format!(
-            "solver graph: dot = graph colour of its manifold or joint (one colour's batches run at once on {threads} thread{})",
-            if threads == 1 { "" } else { "s" }
-        ),
-        None => format!("{}: contacts solved in one sequence (no graph colours)", w.settings.mode.name()),
-    };
-    // The islands on a line of their own: the head is already as wide as a tile of four.
-    let plural = if islands == 1 { "" } else { "s" };
-    let islands_line = match asleep_islands {
-        0 => format!("body colour = its island ({islands} island{plural})"),
-        k if k == islands => format!("body colour = its island ({islands} island{plural}, all asleep)"),
-        k => format!("body colour = its island ({islands} island{plural}, {k} asleep: sleepers are not solved)"),
-    };
-    for (text, size) in [(head, 14.0), (islands_line, 13.0)] {
-        let at = s.p(x, y);
-        s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(size), dark);
-        y += 20.0 * u;
-    }
-    // A row of swatches per coloured kind: manifolds, then joints.
-    for (what, counts) in [("manifolds", w.colour_counts()), ("joints", w.joint_colour_counts())] {
-        let Some(counts) = counts else { continue };
-        let last = counts.len() - 1;
-        let at = s.p(x, y);
-        if counts.iter().all(|&n| n == 0) {
-            let why = if islands > 0 && asleep_islands == islands {
-                " — all islands asleep (a sleeping island is not solved)"
-            } else {
-                " this step"
-            };
-            s.fixed(at, Align2::LEFT_TOP, format!("{what} per colour: none{why}"), FontId::proportional(13.0), dark);
-            y += 22.0 * u;
-            continue;
-        }
-        let items = counts.iter().enumerate().filter(|(_, &n)| n > 0).map(|(k, &n)| {
-            let text = if k == last { format!("none: {n}") } else { format!("{k}: {n}") };
-            (crate::render::graph::colour_of(k as u8), text)
-        });
-        s.swatches(at, format!("{what} per colour:"), items, 13.0);
-        y += 22.0 * u;
-    }
-    // Joints solved in slot order have no colour, so no dot: the legend says why (their
-    // anchors, drawn by the joints themselves, would read as a colour otherwise).
-    let solved = w.solved_joint_count();
-    if solved > 0 && w.joint_colour_counts().is_none() {
-        let at = s.p(x, y);
-        let text = format!(
-            "joint order: {solved} solved one after another, in slot order (coloured from {} solved joints on)",
-            crate::physics::joint::colours::COLOUR_FROM
-        );
-        s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(13.0), dark);
-        y += 22.0 * u;
-    }
-    y
 }
 
 /// The clip stage's caption when a stage is chosen (the panel's slider, `--clip-stage N`;

@@ -1,7 +1,9 @@
 //! The running worlds: one [`Side`] per resolution method shown. One side is the ordinary
 //! testbed; two to four are a comparison, every side a copy of the same scene stepped in
 //! lockstep under its own method and drawn in its own tile of the view through the one
-//! camera (1×2 for two sides, 2×2 for three or four, as Solver2D shows its 2D solvers).
+//! camera (1×2 for two sides, 2×2 for three or four, as Solver2D shows its 2D solvers). A
+//! tile narrower than the view widens the camera's field to the view's width
+//! ([`tile_camera`]): each side shows all that one side alone would, smaller.
 //!
 //! Each side owns what belongs to its world alone: the world, its deepest penetration since
 //! the start, its cached debug records of the selected pair, the continuous-collision record
@@ -312,6 +314,19 @@ fn wake_all(w: &mut World) {
     }
 }
 
+/// The camera a comparison's tile of aspect `tile` (width ÷ height) draws with, in a view
+/// of aspect `main`: the shared camera with its vertical field widened when the tile is the
+/// narrower, so that each tile shows the whole view's horizontal field. Two sides side by
+/// side then each show all that one side alone shows, smaller, not its middle half (a row
+/// of bodies across the view stays whole in both).
+pub fn tile_camera(camera: &crate::view::Camera, main: f32, tile: f32) -> crate::view::Camera {
+    let mut c = *camera;
+    if tile > 0.0 && tile < main {
+        c.fov_y = 2.0 * ((camera.fov_y * 0.5).tan() * main / tile).atan();
+    }
+    c
+}
+
 /// The tiles of `main` for `n` sides, A first: `main` itself for one side, its halves for
 /// two (A left), a 2×2 grid for three or four (A top left, B top right, C bottom left; a
 /// third side leaves the bottom right tile empty). Tile edges are whole pixels.
@@ -338,6 +353,29 @@ pub fn tiles(main: Rect, n: usize) -> Vec<Rect> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A side-by-side tile shows the whole view's horizontal field: every point lands at the
+    /// same horizontal place (as a fraction of the width) as in the whole view, and its
+    /// height from the centre shrinks by the ratio of the aspects. A 2 × 2 tile, as wide for
+    /// its height as the view, keeps the camera.
+    #[test]
+    fn a_narrow_tile_keeps_the_whole_views_horizontal_field() {
+        let cam = crate::view::Camera::look_at(glam::Vec3::new(6.0, 4.0, 9.0), glam::Vec3::new(0.0, 1.0, 0.0), 45.0);
+        let main = Rect { x: 0.0, y: 0.0, w: 1200.0, h: 675.0 };
+        let aspect = |r: &Rect| r.w / r.h;
+        let [a, _] = tiles(main, 2)[..] else { panic!("two tiles") };
+        let tile = tile_camera(&cam, aspect(&main), aspect(&a));
+        let (full, narrow) = (cam.view_proj(aspect(&main)), tile.view_proj(aspect(&a)));
+        for k in 0..50 {
+            let f = k as f32;
+            let p = glam::Vec3::new((f * 1.7).sin() * 6.0, (f * 0.9).cos() * 3.0 + 1.0, (f * 2.3).sin() * 5.0);
+            let (q, r) = (full.project_point3(p), narrow.project_point3(p));
+            assert!((q.x - r.x).abs() < 1e-4, "{p}: x {} in the view, {} in the tile", q.x, r.x);
+            assert!((q.y * aspect(&a) / aspect(&main) - r.y).abs() < 1e-4, "{p}: y {} and {}", q.y, r.y);
+        }
+        let [c, ..] = tiles(main, 4)[..] else { panic!("four tiles") };
+        assert!((tile_camera(&cam, aspect(&main), aspect(&c)).fov_y - cam.fov_y).abs() < 1e-3);
+    }
 
     #[test]
     fn tiles_cover_the_view_without_overlap() {

@@ -463,6 +463,7 @@ impl Testbed {
         self.sides.refresh_joints();
         let this: &'a Testbed = self;
         let rects = tiles(main_rect, this.sides.len());
+        let aspect = |r: &Rect| r.w / r.h.max(1.0);
         let dt = this.timestep();
         let drag = this.session.drag;
         this.sides
@@ -476,7 +477,7 @@ impl Testbed {
                 FrameInput {
                     world,
                     colors: &this.session.scene.colors,
-                    camera: &this.view.camera,
+                    camera: super::sides::tile_camera(&this.view.camera, aspect(&main_rect), aspect(&rect)),
                     overlays: this.view.overlays,
                     selected: &this.selection.bodies,
                     pair: side.pair_debug_cached(pair),

@@ -57,15 +57,24 @@ pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
     main
 }
 
-/// World-space ray through point `p` (egui points) of the view `rect`.
-pub fn ray(t: &Testbed, rect: egui::Rect, p: Pos2) -> (Vec3, Vec3) {
-    let ndc = (((p.x - rect.min.x) / rect.width()) * 2.0 - 1.0, 1.0 - ((p.y - rect.min.y) / rect.height()) * 2.0);
-    t.view.camera.ray(ndc, rect.width() / rect.height().max(1.0))
+/// The camera that draws `rect` (egui points), the 3D view of the last frame or one of its
+/// tiles ([`super::sides::tile_camera`]).
+fn camera_of(t: &Testbed, rect: egui::Rect) -> crate::view::Camera {
+    let aspect = |r: egui::Rect| r.width() / r.height().max(1.0);
+    super::sides::tile_camera(&t.view.camera, aspect(t.view.rect), aspect(rect))
 }
 
-/// Where world point `w` appears in the view `rect` (egui points).
+/// World-space ray through point `p` (egui points) of the view `rect` (the 3D view or a
+/// comparison's tile of it).
+pub fn ray(t: &Testbed, rect: egui::Rect, p: Pos2) -> (Vec3, Vec3) {
+    let ndc = (((p.x - rect.min.x) / rect.width()) * 2.0 - 1.0, 1.0 - ((p.y - rect.min.y) / rect.height()) * 2.0);
+    camera_of(t, rect).ray(ndc, rect.width() / rect.height().max(1.0))
+}
+
+/// Where world point `w` appears in the view `rect` (egui points; the 3D view or a
+/// comparison's tile of it).
 pub fn project(t: &Testbed, rect: egui::Rect, w: Vec3) -> Pos2 {
-    let ndc = t.view.camera.view_proj(rect.width() / rect.height().max(1.0)).project_point3(w);
+    let ndc = camera_of(t, rect).view_proj(rect.width() / rect.height().max(1.0)).project_point3(w);
     Pos2::new(rect.min.x + (ndc.x + 1.0) * 0.5 * rect.width(), rect.min.y + (1.0 - ndc.y) * 0.5 * rect.height())
 }
 

@@ -21,8 +21,9 @@ pub struct FrameInput<'a> {
     pub world: &'a World,
     /// Body colours.
     pub colors: &'a [[f32; 3]],
-    /// Main camera.
-    pub camera: &'a Camera,
+    /// The camera of this view: the shared camera, in a comparison's tile widened to the
+    /// whole view's horizontal field ([`crate::app::sides::tile_camera`]).
+    pub camera: Camera,
     /// Overlays.
     pub overlays: Overlays,
     /// Selected bodies (0, 1 or 2).
