@@ -307,3 +307,36 @@ fn friction_at_rest_is_only_what_holds_the_body() {
         }
     }
 }
+
+/// The same on a mesh, for each of a pair's manifolds: the capsule at rest along the V
+/// valley's crease touches both slopes, two points on each, one manifold per slope (the
+/// second a *further* manifold of the mesh pair). The least friction with a manifold's force
+/// and twist has, at two points, the same friction per unit of normal impulse along the line
+/// through them (moving friction from one point to the other along that line changes
+/// neither): checked on both manifolds, to a tenth of the larger ratio.
+#[test]
+fn friction_at_rest_on_a_mesh_is_settled_on_every_normal_group() {
+    use contactlab::scene;
+    let mut s = scene::load(&scene::scenes_dir().join("v_valley.ron")).unwrap();
+    s.world.settings.sleeping = false;
+    for _ in 0..400 {
+        s.world.step(DT);
+    }
+    let w = &s.world;
+    let capsule = w.bodies().iter().position(|b| b.name == "capsule").unwrap() as u32;
+    let manifolds: Vec<_> = w.contacts().iter().filter(|c| c.a == capsule || c.b == capsule).collect();
+    assert_eq!(manifolds.len(), 2, "one manifold per slope");
+    for c in manifolds {
+        assert_eq!(c.manifold.points.len(), 2);
+        let f = |k: usize| c.tangents[0] * c.impulses[k].tangent[0] + c.tangents[1] * c.impulses[k].tangent[1];
+        let (n0, n1) = (c.impulses[0].normal, c.impulses[1].normal);
+        let line = (c.manifold.points[0].position - c.manifold.points[1].position).normalize();
+        let along = (f(0) / n0 - f(1) / n1).dot(line);
+        let ratio = (f(0).length() / n0).max(f(1).length() / n1);
+        assert!(
+            along.abs() < 0.1 * ratio,
+            "normal {}: friction per normal impulse differs by {along} along the points' line (ratios up to {ratio})",
+            c.manifold.normal
+        );
+    }
+}

@@ -16,16 +16,18 @@
 //! last evening out). Until the replacement is taken, it is tried again each step
 //! ([`crate::physics::contact::Recycle::settled`]); a new manifold starts over. The bodies
 //! feel the same push; only its split between the points changes: the force shared in
-//! proportion to the points' normal impulses, the twist as a rigid turn. At rest the iterations then leave it so. A
-//! box at rest on flat ground shows no friction. One at rest on a slope shows friction at
-//! each point in proportion to its load, tan θ of its normal impulse.
+//! proportion to the points' normal impulses, the twist as a rigid turn. At rest the
+//! iterations then leave it so. A box at rest on flat ground shows no friction. One at rest
+//! on a slope shows friction at each point in proportion to its load, tan θ of its normal
+//! impulse.
 //!
 //! Limits: the split is taken only where no point's share of friction, as a fraction of its
 //! normal impulse, exceeds the largest fraction any point had before (so it stays inside
 //! every friction cone the solver had kept). A pair resting at the edge of sliding may
 //! therefore keep its pattern, and is tried again each step it rests. A pair that rests
-//! while its manifold is computed afresh each step (not recycled) is not settled, nor are
-//! a mesh pair's further manifolds.
+//! while its manifold is computed afresh each step (not recycled) is not settled. A mesh
+//! pair's manifolds (one per normal group) are settled each on its own: friction that
+//! balances between two groups (a ball wedged in a V) is not a pattern of either, and stays.
 
 use crate::physics::contact::Contact;
 use crate::physics::math::tangent_basis;

@@ -447,12 +447,20 @@ fn update_pair(
         if c.recycle.reuse_rounded(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), rounding, distance, cfg.margin)
             && parts.as_mut().is_none_or(|p| p.reuse(&ba.pose, &bb.pose, (ra, rb), rounding, distance, cfg.margin))
         {
+            let rests = |b: &Body| !b.is_dynamic() || b.sleep_time >= input.settle_after;
+            let unsettled =
+                !c.recycle.settled || parts.as_ref().is_some_and(|p| p.prev.iter().any(|b| !b.recycle.settled));
+            if unsettled && rests(ba) && rests(bb) {
+                // The pair's own manifold and a mesh pair's further ones, each once.
+                let further = parts.as_mut().map_or(&mut [][..], |p| &mut p.prev[..]);
+                for c in std::iter::once(&mut *c).chain(further.iter_mut().map(|b| &mut **b)) {
+                    if !c.recycle.settled {
+                        c.recycle.settled = crate::physics::rest_friction::settle(c);
+                    }
+                }
+            }
             if let Some(p) = parts {
                 p.carry();
-            }
-            let rests = |b: &Body| !b.is_dynamic() || b.sleep_time >= input.settle_after;
-            if !c.recycle.settled && rests(ba) && rests(bb) {
-                c.recycle.settled = crate::physics::rest_friction::settle(c);
             }
             watch::took(&mut rec, PairPath::Recycled);
             return true;
