@@ -125,6 +125,36 @@ impl Bvh {
 
     /// Appends to `out` every box index whose box overlaps `b`.
     pub fn query(&self, b: &Aabb, out: &mut Vec<u32>) {
+        self.walk(|x| x.overlaps(b), |i| out.push(i));
+    }
+
+    /// The nearest hit of the ray `o + t·d`, t in [0, `max_t`]: `hit(i)` gives box `i`'s
+    /// item's hit distance, asked only for boxes the ray reaches before the nearest hit so
+    /// far (the slab test; a zero component of `d` gives an infinite slab, as it should).
+    pub fn ray(&self, o: Vec3, d: Vec3, max_t: f32, mut hit: impl FnMut(u32) -> Option<f32>) -> Option<f32> {
+        let inv = d.recip();
+        let best = std::cell::Cell::new(max_t);
+        let mut found = false;
+        let reaches = |b: &Aabb| {
+            let (t0, t1) = ((b.min - o) * inv, (b.max - o) * inv);
+            // min/max skip a NaN (0 · ∞: the origin on a slab's face along an axis the ray
+            // does not move in), which then constrains nothing.
+            let near = t0.min(t1).max_element().max(0.0);
+            let far = t0.max(t1).min_element().min(best.get());
+            near <= far
+        };
+        self.walk(reaches, |k| {
+            if let Some(t) = hit(k).filter(|t| *t <= best.get()) {
+                best.set(t);
+                found = true;
+            }
+        });
+        found.then(|| best.get())
+    }
+
+    /// Walks the tree with a fixed stack: descends into each node whose box `enter`
+    /// accepts, and hands `leaf` each box index of a reached leaf whose own box it accepts.
+    fn walk(&self, enter: impl Fn(&Aabb) -> bool, mut leaf: impl FnMut(u32)) {
         if self.nodes.is_empty() {
             return;
         }
@@ -134,14 +164,14 @@ impl Bvh {
             top -= 1;
             let i = stack[top];
             let n = &self.nodes[i as usize];
-            if !n.aabb.overlaps(b) {
+            if !enter(&n.aabb) {
                 continue;
             }
             if n.is_leaf() {
                 let run = n.start_or_right as usize..(n.start_or_right + n.count) as usize;
-                for (&i, bx) in self.order[run.clone()].iter().zip(&self.leaf_boxes[run]) {
-                    if bx.overlaps(b) {
-                        out.push(i);
+                for (&k, bx) in self.order[run.clone()].iter().zip(&self.leaf_boxes[run]) {
+                    if enter(bx) {
+                        leaf(k);
                     }
                 }
             } else {
@@ -151,52 +181,6 @@ impl Bvh {
                 top += 2;
             }
         }
-    }
-
-    /// The nearest hit of the ray `o + t·d`, t in [0, `max_t`]: `hit(i)` gives box `i`'s
-    /// item's hit distance, asked only for boxes the ray reaches before the nearest hit so
-    /// far (the slab test; a zero component of `d` gives an infinite slab, as it should).
-    pub fn ray(&self, o: Vec3, d: Vec3, max_t: f32, mut hit: impl FnMut(u32) -> Option<f32>) -> Option<f32> {
-        if self.nodes.is_empty() {
-            return None;
-        }
-        let inv = d.recip();
-        let reaches = |b: &Aabb, best: f32| {
-            let (t0, t1) = ((b.min - o) * inv, (b.max - o) * inv);
-            // min/max skip a NaN (0 · ∞: the origin on a slab's face along an axis the ray
-            // does not move in), which then constrains nothing.
-            let near = t0.min(t1).max_element().max(0.0);
-            let far = t0.max(t1).min_element().min(best);
-            near <= far
-        };
-        let mut best = max_t;
-        let mut found = false;
-        let mut stack = [0u32; 64];
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            let i = stack[top];
-            let n = &self.nodes[i as usize];
-            if !reaches(&n.aabb, best) {
-                continue;
-            }
-            if n.is_leaf() {
-                let run = n.start_or_right as usize..(n.start_or_right + n.count) as usize;
-                for (&k, bx) in self.order[run.clone()].iter().zip(&self.leaf_boxes[run]) {
-                    if !reaches(bx, best) {
-                        continue;
-                    }
-                    if let Some(t) = hit(k).filter(|t| *t <= best) {
-                        (best, found) = (t, true);
-                    }
-                }
-            } else {
-                stack[top] = n.start_or_right;
-                stack[top + 1] = i + 1;
-                top += 2;
-            }
-        }
-        found.then_some(best)
     }
 }
 
