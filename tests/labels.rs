@@ -151,46 +151,74 @@ fn labels_of_points_behind_a_body_say_so() {
     }
 }
 
-/// Every shipped scene, as a 1200 × 675 picture of its own view, keeps its moving bodies out
-/// from under the title and the legends over its first two seconds: a picture taken at any
-/// step goes on a slide as it is. A body's box (shrunk by 0.7: its corners overstate the
-/// body) is projected and its screen rectangle tested against each line of fixed text, as
-/// the labels' placement pass has it at that step (the legends depend on what the step
-/// holds: contacts, joints).
+/// The screen rectangles of side `side`'s moving bodies in the tile `r` of a `size` view:
+/// each body's box (shrunk by 0.7: its corners overstate the body) projected through the
+/// tile's camera.
+fn body_rects(t: &Testbed, side: usize, r: Rect, size: (f32, f32)) -> Vec<(String, egui::Rect)> {
+    let comparing = t.sides.len() > 1;
+    let cam = contactlab::app::sides::tile_camera(&t.view.camera, size.0 / size.1, r.w / r.h, comparing.then_some(r.h));
+    let vp = cam.view_proj(r.w / r.h);
+    let w = &t.sides.get(side).unwrap().world;
+    w.bodies()
+        .iter()
+        .filter(|b| b.is_dynamic())
+        .map(|b| {
+            let a = b.shape.aabb(&b.pose);
+            let (c, h) = (a.center(), (a.max - a.min) * 0.5 * 0.7);
+            let (mut lo, mut hi) = (egui::pos2(f32::MAX, f32::MAX), egui::pos2(f32::MIN, f32::MIN));
+            for corner in 0..8 {
+                let s = |bit: i32| if corner & bit == 0 { -1.0 } else { 1.0 };
+                let p = vp.project_point3(c + h * glam::Vec3::new(s(1), s(2), s(4)));
+                let q = egui::pos2(r.x + (p.x * 0.5 + 0.5) * r.w, r.y + (0.5 - p.y * 0.5) * r.h);
+                (lo, hi) = (lo.min(q), hi.max(q));
+            }
+            (b.name.clone(), egui::Rect::from_min_max(lo, hi))
+        })
+        .collect()
+}
+
+/// Every shipped scene, as a 1200 × 675 picture of its own view and as a comparison of two
+/// methods side by side, keeps its moving bodies out from under the title, the stats and the
+/// legends over its first two seconds: a picture taken at any step goes on a slide as it
+/// is. Each body's screen rectangle is tested against each line of fixed text, as the
+/// labels' placement pass has it at that step (the legends depend on what the step holds:
+/// contacts, joints).
 #[test]
 fn moving_bodies_stay_clear_of_the_title_and_legends() {
+    use contactlab::physics::SolverMode;
     let size = (1200.0, 675.0);
+    let main = Rect { x: 0.0, y: 0.0, w: size.0, h: size.1 };
     let mut under = Vec::new();
-    for path in scene::shipped_scenes() {
-        let mut t = Testbed::new(scene::load(&path).unwrap(), Some(path.clone()));
-        let vp = t.view.camera.view_proj(size.0 / size.1);
-        for k in 0..=120 {
-            if k % 10 == 0 {
-                t.pair_debug();
-                // The obstacles are the fixed text and the contact markers (13-point squares).
-                let text: Vec<egui::Rect> = layouts(&t, size)
-                    .remove(0)
-                    .obstacles
-                    .into_iter()
-                    .filter(|r| (r.size() - egui::vec2(13.0, 13.0)).length() > 0.01)
-                    .collect();
-                for b in t.world().bodies().iter().filter(|b| b.is_dynamic()) {
-                    let a = b.shape.aabb(&b.pose);
-                    let (c, h) = (a.center(), (a.max - a.min) * 0.5 * 0.7);
-                    let (mut lo, mut hi) = (egui::pos2(f32::MAX, f32::MAX), egui::pos2(f32::MIN, f32::MIN));
-                    for corner in 0..8 {
-                        let s = |bit: i32| if corner & bit == 0 { -1.0 } else { 1.0 };
-                        let p = vp.project_point3(c + h * glam::Vec3::new(s(1), s(2), s(4)));
-                        let q = egui::pos2((p.x * 0.5 + 0.5) * size.0, (0.5 - p.y * 0.5) * size.1);
-                        (lo, hi) = (lo.min(q), hi.max(q));
-                    }
-                    let body = egui::Rect::from_min_max(lo, hi);
-                    if let Some(r) = text.iter().find(|r| r.intersects(body)) {
-                        under.push(format!("{}: {} at step {k} under the text at {r:?}", path.display(), b.name));
+    for sides in [1, 2] {
+        for path in scene::shipped_scenes() {
+            let mut t = Testbed::new(scene::load(&path).unwrap(), Some(path.clone()));
+            if sides == 2 {
+                t.set_sides(&[SolverMode::Naive, SolverMode::Iterative]);
+            }
+            let tiles = contactlab::app::sides::tiles(main, sides);
+            for k in 0..=120 {
+                if k % 10 == 0 {
+                    t.pair_debug();
+                    for (side, (layout, r)) in layouts(&t, size).iter().zip(&tiles).enumerate() {
+                        // The obstacles are the fixed text and the contact markers (13-point
+                        // squares).
+                        let text: Vec<&egui::Rect> = layout
+                            .obstacles
+                            .iter()
+                            .filter(|r| (r.size() - egui::vec2(13.0, 13.0)).length() > 0.01)
+                            .collect();
+                        for (name, body) in body_rects(&t, side, *r, size) {
+                            if let Some(r) = text.iter().find(|r| r.intersects(body)) {
+                                under.push(format!(
+                                    "{} ({sides} sides): {name} at step {k} under the text at {r:?}",
+                                    path.display()
+                                ));
+                            }
+                        }
                     }
                 }
+                t.step_once();
             }
-            t.step_once();
         }
     }
     under.dedup_by(|a, b| a.split(':').next() == b.split(':').next());

@@ -189,7 +189,8 @@ fn contact_dots_hide_behind_solid_bodies() {
 }
 
 /// The A/B view: each side's world in its own half, through the same camera at the half's
-/// aspect, its field widened to the whole view's width (`sides::tile_camera`). The naive stack has fallen on the left while the iterative one stands on the
+/// aspect, its field widened to the whole view's width and kept below the tile's text
+/// (`sides::tile_camera`). The naive stack has fallen on the left while the iterative one stands on the
 /// right, so the top box's pixel is a body only in the right half; a divider separates them.
 #[test]
 fn the_ab_view_draws_each_side_in_its_half() {
@@ -206,7 +207,7 @@ fn the_ab_view_draws_each_side_in_its_half() {
     let half = SIZE.0 / 2;
     let at = |p: Vec3, x0: u32| {
         let (full, tile) = (SIZE.0 as f32 / SIZE.1 as f32, half as f32 / SIZE.1 as f32);
-        let cam = contactlab::app::sides::tile_camera(&t.view.camera, full, tile);
+        let cam = contactlab::app::sides::tile_camera(&t.view.camera, full, tile, Some(SIZE.1 as f32));
         let ndc = cam.view_proj(tile).project_point3(p);
         (x0 + ((ndc.x + 1.0) * 0.5 * half as f32) as u32, ((1.0 - ndc.y) * 0.5 * SIZE.1 as f32) as u32)
     };

@@ -76,6 +76,7 @@ impl Offscreen {
     pub fn render_scaled(&mut self, testbed: &mut Testbed, size: (u32, u32), scale: u32) -> Result<RgbaImage, String> {
         let size = (size.0 * scale, size.1 * scale);
         self.renderer.pixel_scale = scale as f32;
+        testbed.view.ppp = scale as f32;
         self.renderer.resize(size);
         self.renderer.sync_meshes(testbed.world());
         let rect = Rect { x: 0.0, y: 0.0, w: size.0 as f32, h: size.1 as f32 };

@@ -56,7 +56,8 @@ pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> Vec<Layout> {
     for (k, (side, rect)) in t.sides.iter().zip(&rects).enumerate() {
         let name = comparing.then_some(SIDE_NAMES[k]);
         let aspect = |r: &Rect| r.w / r.h.max(1.0);
-        let camera = super::sides::tile_camera(&t.view.camera, aspect(&main), aspect(rect));
+        let height = comparing.then_some(rect.h / ui.ctx().pixels_per_point());
+        let camera = super::sides::tile_camera(&t.view.camera, aspect(&main), aspect(rect), height);
         let mut scribe = Scribe::new(ui, t, *rect, camera);
         paint_side(&mut scribe, t, side, side.pair_debug_cached(pair), name, *rect);
         joint_labels(&mut scribe, t, &side.world, side.joints(), *rect);
@@ -151,17 +152,30 @@ impl<'a> Scribe<'a> {
     }
 
     /// A key's row at `at`: `head`, then each item's text after a dot of its colour, all
-    /// in `size`-point text.
-    fn swatches(&mut self, at: Pos2, head: String, items: impl IntoIterator<Item = ([f32; 3], String)>, size: f32) {
-        let (u, dark) = (self.ppp, self.text);
-        let r = self.fixed(at, Align2::LEFT_TOP, head, FontId::proportional(size), dark);
-        let mut x = (r.max.x + 6.0) * u;
+    /// in `size`-point text. An item that would pass the tile's right edge starts a new line
+    /// (22 points down, under the first item). Returns the number of lines used.
+    fn swatches(
+        &mut self,
+        at: Pos2,
+        head: String,
+        items: impl IntoIterator<Item = ([f32; 3], String)>,
+        size: f32,
+    ) -> usize {
+        let dark = self.text;
+        let font = FontId::proportional(size);
+        let r = self.fixed(at, Align2::LEFT_TOP, head, font.clone(), dark);
+        let (first, right) = (r.max.x + 6.0, self.tile.max.x - 8.0);
+        let (mut x, mut y, mut lines) = (first, at.y, 1);
         for (colour, text) in items {
-            let at = self.p(x + 14.0 * u, at.y * u);
-            let r = self.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(size), dark);
+            let width = self.ctx.fonts_mut(|f| f.layout_no_wrap(text.clone(), font.clone(), dark).size().x);
+            if x > first && x + 14.0 + width > right {
+                (x, y, lines) = (first, y + 22.0, lines + 1);
+            }
+            let r = self.fixed(Pos2::new(x + 14.0, y), Align2::LEFT_TOP, text, font.clone(), dark);
             self.painter.circle_filled(Pos2::new(r.min.x - 8.0, r.center().y), 5.0, c32(colour));
-            x = (r.max.x + 12.0) * u;
+            x = r.max.x + 12.0;
         }
+        lines
     }
 
     /// An anchored label, placed by [`Scribe::finish`] within `within` (the tile if None).
@@ -391,8 +405,8 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
             ),
         ];
         let at = s.p(main.x + 14.0 * u, line_y);
-        s.swatches(at, format!("time of impact, step {}:", rec.step), items, 14.0);
-        line_y += 22.0 * u;
+        let lines = s.swatches(at, format!("time of impact, step {}:", rec.step), items, 14.0);
+        line_y += 22.0 * u * lines as f32;
     }
     // The joints' drawing: what its colours mean.
     if !inset_alone(t) {
@@ -401,8 +415,8 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
         let key = crate::render::joints::key(w, joints, selected, t.timestep());
         if !key.is_empty() {
             let at = s.p(main.x + 14.0 * u, line_y);
-            s.swatches(at, "joints:".into(), key.into_iter().map(|(c, text)| (c, text.to_string())), 14.0);
-            line_y += 22.0 * u;
+            let lines = s.swatches(at, "joints:".into(), key.into_iter().map(|(c, text)| (c, text.to_string())), 14.0);
+            line_y += 22.0 * u * lines as f32;
         }
     }
     if t.view.overlays.has(Overlay::Graph) {
@@ -414,8 +428,8 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
         if !inset_alone(t) {
             let clip = pd.map(|p| (p, t.selection.clip_stage));
             for row in crate::render::key::rows(w, &t.view.overlays, &t.selection.bodies, clip) {
-                s.swatches(s.p(main.x + 14.0 * u, y), row.head.into(), row.items, 14.0);
-                y += 22.0 * u;
+                let lines = s.swatches(s.p(main.x + 14.0 * u, y), row.head.into(), row.items, 14.0);
+                y += 22.0 * u * lines as f32;
             }
         }
     };

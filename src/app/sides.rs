@@ -2,8 +2,11 @@
 //! testbed; two to four are a comparison, every side a copy of the same scene stepped in
 //! lockstep under its own method and drawn in its own tile of the view through the one
 //! camera (1×2 for two sides, 2×2 for three or four, as Solver2D shows its 2D solvers). A
-//! tile narrower than the view widens the camera's field to the view's width
-//! ([`tile_camera`]): each side shows all that one side alone would, smaller.
+//! tile narrower than the view widens the camera's field to the view's width, and every
+//! tile draws its picture below a header of [`TILE_HEADER`] points ([`tile_camera`]): each
+//! side shows all that one side alone would, smaller, clear of its title, stats and first
+//! key line. Limits: a tile with more lines of text than that (a selected pair's path, the
+//! clip key wrapped in a 2 × 2 tile) can still have bodies under its last lines.
 //!
 //! Each side owns what belongs to its world alone: the world, its deepest penetration since
 //! the start, its cached debug records of the selected pair, the continuous-collision record
@@ -314,16 +317,24 @@ fn wake_all(w: &mut World) {
     }
 }
 
-/// The camera a comparison's tile of aspect `tile` (width ÷ height) draws with, in a view
-/// of aspect `main`: the shared camera with its vertical field widened when the tile is the
-/// narrower, so that each tile shows the whole view's horizontal field. Two sides side by
-/// side then each show all that one side alone shows, smaller, not its middle half (a row
-/// of bodies across the view stays whole in both).
-pub fn tile_camera(camera: &crate::view::Camera, main: f32, tile: f32) -> crate::view::Camera {
+/// Height (egui points) a comparison's tile keeps clear at its top for its title, its stats
+/// and its first key line.
+pub const TILE_HEADER: f32 = 80.0;
+
+/// The camera a comparison's tile of aspect `tile` (width ÷ height) and `height` (egui
+/// points) draws with, in a view of aspect `main`: the shared camera with its vertical field
+/// widened when the tile is the narrower, so that each tile shows the whole view's horizontal
+/// field, and the picture kept below the tile's [`TILE_HEADER`]. Two sides side by side then
+/// each show all that one side alone shows, smaller, not its middle half (a row of bodies
+/// across the view stays whole in both), and a small tile of a 2 × 2 grid keeps its bodies
+/// out from under its text. `height` is None for a view of its own, which keeps the camera.
+pub fn tile_camera(camera: &crate::view::Camera, main: f32, tile: f32, height: Option<f32>) -> crate::view::Camera {
     let mut c = *camera;
+    let Some(height) = height else { return c };
     if tile > 0.0 && tile < main {
         c.fov_y = 2.0 * ((camera.fov_y * 0.5).tan() * main / tile).atan();
     }
+    c.top = (TILE_HEADER / height.max(1.0)).min(0.4);
     c
 }
 
@@ -364,7 +375,8 @@ mod tests {
         let main = Rect { x: 0.0, y: 0.0, w: 1200.0, h: 675.0 };
         let aspect = |r: &Rect| r.w / r.h;
         let [a, _] = tiles(main, 2)[..] else { panic!("two tiles") };
-        let tile = tile_camera(&cam, aspect(&main), aspect(&a));
+        let mut tile = tile_camera(&cam, aspect(&main), aspect(&a), Some(a.h));
+        tile.top = 0.0;
         let (full, narrow) = (cam.view_proj(aspect(&main)), tile.view_proj(aspect(&a)));
         for k in 0..50 {
             let f = k as f32;
@@ -374,7 +386,31 @@ mod tests {
             assert!((q.y * aspect(&a) / aspect(&main) - r.y).abs() < 1e-4, "{p}: y {} and {}", q.y, r.y);
         }
         let [c, ..] = tiles(main, 4)[..] else { panic!("four tiles") };
-        assert!((tile_camera(&cam, aspect(&main), aspect(&c)).fov_y - cam.fov_y).abs() < 1e-3);
+        assert!((tile_camera(&cam, aspect(&main), aspect(&c), Some(c.h)).fov_y - cam.fov_y).abs() < 1e-3);
+        assert_eq!(tile_camera(&cam, aspect(&main), aspect(&main), None), cam, "a view of its own");
+    }
+
+    /// A tile's picture keeps clear of its header: the same picture, shrunk by 1 − top and
+    /// moved down, its top edge at the header's foot and its bottom edge where it was.
+    #[test]
+    fn a_tile_draws_below_its_header() {
+        let cam = crate::view::Camera::look_at(glam::Vec3::new(6.0, 4.0, 9.0), glam::Vec3::new(0.0, 1.0, 0.0), 45.0);
+        let tile = tile_camera(&cam, 1.78, 1.78, Some(320.0));
+        let top = TILE_HEADER / 320.0;
+        assert!((tile.top - top).abs() < 1e-6);
+        let (a, b) = (cam.view_proj(1.78), tile.view_proj(1.78));
+        for k in 0..40 {
+            let f = k as f32;
+            let p = glam::Vec3::new((f * 1.3).sin() * 4.0, (f * 0.7).cos() * 2.0 + 1.0, (f * 2.1).sin() * 3.0);
+            let (q, r) = (a.project_point3(p), b.project_point3(p));
+            assert!((r.x - q.x * (1.0 - top)).abs() < 1e-4 && (r.y - (q.y * (1.0 - top) - top)).abs() < 1e-4);
+            assert!((r.z - q.z).abs() < 1e-6, "depth unchanged");
+        }
+        // The ray through a pixel meets the point drawn there.
+        let p = glam::Vec3::new(0.5, 1.5, -0.5);
+        let q = b.project_point3(p);
+        let (o, d) = tile.ray((q.x, q.y), 1.78);
+        assert!((p - o).cross(d).length() < 1e-3);
     }
 
     #[test]

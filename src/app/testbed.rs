@@ -464,6 +464,7 @@ impl Testbed {
         let this: &'a Testbed = self;
         let rects = tiles(main_rect, this.sides.len());
         let aspect = |r: &Rect| r.w / r.h.max(1.0);
+        let comparing = this.sides.len() > 1;
         let dt = this.timestep();
         let drag = this.session.drag;
         this.sides
@@ -477,7 +478,12 @@ impl Testbed {
                 FrameInput {
                     world,
                     colors: &this.session.scene.colors,
-                    camera: super::sides::tile_camera(&this.view.camera, aspect(&main_rect), aspect(&rect)),
+                    camera: super::sides::tile_camera(
+                        &this.view.camera,
+                        aspect(&main_rect),
+                        aspect(&rect),
+                        comparing.then_some(rect.h / this.view.ppp),
+                    ),
                     overlays: this.view.overlays,
                     selected: &this.selection.bodies,
                     pair: side.pair_debug_cached(pair),

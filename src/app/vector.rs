@@ -20,6 +20,8 @@ pub fn svg(testbed: &mut Testbed, size: (u32, u32)) -> String {
     let mut meshes = MeshCache::default();
     meshes.sync(testbed.world());
     let rect = Rect { x: 0.0, y: 0.0, w: size.0 as f32, h: size.1 as f32 };
+    // One pixel a point, as the labels are laid out below.
+    testbed.view.ppp = 1.0;
     let views = testbed.views(size, rect, &meshes.outlines);
     let mut doc = Svg::new((rect.w, rect.h));
     draw_views(&mut doc, &views, &meshes, testbed.view.look.clear());

@@ -26,6 +26,9 @@ pub struct ViewState {
     pub show_help: bool,
     /// Last frame time (ms).
     pub frame_ms: f32,
+    /// Physical pixels per egui point of the last frame (the window's scale, a screenshot's
+    /// `--scale`): a comparison's tiles keep their text's height clear in points.
+    pub ppp: f32,
 }
 
 impl Default for ViewState {
@@ -40,6 +43,7 @@ impl Default for ViewState {
             rect: egui::Rect::NOTHING,
             show_help: false,
             frame_ms: 0.0,
+            ppp: 1.0,
         }
     }
 }

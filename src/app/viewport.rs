@@ -47,6 +47,7 @@ pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
         h: (central.height() * ppp).max(1.0),
     };
     t.view.rect = central;
+    t.view.ppp = ppp;
     view_input(ui, t, central, main);
     super::input::dispatch(ui.ctx(), t);
     super::panels::help::show(ui.ctx(), t);
@@ -61,7 +62,8 @@ pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
 /// tiles ([`super::sides::tile_camera`]).
 fn camera_of(t: &Testbed, rect: egui::Rect) -> crate::view::Camera {
     let aspect = |r: egui::Rect| r.width() / r.height().max(1.0);
-    super::sides::tile_camera(&t.view.camera, aspect(t.view.rect), aspect(rect))
+    let tile = (t.sides.len() > 1).then_some(rect.height());
+    super::sides::tile_camera(&t.view.camera, aspect(t.view.rect), aspect(rect), tile)
 }
 
 /// World-space ray through point `p` (egui points) of the view `rect` (the 3D view or a

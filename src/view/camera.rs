@@ -17,6 +17,10 @@ pub struct Camera {
     pub distance: f32,
     /// Vertical field of view (radians).
     pub fov_y: f32,
+    /// Fraction of the view's height kept clear at the top (a comparison's tile keeps its
+    /// title, stats and key there): the picture is drawn, shrunk by `1 − top`, centred in
+    /// the rest. 0 for a view of its own.
+    pub top: f32,
 }
 
 impl Camera {
@@ -30,6 +34,7 @@ impl Camera {
             pitch: (d.y / distance).clamp(-1.0, 1.0).asin(),
             distance,
             fov_y: fov_deg.to_radians(),
+            top: 0.0,
         }
     }
 
@@ -45,10 +50,24 @@ impl Camera {
         Mat4::look_at_rh(self.eye(), self.target, Vec3::Y)
     }
 
-    /// Projection matrix for an aspect ratio (depth 0..1).
+    /// Projection matrix for an aspect ratio (depth 0..1), into the part of the view below
+    /// [`Camera::top`].
     pub fn projection(&self, aspect: f32) -> Mat4 {
         let near = (self.distance * 0.01).clamp(0.01, 1.0);
-        Mat4::perspective_rh(self.fov_y, aspect.max(1e-3), near, near * 20_000.0)
+        let p = Mat4::perspective_rh(self.fov_y, aspect.max(1e-3), near, near * 20_000.0);
+        if self.top <= 0.0 {
+            return p;
+        }
+        // x, y → s·x, s·y − top in normalised device coordinates (s = 1 − top): the top of
+        // the picture at 1 − 2·top, its bottom where it was. In clip space y' = s·y − top·w.
+        let s = 1.0 - self.top;
+        let shrink = Mat4::from_cols(
+            glam::Vec4::new(s, 0.0, 0.0, 0.0),
+            glam::Vec4::new(0.0, s, 0.0, 0.0),
+            glam::Vec4::new(0.0, 0.0, 1.0, 0.0),
+            glam::Vec4::new(0.0, -self.top, 0.0, 1.0),
+        );
+        shrink * p
     }
 
     /// View-projection matrix.

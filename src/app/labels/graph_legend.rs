@@ -70,8 +70,8 @@ pub(super) fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32
             let text = if k == last { format!("none: {n}") } else { format!("{k}: {n}") };
             (crate::render::graph::colour_of(k as u8), text)
         });
-        s.swatches(at, format!("{what} per colour:"), items, 13.0);
-        y += 22.0 * u;
+        let lines = s.swatches(at, format!("{what} per colour:"), items, 13.0);
+        y += 22.0 * u * lines as f32;
     }
     // Joints solved in slot order have no colour, so no dot: the legend says why (their
     // anchors, drawn by the joints themselves, would read as a colour otherwise).
