@@ -147,13 +147,7 @@ mod native {
             // outcome (a naive stack scattered), and every side shares the one camera. It is
             // written into the scene, so the testbed takes it as the scene's own (instead of
             // framing side A's last state, simulating again).
-            let start = contactlab::app::view_state::initial_camera(&scene);
-            let (eye, target) = (start.eye(), start.target);
-            scene.desc.camera = Some(contactlab::scene::format::CameraDesc {
-                eye: (eye.x, eye.y, eye.z),
-                target: (target.x, target.y, target.z),
-                fov_deg: start.fov_y.to_degrees(),
-            });
+            scene.desc.camera = Some(contactlab::app::view_state::initial_camera(&scene).desc());
             scene.world = run[0].world.clone();
             let mut t = cli::testbed(args, scene)?;
             t.set_sides(&modes);

@@ -155,8 +155,8 @@ fn labels_of_points_behind_a_body_say_so() {
 /// each body's box (shrunk by 0.7: its corners overstate the body) projected through the
 /// tile's camera.
 fn body_rects(t: &Testbed, side: usize, r: Rect, size: (f32, f32)) -> Vec<(String, egui::Rect)> {
-    let comparing = t.sides.len() > 1;
-    let cam = contactlab::app::sides::tile_camera(&t.view.camera, size.0 / size.1, r.w / r.h, comparing.then_some(r.h));
+    let main = Rect { x: 0.0, y: 0.0, w: size.0, h: size.1 };
+    let cam = contactlab::app::sides::side_camera(&t.view.camera, main, r, t.sides.len(), 1.0);
     let vp = cam.view_proj(r.w / r.h);
     let w = &t.sides.get(side).unwrap().world;
     w.bodies()

@@ -55,9 +55,8 @@ pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> Vec<Layout> {
     let mut layouts = Vec::new();
     for (k, (side, rect)) in t.sides.iter().zip(&rects).enumerate() {
         let name = comparing.then_some(SIDE_NAMES[k]);
-        let aspect = |r: &Rect| r.w / r.h.max(1.0);
-        let height = comparing.then_some(rect.h / ui.ctx().pixels_per_point());
-        let camera = super::sides::tile_camera(&t.view.camera, aspect(&main), aspect(rect), height);
+        let ppp = ui.ctx().pixels_per_point();
+        let camera = super::sides::side_camera(&t.view.camera, main, *rect, rects.len(), ppp);
         let mut scribe = Scribe::new(ui, t, *rect, camera);
         paint_side(&mut scribe, t, side, side.pair_debug_cached(pair), name, *rect);
         joint_labels(&mut scribe, t, &side.world, side.joints(), *rect);

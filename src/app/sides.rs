@@ -338,6 +338,20 @@ pub fn tile_camera(camera: &crate::view::Camera, main: f32, tile: f32, height: O
     c
 }
 
+/// The camera of tile `tile` of the view `main` when `sides` sides are shown (the rectangles
+/// in one unit, `ppp` of them to an egui point): [`tile_camera`] for a comparison's tile,
+/// the shared camera for a view of its own.
+pub fn side_camera(
+    camera: &crate::view::Camera,
+    main: Rect,
+    tile: Rect,
+    sides: usize,
+    ppp: f32,
+) -> crate::view::Camera {
+    let aspect = |r: &Rect| r.w / r.h.max(1.0);
+    tile_camera(camera, aspect(&main), aspect(&tile), (sides > 1).then_some(tile.h / ppp))
+}
+
 /// The tiles of `main` for `n` sides, A first: `main` itself for one side, its halves for
 /// two (A left), a 2×2 grid for three or four (A top left, B top right, C bottom left; a
 /// third side leaves the bottom right tile empty). Tile edges are whole pixels.

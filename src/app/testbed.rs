@@ -463,8 +463,6 @@ impl Testbed {
         self.sides.refresh_joints();
         let this: &'a Testbed = self;
         let rects = tiles(main_rect, this.sides.len());
-        let aspect = |r: &Rect| r.w / r.h.max(1.0);
-        let comparing = this.sides.len() > 1;
         let dt = this.timestep();
         let drag = this.session.drag;
         this.sides
@@ -478,11 +476,12 @@ impl Testbed {
                 FrameInput {
                     world,
                     colors: &this.session.scene.colors,
-                    camera: super::sides::tile_camera(
+                    camera: super::sides::side_camera(
                         &this.view.camera,
-                        aspect(&main_rect),
-                        aspect(&rect),
-                        comparing.then_some(rect.h / this.view.ppp),
+                        main_rect,
+                        rect,
+                        this.sides.len(),
+                        this.view.ppp,
                     ),
                     overlays: this.view.overlays,
                     selected: &this.selection.bodies,

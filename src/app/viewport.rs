@@ -61,9 +61,12 @@ pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
 /// The camera that draws `rect` (egui points), the 3D view of the last frame or one of its
 /// tiles ([`super::sides::tile_camera`]).
 fn camera_of(t: &Testbed, rect: egui::Rect) -> crate::view::Camera {
-    let aspect = |r: egui::Rect| r.width() / r.height().max(1.0);
-    let tile = (t.sides.len() > 1).then_some(rect.height());
-    super::sides::tile_camera(&t.view.camera, aspect(t.view.rect), aspect(rect), tile)
+    super::sides::side_camera(&t.view.camera, in_rect(t.view.rect), in_rect(rect), t.sides.len(), 1.0)
+}
+
+/// An egui rectangle as the tiles' [`Rect`] (same unit, egui points).
+fn in_rect(r: egui::Rect) -> Rect {
+    Rect { x: r.min.x, y: r.min.y, w: r.width(), h: r.height() }
 }
 
 /// World-space ray through point `p` (egui points) of the view `rect` (the 3D view or a
@@ -83,8 +86,7 @@ pub fn project(t: &Testbed, rect: egui::Rect, w: Vec3) -> Pos2 {
 /// The tile (egui points) of the view `rect` under `p`: the whole view, or the tile of the
 /// side it lies in (every tile shows the same bodies through the same camera).
 fn side_rect(t: &Testbed, rect: egui::Rect, p: Pos2) -> egui::Rect {
-    let main = Rect { x: rect.min.x, y: rect.min.y, w: rect.width(), h: rect.height() };
-    tiles(main, t.sides.len())
+    tiles(in_rect(rect), t.sides.len())
         .into_iter()
         .map(|r| egui::Rect::from_min_size(Pos2::new(r.x, r.y), egui::vec2(r.w, r.h)))
         .find(|r| r.contains(p))
@@ -109,8 +111,7 @@ fn inset_at(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> Option<Figure> {
 
 /// Whether `p` (egui points) lies in a side's tile (three sides leave a corner empty).
 fn in_a_tile(t: &Testbed, rect: egui::Rect, p: Pos2) -> bool {
-    let main = Rect { x: rect.min.x, y: rect.min.y, w: rect.width(), h: rect.height() };
-    tiles(main, t.sides.len()).iter().any(|r| r.contains((p.x, p.y)))
+    tiles(in_rect(rect), t.sides.len()).iter().any(|r| r.contains((p.x, p.y)))
 }
 
 fn over_inset(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> bool {

@@ -23,7 +23,6 @@
 use super::page::fail;
 use super::testbed::Testbed;
 use crate::physics::SolverMode;
-use crate::scene::format::CameraDesc;
 use crate::scene::{self, bundle};
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -209,13 +208,7 @@ pub fn set_backend(name: &str) {
 pub fn share(t: &mut Testbed) {
     let mut desc = t.session.scene.desc.clone();
     desc.solver = t.world().settings;
-    let c = &t.view.camera;
-    let (eye, target) = (c.eye(), c.target);
-    desc.camera = Some(CameraDesc {
-        eye: (eye.x, eye.y, eye.z),
-        target: (target.x, target.y, target.z),
-        fov_deg: c.fov_y.to_degrees(),
-    });
+    desc.camera = Some(t.view.camera.desc());
     let text = match scene::share::scene_text(&desc) {
         Ok(text) => text,
         Err(e) => {

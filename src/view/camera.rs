@@ -38,6 +38,17 @@ impl Camera {
         }
     }
 
+    /// The camera as a scene file writes it (eye, target, field of view); [`Camera::look_at`]
+    /// turns it back.
+    pub fn desc(&self) -> crate::scene::format::CameraDesc {
+        let (eye, target) = (self.eye(), self.target);
+        crate::scene::format::CameraDesc {
+            eye: (eye.x, eye.y, eye.z),
+            target: (target.x, target.y, target.z),
+            fov_deg: self.fov_y.to_degrees(),
+        }
+    }
+
     /// Eye position.
     pub fn eye(&self) -> Vec3 {
         let (sy, cy) = self.yaw.sin_cos();
