@@ -10,7 +10,7 @@ use contactlab::render::draw::Rect;
 use contactlab::scene;
 use contactlab::scene::format::Overlay;
 
-fn layouts(t: &Testbed, size: (f32, f32)) -> Vec<Layout> {
+fn layouts(t: &mut Testbed, size: (f32, f32)) -> Vec<Layout> {
     let ctx = egui::Context::default();
     let raw = egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(size.0, size.1))),
@@ -39,11 +39,8 @@ fn case(name: &str, pair: (&str, &str), overlays: &[Overlay], steps: usize) -> T
     for _ in 0..steps {
         t.step_once();
     }
-    // Gather the pair's records as a frame would.
-    t.pair_debug();
-    let mut outlines = Vec::new();
-    outlines.resize_with(t.world().bodies().len(), Vec::new);
-    let _ = t.frame_inputs((1280, 720), Rect { x: 0.0, y: 0.0, w: 1280.0, h: 720.0 }, &outlines);
+    // The labels gather the pair's records themselves (a headless picture lays them out
+    // before anything is drawn).
     t
 }
 
@@ -56,8 +53,8 @@ fn crowded_labels_do_not_overlap_or_cover_markers() {
         ("naive_stack.ron", ("box2", "box3"), 30),
     ];
     for (name, pair, steps) in cases {
-        let t = case(name, pair, &all, steps);
-        let ls = layouts(&t, (1280.0, 720.0));
+        let mut t = case(name, pair, &all, steps);
+        let ls = layouts(&mut t, (1280.0, 720.0));
         assert_eq!(ls.len(), 1);
         let l = &ls[0];
         assert!(l.placed.len() >= 3, "{name}: only {} labels placed", l.placed.len());
@@ -94,7 +91,7 @@ fn dark_theme_labels_keep_a_contrast_of_four_and_a_half_to_one() {
     let mut t = case("twisted_boxes.ron", ("lower", "upper"), &[Overlay::Contacts, Overlay::Clip, Overlay::Gauss], 1);
     t.view.look.theme = contactlab::view::Theme::Dark;
     let size = (1280u32, 720u32);
-    let layout = layouts(&t, (size.0 as f32, size.1 as f32)).remove(0);
+    let layout = layouts(&mut t, (size.0 as f32, size.1 as f32)).remove(0);
     assert!(layout.placed.len() >= 10, "{} labels", layout.placed.len());
     let mut off =
         contactlab::app::headless::Offscreen::new(size).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
@@ -129,17 +126,17 @@ fn dark_theme_labels_keep_a_contrast_of_four_and_a_half_to_one() {
 fn labels_of_points_behind_a_body_say_so() {
     let mut t = case("box_on_box.ron", ("base", "box"), &[Overlay::Contacts], 1);
     assert!(t.view.overlays.has(Overlay::Clip), "the scene shows its clip");
-    let behind = |t: &Testbed| {
+    let behind = |t: &mut Testbed| {
         layouts(t, (1280.0, 720.0))[0].placed.iter().filter(|l| l.label.text.ends_with("· behind")).count()
     };
-    assert_eq!(behind(&t), 0, "the clip's points are drawn over the box");
+    assert_eq!(behind(&mut t), 0, "the clip's points are drawn over the box");
     t.view.overlays.clear();
     t.view.overlays.enable(Overlay::Contacts);
     let eye = t.view.camera.eye();
     let points: Vec<glam::Vec3> = t.pair_debug().unwrap().manifold.points.iter().map(|p| p.position).collect();
     assert_eq!(points.len(), 4);
     let b = t.world().bodies()[t.session.scene.body_index("box").unwrap()].pose.pos;
-    let layout = layouts(&t, (1280.0, 720.0)).remove(0);
+    let layout = layouts(&mut t, (1280.0, 720.0)).remove(0);
     for (k, p) in points.iter().enumerate() {
         let (sx, sz) = ((p.x - b.x).signum(), (p.z - b.z).signum());
         // Outside the side face of normal (sx, 0, 0) or (0, 0, sz) through the corner.
@@ -156,7 +153,7 @@ fn labels_of_points_behind_a_body_say_so() {
 /// tile's camera.
 fn body_rects(t: &Testbed, side: usize, r: Rect, size: (f32, f32)) -> Vec<(String, egui::Rect)> {
     let main = Rect { x: 0.0, y: 0.0, w: size.0, h: size.1 };
-    let cam = contactlab::app::sides::side_camera(&t.view.camera, main, r, t.sides.len(), 1.0);
+    let cam = contactlab::app::sides::side_camera(&t.view.camera, main, r, t.sides.len(), 1.0, t.view.header);
     let vp = cam.view_proj(r.w / r.h);
     let w = &t.sides.get(side).unwrap().world;
     w.bodies()
@@ -177,29 +174,42 @@ fn body_rects(t: &Testbed, side: usize, r: Rect, size: (f32, f32)) -> Vec<(Strin
         .collect()
 }
 
-/// Every shipped scene, as a 1200 × 675 picture of its own view and as a comparison of two
-/// methods side by side, keeps its moving bodies out from under the title, the stats and the
-/// legends over its first two seconds: a picture taken at any step goes on a slide as it
-/// is. Each body's screen rectangle is tested against each line of fixed text, as the
-/// labels' placement pass has it at that step (the legends depend on what the step holds:
+/// Every shipped scene, as a 1200 × 675 picture of its own view, as a comparison of two
+/// methods side by side, and as a four-way comparison with a pair selected and the contact
+/// and clip overlays on (the most text a tile holds: the pair's path and the clip key,
+/// wrapped), keeps its moving bodies out from under the title, the stats and the legends
+/// over its first two seconds: a picture taken at any step goes on a slide as it is. Each
+/// body's screen rectangle is tested against each line of fixed text, as the labels'
+/// placement pass has it at that step (the legends depend on what the step holds:
 /// contacts, joints).
 #[test]
 fn moving_bodies_stay_clear_of_the_title_and_legends() {
-    use contactlab::physics::SolverMode;
+    use contactlab::physics::SolverMode::{Averaged, Cyclone, Iterative, Naive};
     let size = (1200.0, 675.0);
     let main = Rect { x: 0.0, y: 0.0, w: size.0, h: size.1 };
     let mut under = Vec::new();
-    for sides in [1, 2] {
+    for sides in [1, 2, 4] {
         for path in scene::shipped_scenes() {
             let mut t = Testbed::new(scene::load(&path).unwrap(), Some(path.clone()));
-            if sides == 2 {
-                t.set_sides(&[SolverMode::Naive, SolverMode::Iterative]);
+            match sides {
+                2 => t.set_sides(&[Naive, Iterative]),
+                4 => t.set_sides(&[Naive, Iterative, Cyclone, Averaged]),
+                _ => {}
             }
             let tiles = contactlab::app::sides::tiles(main, sides);
             for k in 0..=120 {
+                if sides == 4 && k == 1 {
+                    // The first pair in contact (the first step has one in every scene but
+                    // the empty ones), with its clip and the contacts' key.
+                    if let Some(c) = t.world().contacts().first() {
+                        let (a, b) = (c.a as usize, c.b as usize);
+                        t.select_pair(a, b);
+                    }
+                    t.view.overlays.enable(Overlay::Contacts);
+                    t.view.overlays.enable(Overlay::Clip);
+                }
                 if k % 10 == 0 {
-                    t.pair_debug();
-                    for (side, (layout, r)) in layouts(&t, size).iter().zip(&tiles).enumerate() {
+                    for (side, (layout, r)) in layouts(&mut t, size).iter().zip(&tiles).enumerate() {
                         // The obstacles are the fixed text and the contact markers (13-point
                         // squares).
                         let text: Vec<&egui::Rect> = layout

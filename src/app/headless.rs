@@ -80,12 +80,9 @@ impl Offscreen {
         self.renderer.resize(size);
         self.renderer.sync_meshes(testbed.world());
         let rect = Rect { x: 0.0, y: 0.0, w: size.0 as f32, h: size.1 as f32 };
-        let views = testbed.views(size, rect, &self.renderer.meshes.outlines);
-        let mut encoder =
-            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen frame") });
-        self.renderer.clear = testbed.view.look.clear();
-        self.renderer.render(&mut encoder, &views);
-        // Labels (scene, step, inset titles and legends) drawn by egui into the same texture.
+        // Labels (scene, step, inset titles and legends), laid out first: a comparison's tiles
+        // draw their pictures below the text's measured height. egui draws them into the
+        // same texture after the views.
         let points = egui::vec2(size.0 as f32, size.1 as f32) / scale as f32;
         let mut raw = egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, points)),
@@ -95,6 +92,11 @@ impl Offscreen {
         let full = self.egui_ctx.run_ui(raw, |ui| {
             super::labels::paint(ui, testbed, rect);
         });
+        let views = testbed.views(size, rect, &self.renderer.meshes.outlines);
+        let mut encoder =
+            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen frame") });
+        self.renderer.clear = testbed.view.look.clear();
+        self.renderer.render(&mut encoder, &views);
         let (frame, extra) = EguiFrame::prepare(
             &self.device,
             &self.queue,

@@ -46,19 +46,37 @@ fn c32(c: [f32; 3]) -> Color32 {
 
 /// Paints the labels for a main view occupying `main` (physical pixels): one set per side
 /// of a comparison, in its tile ([`super::sides::tiles`]), each with its own method, stats
-/// and pair labels, and a line between the tiles.
+/// and pair labels, and a line between the tiles. Each side's text at the top of its tile
+/// is laid out first; the tallest side's height is kept in
+/// [`crate::app::view_state::ViewState::header`], and every tile of a comparison draws its
+/// picture below it, so that all show the scene at one size (the camera the anchored
+/// labels, the renderer and the window's clicks all use: [`super::sides::side_camera`]).
 /// Returns each side's layout of the anchored labels (for tests).
-pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> Vec<Layout> {
+pub fn paint(ui: &mut egui::Ui, t: &mut Testbed, main: Rect) -> Vec<Layout> {
+    t.refresh_records();
+    let (layouts, header) = paint_sides(ui, t, main);
+    t.view.header = header;
+    layouts
+}
+
+fn paint_sides(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> (Vec<Layout>, f32) {
     let rects = tiles(main, t.sides.len());
     let comparing = rects.len() > 1;
     let pair = t.selected_pair();
-    let mut layouts = Vec::new();
+    let mut scribes = Vec::new();
+    let mut header = 0.0f32;
     for (k, (side, rect)) in t.sides.iter().zip(&rects).enumerate() {
+        let mut scribe = Scribe::new(ui, t, *rect);
         let name = comparing.then_some(SIDE_NAMES[k]);
-        let ppp = ui.ctx().pixels_per_point();
-        let camera = super::sides::side_camera(&t.view.camera, main, *rect, rects.len(), ppp);
-        let mut scribe = Scribe::new(ui, t, *rect, camera);
-        paint_side(&mut scribe, t, side, side.pair_debug_cached(pair), name, *rect);
+        header = header.max(self::header(&mut scribe, t, side, side.pair_debug_cached(pair), name, *rect));
+        scribes.push(scribe);
+    }
+    let mut layouts = Vec::new();
+    for ((side, rect), mut scribe) in t.sides.iter().zip(&rects).zip(scribes) {
+        scribe.camera = super::sides::side_camera(&t.view.camera, main, *rect, rects.len(), scribe.ppp, header);
+        if let Some(pd) = side.pair_debug_cached(pair).filter(|_| pair.is_some()) {
+            pair_labels(&mut scribe, t, &side.world, pd, *rect);
+        }
         joint_labels(&mut scribe, t, &side.world, side.joints(), *rect);
         markers(&mut scribe, t, &side.world, *rect);
         layouts.push(scribe.finish());
@@ -73,7 +91,7 @@ pub fn paint(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> Vec<Layout> {
             ui.painter().line_segment([Pos2::new(main.x / ppp, y), Pos2::new((main.x + main.w) / ppp, y)], stroke);
         }
     }
-    layouts
+    (layouts, header)
 }
 
 /// A rectangle in physical pixels as egui points.
@@ -104,7 +122,8 @@ struct Scribe<'a> {
     labels: Vec<Label>,
     obstacles: Vec<egui::Rect>,
     ctx: &'a egui::Context,
-    /// The side's camera ([`super::sides::tile_camera`]).
+    /// The side's camera ([`super::sides::side_camera`]): the shared one until the text at
+    /// the top of the tile is laid out, and the tile's below it after.
     camera: crate::view::Camera,
 }
 
@@ -121,7 +140,7 @@ mod priority {
 }
 
 impl<'a> Scribe<'a> {
-    fn new(ui: &'a egui::Ui, t: &Testbed, tile: Rect, camera: crate::view::Camera) -> Scribe<'a> {
+    fn new(ui: &'a egui::Ui, t: &Testbed, tile: Rect) -> Scribe<'a> {
         let ppp = ui.ctx().pixels_per_point();
         let [r, g, b] = t.view.look.text();
         let [pr, pg, pb, _] = t.view.look.inset();
@@ -134,7 +153,7 @@ impl<'a> Scribe<'a> {
             labels: Vec::new(),
             obstacles: Vec::new(),
             ctx: ui.ctx(),
-            camera,
+            camera: t.view.camera,
         }
     }
 
@@ -345,9 +364,11 @@ fn teaching_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, main: Rect) {
     }
 }
 
-/// The labels of one view: side `side` with its selected pair's records `pd`; `name` names
-/// the side in a comparison, whose stats then show too.
-fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, name: Option<&str>, main: Rect) {
+/// The fixed text at the top of one view (the tile `main`): side `side`'s title, with its
+/// selected pair's records `pd`; `name` names the side in a comparison, whose stats then
+/// show too; the keys, the selected pair's path and clip stage. Returns its height in
+/// points (from the tile's top to below its last line).
+fn header(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, name: Option<&str>, main: Rect) -> f32 {
     let w = &side.world;
     let ppp = s.ppp;
     // Offsets are in points (physical pixels × ppp), so the layout scales with the text.
@@ -431,103 +452,104 @@ fn paint_side(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, 
                 y += 22.0 * u * lines as f32;
             }
         }
+        (y - main.y) / u
     };
-    if t.selected_pair().is_none() {
-        overlay_key(s, line_y);
-        return;
+    let Some(pd) = pd.filter(|_| t.selected_pair().is_some()) else { return overlay_key(s, line_y) };
+    // The selected pair's contact as the last step made it: the path under the title and
+    // the clip stage shown.
+    if let Some(r) = &pd.record {
+        // A pair the contact pipeline never saw in a step whose continuous stage put one
+        // of them back at its impact with the other: say so, or the caption reads as if
+        // nothing met.
+        let (a, b) = (pd.a as u32, pd.b as u32);
+        let swept = toi
+            .filter(|rec| rec.step == r.step)
+            .is_some_and(|rec| rec.events.iter().any(|e| (e.body, e.other) == (a, b) || (e.body, e.other) == (b, a)));
+        let note = match (r.path, swept) {
+            (crate::physics::collide::PairPath::NotCandidate, true) => {
+                " (their impact was found by the continuous stage)"
+            }
+            _ => "",
+        };
+        let line = format!(
+            "{} – {}:  {} in step {}{note}",
+            w.bodies()[pd.a].name,
+            w.bodies()[pd.b].name,
+            super::panels::path_name(r.path),
+            r.step
+        );
+        let at = s.p(main.x + 14.0 * u, line_y);
+        s.fixed(at, Align2::LEFT_TOP, line, FontId::proportional(14.0), dark);
+        line_y += 22.0 * u;
     }
-    // The selected pair's contact as the last step made it: the path under the title, the
-    // clip stage shown, and each point's index and normal impulse beside it.
-    if let Some(pd) = pd {
-        if let Some(r) = &pd.record {
-            // A pair the contact pipeline never saw in a step whose continuous stage put one
-            // of them back at its impact with the other: say so, or the caption reads as if
-            // nothing met.
-            let (a, b) = (pd.a as u32, pd.b as u32);
-            let swept = toi.filter(|rec| rec.step == r.step).is_some_and(|rec| {
-                rec.events.iter().any(|e| (e.body, e.other) == (a, b) || (e.body, e.other) == (b, a))
-            });
-            let note = match (r.path, swept) {
-                (crate::physics::collide::PairPath::NotCandidate, true) => {
-                    " (their impact was found by the continuous stage)"
-                }
-                _ => "",
-            };
-            let line = format!(
-                "{} – {}:  {} in step {}{note}",
-                w.bodies()[pd.a].name,
-                w.bodies()[pd.b].name,
-                super::panels::path_name(r.path),
-                r.step
-            );
-            let at = s.p(main.x + 14.0 * u, line_y);
-            s.fixed(at, Align2::LEFT_TOP, line, FontId::proportional(14.0), dark);
-            line_y += 22.0 * u;
+    let stage = clip_caption(t, pd);
+    if let Some(caption) = &stage {
+        let at = s.p(main.x + 14.0 * u, line_y);
+        let r = s.fixed(at + egui::vec2(16.0, 0.0), Align2::LEFT_TOP, caption, FontId::proportional(15.0), dark);
+        s.painter.rect_filled(
+            egui::Rect::from_min_size(at + egui::vec2(0.0, 3.0), egui::vec2(10.0, r.height() - 6.0)),
+            2.0,
+            c32(colors::REFERENCE),
+        );
+        line_y += 22.0 * u;
+    }
+    overlay_key(s, line_y)
+}
+
+/// The selected pair `pd`'s labels in side world `w`, through the side's camera: each point's
+/// index and normal impulse beside it, a further normal group's points, the teaching
+/// labels and the insets' titles.
+fn pair_labels(s: &mut Scribe, t: &Testbed, w: &World, pd: &PairDebug, main: Rect) {
+    let ppp = s.ppp;
+    let vp = s.camera.view_proj(main.w / main.h.max(1.0));
+    // An earlier clip stage: its points are not the manifold's yet, so none is labelled.
+    let stages = crate::render::views::clip_stage_count(pd);
+    let final_stage = !inset_alone(t)
+        && match (t.selection.clip_stage, stages) {
+            (Some(k), Some(n)) => k + 1 >= n,
+            _ => true,
+        };
+    let look = &t.view.look;
+    let (index, impulse) = (look.shows(LabelLayer::Points), look.shows(LabelLayer::Impulses));
+    // The clip overlay draws the manifold's points over the bodies: none is hidden.
+    let xray = t.view.overlays.has(Overlay::Clip);
+    for (k, pt) in pd.manifold.points.iter().enumerate().filter(|_| final_stage) {
+        let Some(at) = screen(vp, main, ppp, pt.position) else { continue };
+        let ln = pd.impulses.get(k).map(|i| i.0).filter(|_| pd.record.is_some());
+        let text = match (index, impulse, ln) {
+            (true, true, Some(ln)) => format!("{k}: {ln:.2} N·s"),
+            (false, true, Some(ln)) => format!("{ln:.2} N·s"),
+            (true, _, _) => format!("{k}"),
+            _ => String::new(),
+        };
+        let text = match look.shows(LabelLayer::Features) {
+            true if text.is_empty() => crate::view::feature::label(pt.id),
+            true => format!("{text} · {}", crate::view::feature::label(pt.id)),
+            false => text,
+        };
+        if !text.is_empty() {
+            s.point_label(at, text, priority::POINT, !xray && hidden(t, w, pt.position, pt.depth));
         }
-        let stage = clip_caption(t, pd);
-        if let Some(caption) = &stage {
-            let at = s.p(main.x + 14.0 * u, line_y);
-            let r = s.fixed(at + egui::vec2(16.0, 0.0), Align2::LEFT_TOP, caption, FontId::proportional(15.0), dark);
-            s.painter.rect_filled(
-                egui::Rect::from_min_size(at + egui::vec2(0.0, 3.0), egui::vec2(10.0, r.height() - 6.0)),
-                2.0,
-                c32(colors::REFERENCE),
-            );
-            line_y += 22.0 * u;
+    }
+    // An earlier clip stage: the points that exist at it, numbered (no impulses yet).
+    if let (false, false, Some(k)) = (final_stage, inset_alone(t), t.selection.clip_stage) {
+        for (i, p) in crate::render::views::clip_stage_points(pd, k).into_iter().enumerate() {
+            if let Some(at) = screen(vp, main, ppp, p) {
+                s.anchored(at, format!("{i}"), 12.0, priority::POINT, None);
+            }
         }
-        let vp = s.camera.view_proj(main.w / main.h.max(1.0));
-        // An earlier clip stage: its points are not the manifold's yet, so none is labelled.
-        let stages = crate::render::views::clip_stage_count(pd);
-        let final_stage = !inset_alone(t)
-            && match (t.selection.clip_stage, stages) {
-                (Some(k), Some(n)) => k + 1 >= n,
-                _ => true,
-            };
-        let look = &t.view.look;
-        let (index, impulse) = (look.shows(LabelLayer::Points), look.shows(LabelLayer::Impulses));
-        // The clip overlay draws the manifold's points over the bodies: none is hidden.
-        let xray = t.view.overlays.has(Overlay::Clip);
-        for (k, pt) in pd.manifold.points.iter().enumerate().filter(|_| final_stage) {
+    }
+    // A body on a mesh along several normals: the further groups' points, named by group
+    // (a corner in a crease is a point of both groups).
+    for (g, c) in w.contact_groups(pd.a as u32, pd.b as u32).enumerate().filter(|_| !inset_alone(t)) {
+        for (k, pt) in c.manifold.points.iter().enumerate() {
             let Some(at) = screen(vp, main, ppp, pt.position) else { continue };
-            let ln = pd.impulses.get(k).map(|i| i.0).filter(|_| pd.record.is_some());
-            let text = match (index, impulse, ln) {
-                (true, true, Some(ln)) => format!("{k}: {ln:.2} N·s"),
-                (false, true, Some(ln)) => format!("{ln:.2} N·s"),
-                (true, _, _) => format!("{k}"),
-                _ => String::new(),
-            };
-            let text = match look.shows(LabelLayer::Features) {
-                true if text.is_empty() => crate::view::feature::label(pt.id),
-                true => format!("{text} · {}", crate::view::feature::label(pt.id)),
-                false => text,
-            };
-            if !text.is_empty() {
-                s.point_label(at, text, priority::POINT, !xray && hidden(t, w, pt.position, pt.depth));
-            }
-        }
-        // An earlier clip stage: the points that exist at it, numbered (no impulses yet).
-        if let (false, false, Some(k)) = (final_stage, inset_alone(t), t.selection.clip_stage) {
-            for (i, p) in crate::render::views::clip_stage_points(pd, k).into_iter().enumerate() {
-                if let Some(at) = screen(vp, main, ppp, p) {
-                    s.anchored(at, format!("{i}"), 12.0, priority::POINT, None);
-                }
-            }
-        }
-        // A body on a mesh along several normals: the further groups' points, named by group
-        // (a corner in a crease is a point of both groups).
-        for (g, c) in w.contact_groups(pd.a as u32, pd.b as u32).enumerate().filter(|_| !inset_alone(t)) {
-            for (k, pt) in c.manifold.points.iter().enumerate() {
-                let Some(at) = screen(vp, main, ppp, pt.position) else { continue };
-                let text = format!("g{}·{k}: {:.2} N·s", g + 2, c.impulses[k].normal);
-                s.point_label(at, text, priority::GROUP, hidden(t, w, pt.position, pt.depth));
-            }
+            let text = format!("g{}·{k}: {:.2} N·s", g + 2, c.impulses[k].normal);
+            s.point_label(at, text, priority::GROUP, hidden(t, w, pt.position, pt.depth));
         }
     }
-    overlay_key(s, line_y);
-    if let Some(pd) = pd {
-        teaching_labels(s, t, pd, main);
-    }
-    inset_titles(s, t, w, pd, main);
+    teaching_labels(s, t, pd, main);
+    inset_titles(s, t, w, Some(pd), main);
 }
 
 /// The clip stage's caption when a stage is chosen (the panel's slider, `--clip-stage N`;

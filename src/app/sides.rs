@@ -3,10 +3,11 @@
 //! lockstep under its own method and drawn in its own tile of the view through the one
 //! camera (1×2 for two sides, 2×2 for three or four, as Solver2D shows its 2D solvers). A
 //! tile narrower than the view widens the camera's field to the view's width, and every
-//! tile draws its picture below a header of [`TILE_HEADER`] points ([`tile_camera`]): each
-//! side shows all that one side alone would, smaller, clear of its title, stats and first
-//! key line. Limits: a tile with more lines of text than that (a selected pair's path, the
-//! clip key wrapped in a 2 × 2 tile) can still have bodies under its last lines.
+//! tile draws its picture below its text ([`side_camera`]: the title, stats, keys and the
+//! selected pair's path, as high as the labels measured the tallest side's): each side
+//! shows all that one side alone would, smaller, clear of its text, and every side at the
+//! same size. Limits: text taller than half a tile
+//! ([`MAX_TOP`]) still runs over the picture.
 //!
 //! Each side owns what belongs to its world alone: the world, its deepest penetration since
 //! the start, its cached debug records of the selected pair, the continuous-collision record
@@ -317,39 +318,46 @@ fn wake_all(w: &mut World) {
     }
 }
 
-/// Height (egui points) a comparison's tile keeps clear at its top for its title, its stats
-/// and its first key line.
+/// Height (egui points) a comparison's tile keeps clear at its top before its labels have
+/// measured their text (title, stats and a key line): [`crate::app::view_state::ViewState::header`]
+/// until the first labels pass.
 pub const TILE_HEADER: f32 = 80.0;
 
-/// The camera a comparison's tile of aspect `tile` (width ÷ height) and `height` (egui
-/// points) draws with, in a view of aspect `main`: the shared camera with its vertical field
-/// widened when the tile is the narrower, so that each tile shows the whole view's horizontal
-/// field, and the picture kept below the tile's [`TILE_HEADER`]. Two sides side by side then
-/// each show all that one side alone shows, smaller, not its middle half (a row of bodies
-/// across the view stays whole in both), and a small tile of a 2 × 2 grid keeps its bodies
-/// out from under its text. `height` is None for a view of its own, which keeps the camera.
-pub fn tile_camera(camera: &crate::view::Camera, main: f32, tile: f32, height: Option<f32>) -> crate::view::Camera {
+/// The largest fraction of a comparison's tile its text keeps clear at the top: a tile with
+/// more text draws its picture under the last lines rather than smaller still.
+pub const MAX_TOP: f32 = 0.5;
+
+/// The camera a comparison's tile of aspect `tile` (width ÷ height) draws with, in a view of
+/// aspect `main`: the shared camera with its vertical field widened when the tile is the
+/// narrower, so that each tile shows the whole view's horizontal field, and the picture
+/// kept below the fraction `top` of the tile (its text, at most [`MAX_TOP`]). Two sides side
+/// by side then each show all that one side alone shows, smaller, not its middle half (a
+/// row of bodies across the view stays whole in both), and a small tile of a 2 × 2 grid
+/// keeps its bodies out from under its text. `top` is None for a view of its own, which
+/// keeps the camera.
+pub fn tile_camera(camera: &crate::view::Camera, main: f32, tile: f32, top: Option<f32>) -> crate::view::Camera {
     let mut c = *camera;
-    let Some(height) = height else { return c };
+    let Some(top) = top else { return c };
     if tile > 0.0 && tile < main {
         c.fov_y = 2.0 * ((camera.fov_y * 0.5).tan() * main / tile).atan();
     }
-    c.top = (TILE_HEADER / height.max(1.0)).min(0.4);
+    c.top = top.clamp(0.0, MAX_TOP);
     c
 }
 
 /// The camera of tile `tile` of the view `main` when `sides` sides are shown (the rectangles
-/// in one unit, `ppp` of them to an egui point): [`tile_camera`] for a comparison's tile,
-/// the shared camera for a view of its own.
+/// in one unit, `ppp` of them to an egui point), its text `header` points high:
+/// [`tile_camera`] for a comparison's tile, the shared camera for a view of its own.
 pub fn side_camera(
     camera: &crate::view::Camera,
     main: Rect,
     tile: Rect,
     sides: usize,
     ppp: f32,
+    header: f32,
 ) -> crate::view::Camera {
     let aspect = |r: &Rect| r.w / r.h.max(1.0);
-    tile_camera(camera, aspect(&main), aspect(&tile), (sides > 1).then_some(tile.h / ppp))
+    tile_camera(camera, aspect(&main), aspect(&tile), (sides > 1).then(|| header * ppp / tile.h.max(1.0)))
 }
 
 /// The tiles of `main` for `n` sides, A first: `main` itself for one side, its halves for
@@ -389,7 +397,7 @@ mod tests {
         let main = Rect { x: 0.0, y: 0.0, w: 1200.0, h: 675.0 };
         let aspect = |r: &Rect| r.w / r.h;
         let [a, _] = tiles(main, 2)[..] else { panic!("two tiles") };
-        let mut tile = tile_camera(&cam, aspect(&main), aspect(&a), Some(a.h));
+        let mut tile = tile_camera(&cam, aspect(&main), aspect(&a), Some(TILE_HEADER / a.h));
         tile.top = 0.0;
         let (full, narrow) = (cam.view_proj(aspect(&main)), tile.view_proj(aspect(&a)));
         for k in 0..50 {
@@ -400,7 +408,7 @@ mod tests {
             assert!((q.y * aspect(&a) / aspect(&main) - r.y).abs() < 1e-4, "{p}: y {} and {}", q.y, r.y);
         }
         let [c, ..] = tiles(main, 4)[..] else { panic!("four tiles") };
-        assert!((tile_camera(&cam, aspect(&main), aspect(&c), Some(c.h)).fov_y - cam.fov_y).abs() < 1e-3);
+        assert!((tile_camera(&cam, aspect(&main), aspect(&c), Some(0.2)).fov_y - cam.fov_y).abs() < 1e-3);
         assert_eq!(tile_camera(&cam, aspect(&main), aspect(&main), None), cam, "a view of its own");
     }
 
@@ -409,8 +417,8 @@ mod tests {
     #[test]
     fn a_tile_draws_below_its_header() {
         let cam = crate::view::Camera::look_at(glam::Vec3::new(6.0, 4.0, 9.0), glam::Vec3::new(0.0, 1.0, 0.0), 45.0);
-        let tile = tile_camera(&cam, 1.78, 1.78, Some(320.0));
         let top = TILE_HEADER / 320.0;
+        let tile = tile_camera(&cam, 1.78, 1.78, Some(top));
         assert!((tile.top - top).abs() < 1e-6);
         let (a, b) = (cam.view_proj(1.78), tile.view_proj(1.78));
         for k in 0..40 {

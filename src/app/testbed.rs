@@ -447,6 +447,18 @@ impl Testbed {
         self.frame_inputs(size, main_rect, outlines).iter().flat_map(crate::render::views::build_views).collect()
     }
 
+    /// Brings each side's cached records of what a frame draws up to date: the selected
+    /// pair's (watched from now on) and the joints'. The labels and the renderer call it
+    /// before they read them.
+    pub fn refresh_records(&mut self) {
+        let pair = self.selection.pair();
+        if pair.is_some() {
+            self.sides.watch(pair);
+        }
+        self.sides.refresh_pair(self.session.edits(), pair);
+        self.sides.refresh_joints();
+    }
+
     /// Frame inputs for the renderer: one per side, each in its tile of `main_rect`
     /// ([`super::sides::tiles`]).
     pub fn frame_inputs<'a>(
@@ -455,12 +467,8 @@ impl Testbed {
         main_rect: Rect,
         outlines: &'a [Vec<Vec3Pair>],
     ) -> Vec<FrameInput<'a>> {
+        self.refresh_records();
         let pair = self.selection.pair();
-        if pair.is_some() {
-            self.sides.watch(pair);
-        }
-        self.sides.refresh_pair(self.session.edits(), pair);
-        self.sides.refresh_joints();
         let this: &'a Testbed = self;
         let rects = tiles(main_rect, this.sides.len());
         let dt = this.timestep();
@@ -482,6 +490,7 @@ impl Testbed {
                         rect,
                         this.sides.len(),
                         this.view.ppp,
+                        this.view.header,
                     ),
                     overlays: this.view.overlays,
                     selected: &this.selection.bodies,

@@ -22,11 +22,13 @@ pub fn svg(testbed: &mut Testbed, size: (u32, u32)) -> String {
     let rect = Rect { x: 0.0, y: 0.0, w: size.0 as f32, h: size.1 as f32 };
     // One pixel a point, as the labels are laid out below.
     testbed.view.ppp = 1.0;
+    // The labels first: a comparison's tiles draw below their text's measured height.
+    let labels = label_shapes(testbed, rect);
     let views = testbed.views(size, rect, &meshes.outlines);
     let mut doc = Svg::new((rect.w, rect.h));
     draw_views(&mut doc, &views, &meshes, testbed.view.look.clear());
     doc.begin("labels", None);
-    for shape in label_shapes(testbed, rect) {
+    for shape in labels {
         write_shape(&mut doc, &shape);
     }
     doc.end();
@@ -50,7 +52,7 @@ pub fn is_svg(path: &std::path::Path) -> bool {
 }
 
 /// The shapes egui paints for the labels over a view of `rect` (one point per pixel).
-fn label_shapes(testbed: &Testbed, rect: Rect) -> Vec<Shape> {
+fn label_shapes(testbed: &mut Testbed, rect: Rect) -> Vec<Shape> {
     let ctx = egui::Context::default();
     ctx.set_visuals(egui::Visuals::light());
     let mut raw = egui::RawInput {

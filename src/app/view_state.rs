@@ -2,6 +2,7 @@
 //! insets' rotation, the overlays drawn, the look (theme, background, teaching labels), the
 //! 3D view's rectangle, the help overlay and the frame time. Nothing here changes a world.
 
+use super::sides::TILE_HEADER;
 use crate::physics::{Aabb, World};
 use crate::scene::LoadedScene;
 use crate::view::{Camera, Insets, Look, Overlays};
@@ -29,6 +30,10 @@ pub struct ViewState {
     /// Physical pixels per egui point of the last frame (the window's scale, a screenshot's
     /// `--scale`): a comparison's tiles keep their text's height clear in points.
     pub ppp: f32,
+    /// Height (egui points) of the tallest side's text at the top of its tile in the last
+    /// labels pass ([`crate::app::labels::paint`]): every tile of a comparison draws its
+    /// picture below it ([`crate::app::sides::side_camera`]).
+    pub header: f32,
 }
 
 impl Default for ViewState {
@@ -44,6 +49,7 @@ impl Default for ViewState {
             show_help: false,
             frame_ms: 0.0,
             ppp: 1.0,
+            header: TILE_HEADER,
         }
     }
 }

@@ -61,7 +61,7 @@ pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
 /// The camera that draws `rect` (egui points), the 3D view of the last frame or one of its
 /// tiles ([`super::sides::tile_camera`]).
 fn camera_of(t: &Testbed, rect: egui::Rect) -> crate::view::Camera {
-    super::sides::side_camera(&t.view.camera, in_rect(t.view.rect), in_rect(rect), t.sides.len(), 1.0)
+    super::sides::side_camera(&t.view.camera, in_rect(t.view.rect), in_rect(rect), t.sides.len(), 1.0, t.view.header)
 }
 
 /// An egui rectangle as the tiles' [`Rect`] (same unit, egui points).
