@@ -210,13 +210,10 @@ fn moving_bodies_stay_clear_of_the_title_and_legends() {
                 }
                 if k % 10 == 0 {
                     for (side, (layout, r)) in layouts(&mut t, size).iter().zip(&tiles).enumerate() {
-                        // The obstacles are the fixed text and the contact markers (13-point
-                        // squares).
-                        let text: Vec<&egui::Rect> = layout
-                            .obstacles
-                            .iter()
-                            .filter(|r| (r.size() - egui::vec2(13.0, 13.0)).length() > 0.01)
-                            .collect();
+                        // The obstacles are the fixed text and the contact markers (squares
+                        // of 13 points or less in a tile).
+                        let marker = |r: &egui::Rect| (r.width() - r.height()).abs() < 0.01 && r.width() <= 13.01;
+                        let text: Vec<&egui::Rect> = layout.obstacles.iter().filter(|r| !marker(r)).collect();
                         for (name, body) in body_rects(&t, side, *r, size) {
                             if let Some(r) = text.iter().find(|r| r.intersects(body)) {
                                 under.push(format!(

@@ -422,3 +422,34 @@ fn the_automatic_camera_frames_the_scene_as_its_own_method_runs_it() {
     assert!(lo > -1.0 && hi < 1.0, "the stack in the picture: {lo} .. {hi}");
     assert!(hi - lo > 1.0, "the stack spans half the picture's height or more: {}", hi - lo);
 }
+
+/// A comparison's tiles draw smaller pictures, and their lines and dots shrink with them by
+/// the square root of the picture's scale, so that a stack in a 2 × 2 tile is not buried
+/// under its contact dots: at 1280 × 720, a tile 640 × 360 keeping 80 points of text clear
+/// draws its picture at 0.5 × (1 − 80 / 360) of the view's size, and a contact dot (11
+/// pixels, ringed to 15) at √ of that.
+#[test]
+fn a_comparisons_lines_and_dots_shrink_with_its_tiles() {
+    use contactlab::render::draw::Rect;
+    let mut t = testbed("naive_stack.ron");
+    t.view.overlays.enable(contactlab::scene::format::Overlay::Contacts);
+    for _ in 0..10 {
+        t.step_once();
+    }
+    let widest_dot = |t: &mut Testbed| {
+        let outlines = vec![Vec::new(); t.world().bodies().len()];
+        let main = Rect { x: 0.0, y: 0.0, w: 1280.0, h: 720.0 };
+        let inputs = t.frame_inputs((1280, 720), main, &outlines);
+        let views = contactlab::render::views::build_views(&inputs[0]);
+        views[0].markers.iter().map(|s| s.a[3]).fold(0.0f32, f32::max)
+    };
+    assert_eq!(widest_dot(&mut t), 15.0, "a view of its own: 11-pixel dots ringed to 15");
+    t.set_sides(&[SolverMode::Naive, SolverMode::Iterative, SolverMode::Cyclone, SolverMode::Averaged]);
+    for _ in 0..10 {
+        t.step_once();
+    }
+    t.view.header = 80.0;
+    let scale = (0.5f32 * (1.0 - 80.0 / 360.0)).sqrt();
+    let w = widest_dot(&mut t);
+    assert!((w - 15.0 * scale).abs() < 1e-3, "a 2 × 2 tile's dots are {w} pixels, not {}", 15.0 * scale);
+}

@@ -74,6 +74,7 @@ fn paint_sides(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> (Vec<Layout>, f32)
     let mut layouts = Vec::new();
     for ((side, rect), mut scribe) in t.sides.iter().zip(&rects).zip(scribes) {
         scribe.camera = super::sides::side_camera(&t.view.camera, main, *rect, rects.len(), scribe.ppp, header);
+        scribe.marks = super::sides::mark_scale(main, *rect, &scribe.camera);
         if let Some(pd) = side.pair_debug_cached(pair).filter(|_| pair.is_some()) {
             pair_labels(&mut scribe, t, &side.world, pd, *rect);
         }
@@ -125,6 +126,8 @@ struct Scribe<'a> {
     /// The side's camera ([`super::sides::side_camera`]): the shared one until the text at
     /// the top of the tile is laid out, and the tile's below it after.
     camera: crate::view::Camera,
+    /// The tile's dots' size as a fraction of their own ([`super::sides::mark_scale`]).
+    marks: f32,
 }
 
 /// Priorities of the anchored labels (higher is placed first).
@@ -154,6 +157,7 @@ impl<'a> Scribe<'a> {
             obstacles: Vec::new(),
             ctx: ui.ctx(),
             camera: t.view.camera,
+            marks: 1.0,
         }
     }
 
@@ -239,12 +243,14 @@ fn markers(s: &mut Scribe, t: &Testbed, w: &World, main: Rect) {
         return;
     }
     let vp = s.camera.view_proj(main.w / main.h.max(1.0));
-    // The renderer's dots are 11 pixels across at 1× (`render::views`), and headless
-    // pictures at N× pixels are N× the points: 13 points keeps a margin in both.
+    // The renderer's dots are 11 pixels across at 1× (`render::views`; times the tile's
+    // mark scale), and headless pictures at N× pixels are N× the points: 13 points keeps a
+    // margin in both.
+    let size = 13.0 * s.marks;
     for c in w.contacts() {
         for pt in &c.manifold.points {
             if let Some(at) = screen(vp, main, s.ppp, pt.position) {
-                s.obstacles.push(egui::Rect::from_center_size(at, egui::vec2(13.0, 13.0)));
+                s.obstacles.push(egui::Rect::from_center_size(at, egui::vec2(size, size)));
             }
         }
     }

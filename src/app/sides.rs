@@ -360,6 +360,15 @@ pub fn side_camera(
     tile_camera(camera, aspect(&main), aspect(&tile), (sides > 1).then(|| header * ppp / tile.h.max(1.0)))
 }
 
+/// How much thinner than in a view of its own the lines and smaller the dots of tile `tile`
+/// of the view `main` are drawn, through `camera` ([`side_camera`]; 1 for a view of its
+/// own): the square root of the scale its picture has, the tile's share of the view's
+/// width less the text kept clear above it. Marks shrink less than the bodies they mark,
+/// so they stay legible, but a stack in a 2 × 2 tile is not buried under its contact dots.
+pub fn mark_scale(main: Rect, tile: Rect, camera: &crate::view::Camera) -> f32 {
+    (tile.w / main.w.max(1.0) * (1.0 - camera.top)).clamp(0.0, 1.0).sqrt()
+}
+
 /// The tiles of `main` for `n` sides, A first: `main` itself for one side, its halves for
 /// two (A left), a 2×2 grid for three or four (A top left, B top right, C bottom left; a
 /// third side leaves the bottom right tile empty). Tile edges are whole pixels.

@@ -481,17 +481,13 @@ impl Testbed {
                 let joints = side.joints();
                 let selected_joint = this.selection.joint.and_then(|h| joints.iter().position(|r| r.handle == h));
                 let drag = drag.map(|d| (world.bodies()[d.body].pose.transform_point(d.local), d.target));
+                let (n, ppp, header) = (this.sides.len(), this.view.ppp, this.view.header);
+                let camera = super::sides::side_camera(&this.view.camera, main_rect, rect, n, ppp, header);
                 FrameInput {
                     world,
                     colors: &this.session.scene.colors,
-                    camera: super::sides::side_camera(
-                        &this.view.camera,
-                        main_rect,
-                        rect,
-                        this.sides.len(),
-                        this.view.ppp,
-                        this.view.header,
-                    ),
+                    camera,
+                    marks: super::sides::mark_scale(main_rect, rect, &camera),
                     overlays: this.view.overlays,
                     selected: &this.selection.bodies,
                     pair: side.pair_debug_cached(pair),

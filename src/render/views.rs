@@ -55,6 +55,9 @@ pub struct FrameInput<'a> {
     pub toi: Option<(&'a crate::physics::ContinuousRecord, f32)>,
     /// The character whose last move's recursion is drawn.
     pub selected_character: Option<usize>,
+    /// Widths of lines and dots as a fraction of their own: 1 in a view of its own, less in
+    /// a comparison's tile, whose picture is smaller ([`crate::app::sides::mark_scale`]).
+    pub marks: f32,
 }
 
 const OUTLINE: [f32; 3] = [0.08, 0.08, 0.1];
@@ -187,6 +190,13 @@ pub fn build_views(f: &FrameInput) -> Vec<ViewDraw> {
             if let Some(mut v) = minkowski_view(pair, mr, f.insets.minkowski, f.overlays.minkowski_see_through) {
                 v.background = Some(f.look.inset());
                 views.push(v);
+            }
+        }
+    }
+    if f.marks != 1.0 {
+        for v in &mut views {
+            for s in v.lines.iter_mut().chain(&mut v.markers).chain(&mut v.overlay) {
+                s.a[3] *= f.marks;
             }
         }
     }
