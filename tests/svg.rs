@@ -164,6 +164,20 @@ fn the_svg_rasterised_matches_the_png_of_the_same_view() {
     eprintln!("pyramid: {:.3} % of pixels differ by > 48, mean difference {mean:.2}", differ * 100.0);
     // Measured: 0.81 %, mean 1.2 — the rims of 800 small dots, anti-aliased differently.
     assert!(differ < 0.015 && mean < 2.5, "{:.3} % differ, mean {mean:.2}", differ * 100.0);
+
+    // All four methods tiled 2 × 2, each tile's picture below its text and its dots
+    // smaller: the SVG lays its labels out first, as the PNG does.
+    let mut t = testbed("naive_stack.ron");
+    t.view.overlays = Overlays::default();
+    t.view.overlays.enable(Overlay::Contacts);
+    use contactlab::physics::SolverMode::{Averaged, Cyclone, Iterative, Naive};
+    t.set_sides(&[Naive, Iterative, Cyclone, Averaged]);
+    for _ in 0..60 {
+        t.step_once();
+    }
+    let (differ, mean) = compare(&mut t);
+    eprintln!("four-way stack: {:.3} % of pixels differ by > 48, mean difference {mean:.2}", differ * 100.0);
+    assert!(differ < 0.015 && mean < 2.5, "{:.3} % differ, mean {mean:.2}", differ * 100.0);
 }
 
 /// A picture of joints drawn in detail carries their key (what the anchor dots, the axis
