@@ -231,3 +231,62 @@ fn moving_bodies_stay_clear_of_the_title_and_legends() {
     under.dedup_by(|a, b| a.split(':').next() == b.split(':').next());
     assert!(under.is_empty(), "bodies under the text:\n{}", under.join("\n"));
 }
+
+/// The Gauss-map and Minkowski insets hold their titles and legends: in a view of its own,
+/// two sides and four, every line of fixed text that starts in an inset ends in it, and none
+/// meets the figure (the Gauss map's unit sphere, projected through the inset's camera).
+#[test]
+fn inset_titles_and_legends_fit_their_insets_and_clear_their_figures() {
+    use contactlab::physics::SolverMode::{Averaged, Cyclone, Iterative, Naive};
+    let size = (1200.0, 675.0);
+    let main = Rect { x: 0.0, y: 0.0, w: size.0, h: size.1 };
+    for modes in [&[][..], &[Naive, Iterative], &[Naive, Iterative, Cyclone, Averaged]] {
+        let mut t = case("crossed_edges.ron", ("ridge", "roof"), &[Overlay::Gauss, Overlay::Minkowski], 1);
+        if !modes.is_empty() {
+            t.set_sides(modes);
+            t.step_once();
+        }
+        let layouts = layouts(&mut t, size);
+        let tiles = contactlab::app::sides::tiles(main, t.sides.len());
+        for (k, (layout, tile)) in layouts.iter().zip(&tiles).enumerate() {
+            let pd = t.sides.get(k).unwrap().pair_debug_cached(t.selected_pair()).cloned();
+            let insets = t.view.insets(*tile, pd.as_ref(), 1.0);
+            assert!(insets.iter().all(|i| i.shown), "{} sides: both insets drawn", tiles.len());
+            let cam = contactlab::render::views::gauss_camera(&insets[0], t.view.insets.gauss);
+            let g = insets[0].rect;
+            let vp = cam.view_proj(g.w / g.h);
+            let (mut lo, mut hi) = (egui::pos2(f32::MAX, f32::MAX), egui::pos2(f32::MIN, f32::MIN));
+            for i in 0..400 {
+                // Points spread over the unit sphere (a Fibonacci lattice).
+                let z = 1.0 - 2.0 * (i as f32 + 0.5) / 400.0;
+                let (r, phi) = ((1.0 - z * z).sqrt(), i as f32 * 2.399_963);
+                let q = vp.project_point3(glam::Vec3::new(r * phi.cos(), z, r * phi.sin()));
+                let p = egui::pos2(g.x + (q.x * 0.5 + 0.5) * g.w, g.y + (0.5 - q.y * 0.5) * g.h);
+                (lo, hi) = (lo.min(p), hi.max(p));
+            }
+            let sphere = egui::Rect::from_min_max(lo, hi).shrink(1.0);
+            for inset in insets {
+                let r = egui::Rect::from_min_size(
+                    egui::pos2(inset.rect.x, inset.rect.y),
+                    egui::vec2(inset.rect.w, inset.rect.h),
+                );
+                let texts: Vec<&egui::Rect> =
+                    layout.obstacles.iter().filter(|o| r.contains(o.left_top() + egui::vec2(3.0, 3.0))).collect();
+                // A title and a legend of four or five lines (each line a swatch and its text).
+                assert!(texts.len() >= 9, "{} sides: {} pieces of text in the inset", tiles.len(), texts.len());
+                for text in texts {
+                    assert!(
+                        r.expand(3.0).contains_rect(*text),
+                        "{} sides: text at {text:?} runs out of {r:?}",
+                        tiles.len()
+                    );
+                    assert!(
+                        !text.intersects(sphere),
+                        "{} sides: text at {text:?} over the sphere at {sphere:?}",
+                        tiles.len()
+                    );
+                }
+            }
+        }
+    }
+}

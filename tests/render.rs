@@ -5,7 +5,6 @@
 use contactlab::app::headless::Offscreen;
 use contactlab::app::Testbed;
 use contactlab::render::draw::Rect;
-use contactlab::render::views::inset_rects;
 use contactlab::scene;
 use contactlab::scene::format::Overlay;
 use contactlab::view::{colors, depth_color, Overlays};
@@ -13,6 +12,13 @@ use glam::Vec3;
 use image::RgbaImage;
 
 const SIZE: (u32, u32) = (640, 360);
+
+/// The insets' rectangles in a view of its own at SIZE (the Gauss map's legend of five
+/// lines sets both insets' legend bands).
+fn insets() -> [Rect; 2] {
+    let main = Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 };
+    contactlab::render::views::inset_rects(main, 1.0, 0.0, [5, 5]).map(|i| i.rect)
+}
 
 fn testbed(name: &str) -> Testbed {
     let path = scene::scenes_dir().join(name);
@@ -112,7 +118,7 @@ fn gauss_map_view_shows_both_maps_and_minkowski_view_its_faces() {
     let mut off = Offscreen::new(SIZE).unwrap();
     let mut t = testbed("crossed_edges.ron");
     assert!(t.selected_pair().is_some(), "the scene selects its pair");
-    let (g, m) = inset_rects(Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 });
+    let [g, m] = insets();
     let (a, b, e) = (srgb(colors::MAP_A), srgb(colors::MAP_B), srgb(colors::MINKOWSKI_EDGE));
 
     t.view.overlays = Overlays::default();
@@ -340,7 +346,7 @@ fn the_insets_of_a_sphere_box_pair_draw_nothing_but_why() {
     t.view.overlays.enable(Overlay::Gauss);
     t.view.overlays.enable(Overlay::Minkowski);
     let with = render(&mut off, &mut t);
-    let (g, m) = inset_rects(Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 });
+    let [g, m] = insets();
     let differ = |r: Rect| {
         plain
             .enumerate_pixels()
@@ -369,7 +375,7 @@ fn the_winning_arcs_and_face_are_drawn_in_the_winners_colour() {
     let sat = t.pair_debug().and_then(|p| p.sat.clone()).expect("a SAT record");
     assert_eq!(sat.winner, Some(contactlab::physics::ContactKind::Edge));
     t.view.overlays = Overlays::default();
-    let (g, m) = inset_rects(Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 });
+    let [g, m] = insets();
     let winner = srgb(colors::WINNER);
     let plain = render(&mut off, &mut t);
     assert_eq!(count_near(&plain, None, winner, 40), 0, "the winner's colour is not used elsewhere");
@@ -381,8 +387,10 @@ fn the_winning_arcs_and_face_are_drawn_in_the_winners_colour() {
     assert!(in_m > 60, "{in_m} pixels of the nearest face's outline in the Minkowski inset");
 }
 
-/// `--view gauss`: the Gauss map alone at the picture's size — the winning arcs cover many
-/// times the pixels they cover in the inset, and the scene is not drawn under it.
+/// `--view gauss`: the Gauss map alone at the picture's size, between the picture's text and
+/// its legend — A's arcs are wider by the ratio of the two figures' heights (each
+/// the height its inset keeps between its title and its legend), and the scene is not
+/// drawn under it.
 #[test]
 fn the_gauss_map_alone_fills_the_picture() {
     let mut off = Offscreen::new(SIZE).expect("a Vulkan adapter (install mesa-vulkan-drivers)");
@@ -392,18 +400,32 @@ fn the_gauss_map_alone_fills_the_picture() {
     t.step_once();
     t.view.overlays = Overlays::default();
     t.view.overlays.enable(Overlay::Gauss);
-    let winner = srgb(colors::WINNER);
-    // The height of the winner's pixels (the arcs, the ring, the label's plate).
-    let extent = |img: &RgbaImage| {
-        let ys: Vec<u32> =
-            img.enumerate_pixels().filter(|(_, _, p)| dist(p, winner) <= 40).map(|(_, y, _)| y).collect();
-        ys.iter().max().unwrap_or(&0) - ys.iter().min().unwrap_or(&0)
+    // The width of A's arcs (their pixels inside the inset, above its legend, whose first
+    // line has a swatch of A's colour), and the height of the figure.
+    let a = srgb(colors::MAP_A);
+    let extent = |img: &RgbaImage, t: &mut Testbed| {
+        let main = Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 };
+        let pd = t.pair_debug().cloned();
+        let [g, _] = t.view.insets(main, pd.as_ref(), 1.0);
+        let legend = g.rect.y + g.rect.h * (1.0 - g.bottom);
+        let xs: Vec<u32> = img
+            .enumerate_pixels()
+            .filter(|(x, y, p)| dist(p, a) <= 30 && (*y as f32) < legend && g.rect.contains((*x as f32, *y as f32)))
+            .map(|(x, _, _)| x)
+            .collect();
+        (xs.iter().max().unwrap_or(&0) - xs.iter().min().unwrap_or(&0), g.rect.h * (1.0 - g.top - g.bottom))
     };
-    let small = extent(&render(&mut off, &mut t));
+    let small = render(&mut off, &mut t);
+    let (small, inset) = extent(&small, &mut t);
     t.view.insets.solo = Some(contactlab::view::Figure::Gauss);
     let alone = render(&mut off, &mut t);
-    let big = extent(&alone);
-    assert!(small > 10 && big as f32 > 2.0 * small as f32, "the winner spans {big} px alone, {small} px in the inset");
+    let (big, whole) = extent(&alone, &mut t);
+    let (ratio, want) = (big as f32 / small as f32, whole / inset);
+    assert!(want > 1.4, "the figure alone is {whole} px high, in the inset {inset}");
+    assert!(
+        small > 10 && (ratio / want - 1.0).abs() < 0.1,
+        "A's arcs span {big} px alone, {small} px in the inset: {ratio:.2}×, the figures {want:.2}×"
+    );
     // No ground grid or bodies: the corners are the inset's background.
     let bg = *alone.get_pixel(SIZE.0 - 3, 3);
     assert_eq!(bg, *alone.get_pixel(SIZE.0 - 3, SIZE.1 - 3));

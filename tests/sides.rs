@@ -331,14 +331,19 @@ fn an_enlarged_inset_fills_the_view_and_turns_on_its_own() {
         w: rect.width() * ppp,
         h: rect.height() * ppp,
     };
-    let [(g, shown), _] = contactlab::render::views::inset_layout(main, &h.state().view.overlays, None);
+    let pd = h.state().sides.main().pair_debug_cached(h.state().selected_pair());
+    let [gi, _] = contactlab::render::views::inset_layout(main, &h.state().view.overlays, None, pd, ppp, 0.0);
+    let (g, shown) = (gi.rect, gi.shown);
     assert!(shown);
     let centre = egui::Pos2::new((g.x + g.w * 0.5) / ppp, (g.y + g.h * 0.5) / ppp);
     click(&mut h, centre);
     click(&mut h, centre);
     assert_eq!(h.state().view.insets.solo, Some(Figure::Gauss), "a double-click enlarges the Gauss map");
-    let [(whole, _), (_, minkowski)] =
-        contactlab::render::views::inset_layout(main, &h.state().view.overlays, h.state().view.insets.solo);
+    let state = h.state();
+    let pd = state.sides.main().pair_debug_cached(state.selected_pair());
+    let [whole, minkowski] =
+        contactlab::render::views::inset_layout(main, &state.view.overlays, state.view.insets.solo, pd, ppp, 0.0);
+    let (whole, minkowski) = (whole.rect, minkowski.shown);
     assert_eq!((whole.w, whole.h), (main.w, main.h), "it fills the view");
     assert!(!minkowski, "the other inset is not drawn");
     // Dragging turns the Gauss map only.

@@ -16,7 +16,7 @@ use super::sides::{tiles, Side, SIDE_NAMES};
 use super::testbed::Testbed;
 use crate::physics::World;
 use crate::render::draw::Rect;
-use crate::render::views::inset_layout;
+use crate::render::views::{inset_layout, Inset};
 use crate::scene::format::Overlay;
 use crate::view::colors;
 use crate::view::PairDebug;
@@ -75,6 +75,7 @@ fn paint_sides(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> (Vec<Layout>, f32)
     for ((side, rect), mut scribe) in t.sides.iter().zip(&rects).zip(scribes) {
         scribe.camera = super::sides::side_camera(&t.view.camera, main, *rect, rects.len(), scribe.ppp, header);
         scribe.marks = super::sides::mark_scale(main, *rect, &scribe.camera);
+        scribe.above = super::sides::text_height(*rect, scribe.ppp, header);
         if let Some(pd) = side.pair_debug_cached(pair).filter(|_| pair.is_some()) {
             pair_labels(&mut scribe, t, &side.world, pd, *rect);
         }
@@ -98,6 +99,12 @@ fn paint_sides(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> (Vec<Layout>, f32)
 /// A rectangle in physical pixels as egui points.
 fn in_points(r: Rect, ppp: f32) -> egui::Rect {
     egui::Rect::from_min_size(Pos2::new(r.x / ppp, r.y / ppp), egui::vec2(r.w, r.h) / ppp)
+}
+
+/// The insets of the tile `main` (pixels) for the selected pair's records `pd`, below the
+/// text at the top of the view ([`inset_layout`]).
+fn insets(s: &Scribe, t: &Testbed, pd: Option<&PairDebug>, main: Rect) -> [Inset; 2] {
+    inset_layout(main, &t.view.overlays, t.view.insets.solo, pd, s.ppp, s.above)
 }
 
 /// Where world point `q` appears in the view `r` (physical pixels) under `view_proj`, in egui
@@ -128,6 +135,8 @@ struct Scribe<'a> {
     camera: crate::view::Camera,
     /// The tile's dots' size as a fraction of their own ([`super::sides::mark_scale`]).
     marks: f32,
+    /// Pixels at the top of the tile its text takes ([`super::sides::text_height`]).
+    above: f32,
 }
 
 /// Priorities of the anchored labels (higher is placed first).
@@ -158,6 +167,7 @@ impl<'a> Scribe<'a> {
             ctx: ui.ctx(),
             camera: t.view.camera,
             marks: 1.0,
+            above: 0.0,
         }
     }
 
@@ -350,11 +360,11 @@ fn teaching_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, main: Rect) {
             }
         }
     }
-    let [(g, gauss), _] = inset_layout(main, &t.view.overlays, t.view.insets.solo);
-    let gauss = gauss && t.view.look.shows(LabelLayer::Gauss);
+    let [gi, _] = insets(s, t, Some(pd), main);
+    let (g, gauss) = (gi.rect, gi.shown && t.view.look.shows(LabelLayer::Gauss));
     if let (true, Some(ga), Some(gb)) = (gauss, &pd.gauss_a, &pd.gauss_b) {
         let inset = in_points(g, ppp);
-        let cam = crate::render::views::gauss_camera(g, t.view.insets.gauss);
+        let cam = crate::render::views::gauss_camera(&gi, t.view.insets.gauss);
         let vp = cam.view_proj(g.w / g.h.max(1.0));
         let eye = cam.eye().normalize_or_zero();
         for (map, side) in [(ga, "A"), (gb, "B")] {

@@ -360,6 +360,14 @@ pub fn side_camera(
     tile_camera(camera, aspect(&main), aspect(&tile), (sides > 1).then(|| header * ppp / tile.h.max(1.0)))
 }
 
+/// Pixels at the top of tile `tile` (the whole view for one side) that its text takes, the
+/// text `header` points high at `ppp` pixels a point: the insets stay below it
+/// ([`crate::render::views::inset_layout`]). At most [`MAX_TOP`] of the tile, as its camera
+/// keeps.
+pub fn text_height(tile: Rect, ppp: f32, header: f32) -> f32 {
+    (header * ppp).min(MAX_TOP * tile.h)
+}
+
 /// How much thinner than in a view of its own the lines and smaller the dots of tile `tile`
 /// of the view `main` are drawn, through `camera` ([`side_camera`]; 1 for a view of its
 /// own): the square root of the scale its picture has, the tile's share of the view's

@@ -488,6 +488,8 @@ impl Testbed {
                     colors: &this.session.scene.colors,
                     camera,
                     marks: super::sides::mark_scale(main_rect, rect, &camera),
+                    ppp,
+                    above: super::sides::text_height(rect, ppp, header),
                     overlays: this.view.overlays,
                     selected: &this.selection.bodies,
                     pair: side.pair_debug_cached(pair),

@@ -4,6 +4,7 @@
 
 use super::sides::TILE_HEADER;
 use crate::physics::{Aabb, World};
+use crate::render::draw::Rect;
 use crate::scene::LoadedScene;
 use crate::view::{Camera, Insets, Look, Overlays};
 use glam::Vec3;
@@ -55,6 +56,19 @@ impl Default for ViewState {
 }
 
 impl ViewState {
+    /// The insets of tile `tile` (pixels, `ppp` to a point; the whole view for one side) for
+    /// the selected pair's records `pair` there: below the tile's text
+    /// ([`crate::render::views::inset_layout`]).
+    pub fn insets(
+        &self,
+        tile: Rect,
+        pair: Option<&crate::view::PairDebug>,
+        ppp: f32,
+    ) -> [crate::render::views::Inset; 2] {
+        let above = super::sides::text_height(tile, ppp, self.header);
+        crate::render::views::inset_layout(tile, &self.overlays, self.insets.solo, pair, ppp, above)
+    }
+
     /// Fits the camera to the selected pair `(a, b)` of `world` (key F with a pair
     /// selected) in a view of width / height `aspect`: both bodies, except that a static body more than four times the other's
     /// size (the ground under a box) gives only the part near the other body.

@@ -18,7 +18,6 @@ use super::panels::{panel, PANEL_WIDTH};
 use super::sides::tiles;
 use super::testbed::Testbed;
 use crate::render::draw::Rect;
-use crate::render::views::inset_layout;
 use crate::view::Figure;
 use egui::{PointerButton, Pos2, Sense};
 use glam::Vec3;
@@ -99,10 +98,12 @@ fn inset_at(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> Option<Figure> {
     let q = (p.x * ppp, p.y * ppp);
     let sides = tiles(main, t.sides.len());
     let side = sides.iter().find(|r| r.contains(q))?;
-    let [(g, gauss), (m, minkowski)] = inset_layout(*side, &t.view.overlays, t.view.insets.solo);
-    if gauss && g.contains(q) {
+    let k = sides.iter().position(|r| r == side)?;
+    let pd = t.sides.get(k)?.pair_debug_cached(t.selected_pair());
+    let [g, m] = t.view.insets(*side, pd, ppp);
+    if g.shown && g.rect.contains(q) {
         Some(Figure::Gauss)
-    } else if minkowski && m.contains(q) {
+    } else if m.shown && m.rect.contains(q) {
         Some(Figure::Minkowski)
     } else {
         None

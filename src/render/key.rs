@@ -6,7 +6,9 @@
 //! The rows follow the drawing's own tests in [`super::views`] (a contact dot for every
 //! point when the contacts overlay is on and the graph's is not, an impulse arrow only when
 //! it is drawn at all, axes only on moving or selected bodies); `tests/svg.rs` checks them
-//! against pictures. Limits: the depth scale names its two ends, not every shade between.
+//! against pictures. The insets' legends are here too ([`inset_legend`]): the renderer
+//! keeps their lines clear under each figure. Limits: the depth scale names its two ends,
+//! not every shade between.
 
 use super::views::{clip_stage_shown, impulse_arrows, impulse_unit, reduced_colour, IMPULSE_ARROW};
 use crate::physics::World;
@@ -118,4 +120,43 @@ fn clip_row(pair: &PairDebug, stage: Option<usize>) -> Option<KeyRow> {
         items.push((reduced_colour(), "the manifold's points".to_string()));
     }
     Some(KeyRow { head: "clip:", items })
+}
+
+/// The legend of an inset, one colour and meaning a line: the Gauss map's, or the Minkowski
+/// difference's of `pair` (each kind of face it has, the segment from the origin when it is
+/// long enough to see — a resting pair's nearest face passes through the origin — and the
+/// nearest face).
+pub fn inset_legend(figure: crate::view::Figure, pair: Option<&PairDebug>) -> Vec<([f32; 3], &'static str)> {
+    use crate::physics::debug::MinkowskiFaceKind as Kind;
+    match figure {
+        crate::view::Figure::Gauss => vec![
+            (colors::MAP_A, "A"),
+            (colors::MAP_B, "−B"),
+            (colors::MINKOWSKI_EDGE, "arcs cross"),
+            (colors::AXIS, "axis"),
+            (colors::WINNER, "the SAT's winner"),
+        ],
+        crate::view::Figure::Minkowski => {
+            let Some(rec) = pair.and_then(|p| p.minkowski.as_ref()) else { return Vec::new() };
+            let has = |k: Kind| rec.kinds.contains(&k);
+            let size = rec.hull.vertices().iter().map(|v| v.length()).fold(0.0f32, f32::max);
+            let mut legend = Vec::new();
+            for (kind, colour, name) in [
+                (Kind::FaceOfA, colors::MAP_A, "face of A"),
+                (Kind::FaceOfB, colors::MAP_B, "face of −B"),
+                (Kind::EdgeEdge, colors::MINKOWSKI_EDGE, "edge × edge"),
+            ] {
+                if has(kind) {
+                    legend.push((colour, name));
+                }
+            }
+            // The arrow is drawn to scale: under a hundredth of the figure it is a dot.
+            if rec.origin_separation.abs() > 0.01 * size {
+                legend.push((colors::AXIS, "origin to nearest face"));
+            }
+            legend.push((colors::WINNER, "nearest face (the winner)"));
+            legend
+        }
+        crate::view::Figure::Clip => Vec::new(),
+    }
 }

@@ -1,5 +1,8 @@
 //! Builds the draw lists of a frame from the world and the view state: the main 3D view
 //! with its overlays, and the Gauss-map and Minkowski-difference insets of the selected pair.
+//! Each inset keeps bands for its title and its legend ([`super::key::inset_legend`]) clear
+//! of its figure ([`inset_layout`]); a comparison's tile draws its lines and dots smaller
+//! ([`FrameInput::marks`]).
 //!
 //! The ground grid lies on the floor and is cut to it ([`grid_floor`]); body axes are drawn
 //! on moving bodies and on a selected static one; what the overlays' colours mean is
@@ -58,6 +61,11 @@ pub struct FrameInput<'a> {
     /// Widths of lines and dots as a fraction of their own: 1 in a view of its own, less in
     /// a comparison's tile, whose picture is smaller ([`crate::app::sides::mark_scale`]).
     pub marks: f32,
+    /// Pixels per point (the window's scale, a screenshot's `--scale`): the insets keep
+    /// their titles' and legends' height in points clear of their figures.
+    pub ppp: f32,
+    /// Pixels at the top of the view its text takes (title, keys): the insets stay below it.
+    pub above: f32,
 }
 
 const OUTLINE: [f32; 3] = [0.08, 0.08, 0.1];
@@ -133,25 +141,78 @@ pub(super) fn mesh_ref(shape: &Shape, i: usize) -> MeshRef {
     }
 }
 
-/// Inset rectangles (Gauss map, Minkowski) for a main view rect.
-pub fn inset_rects(main: Rect) -> (Rect, Rect) {
-    let side = (main.w.min(main.h) * 0.38).max(120.0);
-    let m = 12.0;
-    let y = main.y + main.h - side - m;
-    (Rect { x: main.x + m, y, w: side, h: side }, Rect { x: main.x + main.w - side - m, y, w: side, h: side })
+/// An inset's place in its view: its rectangle (background, title and legend included),
+/// whether it is drawn, and the fractions of its height its title (`top`) and its legend
+/// (`bottom`) keep clear of the figure ([`Camera::top`], [`Camera::bottom`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Inset {
+    /// The whole inset (pixels).
+    pub rect: Rect,
+    /// Whether it is drawn (its overlay is on, or it is the figure shown alone).
+    pub shown: bool,
+    /// Fraction of its height above the figure (its title).
+    pub top: f32,
+    /// Fraction of its height below the figure (its legend).
+    pub bottom: f32,
 }
 
-/// The insets' rectangles (Gauss map, Minkowski) for a main view rect and the figure shown
-/// alone: the whole view for it, nothing (a rectangle of no size) for the other; with a
-/// figure alone, whether each inset is shown at all.
-pub fn inset_layout(main: Rect, overlays: &Overlays, solo: Option<Figure>) -> [(Rect, bool); 2] {
-    let none = Rect { x: main.x, y: main.y, w: 0.0, h: 0.0 };
-    let (g, m) = inset_rects(main);
+/// Points an inset keeps at its top for its title.
+pub const INSET_TITLE: f32 = 26.0;
+
+/// Points a line of an inset's legend takes; [`LEGEND_FOOT`] more are kept below the last.
+pub const LEGEND_LINE: f32 = 16.0;
+
+/// Points kept below an inset's legend.
+pub const LEGEND_FOOT: f32 = 8.0;
+
+/// The narrowest an inset is drawn (points): its title ("Minkowski difference A − B") and
+/// its longest legend line fit.
+pub const INSET_MIN_WIDTH: f32 = 200.0;
+
+/// The insets (Gauss map, Minkowski) at the bottom corners of a view `main` (pixels, `ppp`
+/// to a point) whose top `above` pixels hold its text, with legends of `lines` lines: each
+/// a square figure with its title above and its legend below it, as large as 0.38 of the
+/// view's smaller side (at least 120 pixels) where the view is tall enough, at least
+/// [`INSET_MIN_WIDTH`] points wide. Not yet whether they are shown (see [`inset_layout`]).
+pub fn inset_rects(main: Rect, ppp: f32, above: f32, lines: [usize; 2]) -> [Inset; 2] {
+    let m = 12.0;
+    let (title, legend) = (INSET_TITLE * ppp, (LEGEND_LINE * lines[0].max(lines[1]) as f32 + LEGEND_FOOT) * ppp);
+    let room = main.h - above - 2.0 * m - title - legend;
+    let figure = (main.w.min(main.h) * 0.38).max(120.0).min(room).max(40.0);
+    let h = figure + title + legend;
+    let w = figure.max(INSET_MIN_WIDTH * ppp).min(((main.w - 3.0 * m) * 0.5).max(figure));
+    let y = main.y + main.h - h - m;
+    let inset = |x: f32| Inset { rect: Rect { x, y, w, h }, shown: false, top: title / h, bottom: legend / h };
+    [inset(main.x + m), inset(main.x + main.w - w - m)]
+}
+
+/// The insets (Gauss map, Minkowski) of the view `main` (as [`inset_rects`]) for the selected
+/// pair `pair` and the figure shown alone: the whole view for it (below the view's text,
+/// above its legend), nothing (a rectangle of no size) for the other; whether each is shown.
+pub fn inset_layout(
+    main: Rect,
+    overlays: &Overlays,
+    solo: Option<Figure>,
+    pair: Option<&PairDebug>,
+    ppp: f32,
+    above: f32,
+) -> [Inset; 2] {
+    let lines = [Figure::Gauss, Figure::Minkowski].map(|f| super::key::inset_legend(f, pair).len());
+    let [g, m] = inset_rects(main, ppp, above, lines);
+    let none = Inset { rect: Rect { x: main.x, y: main.y, w: 0.0, h: 0.0 }, shown: false, top: 0.0, bottom: 0.0 };
+    let alone = |n: usize| Inset {
+        rect: main,
+        shown: true,
+        top: (above / main.h.max(1.0)).min(0.4),
+        bottom: ((LEGEND_LINE * n as f32 + LEGEND_FOOT) * ppp / main.h.max(1.0)).min(0.4),
+    };
     match solo {
-        Some(Figure::Gauss) => [(main, true), (none, false)],
-        Some(Figure::Minkowski) => [(none, false), (main, true)],
-        Some(Figure::Clip) => [(g, false), (m, false)],
-        None => [(g, overlays.has(Overlay::Gauss)), (m, overlays.has(Overlay::Minkowski))],
+        Some(Figure::Gauss) => [alone(lines[0]), none],
+        Some(Figure::Minkowski) => [none, alone(lines[1])],
+        Some(Figure::Clip) => [g, m],
+        None => {
+            [Inset { shown: overlays.has(Overlay::Gauss), ..g }, Inset { shown: overlays.has(Overlay::Minkowski), ..m }]
+        }
     }
 }
 
@@ -179,15 +240,15 @@ pub fn build_views(f: &FrameInput) -> Vec<ViewDraw> {
     let alone = inset_alone(f.pair, f.insets.solo);
     let mut views = if alone { Vec::new() } else { vec![main_view(f)] };
     if let Some(pair) = f.pair {
-        let [(gr, gauss), (mr, minkowski)] = inset_layout(f.main_rect, &f.overlays, f.insets.solo);
-        if gauss {
-            if let Some(mut v) = gauss_view(pair, gr, f.insets.gauss) {
+        let [gr, mr] = inset_layout(f.main_rect, &f.overlays, f.insets.solo, Some(pair), f.ppp, f.above);
+        if gr.shown {
+            if let Some(mut v) = gauss_view(pair, &gr, f.insets.gauss) {
                 v.background = Some(f.look.inset());
                 views.push(v);
             }
         }
-        if minkowski {
-            if let Some(mut v) = minkowski_view(pair, mr, f.insets.minkowski, f.overlays.minkowski_see_through) {
+        if mr.shown {
+            if let Some(mut v) = minkowski_view(pair, &mr, f.insets.minkowski, f.overlays.minkowski_see_through) {
                 v.background = Some(f.look.inset());
                 views.push(v);
             }
@@ -547,12 +608,15 @@ fn clip_overlay(v: &mut ViewDraw, pair: &PairDebug, stage: Option<usize>) {
     }
 }
 
-fn inset_base(rect: Rect, centre: Vec3, radius: f32, rotation: Quat) -> (ViewDraw, Camera) {
-    // Fit a sphere of `radius` about `centre` with a margin: distance = r / sin(fov/2) · 1.2.
+fn inset_base(inset: &Inset, centre: Vec3, radius: f32, rotation: Quat) -> (ViewDraw, Camera) {
+    // Fit a sphere of `radius` about `centre` with a margin: distance = r / sin(fov/2) · 1.2,
+    // between the title and the legend.
     let fov = 35.0f32;
     let distance = radius / (fov.to_radians() * 0.5).sin() * 1.2;
     let dir = rotation * Vec3::new(0.6, 0.5, 1.0).normalize();
-    let cam = Camera::look_at(centre + dir * distance, centre, fov);
+    let mut cam = Camera::look_at(centre + dir * distance, centre, fov);
+    (cam.top, cam.bottom) = (inset.top, inset.bottom);
+    let rect = inset.rect;
     let v = ViewDraw {
         rect,
         view_proj: cam.view_proj(rect.w / rect.h),
@@ -568,15 +632,15 @@ fn inset_base(rect: Rect, centre: Vec3, radius: f32, rotation: Quat) -> (ViewDra
     (v, cam)
 }
 
-/// The camera of the Gauss-map inset at `rect` (for labels drawn over it).
-pub fn gauss_camera(rect: Rect, rotation: Quat) -> Camera {
-    inset_base(rect, Vec3::ZERO, 1.0, rotation).1
+/// The camera of the Gauss-map inset `inset` (for labels drawn over it).
+pub fn gauss_camera(inset: &Inset, rotation: Quat) -> Camera {
+    inset_base(inset, Vec3::ZERO, 1.0, rotation).1
 }
 
-fn gauss_view(pair: &PairDebug, rect: Rect, rotation: Quat) -> Option<ViewDraw> {
+fn gauss_view(pair: &PairDebug, inset: &Inset, rotation: Quat) -> Option<ViewDraw> {
     let (ga, gb) = (pair.gauss_a.as_ref()?, pair.gauss_b.as_ref()?);
     let sat = pair.sat.as_ref()?;
-    let (mut v, cam) = inset_base(rect, Vec3::ZERO, 1.0, rotation);
+    let (mut v, cam) = inset_base(inset, Vec3::ZERO, 1.0, rotation);
     let eye = cam.eye();
     // Arcs and points lie on the unit sphere, drawn depth-tested and nudged towards the eye:
     // the far side's arcs hide behind the sphere and none sticks out past its outline.
@@ -653,17 +717,17 @@ fn minkowski_frame(h: &crate::physics::Hull) -> (Vec3, f32) {
 }
 
 /// The camera of the Minkowski inset at `rect` for `pair` (for labels drawn over it).
-pub fn minkowski_camera(pair: &PairDebug, rect: Rect, rotation: Quat) -> Option<Camera> {
+pub fn minkowski_camera(pair: &PairDebug, inset: &Inset, rotation: Quat) -> Option<Camera> {
     let (centre, radius) = minkowski_frame(&pair.minkowski.as_ref()?.hull);
-    Some(inset_base(rect, centre, radius, rotation).1)
+    Some(inset_base(inset, centre, radius, rotation).1)
 }
 
-fn minkowski_view(pair: &PairDebug, rect: Rect, rotation: Quat, see_through: bool) -> Option<ViewDraw> {
+fn minkowski_view(pair: &PairDebug, inset: &Inset, rotation: Quat, see_through: bool) -> Option<ViewDraw> {
     let rec = pair.minkowski.as_ref()?;
     let h = &rec.hull;
     // Frame the polytope and the origin together.
     let (centre, radius) = minkowski_frame(h);
-    let (mut v, cam) = inset_base(rect, centre, radius, rotation);
+    let (mut v, cam) = inset_base(inset, centre, radius, rotation);
     let eye = cam.eye();
     let mut meshes = [MeshData::default(), MeshData::default(), MeshData::default()];
     for f in 0..h.faces().len() {

@@ -18,9 +18,11 @@ pub struct Camera {
     /// Vertical field of view (radians).
     pub fov_y: f32,
     /// Fraction of the view's height kept clear at the top (a comparison's tile keeps its
-    /// title, stats and key there): the picture is drawn, shrunk by `1 − top`, centred in
-    /// the rest. 0 for a view of its own.
+    /// title, stats and key there; an inset its title): the picture is drawn, shrunk by
+    /// `1 − top − bottom`, centred in the rest. 0 for a view of its own.
     pub top: f32,
+    /// Fraction of the view's height kept clear at the bottom (an inset's legend).
+    pub bottom: f32,
 }
 
 impl Camera {
@@ -35,6 +37,7 @@ impl Camera {
             distance,
             fov_y: fov_deg.to_radians(),
             top: 0.0,
+            bottom: 0.0,
         }
     }
 
@@ -61,22 +64,23 @@ impl Camera {
         Mat4::look_at_rh(self.eye(), self.target, Vec3::Y)
     }
 
-    /// Projection matrix for an aspect ratio (depth 0..1), into the part of the view below
-    /// [`Camera::top`].
+    /// Projection matrix for an aspect ratio (depth 0..1), into the part of the view between
+    /// [`Camera::top`] and [`Camera::bottom`].
     pub fn projection(&self, aspect: f32) -> Mat4 {
         let near = (self.distance * 0.01).clamp(0.01, 1.0);
         let p = Mat4::perspective_rh(self.fov_y, aspect.max(1e-3), near, near * 20_000.0);
-        if self.top <= 0.0 {
+        if self.top <= 0.0 && self.bottom <= 0.0 {
             return p;
         }
-        // x, y → s·x, s·y − top in normalised device coordinates (s = 1 − top): the top of
-        // the picture at 1 − 2·top, its bottom where it was. In clip space y' = s·y − top·w.
-        let s = 1.0 - self.top;
+        // x, y → s·x, s·y + bottom − top in normalised device coordinates (s = 1 − top −
+        // bottom): the top of the picture at 1 − 2·top, its bottom at −1 + 2·bottom. In clip
+        // space y' = s·y + (bottom − top)·w.
+        let s = 1.0 - self.top - self.bottom;
         let shrink = Mat4::from_cols(
             glam::Vec4::new(s, 0.0, 0.0, 0.0),
             glam::Vec4::new(0.0, s, 0.0, 0.0),
             glam::Vec4::new(0.0, 0.0, 1.0, 0.0),
-            glam::Vec4::new(0.0, -self.top, 0.0, 1.0),
+            glam::Vec4::new(0.0, self.bottom - self.top, 0.0, 1.0),
         );
         shrink * p
     }
@@ -163,5 +167,30 @@ mod tests {
         let after = c.view_proj(1.0).project_point3(focus);
         assert!((before.truncate() - after.truncate()).length() < 1e-4);
         assert!((c.distance - 5.0).abs() < 1e-5);
+    }
+
+    /// Bands kept clear at the top and the bottom: the picture is the same, shrunk by
+    /// 1 − top − bottom about its place between them (its top edge at the top band's foot,
+    /// its bottom edge on the bottom band), depth unchanged, and a ray through a pixel meets
+    /// the point drawn there.
+    #[test]
+    fn bands_shrink_the_picture_between_them() {
+        let plain = Camera::look_at(Vec3::new(3.0, 4.0, 5.0), Vec3::new(0.0, 1.0, 0.0), 45.0);
+        let mut c = plain;
+        (c.top, c.bottom) = (0.1, 0.3);
+        let s = 1.0 - 0.1 - 0.3;
+        let (a, b) = (plain.view_proj(0.8), c.view_proj(0.8));
+        for k in 0..30 {
+            let f = k as f32;
+            let p = Vec3::new((f * 1.3).sin() * 2.0, (f * 0.7).cos() + 1.0, (f * 2.1).sin() * 2.0);
+            let (q, r) = (a.project_point3(p), b.project_point3(p));
+            assert!(
+                (r.x - s * q.x).abs() < 1e-5 && (r.y - (s * q.y + 0.3 - 0.1)).abs() < 1e-5 && (r.z - q.z).abs() < 1e-6
+            );
+        }
+        let p = Vec3::new(0.5, 1.5, -0.5);
+        let q = b.project_point3(p);
+        let (o, d) = c.ray((q.x, q.y), 0.8);
+        assert!((p - o).cross(d).length() < 1e-3);
     }
 }

@@ -1,11 +1,13 @@
 //! The insets' text: their titles and legends, the SAT's winner named in them, and the one
 //! line that says why an inset has nothing to show.
 
-use super::{c32, in_points, ink_for, inset_alone, priority, screen, Scribe};
+use super::{c32, in_points, ink_for, inset_alone, insets, priority, screen, Scribe};
 use crate::app::testbed::Testbed;
 use crate::physics::World;
 use crate::render::draw::Rect;
-use crate::render::views::{has_figure, inset_layout};
+use crate::render::key::inset_legend;
+use crate::render::views::has_figure;
+use crate::render::views::Inset;
 use crate::view::{colors, Figure, PairDebug};
 use egui::{Align2, FontId};
 
@@ -13,7 +15,8 @@ use egui::{Align2, FontId};
 /// they are empty.
 pub(super) fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&PairDebug>, main: Rect) {
     let (ppp, u, dark) = (s.ppp, s.ppp, s.text);
-    let [(g, gauss_on), (m, minkowski_on)] = inset_layout(main, &t.view.overlays, t.view.insets.solo);
+    let [gi, mi] = insets(s, t, pd, main);
+    let [(g, gauss_on), (m, minkowski_on)] = [gi, mi].map(|i| (i.rect, i.shown));
     let font = FontId::proportional(14.0);
     let small = FontId::proportional(12.0);
     let pair_shown = pd.filter(|_| t.selected_pair().is_some());
@@ -39,27 +42,11 @@ pub(super) fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&P
         note(s, m);
     }
     let insets = [
-        (
-            gauss && gauss_on,
-            g,
-            "Gauss maps",
-            vec![
-                (colors::MAP_A, "A"),
-                (colors::MAP_B, "−B"),
-                (colors::MINKOWSKI_EDGE, "arcs cross"),
-                (colors::AXIS, "axis"),
-                (colors::WINNER, "the SAT's winner"),
-            ],
-        ),
-        (
-            minkowski && minkowski_on,
-            m,
-            "Minkowski difference A − B",
-            pair_shown.map(minkowski_legend).unwrap_or_default(),
-        ),
+        (gauss && gauss_on, g, "Gauss maps", inset_legend(Figure::Gauss, pair_shown)),
+        (minkowski && minkowski_on, m, "Minkowski difference A − B", inset_legend(Figure::Minkowski, pair_shown)),
     ];
     if let Some(pd) = pair_shown {
-        winner_labels(s, t, pd, (gauss && gauss_on, minkowski && minkowski_on), main);
+        winner_labels(s, t, pd, [gi, mi], (gauss && gauss_on, minkowski && minkowski_on));
     }
     for (shown, r, title, legend) in insets {
         if !shown {
@@ -81,37 +68,11 @@ pub(super) fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&P
     }
 }
 
-/// The Minkowski inset's legend: each kind of face it has, the segment from the origin when
-/// it is long enough to see (a resting pair's nearest face passes through the origin), and
-/// the nearest face.
-fn minkowski_legend(pd: &PairDebug) -> Vec<([f32; 3], &'static str)> {
-    use crate::physics::debug::MinkowskiFaceKind as Kind;
-    let Some(rec) = pd.minkowski.as_ref() else { return Vec::new() };
-    let has = |k: Kind| rec.kinds.contains(&k);
-    let size = rec.hull.vertices().iter().map(|v| v.length()).fold(0.0f32, f32::max);
-    let mut legend = Vec::new();
-    for (kind, colour, name) in [
-        (Kind::FaceOfA, colors::MAP_A, "face of A"),
-        (Kind::FaceOfB, colors::MAP_B, "face of −B"),
-        (Kind::EdgeEdge, colors::MINKOWSKI_EDGE, "edge × edge"),
-    ] {
-        if has(kind) {
-            legend.push((colour, name));
-        }
-    }
-    // The arrow is drawn to scale: under a hundredth of the figure it is a dot.
-    if rec.origin_separation.abs() > 0.01 * size {
-        legend.push((colors::AXIS, "origin to nearest face"));
-    }
-    legend.push((colors::WINNER, "nearest face (the winner)"));
-    legend
-}
-
 /// The SAT's winner named in the insets, in the inspector's words: "edge 10 × edge 16" or
 /// "face 3 of A" at the axis in the Gauss map, and the separation along the segment from the
 /// origin to the nearest face of the Minkowski difference.
-fn winner_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, (gauss, minkowski): (bool, bool), main: Rect) {
-    let [(g, _), (m, _)] = inset_layout(main, &t.view.overlays, t.view.insets.solo);
+fn winner_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, [gi, mi]: [Inset; 2], (gauss, minkowski): (bool, bool)) {
+    let (g, m) = (gi.rect, mi.rect);
     let ppp = s.ppp;
     if let (true, Some(sat)) = (gauss, &pd.sat) {
         let name = match sat.winner {
@@ -122,7 +83,7 @@ fn winner_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, (gauss, minkowski)
             Some(crate::physics::ContactKind::FaceB) => Some(format!("face {} of B", sat.result.face_b.face)),
             None => None,
         };
-        let cam = crate::render::views::gauss_camera(g, t.view.insets.gauss);
+        let cam = crate::render::views::gauss_camera(&gi, t.view.insets.gauss);
         let vp = cam.view_proj(g.w / g.h.max(1.0));
         if let (Some(name), Some(at)) = (name, screen(vp, g, ppp, sat.axis.normalize_or_zero())) {
             s.anchored(at, name, 13.0, priority::FACE, Some(in_points(g, ppp)));
@@ -133,7 +94,7 @@ fn winner_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, (gauss, minkowski)
         }
     }
     if let (true, Some(rec)) = (minkowski, &pd.minkowski) {
-        let Some(cam) = crate::render::views::minkowski_camera(pd, m, t.view.insets.minkowski) else { return };
+        let Some(cam) = crate::render::views::minkowski_camera(pd, &mi, t.view.insets.minkowski) else { return };
         let vp = cam.view_proj(m.w / m.h.max(1.0));
         let f = rec.hull.faces()[rec.closest_face as usize];
         let mid = f.normal * f.offset * 0.5;
