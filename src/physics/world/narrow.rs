@@ -55,6 +55,13 @@ impl World {
         outcome.resize(keys.len(), Outcome::Later);
         self.narrow_scratch.resize_with(self.workers.threads(), Default::default);
         self.open.resize_with(self.workers.threads(), Vec::new);
+        // Room for the whole round in every thread's list, made here: which blocks a thread
+        // claims, and so how long its list gets, changes from step to step (a thread that had
+        // joined no round at a step with this many pairs would grow its list in a later one).
+        for open in &mut self.open {
+            open.clear();
+            open.reserve(keys.len());
+        }
         let input = NarrowInput {
             bodies: &self.bodies,
             motions: &self.motions,
@@ -82,9 +89,6 @@ impl World {
                 // First the pairs still apart are ruled out from the keys alone (three in
                 // four of a moving pile's pairs); then the rest open their contacts.
                 open.clear();
-                // Room for the whole round, not this block: which blocks a thread claims, and
-                // so how long its list gets, changes from step to step.
-                open.reserve(keys.len());
                 for i in r {
                     if still_apart(&input, unsafe { keys.get(i) }) {
                         unsafe { *out.get_mut(i) = Outcome::Apart };
