@@ -13,11 +13,12 @@ use image::RgbaImage;
 
 const SIZE: (u32, u32) = (640, 360);
 
-/// The insets' rectangles in a view of its own at SIZE (the Gauss map's legend of five
-/// lines sets both insets' legend bands).
-fn insets() -> [Rect; 2] {
+/// The insets' rectangles in `t`'s view of its own at SIZE, below its text as the last
+/// picture's labels measured it.
+fn insets(t: &mut Testbed) -> [Rect; 2] {
     let main = Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 };
-    contactlab::render::views::inset_rects(main, 1.0, 0.0, [5, 5]).map(|i| i.rect)
+    let pd = t.pair_debug().cloned();
+    t.view.insets(main, pd.as_ref(), 1.0).map(|i| i.rect)
 }
 
 fn testbed(name: &str) -> Testbed {
@@ -118,11 +119,11 @@ fn gauss_map_view_shows_both_maps_and_minkowski_view_its_faces() {
     let mut off = Offscreen::new(SIZE).unwrap();
     let mut t = testbed("crossed_edges.ron");
     assert!(t.selected_pair().is_some(), "the scene selects its pair");
-    let [g, m] = insets();
     let (a, b, e) = (srgb(colors::MAP_A), srgb(colors::MAP_B), srgb(colors::MINKOWSKI_EDGE));
 
     t.view.overlays = Overlays::default();
     let none = render(&mut off, &mut t);
+    let [g, m] = insets(&mut t);
     assert_eq!(count_near(&none, Some(g), b, 40), 0, "no Gauss map when the overlay is off");
 
     t.view.overlays.set(Overlay::Gauss, true);
@@ -346,7 +347,7 @@ fn the_insets_of_a_sphere_box_pair_draw_nothing_but_why() {
     t.view.overlays.enable(Overlay::Gauss);
     t.view.overlays.enable(Overlay::Minkowski);
     let with = render(&mut off, &mut t);
-    let [g, m] = insets();
+    let [g, m] = insets(&mut t);
     let differ = |r: Rect| {
         plain
             .enumerate_pixels()
@@ -375,9 +376,9 @@ fn the_winning_arcs_and_face_are_drawn_in_the_winners_colour() {
     let sat = t.pair_debug().and_then(|p| p.sat.clone()).expect("a SAT record");
     assert_eq!(sat.winner, Some(contactlab::physics::ContactKind::Edge));
     t.view.overlays = Overlays::default();
-    let [g, m] = insets();
     let winner = srgb(colors::WINNER);
     let plain = render(&mut off, &mut t);
+    let [g, m] = insets(&mut t);
     assert_eq!(count_near(&plain, None, winner, 40), 0, "the winner's colour is not used elsewhere");
     t.view.overlays.enable(Overlay::Gauss);
     t.view.overlays.enable(Overlay::Minkowski);

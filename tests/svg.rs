@@ -379,3 +379,27 @@ fn the_ground_grid_lies_on_the_floor_and_is_cut_to_it() {
         .count();
     assert_eq!(grid, 0);
 }
+
+/// A comparison's tile too small for the Gauss-map and Minkowski insets says so instead of
+/// drawing them with their titles and legends run out of them: at 800 × 450 a 2 × 2 tile is
+/// 400 points wide, and two insets of 200 points and their margins do not fit; at 1600 × 900
+/// they do.
+#[test]
+fn a_tile_too_small_for_the_insets_says_so() {
+    use contactlab::physics::SolverMode::{Averaged, Cyclone, Iterative, Naive};
+    let mut t = testbed("crossed_edges.ron");
+    t.view.overlays.enable(Overlay::Gauss);
+    t.view.overlays.enable(Overlay::Minkowski);
+    t.set_sides(&[Naive, Iterative, Cyclone, Averaged]);
+    t.step_once();
+    let small = svg_texts(&mut t);
+    let note = |texts: &[String]| {
+        texts.iter().filter(|s| s.starts_with("Gauss map and Minkowski difference: no room")).count()
+    };
+    assert_eq!(note(&small), 4, "one note a tile: {small:?}");
+    assert!(!small.iter().any(|s| s == "Gauss maps" || s == "Minkowski difference A − B"), "{small:?}");
+    let doc = vector::svg(&mut t, (1600, 900));
+    let large = texts(&roxmltree::Document::parse(&doc).unwrap());
+    assert_eq!(note(&large), 0);
+    assert_eq!(large.iter().filter(|s| *s == "Gauss maps").count(), 4, "{large:?}");
+}

@@ -9,20 +9,21 @@
 //! test, as a ray cast) is labelled "· behind".
 
 mod graph_legend;
+mod header;
 mod insets;
 
 use super::label_layout::{self, Label, Layout, Priority};
-use super::sides::{tiles, Side, SIDE_NAMES};
+use super::sides::{tiles, SIDE_NAMES};
 use super::testbed::Testbed;
 use crate::physics::World;
 use crate::render::draw::Rect;
 use crate::render::views::{inset_layout, Inset};
 use crate::scene::format::Overlay;
 use crate::view::colors;
+use crate::view::LabelLayer;
 use crate::view::PairDebug;
-use crate::view::{Figure, LabelLayer};
 use egui::{Align2, Color32, FontId, Pos2};
-use graph_legend::graph_legend;
+use header::header;
 pub use insets::empty_inset_reason;
 use insets::inset_titles;
 
@@ -181,6 +182,30 @@ impl<'a> Scribe<'a> {
         let r = self.painter.text(at, align, text.to_string(), font, colour);
         self.obstacles.push(r.expand(2.0));
         r
+    }
+
+    /// Fixed text of `items` joined by " · " at `at`, a new row (22 points down, the header's
+    /// line spacing) before an item that would pass `width` points; painted now and kept clear
+    /// of. Returns the number of rows.
+    fn wrapped(&mut self, at: Pos2, items: &[String], font: FontId, width: f32) -> usize {
+        let sep = "   ·   ";
+        let measure = |ctx: &egui::Context, t: &str| {
+            ctx.fonts_mut(|f| f.layout_no_wrap(t.to_string(), font.clone(), Color32::WHITE).size().x)
+        };
+        let mut rows: Vec<String> = vec![String::new()];
+        for item in items {
+            let row = rows.last_mut().expect("a row");
+            let joined = if row.is_empty() { item.clone() } else { format!("{row}{sep}{item}") };
+            if row.is_empty() || measure(self.ctx, &joined) <= width {
+                *row = joined;
+            } else {
+                rows.push(item.clone());
+            }
+        }
+        for (k, row) in rows.iter().enumerate() {
+            self.fixed(at + egui::vec2(0.0, 22.0 * k as f32), Align2::LEFT_TOP, row, font.clone(), self.text);
+        }
+        rows.len()
     }
 
     /// A key's row at `at`: `head`, then each item's text after a dot of its colour, all
@@ -378,138 +403,6 @@ fn teaching_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, main: Rect) {
             }
         }
     }
-}
-
-/// The fixed text at the top of one view (the tile `main`): side `side`'s title, with its
-/// selected pair's records `pd`; `name` names the side in a comparison, whose stats then
-/// show too; the keys, the selected pair's path and clip stage. Returns its height in
-/// points (from the tile's top to below its last line).
-fn header(s: &mut Scribe, t: &Testbed, side: &Side, pd: Option<&PairDebug>, name: Option<&str>, main: Rect) -> f32 {
-    let w = &side.world;
-    let ppp = s.ppp;
-    // Offsets are in points (physical pixels × ppp), so the layout scales with the text.
-    let u = ppp;
-    let dark = s.text;
-    let method = w.settings.mode.name();
-    let figure = match (t.view.insets.solo, pd) {
-        (Some(Figure::Gauss), Some(p)) if inset_alone(t) => {
-            Some(format!("Gauss maps of {} and −{}", w.bodies()[p.a].name, w.bodies()[p.b].name))
-        }
-        (Some(Figure::Minkowski), Some(p)) if inset_alone(t) => {
-            Some(format!("Minkowski difference {} − {}", w.bodies()[p.a].name, w.bodies()[p.b].name))
-        }
-        _ => None,
-    };
-    let title = match (name, figure) {
-        (_, Some(f)) => format!("{f}   ·   {}   ·   step {}", t.session.scene.desc.name, w.step_count),
-        (Some(n), None) => format!("{n}: {method}   ·   {}   ·   step {}", t.session.scene.desc.name, w.step_count),
-        (None, None) => format!("{}   ·   step {}   ·   {method}", t.session.scene.desc.name, w.step_count),
-    };
-    let at = s.p(main.x + 14.0 * u, main.y + 10.0 * u);
-    s.fixed(at, Align2::LEFT_TOP, title, FontId::proportional(17.0), dark);
-    let mut line_y = main.y + 34.0 * u;
-    if name.is_some() {
-        let st = w.stats();
-        let text = format!(
-            "{} point{}   ·   penetration {:.1} mm (max {:.1} mm)   ·   energy {:.2} J   ·   {:.2} ms/step",
-            st.points,
-            if st.points == 1 { "" } else { "s" },
-            st.max_penetration * 1000.0,
-            side.max_penetration_run * 1000.0,
-            w.total_energy(),
-            w.profile.total_ms
-        );
-        let at = s.p(main.x + 14.0 * u, line_y);
-        s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(14.0), dark);
-        line_y += 22.0 * u;
-    }
-    // Continuous collision: what the ghosts are (the side's kept record).
-    let toi = side.toi_shown().map(|(r, _)| r);
-    if let (Some(rec), true) = (toi, t.view.overlays.has(Overlay::Toi)) {
-        use crate::render::toi::{GHOST_END, GHOST_IMPACT, GHOST_START};
-        let first = rec.events.first().map_or(0.0, |e| e.fraction);
-        let items = [
-            (GHOST_START, "start".to_string()),
-            (GHOST_IMPACT, format!("impact ({:.0} % into the step)", first * 100.0)),
-            (
-                GHOST_END,
-                if rec.mode == crate::physics::ContinuousMode::EarliestCollision {
-                    "end of the step".to_string()
-                } else {
-                    "end without continuous collision".to_string()
-                },
-            ),
-        ];
-        let at = s.p(main.x + 14.0 * u, line_y);
-        let lines = s.swatches(at, format!("time of impact, step {}:", rec.step), items, 14.0);
-        line_y += 22.0 * u * lines as f32;
-    }
-    // The joints' drawing: what its colours mean.
-    if !inset_alone(t) {
-        let joints = side.joints();
-        let selected = t.selection.joint.and_then(|h| joints.iter().position(|r| r.handle == h));
-        let key = crate::render::joints::key(w, joints, selected, t.timestep());
-        if !key.is_empty() {
-            let at = s.p(main.x + 14.0 * u, line_y);
-            let lines = s.swatches(at, "joints:".into(), key.into_iter().map(|(c, text)| (c, text.to_string())), 14.0);
-            line_y += 22.0 * u * lines as f32;
-        }
-    }
-    if t.view.overlays.has(Overlay::Graph) {
-        line_y = graph_legend(s, w, main.x + 14.0 * u, line_y);
-    }
-    // The contact, impulse, box and axis overlays' key: below the selected pair's path and
-    // clip caption (a clip stage's picture names its stage right under the title).
-    let overlay_key = |s: &mut Scribe, mut y: f32| {
-        if !inset_alone(t) {
-            let clip = pd.map(|p| (p, t.selection.clip_stage));
-            for row in crate::render::key::rows(w, &t.view.overlays, &t.selection.bodies, clip) {
-                let lines = s.swatches(s.p(main.x + 14.0 * u, y), row.head.into(), row.items, 14.0);
-                y += 22.0 * u * lines as f32;
-            }
-        }
-        (y - main.y) / u
-    };
-    let Some(pd) = pd.filter(|_| t.selected_pair().is_some()) else { return overlay_key(s, line_y) };
-    // The selected pair's contact as the last step made it: the path under the title and
-    // the clip stage shown.
-    if let Some(r) = &pd.record {
-        // A pair the contact pipeline never saw in a step whose continuous stage put one
-        // of them back at its impact with the other: say so, or the caption reads as if
-        // nothing met.
-        let (a, b) = (pd.a as u32, pd.b as u32);
-        let swept = toi
-            .filter(|rec| rec.step == r.step)
-            .is_some_and(|rec| rec.events.iter().any(|e| (e.body, e.other) == (a, b) || (e.body, e.other) == (b, a)));
-        let note = match (r.path, swept) {
-            (crate::physics::collide::PairPath::NotCandidate, true) => {
-                " (their impact was found by the continuous stage)"
-            }
-            _ => "",
-        };
-        let line = format!(
-            "{} – {}:  {} in step {}{note}",
-            w.bodies()[pd.a].name,
-            w.bodies()[pd.b].name,
-            super::panels::path_name(r.path),
-            r.step
-        );
-        let at = s.p(main.x + 14.0 * u, line_y);
-        s.fixed(at, Align2::LEFT_TOP, line, FontId::proportional(14.0), dark);
-        line_y += 22.0 * u;
-    }
-    let stage = clip_caption(t, pd);
-    if let Some(caption) = &stage {
-        let at = s.p(main.x + 14.0 * u, line_y);
-        let r = s.fixed(at + egui::vec2(16.0, 0.0), Align2::LEFT_TOP, caption, FontId::proportional(15.0), dark);
-        s.painter.rect_filled(
-            egui::Rect::from_min_size(at + egui::vec2(0.0, 3.0), egui::vec2(10.0, r.height() - 6.0)),
-            2.0,
-            c32(colors::REFERENCE),
-        );
-        line_y += 22.0 * u;
-    }
-    overlay_key(s, line_y)
 }
 
 /// The selected pair `pd`'s labels in side world `w`, through the side's camera: each point's

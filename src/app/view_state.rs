@@ -1,6 +1,8 @@
 //! How the scene is looked at: the camera (and the scene's own, which a reset restores), the
 //! insets' rotation, the overlays drawn, the look (theme, background, teaching labels), the
-//! 3D view's rectangle, the help overlay and the frame time. Nothing here changes a world.
+//! 3D view's rectangle and scale, the height of the text over it (which a comparison's tiles
+//! and the insets keep clear), the help overlay and the frame time. Nothing here changes a
+//! world.
 
 use super::sides::TILE_HEADER;
 use crate::physics::{Aabb, World};

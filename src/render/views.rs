@@ -58,8 +58,9 @@ pub struct FrameInput<'a> {
     pub toi: Option<(&'a crate::physics::ContinuousRecord, f32)>,
     /// The character whose last move's recursion is drawn.
     pub selected_character: Option<usize>,
-    /// Widths of lines and dots as a fraction of their own: 1 in a view of its own, less in
-    /// a comparison's tile, whose picture is smaller ([`crate::app::sides::mark_scale`]).
+    /// Widths of the main view's lines and dots as a fraction of their own: 1 in a view of
+    /// its own, less in a comparison's tile, whose picture is smaller
+    /// ([`crate::app::sides::mark_scale`]). The insets keep theirs.
     pub marks: f32,
     /// Pixels per point (the window's scale, a screenshot's `--scale`): the insets keep
     /// their titles' and legends' height in points clear of their figures.
@@ -148,8 +149,11 @@ pub(super) fn mesh_ref(shape: &Shape, i: usize) -> MeshRef {
 pub struct Inset {
     /// The whole inset (pixels).
     pub rect: Rect,
-    /// Whether it is drawn (its overlay is on, or it is the figure shown alone).
+    /// Whether it is drawn (its overlay is on, or it is the figure shown alone, and it fits).
     pub shown: bool,
+    /// Whether the view has room for it: a figure of at least [`INSET_MIN_FIGURE`] points
+    /// and [`INSET_MIN_WIDTH`] points across for its text.
+    pub fits: bool,
     /// Fraction of its height above the figure (its title).
     pub top: f32,
     /// Fraction of its height below the figure (its legend).
@@ -169,20 +173,28 @@ pub const LEGEND_FOOT: f32 = 8.0;
 /// its longest legend line fit.
 pub const INSET_MIN_WIDTH: f32 = 200.0;
 
+/// The smallest figure (points) an inset is drawn with: below it the view has no room for
+/// the insets, and the labels say so.
+pub const INSET_MIN_FIGURE: f32 = 48.0;
+
 /// The insets (Gauss map, Minkowski) at the bottom corners of a view `main` (pixels, `ppp`
 /// to a point) whose top `above` pixels hold its text, with legends of `lines` lines: each
-/// a square figure with its title above and its legend below it, as large as 0.38 of the
-/// view's smaller side (at least 120 pixels) where the view is tall enough, at least
-/// [`INSET_MIN_WIDTH`] points wide. Not yet whether they are shown (see [`inset_layout`]).
+/// a square figure with its title above and its legend below it, the figure 0.38 of the
+/// view's smaller side (at least 120 points) or what the view's height leaves below its
+/// text, the inset at least [`INSET_MIN_WIDTH`] points wide (at most half the view). Where
+/// that leaves no room (see [`Inset::fits`]) they are not drawn. Not yet whether they are
+/// shown (see [`inset_layout`]).
 pub fn inset_rects(main: Rect, ppp: f32, above: f32, lines: [usize; 2]) -> [Inset; 2] {
-    let m = 12.0;
+    let m = 12.0 * ppp;
     let (title, legend) = (INSET_TITLE * ppp, (LEGEND_LINE * lines[0].max(lines[1]) as f32 + LEGEND_FOOT) * ppp);
     let room = main.h - above - 2.0 * m - title - legend;
-    let figure = (main.w.min(main.h) * 0.38).max(120.0).min(room).max(40.0);
+    let figure = (main.w.min(main.h) * 0.38).max(120.0 * ppp).min(room).max(0.0);
+    let widest = ((main.w - 3.0 * m) * 0.5).max(0.0);
+    let fits = figure >= INSET_MIN_FIGURE * ppp && widest >= INSET_MIN_WIDTH * ppp;
     let h = figure + title + legend;
-    let w = figure.max(INSET_MIN_WIDTH * ppp).min(((main.w - 3.0 * m) * 0.5).max(figure));
+    let w = figure.max(INSET_MIN_WIDTH * ppp).min(widest.max(figure));
     let y = main.y + main.h - h - m;
-    let inset = |x: f32| Inset { rect: Rect { x, y, w, h }, shown: false, top: title / h, bottom: legend / h };
+    let inset = |x: f32| Inset { rect: Rect { x, y, w, h }, shown: false, fits, top: title / h, bottom: legend / h };
     [inset(main.x + m), inset(main.x + main.w - w - m)]
 }
 
@@ -199,20 +211,25 @@ pub fn inset_layout(
 ) -> [Inset; 2] {
     let lines = [Figure::Gauss, Figure::Minkowski].map(|f| super::key::inset_legend(f, pair).len());
     let [g, m] = inset_rects(main, ppp, above, lines);
-    let none = Inset { rect: Rect { x: main.x, y: main.y, w: 0.0, h: 0.0 }, shown: false, top: 0.0, bottom: 0.0 };
+    let none =
+        Inset { rect: Rect { x: main.x, y: main.y, w: 0.0, h: 0.0 }, shown: false, fits: true, top: 0.0, bottom: 0.0 };
+    // Alone, the figure takes the view below its text (at most half of it: the text's own
+    // cap) and above its legend.
     let alone = |n: usize| Inset {
         rect: main,
         shown: true,
-        top: (above / main.h.max(1.0)).min(0.4),
+        fits: true,
+        top: (above / main.h.max(1.0)).min(0.5),
         bottom: ((LEGEND_LINE * n as f32 + LEGEND_FOOT) * ppp / main.h.max(1.0)).min(0.4),
     };
     match solo {
         Some(Figure::Gauss) => [alone(lines[0]), none],
         Some(Figure::Minkowski) => [none, alone(lines[1])],
         Some(Figure::Clip) => [g, m],
-        None => {
-            [Inset { shown: overlays.has(Overlay::Gauss), ..g }, Inset { shown: overlays.has(Overlay::Minkowski), ..m }]
-        }
+        None => [
+            Inset { shown: g.fits && overlays.has(Overlay::Gauss), ..g },
+            Inset { shown: m.fits && overlays.has(Overlay::Minkowski), ..m },
+        ],
     }
 }
 
@@ -254,11 +271,10 @@ pub fn build_views(f: &FrameInput) -> Vec<ViewDraw> {
             }
         }
     }
-    if f.marks != 1.0 {
-        for v in &mut views {
-            for s in v.lines.iter_mut().chain(&mut v.markers).chain(&mut v.overlay) {
-                s.a[3] *= f.marks;
-            }
+    // The main view's marks shrink with a tile's picture; the insets keep their size.
+    if let (false, Some(v)) = (alone || f.marks == 1.0, views.first_mut()) {
+        for s in v.lines.iter_mut().chain(&mut v.markers).chain(&mut v.overlay) {
+            s.a[3] *= f.marks;
         }
     }
     views
@@ -716,7 +732,7 @@ fn minkowski_frame(h: &crate::physics::Hull) -> (Vec3, f32) {
     (centre, radius)
 }
 
-/// The camera of the Minkowski inset at `rect` for `pair` (for labels drawn over it).
+/// The camera of the Minkowski inset `inset` for `pair` (for labels drawn over it).
 pub fn minkowski_camera(pair: &PairDebug, inset: &Inset, rotation: Quat) -> Option<Camera> {
     let (centre, radius) = minkowski_frame(&pair.minkowski.as_ref()?.hull);
     Some(inset_base(inset, centre, radius, rotation).1)

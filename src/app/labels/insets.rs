@@ -6,8 +6,8 @@ use crate::app::testbed::Testbed;
 use crate::physics::World;
 use crate::render::draw::Rect;
 use crate::render::key::inset_legend;
-use crate::render::views::has_figure;
 use crate::render::views::Inset;
+use crate::render::views::{has_figure, LEGEND_FOOT, LEGEND_LINE};
 use crate::view::{colors, Figure, PairDebug};
 use egui::{Align2, FontId};
 
@@ -23,23 +23,23 @@ pub(super) fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&P
     // An inset is drawn only when the pair has what it shows; else one line says why.
     let gauss = pair_shown.is_some_and(|p| has_figure(p, Figure::Gauss));
     let minkowski = pair_shown.is_some_and(|p| has_figure(p, Figure::Minkowski));
-    let why = pair_shown.map(|p| empty_inset_reason(w, p));
-    let note = |s: &mut Scribe, rect: Rect| {
-        if let Some(text) = &why {
-            // Wider than a small inset, so the line stays a line or two.
-            let galley = s.painter.layout(text.clone(), small.clone(), dark, (main.w * 0.45).max(rect.w) / ppp - 16.0);
-            let at = s.p(rect.x + 8.0 * u, rect.y + rect.h - 8.0 * u) - egui::vec2(0.0, galley.size().y);
-            let plate = egui::Rect::from_min_size(at, galley.size()).expand(4.0);
-            s.painter.rect_filled(plate, 4.0, s.plate);
-            s.painter.galley(at, galley, dark);
-            s.obstacles.push(plate);
-        }
+    let note = |s: &mut Scribe, rect: Rect, text: String| {
+        // Wider than a small inset, so the line stays a line or two.
+        let galley = s.painter.layout(text, small.clone(), dark, (main.w * 0.45).max(rect.w) / ppp - 16.0);
+        let at = s.p(rect.x + 8.0 * u, rect.y + rect.h - 8.0 * u) - egui::vec2(0.0, galley.size().y);
+        let plate = egui::Rect::from_min_size(at, galley.size()).expand(4.0);
+        s.painter.rect_filled(plate, 4.0, s.plate);
+        s.painter.galley(at, galley, dark);
+        s.obstacles.push(plate);
     };
-    // One note for both (the Gauss inset's corner when it is asked for).
-    if gauss_on && !gauss {
-        note(s, g);
-    } else if minkowski_on && !minkowski {
-        note(s, m);
+    // One note for both (the Gauss inset's corner when it is asked for). A view too small for
+    // the insets says so in its header ([`super::header`]).
+    if let (Some(p), true) = (pair_shown, gi.fits) {
+        if gauss_on && !gauss {
+            note(s, g, empty_inset_reason(w, p));
+        } else if minkowski_on && !minkowski {
+            note(s, m, empty_inset_reason(w, p));
+        }
     }
     let insets = [
         (gauss && gauss_on, g, "Gauss maps", inset_legend(Figure::Gauss, pair_shown)),
@@ -58,7 +58,7 @@ pub(super) fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&P
             s.fixed(at, Align2::LEFT_TOP, title, font.clone(), dark);
         }
         for (k, (c, name)) in legend.iter().enumerate() {
-            let y = r.y + r.h - (8.0 + 16.0 * (legend.len() - k) as f32) * u;
+            let y = r.y + r.h - (LEGEND_FOOT + LEGEND_LINE * (legend.len() - k) as f32) * u;
             let dot = s.p(r.x + 14.0 * u, y + 7.0 * u);
             s.painter.circle_filled(dot, 5.0, c32(*c));
             s.obstacles.push(egui::Rect::from_center_size(dot, egui::vec2(12.0, 12.0)));
