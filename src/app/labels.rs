@@ -7,6 +7,11 @@
 //! ([`super::label_layout`]) keeps clear of each other, of the fixed text and of the
 //! contact markers. A contact point hidden behind a body (its dot not drawn, by the same
 //! test, as a ray cast) is labelled "· behind".
+//!
+//! The text at the top of each view is laid out first (`header.rs`): its height is what a
+//! comparison's tiles and the insets keep clear, so the labels run before the renderer
+//! draws (the window's frame, headless pictures and SVG alike) and refresh the records they
+//! read themselves. Limits: text taller than half a tile still runs over its picture.
 
 mod graph_legend;
 mod header;
