@@ -153,7 +153,8 @@ fn labels_of_points_behind_a_body_say_so() {
 /// tile's camera.
 fn body_rects(t: &Testbed, side: usize, r: Rect, size: (f32, f32)) -> Vec<(String, egui::Rect)> {
     let main = Rect { x: 0.0, y: 0.0, w: size.0, h: size.1 };
-    let cam = contactlab::app::sides::side_camera(&t.view.camera, main, r, t.sides.len(), 1.0, t.view.header);
+    let pd = t.sides.get(side).unwrap().pair_debug_cached(t.selected_pair());
+    let cam = t.view.tile_camera(main, r, t.sides.len(), pd, 1.0, t.view.header);
     let vp = cam.view_proj(r.w / r.h);
     let w = &t.sides.get(side).unwrap().world;
     w.bodies()
@@ -234,14 +235,17 @@ fn moving_bodies_stay_clear_of_the_title_and_legends() {
 
 /// The Gauss-map and Minkowski insets hold their titles and legends: in a view of its own,
 /// two sides and four, every line of fixed text that starts in an inset ends in it, and none
-/// meets the figure (the Gauss map's unit sphere, projected through the inset's camera).
+/// meets the figure (the Gauss map's unit sphere, projected through the inset's camera); in
+/// a two-way comparison the moving bodies are drawn above the insets, not under them.
 #[test]
 fn inset_titles_and_legends_fit_their_insets_and_clear_their_figures() {
     use contactlab::physics::SolverMode::{Averaged, Cyclone, Iterative, Naive};
     let size = (1200.0, 675.0);
     let main = Rect { x: 0.0, y: 0.0, w: size.0, h: size.1 };
-    for modes in [&[][..], &[Naive, Iterative], &[Naive, Iterative, Cyclone, Averaged]] {
-        let mut t = case("crossed_edges.ron", ("ridge", "roof"), &[Overlay::Gauss, Overlay::Minkowski], 1);
+    let scenes = [("crossed_edges.ron", ("ridge", "roof")), ("twisted_boxes.ron", ("lower", "upper"))];
+    let all = [&[][..], &[Naive, Iterative], &[Naive, Iterative, Cyclone, Averaged]];
+    for ((name, pair), modes) in scenes.into_iter().flat_map(|s| all.map(|m| (s, m))) {
+        let mut t = case(name, pair, &[Overlay::Gauss, Overlay::Minkowski], 1);
         if !modes.is_empty() {
             t.set_sides(modes);
             t.step_once();
@@ -270,10 +274,15 @@ fn inset_titles_and_legends_fit_their_insets_and_clear_their_figures() {
                     egui::pos2(inset.rect.x, inset.rect.y),
                     egui::vec2(inset.rect.w, inset.rect.h),
                 );
+                // Two sides' tiles draw their pictures above their insets (side by side they
+                // cover most of a tile's width); a 2 × 2 tile at this size is too low for that.
+                for (name, body) in body_rects(&t, k, *tile, size).into_iter().filter(|_| tiles.len() == 2) {
+                    assert!(!body.intersects(r), "{} sides: {name} at {body:?} under the inset at {r:?}", tiles.len());
+                }
                 let texts: Vec<&egui::Rect> =
                     layout.obstacles.iter().filter(|o| r.contains(o.left_top() + egui::vec2(3.0, 3.0))).collect();
-                // A title and a legend of four or five lines (each line a swatch and its text).
-                assert!(texts.len() >= 9, "{} sides: {} pieces of text in the inset", tiles.len(), texts.len());
+                // A title and a legend of three to five lines (each a swatch and its text).
+                assert!(texts.len() >= 7, "{} sides: {} pieces of text in the inset", tiles.len(), texts.len());
                 for text in texts {
                     assert!(
                         r.expand(3.0).contains_rect(*text),

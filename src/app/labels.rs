@@ -79,7 +79,8 @@ fn paint_sides(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> (Vec<Layout>, f32)
     }
     let mut layouts = Vec::new();
     for ((side, rect), mut scribe) in t.sides.iter().zip(&rects).zip(scribes) {
-        scribe.camera = super::sides::side_camera(&t.view.camera, main, *rect, rects.len(), scribe.ppp, header);
+        let pd = side.pair_debug_cached(pair);
+        scribe.camera = t.view.tile_camera(main, *rect, rects.len(), pd, scribe.ppp, header);
         scribe.marks = super::sides::mark_scale(main, *rect, &scribe.camera);
         scribe.above = super::sides::text_height(*rect, scribe.ppp, header);
         if let Some(pd) = side.pair_debug_cached(pair).filter(|_| pair.is_some()) {

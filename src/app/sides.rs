@@ -4,9 +4,9 @@
 //! camera (1×2 for two sides, 2×2 for three or four, as Solver2D shows its 2D solvers). A
 //! tile narrower than the view widens the camera's field to the view's width, and every
 //! tile draws its picture below its text ([`side_camera`]: the title, stats, keys and the
-//! selected pair's path, as high as the labels measured the tallest side's): each side
-//! shows all that one side alone would, smaller, clear of its text, and every side at the
-//! same size. Limits: text taller than half a tile
+//! selected pair's path, as high as the labels measured the tallest side's) and, where the
+//! tile is tall enough, above its Gauss-map and Minkowski insets: each side shows all that
+//! one side alone would, smaller, clear of its text, and every side at the same size. Limits: text taller than half a tile
 //! ([`MAX_TOP`]) still runs over the picture.
 //!
 //! Each side owns what belongs to its world alone: the world, its deepest penetration since
@@ -330,34 +330,42 @@ pub const MAX_TOP: f32 = 0.5;
 /// The camera a comparison's tile of aspect `tile` (width ÷ height) draws with, in a view of
 /// aspect `main`: the shared camera with its vertical field widened when the tile is the
 /// narrower, so that each tile shows the whole view's horizontal field, and the picture
-/// kept below the fraction `top` of the tile (its text, at most [`MAX_TOP`]). Two sides side
-/// by side then each show all that one side alone shows, smaller, not its middle half (a
-/// row of bodies across the view stays whole in both), and a small tile of a 2 × 2 grid
-/// keeps its bodies out from under its text. `top` is None for a view of its own, which
-/// keeps the camera.
-pub fn tile_camera(camera: &crate::view::Camera, main: f32, tile: f32, top: Option<f32>) -> crate::view::Camera {
+/// kept between the fractions `(top, bottom)` of the tile (its text, at most [`MAX_TOP`];
+/// its insets, leaving the picture at least a fifth). Two sides side by side then each show
+/// all that one side alone shows, smaller, not its middle half (a row of bodies across the
+/// view stays whole in both), and a small tile of a 2 × 2 grid keeps its bodies out from
+/// under its text. `bands` is None for a view of its own, which keeps the camera.
+pub fn tile_camera(
+    camera: &crate::view::Camera,
+    main: f32,
+    tile: f32,
+    bands: Option<(f32, f32)>,
+) -> crate::view::Camera {
     let mut c = *camera;
-    let Some(top) = top else { return c };
+    let Some((top, bottom)) = bands else { return c };
     if tile > 0.0 && tile < main {
         c.fov_y = 2.0 * ((camera.fov_y * 0.5).tan() * main / tile).atan();
     }
     c.top = top.clamp(0.0, MAX_TOP);
+    c.bottom = bottom.clamp(0.0, 0.8 - c.top);
     c
 }
 
 /// The camera of tile `tile` of the view `main` when `sides` sides are shown (the rectangles
-/// in one unit, `ppp` of them to an egui point), its text `header` points high:
-/// [`tile_camera`] for a comparison's tile, the shared camera for a view of its own.
+/// in one unit, `ppp` of them to an egui point), its text `header` points high and its
+/// insets `below` units high: [`tile_camera`] for a comparison's tile, the shared camera
+/// for a view of its own.
 pub fn side_camera(
     camera: &crate::view::Camera,
     main: Rect,
     tile: Rect,
     sides: usize,
     ppp: f32,
-    header: f32,
+    (header, below): (f32, f32),
 ) -> crate::view::Camera {
     let aspect = |r: &Rect| r.w / r.h.max(1.0);
-    tile_camera(camera, aspect(&main), aspect(&tile), (sides > 1).then(|| header * ppp / tile.h.max(1.0)))
+    let h = tile.h.max(1.0);
+    tile_camera(camera, aspect(&main), aspect(&tile), (sides > 1).then(|| (header * ppp / h, below / h)))
 }
 
 /// Pixels at the top of tile `tile` (the whole view for one side) that its text takes, the
@@ -371,10 +379,10 @@ pub fn text_height(tile: Rect, ppp: f32, header: f32) -> f32 {
 /// How much thinner than in a view of its own the lines and smaller the dots of tile `tile`
 /// of the view `main` are drawn, through `camera` ([`side_camera`]; 1 for a view of its
 /// own): the square root of the scale its picture has, the tile's share of the view's
-/// width less the text kept clear above it. Marks shrink less than the bodies they mark,
+/// width less the text kept clear above it and the insets below. Marks shrink less than the bodies they mark,
 /// so they stay legible, but a stack in a 2 × 2 tile is not buried under its contact dots.
 pub fn mark_scale(main: Rect, tile: Rect, camera: &crate::view::Camera) -> f32 {
-    (tile.w / main.w.max(1.0) * (1.0 - camera.top)).clamp(0.0, 1.0).sqrt()
+    (tile.w / main.w.max(1.0) * (1.0 - camera.top - camera.bottom)).clamp(0.0, 1.0).sqrt()
 }
 
 /// The tiles of `main` for `n` sides, A first: `main` itself for one side, its halves for
@@ -414,7 +422,7 @@ mod tests {
         let main = Rect { x: 0.0, y: 0.0, w: 1200.0, h: 675.0 };
         let aspect = |r: &Rect| r.w / r.h;
         let [a, _] = tiles(main, 2)[..] else { panic!("two tiles") };
-        let mut tile = tile_camera(&cam, aspect(&main), aspect(&a), Some(TILE_HEADER / a.h));
+        let mut tile = tile_camera(&cam, aspect(&main), aspect(&a), Some((TILE_HEADER / a.h, 0.0)));
         tile.top = 0.0;
         let (full, narrow) = (cam.view_proj(aspect(&main)), tile.view_proj(aspect(&a)));
         for k in 0..50 {
@@ -425,7 +433,7 @@ mod tests {
             assert!((q.y * aspect(&a) / aspect(&main) - r.y).abs() < 1e-4, "{p}: y {} and {}", q.y, r.y);
         }
         let [c, ..] = tiles(main, 4)[..] else { panic!("four tiles") };
-        assert!((tile_camera(&cam, aspect(&main), aspect(&c), Some(0.2)).fov_y - cam.fov_y).abs() < 1e-3);
+        assert!((tile_camera(&cam, aspect(&main), aspect(&c), Some((0.2, 0.0))).fov_y - cam.fov_y).abs() < 1e-3);
         assert_eq!(tile_camera(&cam, aspect(&main), aspect(&main), None), cam, "a view of its own");
     }
 
@@ -435,7 +443,7 @@ mod tests {
     fn a_tile_draws_below_its_header() {
         let cam = crate::view::Camera::look_at(glam::Vec3::new(6.0, 4.0, 9.0), glam::Vec3::new(0.0, 1.0, 0.0), 45.0);
         let top = TILE_HEADER / 320.0;
-        let tile = tile_camera(&cam, 1.78, 1.78, Some(top));
+        let tile = tile_camera(&cam, 1.78, 1.78, Some((top, 0.0)));
         assert!((tile.top - top).abs() < 1e-6);
         let (a, b) = (cam.view_proj(1.78), tile.view_proj(1.78));
         for k in 0..40 {

@@ -482,7 +482,7 @@ impl Testbed {
                 let selected_joint = this.selection.joint.and_then(|h| joints.iter().position(|r| r.handle == h));
                 let drag = drag.map(|d| (world.bodies()[d.body].pose.transform_point(d.local), d.target));
                 let (n, ppp, header) = (this.sides.len(), this.view.ppp, this.view.header);
-                let camera = super::sides::side_camera(&this.view.camera, main_rect, rect, n, ppp, header);
+                let camera = this.view.tile_camera(main_rect, rect, n, side.pair_debug_cached(pair), ppp, header);
                 FrameInput {
                     world,
                     colors: &this.session.scene.colors,

@@ -57,6 +57,10 @@ impl Default for ViewState {
     }
 }
 
+/// The least fraction of a comparison's tile its picture keeps between its text and its
+/// insets ([`ViewState::tile_camera`]).
+pub const MIN_PICTURE: f32 = 0.25;
+
 impl ViewState {
     /// The insets of tile `tile` (pixels, `ppp` to a point; the whole view for one side) for
     /// the selected pair's records `pair` there: below the tile's text
@@ -67,8 +71,52 @@ impl ViewState {
         pair: Option<&crate::view::PairDebug>,
         ppp: f32,
     ) -> [crate::render::views::Inset; 2] {
-        let above = super::sides::text_height(tile, ppp, self.header);
+        self.insets_under(tile, pair, ppp, self.header)
+    }
+
+    /// [`ViewState::insets`] under a text `header` points high.
+    fn insets_under(
+        &self,
+        tile: Rect,
+        pair: Option<&crate::view::PairDebug>,
+        ppp: f32,
+        header: f32,
+    ) -> [crate::render::views::Inset; 2] {
+        let above = super::sides::text_height(tile, ppp, header);
         crate::render::views::inset_layout(tile, &self.overlays, self.insets.solo, pair, ppp, above)
+    }
+
+    /// The camera of tile `tile` of the view `main` when `sides` sides are shown (pixels,
+    /// `ppp` to a point), for the selected pair's records `pair` there, under a text `header`
+    /// points high ([`super::sides::side_camera`]): a comparison's tile keeps its picture
+    /// between its text and the insets drawn at its foot (side by side, the two insets cover
+    /// most of a tile's width) where that leaves the picture at least [`MIN_PICTURE`] of the
+    /// tile (else the picture stays behind the insets, as in a view of its own); a view of
+    /// its own keeps the camera.
+    pub fn tile_camera(
+        &self,
+        main: Rect,
+        tile: Rect,
+        sides: usize,
+        pair: Option<&crate::view::PairDebug>,
+        ppp: f32,
+        header: f32,
+    ) -> Camera {
+        use crate::render::views::has_figure;
+        use crate::view::Figure;
+        let below = match (sides > 1, pair) {
+            (true, Some(p)) => self
+                .insets_under(tile, pair, ppp, header)
+                .iter()
+                .zip([Figure::Gauss, Figure::Minkowski])
+                .filter(|(i, f)| i.shown && i.rect.h < tile.h && has_figure(p, *f))
+                .map(|(i, _)| tile.y + tile.h - i.rect.y)
+                .fold(0.0, f32::max),
+            _ => 0.0,
+        };
+        let text = super::sides::text_height(tile, ppp, header);
+        let below = if tile.h - text - below >= MIN_PICTURE * tile.h { below } else { 0.0 };
+        super::sides::side_camera(&self.camera, main, tile, sides, ppp, (header, below))
     }
 
     /// Fits the camera to the selected pair `(a, b)` of `world` (key F with a pair

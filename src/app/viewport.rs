@@ -60,7 +60,10 @@ pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
 /// The camera that draws `rect` (egui points), the 3D view of the last frame or one of its
 /// tiles ([`super::sides::tile_camera`]).
 fn camera_of(t: &Testbed, rect: egui::Rect) -> crate::view::Camera {
-    super::sides::side_camera(&t.view.camera, in_rect(t.view.rect), in_rect(rect), t.sides.len(), 1.0, t.view.header)
+    let (main, tile) = (in_rect(t.view.rect), in_rect(rect));
+    let k = tiles(main, t.sides.len()).iter().position(|r| *r == tile).unwrap_or(0);
+    let pd = t.sides.get(k).and_then(|s| s.pair_debug_cached(t.selected_pair()));
+    t.view.tile_camera(main, tile, t.sides.len(), pd, 1.0, t.view.header)
 }
 
 /// An egui rectangle as the tiles' [`Rect`] (same unit, egui points).
