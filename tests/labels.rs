@@ -154,7 +154,7 @@ fn labels_of_points_behind_a_body_say_so() {
 fn body_rects(t: &Testbed, side: usize, r: Rect, size: (f32, f32)) -> Vec<(String, egui::Rect)> {
     let main = Rect { x: 0.0, y: 0.0, w: size.0, h: size.1 };
     let pd = t.sides.get(side).unwrap().pair_debug_cached(t.selected_pair());
-    let cam = t.view.tile_camera(main, r, t.sides.len(), pd, 1.0, t.view.header);
+    let cam = t.view.side_view(main, r, t.sides.len(), pd, 1.0, t.view.header).camera;
     let vp = cam.view_proj(r.w / r.h);
     let w = &t.sides.get(side).unwrap().world;
     w.bodies()

@@ -215,7 +215,7 @@ fn the_ab_view_draws_each_side_in_its_half() {
     let at = |p: Vec3, x0: u32| {
         let main = Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 };
         let tile = Rect { x: x0 as f32, y: 0.0, w: half as f32, h: SIZE.1 as f32 };
-        let cam = t.view.tile_camera(main, tile, 2, None, 1.0, t.view.header);
+        let cam = t.view.side_view(main, tile, 2, None, 1.0, t.view.header).camera;
         let ndc = cam.view_proj(tile.w / tile.h).project_point3(p);
         (x0 + ((ndc.x + 1.0) * 0.5 * half as f32) as u32, ((1.0 - ndc.y) * 0.5 * SIZE.1 as f32) as u32)
     };

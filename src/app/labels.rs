@@ -18,7 +18,7 @@ mod header;
 mod insets;
 
 use super::label_layout::{self, Label, Layout, Priority};
-use super::sides::{tiles, SIDE_NAMES};
+use super::sides::{tiles, SideView, SIDE_NAMES};
 use super::testbed::Testbed;
 use crate::physics::World;
 use crate::render::draw::Rect;
@@ -56,7 +56,8 @@ fn c32(c: [f32; 3]) -> Color32 {
 /// is laid out first; the tallest side's height is kept in
 /// [`crate::app::view_state::ViewState::header`], and every tile of a comparison draws its
 /// picture below it, so that all show the scene at one size (the camera the anchored
-/// labels, the renderer and the window's clicks all use: [`super::sides::side_camera`]).
+/// labels, the renderer and the window's clicks all use:
+/// [`crate::app::view_state::ViewState::side_view`]).
 /// Returns each side's layout of the anchored labels (for tests).
 pub fn paint(ui: &mut egui::Ui, t: &mut Testbed, main: Rect) -> Vec<Layout> {
     t.refresh_records();
@@ -80,10 +81,8 @@ fn paint_sides(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> (Vec<Layout>, f32)
     let mut layouts = Vec::new();
     for ((side, rect), mut scribe) in t.sides.iter().zip(&rects).zip(scribes) {
         let pd = side.pair_debug_cached(pair);
-        scribe.camera = t.view.tile_camera(main, *rect, rects.len(), pd, scribe.ppp, header);
-        scribe.marks = super::sides::mark_scale(main, *rect, &scribe.camera);
-        scribe.above = super::sides::text_height(*rect, scribe.ppp, header);
-        if let Some(pd) = side.pair_debug_cached(pair).filter(|_| pair.is_some()) {
+        scribe.view = t.view.side_view(main, *rect, rects.len(), pd, scribe.ppp, header);
+        if let Some(pd) = pd.filter(|_| pair.is_some()) {
             pair_labels(&mut scribe, t, &side.world, pd, *rect);
         }
         joint_labels(&mut scribe, t, &side.world, side.joints(), *rect);
@@ -103,6 +102,11 @@ fn paint_sides(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> (Vec<Layout>, f32)
     (layouts, header)
 }
 
+/// The size (points) of `text` in `font` on one line.
+fn measure(ctx: &egui::Context, text: &str, font: &FontId) -> egui::Vec2 {
+    ctx.fonts_mut(|f| f.layout_no_wrap(text.to_string(), font.clone(), Color32::WHITE).size())
+}
+
 /// A rectangle in physical pixels as egui points.
 fn in_points(r: Rect, ppp: f32) -> egui::Rect {
     egui::Rect::from_min_size(Pos2::new(r.x / ppp, r.y / ppp), egui::vec2(r.w, r.h) / ppp)
@@ -111,7 +115,7 @@ fn in_points(r: Rect, ppp: f32) -> egui::Rect {
 /// The insets of the tile `main` (pixels) for the selected pair's records `pd`, below the
 /// text at the top of the view ([`inset_layout`]).
 fn insets(s: &Scribe, t: &Testbed, pd: Option<&PairDebug>, main: Rect) -> [Inset; 2] {
-    inset_layout(main, &t.view.overlays, t.view.insets.solo, pd, s.ppp, s.above)
+    inset_layout(main, &t.view.overlays, t.view.insets.solo, pd, s.ppp, s.view.above)
 }
 
 /// Where world point `q` appears in the view `r` (physical pixels) under `view_proj`, in egui
@@ -137,13 +141,9 @@ struct Scribe<'a> {
     labels: Vec<Label>,
     obstacles: Vec<egui::Rect>,
     ctx: &'a egui::Context,
-    /// The side's camera ([`super::sides::side_camera`]): the shared one until the text at
-    /// the top of the tile is laid out, and the tile's below it after.
-    camera: crate::view::Camera,
-    /// The tile's dots' size as a fraction of their own ([`super::sides::mark_scale`]).
-    marks: f32,
-    /// Pixels at the top of the tile its text takes ([`super::sides::text_height`]).
-    above: f32,
+    /// How the side's tile is drawn ([`crate::app::view_state::ViewState::side_view`]): the
+    /// shared camera until the text at the top of the tile is laid out, the tile's after.
+    view: SideView,
 }
 
 /// Priorities of the anchored labels (higher is placed first).
@@ -172,9 +172,7 @@ impl<'a> Scribe<'a> {
             labels: Vec::new(),
             obstacles: Vec::new(),
             ctx: ui.ctx(),
-            camera: t.view.camera,
-            marks: 1.0,
-            above: 0.0,
+            view: SideView { camera: t.view.camera, marks: 1.0, above: 0.0 },
         }
     }
 
@@ -195,14 +193,11 @@ impl<'a> Scribe<'a> {
     /// of. Returns the number of rows.
     fn wrapped(&mut self, at: Pos2, items: &[String], font: FontId, width: f32) -> usize {
         let sep = "   ·   ";
-        let measure = |ctx: &egui::Context, t: &str| {
-            ctx.fonts_mut(|f| f.layout_no_wrap(t.to_string(), font.clone(), Color32::WHITE).size().x)
-        };
         let mut rows: Vec<String> = vec![String::new()];
         for item in items {
             let row = rows.last_mut().expect("a row");
             let joined = if row.is_empty() { item.clone() } else { format!("{row}{sep}{item}") };
-            if row.is_empty() || measure(self.ctx, &joined) <= width {
+            if row.is_empty() || measure(self.ctx, &joined, &font).x <= width {
                 *row = joined;
             } else {
                 rows.push(item.clone());
@@ -230,7 +225,7 @@ impl<'a> Scribe<'a> {
         let (first, right) = (r.max.x + 6.0, self.tile.max.x - 8.0);
         let (mut x, mut y, mut lines) = (first, at.y, 1);
         for (colour, text) in items {
-            let width = self.ctx.fonts_mut(|f| f.layout_no_wrap(text.clone(), font.clone(), dark).size().x);
+            let width = measure(self.ctx, &text, &font).x;
             if x > first && x + 14.0 + width > right {
                 (x, y, lines) = (first, y + 22.0, lines + 1);
             }
@@ -268,10 +263,7 @@ impl<'a> Scribe<'a> {
     /// Places and paints the anchored labels.
     fn finish(self) -> Layout {
         let ctx = self.ctx;
-        let measure = |text: &str, font: &FontId| {
-            ctx.fonts_mut(|f| f.layout_no_wrap(text.to_string(), font.clone(), Color32::WHITE).size())
-        };
-        let layout = label_layout::place(self.labels, self.obstacles, measure);
+        let layout = label_layout::place(self.labels, self.obstacles, |text, font| measure(ctx, text, font));
         label_layout::paint(&self.painter, &layout);
         layout
     }
@@ -283,11 +275,11 @@ fn markers(s: &mut Scribe, t: &Testbed, w: &World, main: Rect) {
     if !t.view.overlays.has(Overlay::Contacts) || inset_alone(t) {
         return;
     }
-    let vp = s.camera.view_proj(main.w / main.h.max(1.0));
+    let vp = s.view.camera.view_proj(main.w / main.h.max(1.0));
     // The renderer's dots are 11 pixels across at 1× (`render::views`; times the tile's
     // mark scale), and headless pictures at N× pixels are N× the points: 13 points keeps a
     // margin in both.
-    let size = 13.0 * s.marks;
+    let size = 13.0 * s.view.marks;
     for c in w.contacts() {
         for pt in &c.manifold.points {
             if let Some(at) = screen(vp, main, s.ppp, pt.position) {
@@ -322,7 +314,7 @@ fn joint_labels(s: &mut Scribe, t: &Testbed, w: &World, joints: &[crate::physics
     if joints.is_empty() || inset_alone(t) {
         return;
     }
-    let vp = s.camera.view_proj(main.w / main.h.max(1.0));
+    let vp = s.view.camera.view_proj(main.w / main.h.max(1.0));
     let ppp = s.ppp;
     let at = |q: glam::Vec3| screen(vp, main, ppp, q);
     let dt = t.timestep();
@@ -365,7 +357,7 @@ fn joint_labels(s: &mut Scribe, t: &Testbed, w: &World, joints: &[crate::physics
 /// sphere in the inset.
 fn teaching_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, main: Rect) {
     let ppp = s.ppp;
-    let vp = s.camera.view_proj(main.w / main.h.max(1.0));
+    let vp = s.view.camera.view_proj(main.w / main.h.max(1.0));
     if let (Some(clip), false) = (&pd.clip, inset_alone(t)) {
         let centroid = |poly: &[glam::Vec3]| poly.iter().copied().sum::<glam::Vec3>() / poly.len().max(1) as f32;
         let owner = if clip.reference_on_b { "B" } else { "A" };
@@ -416,7 +408,7 @@ fn teaching_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, main: Rect) {
 /// labels and the insets' titles.
 fn pair_labels(s: &mut Scribe, t: &Testbed, w: &World, pd: &PairDebug, main: Rect) {
     let ppp = s.ppp;
-    let vp = s.camera.view_proj(main.w / main.h.max(1.0));
+    let vp = s.view.camera.view_proj(main.w / main.h.max(1.0));
     // An earlier clip stage: its points are not the manifold's yet, so none is labelled.
     let stages = crate::render::views::clip_stage_count(pd);
     let final_stage = !inset_alone(t)

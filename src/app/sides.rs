@@ -3,11 +3,11 @@
 //! lockstep under its own method and drawn in its own tile of the view through the one
 //! camera (1×2 for two sides, 2×2 for three or four, as Solver2D shows its 2D solvers). A
 //! tile narrower than the view widens the camera's field to the view's width, and every
-//! tile draws its picture below its text ([`side_camera`]: the title, stats, keys and the
+//! tile draws its picture below its text ([`SideView`]: the title, stats, keys and the
 //! selected pair's path, as high as the labels measured the tallest side's) and, where the
 //! tile is tall enough, above its Gauss-map and Minkowski insets: each side shows all that
-//! one side alone would, smaller, clear of its text, and every side at the same size. Limits: text taller than half a tile
-//! ([`MAX_TOP`]) still runs over the picture.
+//! one side alone would, smaller, clear of its text, and every side at the same size.
+//! Limits: text taller than half a tile ([`MAX_TOP`]) still runs over the picture.
 //!
 //! Each side owns what belongs to its world alone: the world, its deepest penetration since
 //! the start, its cached debug records of the selected pair, the continuous-collision record
@@ -351,21 +351,16 @@ pub fn tile_camera(
     c
 }
 
-/// The camera of tile `tile` of the view `main` when `sides` sides are shown (the rectangles
-/// in one unit, `ppp` of them to an egui point), its text `header` points high and its
-/// insets `below` units high: [`tile_camera`] for a comparison's tile, the shared camera
-/// for a view of its own.
-pub fn side_camera(
-    camera: &crate::view::Camera,
-    main: Rect,
-    tile: Rect,
-    sides: usize,
-    ppp: f32,
-    (header, below): (f32, f32),
-) -> crate::view::Camera {
-    let aspect = |r: &Rect| r.w / r.h.max(1.0);
-    let h = tile.h.max(1.0);
-    tile_camera(camera, aspect(&main), aspect(&tile), (sides > 1).then(|| (header * ppp / h, below / h)))
+/// How a side's tile is drawn ([`crate::app::view_state::ViewState::side_view`]): one value
+/// for the renderer, the labels and the window's clicks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SideView {
+    /// The tile's camera ([`tile_camera`]; the shared camera for a view of its own).
+    pub camera: crate::view::Camera,
+    /// Its lines' and dots' widths as a fraction of their own ([`mark_scale`]).
+    pub marks: f32,
+    /// Pixels at the top of the tile its text takes ([`text_height`]).
+    pub above: f32,
 }
 
 /// Pixels at the top of tile `tile` (the whole view for one side) that its text takes, the
@@ -377,10 +372,11 @@ pub fn text_height(tile: Rect, ppp: f32, header: f32) -> f32 {
 }
 
 /// How much thinner than in a view of its own the lines and smaller the dots of tile `tile`
-/// of the view `main` are drawn, through `camera` ([`side_camera`]; 1 for a view of its
+/// of the view `main` are drawn, through `camera` ([`tile_camera`]; 1 for a view of its
 /// own): the square root of the scale its picture has, the tile's share of the view's
-/// width less the text kept clear above it and the insets below. Marks shrink less than the bodies they mark,
-/// so they stay legible, but a stack in a 2 × 2 tile is not buried under its contact dots.
+/// width less the text kept clear above it and the insets below. Marks shrink less than the
+/// bodies they mark, so they stay legible, but a stack in a 2 × 2 tile is not buried under
+/// its contact dots.
 pub fn mark_scale(main: Rect, tile: Rect, camera: &crate::view::Camera) -> f32 {
     (tile.w / main.w.max(1.0) * (1.0 - camera.top - camera.bottom)).clamp(0.0, 1.0).sqrt()
 }

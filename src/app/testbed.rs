@@ -482,14 +482,14 @@ impl Testbed {
                 let selected_joint = this.selection.joint.and_then(|h| joints.iter().position(|r| r.handle == h));
                 let drag = drag.map(|d| (world.bodies()[d.body].pose.transform_point(d.local), d.target));
                 let (n, ppp, header) = (this.sides.len(), this.view.ppp, this.view.header);
-                let camera = this.view.tile_camera(main_rect, rect, n, side.pair_debug_cached(pair), ppp, header);
+                let view = this.view.side_view(main_rect, rect, n, side.pair_debug_cached(pair), ppp, header);
                 FrameInput {
                     world,
                     colors: &this.session.scene.colors,
-                    camera,
-                    marks: super::sides::mark_scale(main_rect, rect, &camera),
+                    camera: view.camera,
+                    marks: view.marks,
                     ppp,
-                    above: super::sides::text_height(rect, ppp, header),
+                    above: view.above,
                     overlays: this.view.overlays,
                     selected: &this.selection.bodies,
                     pair: side.pair_debug_cached(pair),

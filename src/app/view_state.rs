@@ -35,7 +35,7 @@ pub struct ViewState {
     pub ppp: f32,
     /// Height (egui points) of the tallest side's text at the top of its tile in the last
     /// labels pass ([`crate::app::labels::paint`]): every tile of a comparison draws its
-    /// picture below it ([`crate::app::sides::side_camera`]).
+    /// picture below it ([`ViewState::side_view`]).
     pub header: f32,
 }
 
@@ -58,7 +58,7 @@ impl Default for ViewState {
 }
 
 /// The least fraction of a comparison's tile its picture keeps between its text and its
-/// insets ([`ViewState::tile_camera`]).
+/// insets ([`ViewState::side_view`]).
 pub const MIN_PICTURE: f32 = 0.25;
 
 impl ViewState {
@@ -75,7 +75,7 @@ impl ViewState {
     }
 
     /// [`ViewState::insets`] under a text `header` points high.
-    fn insets_under(
+    pub fn insets_under(
         &self,
         tile: Rect,
         pair: Option<&crate::view::PairDebug>,
@@ -86,14 +86,13 @@ impl ViewState {
         crate::render::views::inset_layout(tile, &self.overlays, self.insets.solo, pair, ppp, above)
     }
 
-    /// The camera of tile `tile` of the view `main` when `sides` sides are shown (pixels,
+    /// How tile `tile` of the view `main` is drawn when `sides` sides are shown (pixels,
     /// `ppp` to a point), for the selected pair's records `pair` there, under a text `header`
-    /// points high ([`super::sides::side_camera`]): a comparison's tile keeps its picture
-    /// between its text and the insets drawn at its foot (side by side, the two insets cover
-    /// most of a tile's width) where that leaves the picture at least [`MIN_PICTURE`] of the
-    /// tile (else the picture stays behind the insets, as in a view of its own); a view of
-    /// its own keeps the camera.
-    pub fn tile_camera(
+    /// points high. A comparison's tile keeps its picture below its text and above the
+    /// insets drawn at its foot (side by side, the two insets cover most of a tile's width)
+    /// where that leaves the picture at least [`MIN_PICTURE`] of the tile (else the picture
+    /// stays behind the insets, as in a view of its own); a view of its own keeps the camera.
+    pub fn side_view(
         &self,
         main: Rect,
         tile: Rect,
@@ -101,9 +100,11 @@ impl ViewState {
         pair: Option<&crate::view::PairDebug>,
         ppp: f32,
         header: f32,
-    ) -> Camera {
+    ) -> super::sides::SideView {
+        use super::sides::{mark_scale, text_height, tile_camera, SideView};
         use crate::render::views::has_figure;
         use crate::view::Figure;
+        let above = text_height(tile, ppp, header);
         let below = match (sides > 1, pair) {
             (true, Some(p)) => self
                 .insets_under(tile, pair, ppp, header)
@@ -114,9 +115,11 @@ impl ViewState {
                 .fold(0.0, f32::max),
             _ => 0.0,
         };
-        let text = super::sides::text_height(tile, ppp, header);
-        let below = if tile.h - text - below >= MIN_PICTURE * tile.h { below } else { 0.0 };
-        super::sides::side_camera(&self.camera, main, tile, sides, ppp, (header, below))
+        let below = if tile.h - above - below >= MIN_PICTURE * tile.h { below } else { 0.0 };
+        let (aspect, h) = (|r: &Rect| r.w / r.h.max(1.0), tile.h.max(1.0));
+        let bands = (sides > 1).then(|| (header * ppp / h, below / h));
+        let camera = tile_camera(&self.camera, aspect(&main), aspect(&tile), bands);
+        SideView { camera, marks: mark_scale(main, tile, &camera), above }
     }
 
     /// Fits the camera to the selected pair `(a, b)` of `world` (key F with a pair

@@ -58,12 +58,12 @@ pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
 }
 
 /// The camera that draws `rect` (egui points), the 3D view of the last frame or one of its
-/// tiles ([`super::sides::tile_camera`]).
+/// tiles ([`crate::app::view_state::ViewState::side_view`]).
 fn camera_of(t: &Testbed, rect: egui::Rect) -> crate::view::Camera {
     let (main, tile) = (in_rect(t.view.rect), in_rect(rect));
     let k = tiles(main, t.sides.len()).iter().position(|r| *r == tile).unwrap_or(0);
     let pd = t.sides.get(k).and_then(|s| s.pair_debug_cached(t.selected_pair()));
-    t.view.tile_camera(main, tile, t.sides.len(), pd, 1.0, t.view.header)
+    t.view.side_view(main, tile, t.sides.len(), pd, 1.0, t.view.header).camera
 }
 
 /// An egui rectangle as the tiles' [`Rect`] (same unit, egui points).
@@ -100,10 +100,9 @@ fn inset_at(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> Option<Figure> {
     t.selected_pair()?;
     let q = (p.x * ppp, p.y * ppp);
     let sides = tiles(main, t.sides.len());
-    let side = sides.iter().find(|r| r.contains(q))?;
-    let k = sides.iter().position(|r| r == side)?;
+    let k = sides.iter().position(|r| r.contains(q))?;
     let pd = t.sides.get(k)?.pair_debug_cached(t.selected_pair());
-    let [g, m] = t.view.insets(*side, pd, ppp);
+    let [g, m] = t.view.insets(sides[k], pd, ppp);
     if g.shown && g.rect.contains(q) {
         Some(Figure::Gauss)
     } else if m.shown && m.rect.contains(q) {

@@ -177,6 +177,11 @@ pub const INSET_MIN_WIDTH: f32 = 200.0;
 /// the insets, and the labels say so.
 pub const INSET_MIN_FIGURE: f32 = 48.0;
 
+/// Pixels a legend of `lines` lines takes at `ppp` pixels a point, with the room below it.
+fn legend_height(lines: usize, ppp: f32) -> f32 {
+    (LEGEND_LINE * lines as f32 + LEGEND_FOOT) * ppp
+}
+
 /// The insets (Gauss map, Minkowski) at the bottom corners of a view `main` (pixels, `ppp`
 /// to a point) whose top `above` pixels hold its text, with legends of `lines` lines: each
 /// a square figure with its title above and its legend below it, the figure 0.38 of the
@@ -186,7 +191,7 @@ pub const INSET_MIN_FIGURE: f32 = 48.0;
 /// shown (see [`inset_layout`]).
 pub fn inset_rects(main: Rect, ppp: f32, above: f32, lines: [usize; 2]) -> [Inset; 2] {
     let m = 12.0 * ppp;
-    let (title, legend) = (INSET_TITLE * ppp, (LEGEND_LINE * lines[0].max(lines[1]) as f32 + LEGEND_FOOT) * ppp);
+    let (title, legend) = (INSET_TITLE * ppp, legend_height(lines[0].max(lines[1]), ppp));
     let room = main.h - above - 2.0 * m - title - legend;
     let figure = (main.w.min(main.h) * 0.38).max(120.0 * ppp).min(room).max(0.0);
     let widest = ((main.w - 3.0 * m) * 0.5).max(0.0);
@@ -220,7 +225,7 @@ pub fn inset_layout(
         shown: true,
         fits: true,
         top: (above / main.h.max(1.0)).min(0.5),
-        bottom: ((LEGEND_LINE * n as f32 + LEGEND_FOOT) * ppp / main.h.max(1.0)).min(0.4),
+        bottom: (legend_height(n, ppp) / main.h.max(1.0)).min(0.4),
     };
     match solo {
         Some(Figure::Gauss) => [alone(lines[0]), none],

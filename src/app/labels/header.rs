@@ -2,14 +2,13 @@
 //! the keys of the time-of-impact ghosts, the joints and the solver graph, the selected
 //! pair's path and clip stage, the overlays' key, and a line saying when the view has no
 //! room for the insets. Its height is what a comparison's tile keeps clear above its
-//! picture ([`super::super::sides::side_camera`]).
+//! picture ([`crate::app::view_state::ViewState::side_view`]).
 
 use super::graph_legend::graph_legend;
 use super::{c32, clip_caption, inset_alone, Scribe};
-use crate::app::sides::{text_height, Side};
+use crate::app::sides::Side;
 use crate::app::testbed::Testbed;
 use crate::render::draw::Rect;
-use crate::render::views::inset_layout;
 use crate::scene::format::Overlay;
 use crate::view::{colors, Figure, PairDebug};
 use egui::{Align2, FontId};
@@ -167,8 +166,7 @@ fn no_room(s: &mut Scribe, t: &Testbed, pd: Option<&PairDebug>, main: Rect, mut 
     let u = s.ppp;
     let asked = [Overlay::Gauss, Overlay::Minkowski].iter().any(|o| t.view.overlays.has(*o));
     if let (Some(pd), true, None) = (pd, asked, t.view.insets.solo) {
-        let above = text_height(main, u, (y - main.y) / u);
-        let [g, _] = inset_layout(main, &t.view.overlays, None, Some(pd), u, above);
+        let [g, _] = t.view.insets_under(main, Some(pd), u, (y - main.y) / u);
         if !g.fits {
             let text = ["Gauss map and Minkowski difference: no room here".to_string()];
             let at = s.p(main.x + 14.0 * u, y);
