@@ -18,7 +18,7 @@ const SIZE: (u32, u32) = (640, 360);
 fn insets(t: &mut Testbed) -> [Rect; 2] {
     let main = Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 };
     let pd = t.pair_debug().cloned();
-    t.view.insets(main, pd.as_ref(), 1.0).map(|i| i.rect)
+    t.view.insets(main, 1, pd.as_ref(), 1.0).map(|i| i.rect)
 }
 
 fn testbed(name: &str) -> Testbed {
@@ -407,7 +407,7 @@ fn the_gauss_map_alone_fills_the_picture() {
     let extent = |img: &RgbaImage, t: &mut Testbed| {
         let main = Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 };
         let pd = t.pair_debug().cloned();
-        let [g, _] = t.view.insets(main, pd.as_ref(), 1.0);
+        let [g, _] = t.view.insets(main, 1, pd.as_ref(), 1.0);
         let legend = g.rect.y + g.rect.h * (1.0 - g.bottom);
         let xs: Vec<u32> = img
             .enumerate_pixels()

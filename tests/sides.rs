@@ -332,7 +332,7 @@ fn an_enlarged_inset_fills_the_view_and_turns_on_its_own() {
         h: rect.height() * ppp,
     };
     let pd = h.state().sides.main().pair_debug_cached(h.state().selected_pair());
-    let [gi, _] = h.state().view.insets(main, pd, ppp);
+    let [gi, _] = h.state().view.insets(main, 1, pd, ppp);
     let (g, shown) = (gi.rect, gi.shown);
     assert!(shown);
     let centre = egui::Pos2::new((g.x + g.w * 0.5) / ppp, (g.y + g.h * 0.5) / ppp);
@@ -341,7 +341,7 @@ fn an_enlarged_inset_fills_the_view_and_turns_on_its_own() {
     assert_eq!(h.state().view.insets.solo, Some(Figure::Gauss), "a double-click enlarges the Gauss map");
     let state = h.state();
     let pd = state.sides.main().pair_debug_cached(state.selected_pair());
-    let [whole, minkowski] = state.view.insets(main, pd, ppp);
+    let [whole, minkowski] = state.view.insets(main, 1, pd, ppp);
     let (whole, minkowski) = (whole.rect, minkowski.shown);
     assert_eq!((whole.w, whole.h), (main.w, main.h), "it fills the view");
     assert!(!minkowski, "the other inset is not drawn");

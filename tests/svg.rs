@@ -382,8 +382,9 @@ fn the_ground_grid_lies_on_the_floor_and_is_cut_to_it() {
 
 /// A comparison's tile too small for the Gauss-map and Minkowski insets says so instead of
 /// drawing them with their titles and legends run out of them: at 800 × 450 a 2 × 2 tile is
-/// 400 points wide, and two insets of 200 points and their margins do not fit; at 1600 × 900
-/// they do.
+/// 400 points wide, and two insets of 200 points and their margins do not fit; at 1200 × 675
+/// they fit across but would cover the picture (a tile's picture keeps `PICTURE_SHARE` of
+/// it below the text); at 1600 × 900 they fit.
 #[test]
 fn a_tile_too_small_for_the_insets_says_so() {
     use contactlab::physics::SolverMode::{Averaged, Cyclone, Iterative, Naive};
@@ -398,6 +399,9 @@ fn a_tile_too_small_for_the_insets_says_so() {
     };
     assert_eq!(note(&small), 4, "one note a tile: {small:?}");
     assert!(!small.iter().any(|s| s == "Gauss maps" || s == "Minkowski difference A − B"), "{small:?}");
+    let doc = vector::svg(&mut t, (1200, 675));
+    let middle = texts(&roxmltree::Document::parse(&doc).unwrap());
+    assert_eq!(note(&middle), 4, "one note a tile: {middle:?}");
     let doc = vector::svg(&mut t, (1600, 900));
     let large = texts(&roxmltree::Document::parse(&doc).unwrap());
     assert_eq!(note(&large), 0);

@@ -60,7 +60,8 @@ pub struct Layout {
     pub placed: Vec<Placed>,
     /// Labels that found no room.
     pub dropped: Vec<Label>,
-    /// What the labels kept clear of: fixed text and contact markers.
+    /// What the labels kept clear of: fixed text, contact markers and the insets (whose own
+    /// labels lie within them).
     pub obstacles: Vec<Rect>,
 }
 
@@ -86,9 +87,11 @@ pub fn place(mut labels: Vec<Label>, obstacles: Vec<Rect>, measure: impl Fn(&str
             let d = r.distance_to_pos(label.anchor);
             !anchors.iter().any(|(a, w)| *w == label.within && r.distance_to_pos(*a) < AMBIGUOUS * d)
         };
+        // An obstacle that holds the label's whole area (an inset, for the labels drawn in
+        // it) does not keep it out.
         let free = |r: &Rect| {
             label.within.contains_rect(*r)
-                && !out.obstacles.iter().any(|o| o.intersects(*r))
+                && !out.obstacles.iter().any(|o| o.intersects(*r) && !o.contains_rect(label.within))
                 && !out.placed.iter().any(|p| p.rect.intersects(*r))
                 && own(r)
         };
@@ -243,5 +246,23 @@ mod tests {
         assert_eq!(out.placed.len(), 1);
         assert_eq!(out.placed[0].label.text, "high");
         assert_eq!(out.dropped[0].text, "low!");
+    }
+
+    /// An inset is an obstacle to the view's labels, not to its own: a view's label anchored
+    /// in the inset is set outside it, and the inset's label, placed within it, stays in it.
+    #[test]
+    fn an_inset_keeps_out_the_views_labels_but_not_its_own() {
+        let inset = Rect::from_min_size(Pos2::new(10.0, 150.0), Vec2::new(160.0, 140.0));
+        let view = label(90.0, 160.0, "3: 1.00 N·s", 2);
+        let mut own = label(90.0, 220.0, "face 3 of A", 1);
+        own.within = inset;
+        let out = place(vec![view, own], vec![inset], measure);
+        assert_eq!(out.placed.len(), 2, "{:?}", out.dropped);
+        for p in &out.placed {
+            match p.label.text.as_str() {
+                "face 3 of A" => assert!(inset.contains_rect(p.rect), "{:?}", p.rect),
+                _ => assert!(!inset.intersects(p.rect), "{:?} over the inset", p.rect),
+            }
+        }
     }
 }

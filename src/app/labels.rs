@@ -115,7 +115,7 @@ fn in_points(r: Rect, ppp: f32) -> egui::Rect {
 /// The insets of the tile `main` (pixels) for the selected pair's records `pd`, below the
 /// text at the top of the view ([`inset_layout`]).
 fn insets(s: &Scribe, t: &Testbed, pd: Option<&PairDebug>, main: Rect) -> [Inset; 2] {
-    inset_layout(main, &t.view.overlays, t.view.insets.solo, pd, s.ppp, s.view.above)
+    inset_layout(main, &t.view.overlays, t.view.insets.solo, pd, s.ppp, (s.view.above, s.view.keep))
 }
 
 /// Where world point `q` appears in the view `r` (physical pixels) under `view_proj`, in egui
@@ -172,7 +172,7 @@ impl<'a> Scribe<'a> {
             labels: Vec::new(),
             obstacles: Vec::new(),
             ctx: ui.ctx(),
-            view: SideView { camera: t.view.camera, marks: 1.0, above: 0.0 },
+            view: SideView { camera: t.view.camera, marks: 1.0, above: 0.0, keep: 0.0 },
         }
     }
 

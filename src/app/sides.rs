@@ -4,9 +4,10 @@
 //! camera (1×2 for two sides, 2×2 for three or four, as Solver2D shows its 2D solvers). A
 //! tile narrower than the view widens the camera's field to the view's width, and every
 //! tile draws its picture below its text ([`SideView`]: the title, stats, keys and the
-//! selected pair's path, as high as the labels measured the tallest side's) and, where the
-//! tile is tall enough, above its Gauss-map and Minkowski insets: each side shows all that
-//! one side alone would, smaller, clear of its text, and every side at the same size.
+//! selected pair's path, as high as the labels measured the tallest side's) and above its
+//! Gauss-map and Minkowski insets, which leave it [`PICTURE_SHARE`] of the tile below the
+//! text or are not drawn: each side shows all that one side alone would, smaller, clear of
+//! its text and insets, and every side at the same size.
 //! Limits: text taller than half a tile ([`MAX_TOP`]) still runs over the picture.
 //!
 //! Each side owns what belongs to its world alone: the world, its deepest penetration since
@@ -331,7 +332,7 @@ pub const MAX_TOP: f32 = 0.5;
 /// aspect `main`: the shared camera with its vertical field widened when the tile is the
 /// narrower, so that each tile shows the whole view's horizontal field, and the picture
 /// kept between the fractions `(top, bottom)` of the tile (its text, at most [`MAX_TOP`];
-/// its insets, leaving the picture at least a fifth). Two sides side by side then each show
+/// its insets, which leave it [`PICTURE_SHARE`] of the rest). Two sides side by side then each show
 /// all that one side alone shows, smaller, not its middle half (a row of bodies across the
 /// view stays whole in both), and a small tile of a 2 × 2 grid keeps its bodies out from
 /// under its text. `bands` is None for a view of its own, which keeps the camera.
@@ -361,6 +362,24 @@ pub struct SideView {
     pub marks: f32,
     /// Pixels at the top of the tile its text takes ([`text_height`]).
     pub above: f32,
+    /// Pixels of picture the tile keeps between its text and its insets ([`picture_keep`]).
+    pub keep: f32,
+}
+
+/// The least share of a comparison's tile below its text that its picture keeps: the insets
+/// take at most the rest, with smaller figures, or are not drawn (and the tile says so). A
+/// 2 × 2 tile at 1200 × 675 then has no room for them; at 1600 × 900 it has.
+pub const PICTURE_SHARE: f32 = 0.45;
+
+/// Pixels of picture tile `tile` keeps between its text (`above` pixels) and its insets when
+/// `sides` sides are shown: [`PICTURE_SHARE`] of what the text leaves in a comparison; none
+/// in a view of its own, whose insets lie over the picture's lower corners.
+pub fn picture_keep(tile: Rect, sides: usize, above: f32) -> f32 {
+    if sides > 1 {
+        PICTURE_SHARE * (tile.h - above).max(0.0)
+    } else {
+        0.0
+    }
 }
 
 /// Pixels at the top of tile `tile` (the whole view for one side) that its text takes, the

@@ -490,6 +490,7 @@ impl Testbed {
                     marks: view.marks,
                     ppp,
                     above: view.above,
+                    keep: view.keep,
                     overlays: this.view.overlays,
                     selected: &this.selection.bodies,
                     pair: side.pair_debug_cached(pair),

@@ -57,41 +57,41 @@ impl Default for ViewState {
     }
 }
 
-/// The least fraction of a comparison's tile its picture keeps between its text and its
-/// insets ([`ViewState::side_view`]).
-pub const MIN_PICTURE: f32 = 0.25;
-
 impl ViewState {
-    /// The insets of tile `tile` (pixels, `ppp` to a point; the whole view for one side) for
-    /// the selected pair's records `pair` there: below the tile's text
-    /// ([`crate::render::views::inset_layout`]).
+    /// The insets of tile `tile` (pixels, `ppp` to a point; the whole view for one side) of
+    /// a view showing `sides` sides, for the selected pair's records `pair` there: below the
+    /// tile's text ([`crate::render::views::inset_layout`]).
     pub fn insets(
         &self,
         tile: Rect,
+        sides: usize,
         pair: Option<&crate::view::PairDebug>,
         ppp: f32,
     ) -> [crate::render::views::Inset; 2] {
-        self.insets_under(tile, pair, ppp, self.header)
+        self.insets_under(tile, sides, pair, ppp, self.header)
     }
 
     /// [`ViewState::insets`] under a text `header` points high.
     pub fn insets_under(
         &self,
         tile: Rect,
+        sides: usize,
         pair: Option<&crate::view::PairDebug>,
         ppp: f32,
         header: f32,
     ) -> [crate::render::views::Inset; 2] {
-        let above = super::sides::text_height(tile, ppp, header);
-        crate::render::views::inset_layout(tile, &self.overlays, self.insets.solo, pair, ppp, above)
+        use super::sides::{picture_keep, text_height};
+        let above = text_height(tile, ppp, header);
+        let room = (above, picture_keep(tile, sides, above));
+        crate::render::views::inset_layout(tile, &self.overlays, self.insets.solo, pair, ppp, room)
     }
 
     /// How tile `tile` of the view `main` is drawn when `sides` sides are shown (pixels,
     /// `ppp` to a point), for the selected pair's records `pair` there, under a text `header`
     /// points high. A comparison's tile keeps its picture below its text and above the
-    /// insets drawn at its foot (side by side, the two insets cover most of a tile's width)
-    /// where that leaves the picture at least [`MIN_PICTURE`] of the tile (else the picture
-    /// stays behind the insets, as in a view of its own); a view of its own keeps the camera.
+    /// insets drawn at its foot, which leave it [`super::sides::PICTURE_SHARE`] of the tile
+    /// below the text (side by side, the two insets cover most of a tile's width); a view of
+    /// its own keeps the camera, its insets over the picture's corners.
     pub fn side_view(
         &self,
         main: Rect,
@@ -101,13 +101,13 @@ impl ViewState {
         ppp: f32,
         header: f32,
     ) -> super::sides::SideView {
-        use super::sides::{mark_scale, text_height, tile_camera, SideView};
+        use super::sides::{mark_scale, picture_keep, text_height, tile_camera, SideView};
         use crate::render::views::has_figure;
         use crate::view::Figure;
         let above = text_height(tile, ppp, header);
         let below = match (sides > 1, pair) {
             (true, Some(p)) => self
-                .insets_under(tile, pair, ppp, header)
+                .insets_under(tile, sides, pair, ppp, header)
                 .iter()
                 .zip([Figure::Gauss, Figure::Minkowski])
                 .filter(|(i, f)| i.shown && i.rect.h < tile.h && has_figure(p, *f))
@@ -115,11 +115,10 @@ impl ViewState {
                 .fold(0.0, f32::max),
             _ => 0.0,
         };
-        let below = if tile.h - above - below >= MIN_PICTURE * tile.h { below } else { 0.0 };
         let (aspect, h) = (|r: &Rect| r.w / r.h.max(1.0), tile.h.max(1.0));
         let bands = (sides > 1).then(|| (header * ppp / h, below / h));
         let camera = tile_camera(&self.camera, aspect(&main), aspect(&tile), bands);
-        SideView { camera, marks: mark_scale(main, tile, &camera), above }
+        SideView { camera, marks: mark_scale(main, tile, &camera), above, keep: picture_keep(tile, sides, above) }
     }
 
     /// Fits the camera to the selected pair `(a, b)` of `world` (key F with a pair

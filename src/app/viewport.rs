@@ -102,7 +102,7 @@ fn inset_at(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> Option<Figure> {
     let sides = tiles(main, t.sides.len());
     let k = sides.iter().position(|r| r.contains(q))?;
     let pd = t.sides.get(k)?.pair_debug_cached(t.selected_pair());
-    let [g, m] = t.view.insets(sides[k], pd, ppp);
+    let [g, m] = t.view.insets(sides[k], sides.len(), pd, ppp);
     if g.shown && g.rect.contains(q) {
         Some(Figure::Gauss)
     } else if m.shown && m.rect.contains(q) {

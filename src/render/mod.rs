@@ -15,6 +15,7 @@
 pub mod characters;
 pub mod draw;
 pub mod graph;
+pub mod insets;
 pub mod joints;
 pub mod key;
 pub mod mesh;

@@ -1,7 +1,9 @@
 //! Builds the draw lists of a frame from the world and the view state: the main 3D view
 //! with its overlays, and the Gauss-map and Minkowski-difference insets of the selected pair.
 //! Each inset keeps bands for its title and its legend ([`super::key::inset_legend`]) clear
-//! of its figure ([`inset_layout`]); a comparison's tile draws its lines and dots smaller
+//! of its figure, the legend below the figure or, in a low comparison tile, beside it
+//! ([`inset_layout`]); a comparison's tile keeps part of its height for its picture above
+//! the insets ([`FrameInput::keep`]) and draws its lines and dots smaller
 //! ([`FrameInput::marks`]).
 //!
 //! The ground grid lies on the floor and is cut to it ([`grid_floor`]); body axes are drawn
@@ -11,11 +13,15 @@
 //! with the largest footprint would carry it at its box's top).
 
 use super::draw::*;
+pub use super::insets::{
+    has_figure, inset_alone, inset_layout, inset_rects, Inset, INSET_MIN_FIGURE, INSET_MIN_WIDTH, INSET_TITLE,
+    LEGEND_FOOT, LEGEND_LINE, LEGEND_WIDTH,
+};
 use super::mesh::{mesh_key, push_face, MeshData, MeshKey};
 use crate::physics::debug::{EdgePairStatus, MinkowskiFaceKind};
 use crate::physics::{ContactKind, Shape, World};
 use crate::scene::format::Overlay;
-use crate::view::{colors, depth_color, Camera, Figure, Insets, Overlays, PairDebug};
+use crate::view::{colors, depth_color, Camera, Insets, Overlays, PairDebug};
 use glam::{Mat4, Quat, Vec3};
 
 /// Everything a frame is drawn from.
@@ -67,6 +73,9 @@ pub struct FrameInput<'a> {
     pub ppp: f32,
     /// Pixels at the top of the view its text takes (title, keys): the insets stay below it.
     pub above: f32,
+    /// Pixels of picture a comparison's tile keeps between its text and its insets (0 in a
+    /// view of its own, whose insets lie over the picture's corners).
+    pub keep: f32,
 }
 
 const OUTLINE: [f32; 3] = [0.08, 0.08, 0.1];
@@ -142,127 +151,12 @@ pub(super) fn mesh_ref(shape: &Shape, i: usize) -> MeshRef {
     }
 }
 
-/// An inset's place in its view: its rectangle (background, title and legend included),
-/// whether it is drawn, and the fractions of its height its title (`top`) and its legend
-/// (`bottom`) keep clear of the figure ([`Camera::top`], [`Camera::bottom`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Inset {
-    /// The whole inset (pixels).
-    pub rect: Rect,
-    /// Whether it is drawn (its overlay is on, or it is the figure shown alone, and it fits).
-    pub shown: bool,
-    /// Whether the view has room for it: a figure of at least [`INSET_MIN_FIGURE`] points
-    /// and [`INSET_MIN_WIDTH`] points across for its text.
-    pub fits: bool,
-    /// Fraction of its height above the figure (its title).
-    pub top: f32,
-    /// Fraction of its height below the figure (its legend).
-    pub bottom: f32,
-}
-
-/// Points an inset keeps at its top for its title.
-pub const INSET_TITLE: f32 = 26.0;
-
-/// Points a line of an inset's legend takes; [`LEGEND_FOOT`] more are kept below the last.
-pub const LEGEND_LINE: f32 = 16.0;
-
-/// Points kept below an inset's legend.
-pub const LEGEND_FOOT: f32 = 8.0;
-
-/// The narrowest an inset is drawn (points): its title ("Minkowski difference A − B") and
-/// its longest legend line fit.
-pub const INSET_MIN_WIDTH: f32 = 200.0;
-
-/// The smallest figure (points) an inset is drawn with: below it the view has no room for
-/// the insets, and the labels say so.
-pub const INSET_MIN_FIGURE: f32 = 48.0;
-
-/// Pixels a legend of `lines` lines takes at `ppp` pixels a point, with the room below it.
-fn legend_height(lines: usize, ppp: f32) -> f32 {
-    (LEGEND_LINE * lines as f32 + LEGEND_FOOT) * ppp
-}
-
-/// The insets (Gauss map, Minkowski) at the bottom corners of a view `main` (pixels, `ppp`
-/// to a point) whose top `above` pixels hold its text, with legends of `lines` lines: each
-/// a square figure with its title above and its legend below it, the figure 0.38 of the
-/// view's smaller side (at least 120 points) or what the view's height leaves below its
-/// text, the inset at least [`INSET_MIN_WIDTH`] points wide (at most half the view). Where
-/// that leaves no room (see [`Inset::fits`]) they are not drawn. Not yet whether they are
-/// shown (see [`inset_layout`]).
-pub fn inset_rects(main: Rect, ppp: f32, above: f32, lines: [usize; 2]) -> [Inset; 2] {
-    let m = 12.0 * ppp;
-    let (title, legend) = (INSET_TITLE * ppp, legend_height(lines[0].max(lines[1]), ppp));
-    let room = main.h - above - 2.0 * m - title - legend;
-    let figure = (main.w.min(main.h) * 0.38).max(120.0 * ppp).min(room).max(0.0);
-    let widest = ((main.w - 3.0 * m) * 0.5).max(0.0);
-    let fits = figure >= INSET_MIN_FIGURE * ppp && widest >= INSET_MIN_WIDTH * ppp;
-    let h = figure + title + legend;
-    let w = figure.max(INSET_MIN_WIDTH * ppp).min(widest.max(figure));
-    let y = main.y + main.h - h - m;
-    let inset = |x: f32| Inset { rect: Rect { x, y, w, h }, shown: false, fits, top: title / h, bottom: legend / h };
-    [inset(main.x + m), inset(main.x + main.w - w - m)]
-}
-
-/// The insets (Gauss map, Minkowski) of the view `main` (as [`inset_rects`]) for the selected
-/// pair `pair` and the figure shown alone: the whole view for it (below the view's text,
-/// above its legend), nothing (a rectangle of no size) for the other; whether each is shown.
-pub fn inset_layout(
-    main: Rect,
-    overlays: &Overlays,
-    solo: Option<Figure>,
-    pair: Option<&PairDebug>,
-    ppp: f32,
-    above: f32,
-) -> [Inset; 2] {
-    let lines = [Figure::Gauss, Figure::Minkowski].map(|f| super::key::inset_legend(f, pair).len());
-    let [g, m] = inset_rects(main, ppp, above, lines);
-    let none =
-        Inset { rect: Rect { x: main.x, y: main.y, w: 0.0, h: 0.0 }, shown: false, fits: true, top: 0.0, bottom: 0.0 };
-    // Alone, the figure takes the view below its text (at most half of it: the text's own
-    // cap) and above its legend.
-    let alone = |n: usize| Inset {
-        rect: main,
-        shown: true,
-        fits: true,
-        top: (above / main.h.max(1.0)).min(0.5),
-        bottom: (legend_height(n, ppp) / main.h.max(1.0)).min(0.4),
-    };
-    match solo {
-        Some(Figure::Gauss) => [alone(lines[0]), none],
-        Some(Figure::Minkowski) => [none, alone(lines[1])],
-        Some(Figure::Clip) => [g, m],
-        None => [
-            Inset { shown: g.fits && overlays.has(Overlay::Gauss), ..g },
-            Inset { shown: m.fits && overlays.has(Overlay::Minkowski), ..m },
-        ],
-    }
-}
-
-/// Whether `pair`'s records hold figure `fig`: its Gauss maps (and the SAT they mark), its
-/// Minkowski difference, its clip.
-pub fn has_figure(pair: &PairDebug, fig: Figure) -> bool {
-    match fig {
-        Figure::Gauss => pair.gauss_a.is_some() && pair.gauss_b.is_some() && pair.sat.is_some(),
-        Figure::Minkowski => pair.minkowski.is_some(),
-        Figure::Clip => pair.clip.is_some(),
-    }
-}
-
-/// Whether an inset is drawn alone over the whole view: the figure asked for (the Gauss map
-/// or the Minkowski difference) is in the pair's records; else the main view is drawn.
-pub fn inset_alone(pair: Option<&PairDebug>, solo: Option<Figure>) -> bool {
-    match (pair, solo) {
-        (Some(p), Some(fig @ (Figure::Gauss | Figure::Minkowski))) => has_figure(p, fig),
-        _ => false,
-    }
-}
-
 /// All views of a frame, main view first (none when an inset is shown alone).
 pub fn build_views(f: &FrameInput) -> Vec<ViewDraw> {
     let alone = inset_alone(f.pair, f.insets.solo);
     let mut views = if alone { Vec::new() } else { vec![main_view(f)] };
     if let Some(pair) = f.pair {
-        let [gr, mr] = inset_layout(f.main_rect, &f.overlays, f.insets.solo, Some(pair), f.ppp, f.above);
+        let [gr, mr] = inset_layout(f.main_rect, &f.overlays, f.insets.solo, Some(pair), f.ppp, (f.above, f.keep));
         if gr.shown {
             if let Some(mut v) = gauss_view(pair, &gr, f.insets.gauss) {
                 v.background = Some(f.look.inset());
@@ -636,7 +530,7 @@ fn inset_base(inset: &Inset, centre: Vec3, radius: f32, rotation: Quat) -> (View
     let distance = radius / (fov.to_radians() * 0.5).sin() * 1.2;
     let dir = rotation * Vec3::new(0.6, 0.5, 1.0).normalize();
     let mut cam = Camera::look_at(centre + dir * distance, centre, fov);
-    (cam.top, cam.bottom) = (inset.top, inset.bottom);
+    (cam.top, cam.bottom, cam.right) = (inset.top, inset.bottom, inset.right);
     let rect = inset.rect;
     let v = ViewDraw {
         rect,

@@ -23,6 +23,10 @@ pub struct Camera {
     pub top: f32,
     /// Fraction of the view's height kept clear at the bottom (an inset's legend).
     pub bottom: f32,
+    /// Fraction of the view's width kept clear at the right (an inset's legend beside its
+    /// figure): the picture is shrunk further where the rest is narrower than it, and
+    /// centred in the rest.
+    pub right: f32,
 }
 
 impl Camera {
@@ -38,6 +42,7 @@ impl Camera {
             fov_y: fov_deg.to_radians(),
             top: 0.0,
             bottom: 0.0,
+            right: 0.0,
         }
     }
 
@@ -65,22 +70,28 @@ impl Camera {
     }
 
     /// Projection matrix for an aspect ratio (depth 0..1), into the part of the view between
-    /// [`Camera::top`] and [`Camera::bottom`].
+    /// [`Camera::top`] and [`Camera::bottom`], left of [`Camera::right`].
     pub fn projection(&self, aspect: f32) -> Mat4 {
         let near = (self.distance * 0.01).clamp(0.01, 1.0);
-        let p = Mat4::perspective_rh(self.fov_y, aspect.max(1e-3), near, near * 20_000.0);
-        if self.top <= 0.0 && self.bottom <= 0.0 {
+        let aspect = aspect.max(1e-3);
+        let p = Mat4::perspective_rh(self.fov_y, aspect, near, near * 20_000.0);
+        if self.top <= 0.0 && self.bottom <= 0.0 && self.right <= 0.0 {
             return p;
         }
-        // x, y → s·x, s·y + bottom − top in normalised device coordinates (s = 1 − top −
-        // bottom): the top of the picture at 1 − 2·top, its bottom at −1 + 2·bottom. In clip
-        // space y' = s·y + (bottom − top)·w.
-        let s = 1.0 - self.top - self.bottom;
+        // x, y → s·x − right, s·y + bottom − top in normalised device coordinates (s = 1 −
+        // top − bottom): the top of the picture at 1 − 2·top, its bottom at −1 + 2·bottom,
+        // its middle halfway between the left edge and 1 − 2·right. In clip space
+        // y' = s·y + (bottom − top)·w. With a band at the right, s is also at most what keeps
+        // a picture as wide as it is high inside the rest, (1 − right)·aspect.
+        let mut s = 1.0 - self.top - self.bottom;
+        if self.right > 0.0 {
+            s = s.min((1.0 - self.right) * aspect);
+        }
         let shrink = Mat4::from_cols(
             glam::Vec4::new(s, 0.0, 0.0, 0.0),
             glam::Vec4::new(0.0, s, 0.0, 0.0),
             glam::Vec4::new(0.0, 0.0, 1.0, 0.0),
-            glam::Vec4::new(0.0, self.bottom - self.top, 0.0, 1.0),
+            glam::Vec4::new(-self.right, self.bottom - self.top, 0.0, 1.0),
         );
         shrink * p
     }
@@ -192,5 +203,25 @@ mod tests {
         let q = b.project_point3(p);
         let (o, d) = c.ray((q.x, q.y), 0.8);
         assert!((p - o).cross(d).length() < 1e-3);
+    }
+
+    /// A band at the right as well (an inset's legend beside its figure): in a view twice as
+    /// wide as high, with 0.1 of its height above, 0.2 below and 0.7 of its width at the
+    /// right, the rest is 0.3 of the width (0.6 of the height) by 0.7 of the height: the
+    /// picture shrinks by min(0.7, 0.3 · 2) = 0.6 about the middle of the rest, at x = −0.7
+    /// in normalised device coordinates.
+    #[test]
+    fn a_band_at_the_right_keeps_the_picture_in_the_rest() {
+        let plain = Camera::look_at(Vec3::new(3.0, 4.0, 5.0), Vec3::new(0.0, 1.0, 0.0), 45.0);
+        let mut c = plain;
+        (c.top, c.bottom, c.right) = (0.1, 0.2, 0.7);
+        let (a, b) = (plain.view_proj(2.0), c.view_proj(2.0));
+        for k in 0..30 {
+            let f = k as f32;
+            let p = Vec3::new((f * 1.3).sin() * 2.0, (f * 0.7).cos() + 1.0, (f * 2.1).sin() * 2.0);
+            let (q, r) = (a.project_point3(p), b.project_point3(p));
+            assert!((r.x - (0.6 * q.x - 0.7)).abs() < 1e-5, "{r} {q}");
+            assert!((r.y - (0.6 * q.y + 0.2 - 0.1)).abs() < 1e-5 && (r.z - q.z).abs() < 1e-6);
+        }
     }
 }

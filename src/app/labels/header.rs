@@ -166,7 +166,7 @@ fn no_room(s: &mut Scribe, t: &Testbed, pd: Option<&PairDebug>, main: Rect, mut 
     let u = s.ppp;
     let asked = [Overlay::Gauss, Overlay::Minkowski].iter().any(|o| t.view.overlays.has(*o));
     if let (Some(pd), true, None) = (pd, asked, t.view.insets.solo) {
-        let [g, _] = t.view.insets_under(main, Some(pd), u, (y - main.y) / u);
+        let [g, _] = t.view.insets_under(main, t.sides.len(), Some(pd), u, (y - main.y) / u);
         if !g.fits {
             let text = ["Gauss map and Minkowski difference: no room here".to_string()];
             let at = s.p(main.x + 14.0 * u, y);

@@ -7,7 +7,7 @@ use crate::physics::World;
 use crate::render::draw::Rect;
 use crate::render::key::inset_legend;
 use crate::render::views::Inset;
-use crate::render::views::{has_figure, LEGEND_FOOT, LEGEND_LINE};
+use crate::render::views::{has_figure, LEGEND_LINE};
 use crate::view::{colors, Figure, PairDebug};
 use egui::{Align2, FontId};
 
@@ -42,27 +42,32 @@ pub(super) fn inset_titles(s: &mut Scribe, t: &Testbed, w: &World, pd: Option<&P
         }
     }
     let insets = [
-        (gauss && gauss_on, g, "Gauss maps", inset_legend(Figure::Gauss, pair_shown)),
-        (minkowski && minkowski_on, m, "Minkowski difference A − B", inset_legend(Figure::Minkowski, pair_shown)),
+        (gauss && gauss_on, gi, "Gauss maps", inset_legend(Figure::Gauss, pair_shown)),
+        (minkowski && minkowski_on, mi, "Minkowski difference A − B", inset_legend(Figure::Minkowski, pair_shown)),
     ];
     if let Some(pd) = pair_shown {
         winner_labels(s, t, pd, [gi, mi], (gauss && gauss_on, minkowski && minkowski_on));
     }
-    for (shown, r, title, legend) in insets {
+    for (shown, inset, title, legend) in insets {
         if !shown {
             continue;
         }
-        // Alone, the figure's name is the picture's title.
+        let r = inset.rect;
+        // Alone, the figure's name is the picture's title. Over the main view, the inset is
+        // kept clear of the main view's labels.
         if !inset_alone(t) {
+            s.obstacles.push(in_points(r, ppp));
             let at = s.p(r.x + 8.0 * u, r.y + 6.0 * u);
             s.fixed(at, Align2::LEFT_TOP, title, font.clone(), dark);
         }
+        // Under the figure, or beside it in a low inset.
+        let (x, top) = inset.legend_at(legend.len(), u);
         for (k, (c, name)) in legend.iter().enumerate() {
-            let y = r.y + r.h - (LEGEND_FOOT + LEGEND_LINE * (legend.len() - k) as f32) * u;
-            let dot = s.p(r.x + 14.0 * u, y + 7.0 * u);
+            let y = top + LEGEND_LINE * k as f32 * u;
+            let dot = s.p(x + 6.0 * u, y + 7.0 * u);
             s.painter.circle_filled(dot, 5.0, c32(*c));
             s.obstacles.push(egui::Rect::from_center_size(dot, egui::vec2(12.0, 12.0)));
-            let at = s.p(r.x + 24.0 * u, y);
+            let at = s.p(x + 16.0 * u, y);
             s.fixed(at, Align2::LEFT_TOP, *name, small.clone(), dark);
         }
     }
