@@ -216,10 +216,16 @@ fn moving_bodies_stay_clear_of_the_title_and_legends() {
                 }
                 if k % 10 == 0 {
                     for (side, (layout, r)) in layouts(&mut t, size).iter().zip(&tiles).enumerate() {
-                        // The obstacles are the fixed text and the contact markers (squares
-                        // of 13 points or less in a tile).
+                        // The obstacles are the fixed text, the contact markers (squares of 13
+                        // points or less in a tile) and the insets (which a view of its own
+                        // draws over its picture's corners: not text).
+                        let pd = t.sides.get(side).unwrap().pair_debug_cached(t.selected_pair()).cloned();
+                        let insets = t.view.insets(*r, sides, pd.as_ref(), 1.0).map(|i| {
+                            egui::Rect::from_min_size(egui::pos2(i.rect.x, i.rect.y), egui::vec2(i.rect.w, i.rect.h))
+                        });
                         let marker = |r: &egui::Rect| (r.width() - r.height()).abs() < 0.01 && r.width() <= 13.01;
-                        let text: Vec<&egui::Rect> = layout.obstacles.iter().filter(|r| !marker(r)).collect();
+                        let text: Vec<&egui::Rect> =
+                            layout.obstacles.iter().filter(|r| !marker(r) && !insets.contains(r)).collect();
                         for (name, body) in body_rects(&t, side, *r, size) {
                             if let Some(r) = text.iter().find(|r| r.intersects(body)) {
                                 under.push(format!(
@@ -240,9 +246,9 @@ fn moving_bodies_stay_clear_of_the_title_and_legends() {
 
 /// The Gauss-map and Minkowski insets hold their titles and legends: in a view of its own
 /// and two sides at 1200 × 675 and four at 1600 × 900, every line of fixed text that starts
-/// in an inset ends in it, and none meets the figure (the Gauss map's unit sphere, projected
-/// through the inset's camera); in a comparison the moving bodies are drawn above the
-/// insets, not under them.
+/// in an inset ends in it, and none of the Gauss-map inset's meets its figure (the unit
+/// sphere, projected through the inset's camera; four sides put the legend beside it); in a
+/// comparison the moving bodies are drawn above the insets, not under them.
 #[test]
 fn inset_titles_and_legends_fit_their_insets_and_clear_their_figures() {
     use contactlab::physics::SolverMode::{Averaged, Cyclone, Iterative, Naive};
@@ -275,7 +281,7 @@ fn inset_titles_and_legends_fit_their_insets_and_clear_their_figures() {
                 (lo, hi) = (lo.min(p), hi.max(p));
             }
             let sphere = egui::Rect::from_min_max(lo, hi).shrink(1.0);
-            for inset in insets {
+            for (which, inset) in insets.into_iter().enumerate() {
                 let r = egui::Rect::from_min_size(
                     egui::pos2(inset.rect.x, inset.rect.y),
                     egui::vec2(inset.rect.w, inset.rect.h),
@@ -299,8 +305,9 @@ fn inset_titles_and_legends_fit_their_insets_and_clear_their_figures() {
                         "{} sides: text at {text:?} runs out of {r:?}",
                         tiles.len()
                     );
+                    // The Gauss map's sphere lies in the first inset.
                     assert!(
-                        !text.intersects(sphere),
+                        which > 0 || !text.intersects(sphere),
                         "{} sides: text at {text:?} over the sphere at {sphere:?}",
                         tiles.len()
                     );

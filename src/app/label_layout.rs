@@ -1,7 +1,8 @@
 //! One placement pass for the text over the 3D view and its insets: every label anchored to a
 //! point of the picture (a contact point's impulse, a clip plane, a face, a Gauss-map point,
 //! a joint's force) is put where it overlaps no other label, no fixed text (titles, stats,
-//! legends) and no contact marker.
+//! legends), no contact marker and no inset over the view (an obstacle that holds a label's
+//! whole area, the inset a Gauss-map point's label is kept in, does not keep that label out).
 //!
 //! Labels are placed in priority order. Each tries positions around its anchor, nearest
 //! first: the four corners beside it, then above, below and to the sides, then the same
@@ -73,7 +74,8 @@ const AMBIGUOUS: f32 = 0.6;
 /// Distances from the anchor tried, nearest first (points).
 const RINGS: [f32; 4] = [7.0, 16.0, 28.0, 44.0];
 
-/// Places `labels` clear of `obstacles` (fixed text and markers) and of each other; `measure`
+/// Places `labels` clear of `obstacles` (fixed text, markers, insets; an obstacle holding a
+/// label's whole `within` area does not keep that label out) and of each other; `measure`
 /// gives a text's size in a font.
 pub fn place(mut labels: Vec<Label>, obstacles: Vec<Rect>, measure: impl Fn(&str, &FontId) -> Vec2) -> Layout {
     labels.sort_by_key(|l| std::cmp::Reverse(l.priority));

@@ -4,12 +4,13 @@
 //! the solver-graph overlay, the titles and legends of the inset views (fixed text), and
 //! the labels anchored to the picture — contact points' impulses, faces, clip planes,
 //! Gauss-map points, joints' forces — which one placement pass
-//! ([`super::label_layout`]) keeps clear of each other, of the fixed text and of the
-//! contact markers. A contact point hidden behind a body (its dot not drawn, by the same
+//! ([`super::label_layout`]) keeps clear of each other, of the fixed text, of the contact
+//! markers and of the insets (but for their own labels). A contact point hidden behind a body (its dot not drawn, by the same
 //! test, as a ray cast) is labelled "· behind".
 //!
-//! The text at the top of each view is laid out first (`header.rs`): its height is what a
-//! comparison's tiles and the insets keep clear, so the labels run before the renderer
+//! The text at the top of each view is laid out first (`header.rs`): its height, the tallest
+//! side's, is what a comparison's tiles and the insets keep clear (and what decides whether
+//! the insets have room, for every side alike), so the labels run before the renderer
 //! draws (the window's frame, headless pictures and SVG alike) and refresh the records they
 //! read themselves. Limits: text taller than half a tile still runs over its picture.
 
@@ -22,13 +23,13 @@ use super::sides::{tiles, SideView, SIDE_NAMES};
 use super::testbed::Testbed;
 use crate::physics::World;
 use crate::render::draw::Rect;
-use crate::render::views::{inset_layout, Inset};
+use crate::render::insets::{inset_layout, Inset};
 use crate::scene::format::Overlay;
 use crate::view::colors;
 use crate::view::LabelLayer;
 use crate::view::PairDebug;
 use egui::{Align2, Color32, FontId, Pos2};
-use header::header;
+use header::{header, no_room};
 pub use insets::empty_inset_reason;
 use insets::inset_titles;
 
@@ -71,13 +72,20 @@ fn paint_sides(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> (Vec<Layout>, f32)
     let comparing = rects.len() > 1;
     let pair = t.selected_pair();
     let mut scribes = Vec::new();
-    let mut header = 0.0f32;
     for (k, (side, rect)) in t.sides.iter().zip(&rects).enumerate() {
         let mut scribe = Scribe::new(ui, t, *rect);
         let name = comparing.then_some(SIDE_NAMES[k]);
-        header = header.max(self::header(&mut scribe, t, side, side.pair_debug_cached(pair), name, *rect));
-        scribes.push(scribe);
+        let own = self::header(&mut scribe, t, side, side.pair_debug_cached(pair), name, *rect);
+        scribes.push((scribe, own));
     }
+    // Whether the insets have room is judged under the tallest text, as every tile is drawn.
+    let tallest = scribes.iter().map(|(_, own)| *own).fold(0.0f32, f32::max);
+    let mut header = 0.0f32;
+    for ((side, rect), (scribe, own)) in t.sides.iter().zip(&rects).zip(&mut scribes) {
+        let pd = side.pair_debug_cached(pair).filter(|_| pair.is_some());
+        header = header.max(no_room(scribe, t, pd, *rect, *own, tallest));
+    }
+    let scribes = scribes.into_iter().map(|(s, _)| s);
     let mut layouts = Vec::new();
     for ((side, rect), mut scribe) in t.sides.iter().zip(&rects).zip(scribes) {
         let pd = side.pair_debug_cached(pair);
@@ -303,9 +311,9 @@ fn hidden(t: &Testbed, w: &World, p: glam::Vec3, depth: f32) -> bool {
 }
 
 /// Whether an inset is drawn alone over the whole view (no main view under it).
-/// ([`crate::render::views::inset_alone`], on side A's records.)
+/// ([`crate::render::insets::inset_alone`], on side A's records.)
 fn inset_alone(t: &Testbed) -> bool {
-    crate::render::views::inset_alone(t.sides.main().pair_debug_cached(t.selected_pair()), t.view.insets.solo)
+    crate::render::insets::inset_alone(t.sides.main().pair_debug_cached(t.selected_pair()), t.view.insets.solo)
 }
 
 /// Each joint's force in newtons at its arrow's tip, and the selected joint's name and state

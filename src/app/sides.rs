@@ -362,7 +362,7 @@ pub struct SideView {
     pub marks: f32,
     /// Pixels at the top of the tile its text takes ([`text_height`]).
     pub above: f32,
-    /// Pixels of picture the tile keeps between its text and its insets ([`picture_keep`]).
+    /// Pixels of picture the tile keeps between its text and its insets ([`text_room`]).
     pub keep: f32,
 }
 
@@ -371,20 +371,18 @@ pub struct SideView {
 /// 2 × 2 tile at 1200 × 675 then has no room for them; at 1600 × 900 it has.
 pub const PICTURE_SHARE: f32 = 0.45;
 
-/// Pixels of picture tile `tile` keeps between its text (`above` pixels) and its insets when
-/// `sides` sides are shown: [`PICTURE_SHARE`] of what the text leaves in a comparison; none
-/// in a view of its own, whose insets lie over the picture's lower corners.
-pub fn picture_keep(tile: Rect, sides: usize, above: f32) -> f32 {
-    if sides > 1 {
-        PICTURE_SHARE * (tile.h - above).max(0.0)
-    } else {
-        0.0
-    }
+/// Pixels at the top of tile `tile` its text takes ([`text_height`], the text `header` points
+/// high at `ppp` pixels a point), and pixels of picture it keeps between that text and its
+/// insets when `sides` sides are shown: [`PICTURE_SHARE`] of what the text leaves in a
+/// comparison; none in a view of its own, whose insets lie over the picture's lower corners.
+pub fn text_room(tile: Rect, sides: usize, ppp: f32, header: f32) -> (f32, f32) {
+    let above = text_height(tile, ppp, header);
+    (above, if sides > 1 { PICTURE_SHARE * (tile.h - above).max(0.0) } else { 0.0 })
 }
 
 /// Pixels at the top of tile `tile` (the whole view for one side) that its text takes, the
 /// text `header` points high at `ppp` pixels a point: the insets stay below it
-/// ([`crate::render::views::inset_layout`]). At most [`MAX_TOP`] of the tile, as its camera
+/// ([`crate::render::insets::inset_layout`]). At most [`MAX_TOP`] of the tile, as its camera
 /// keeps.
 pub fn text_height(tile: Rect, ppp: f32, header: f32) -> f32 {
     (header * ppp).min(MAX_TOP * tile.h)

@@ -60,14 +60,14 @@ impl Default for ViewState {
 impl ViewState {
     /// The insets of tile `tile` (pixels, `ppp` to a point; the whole view for one side) of
     /// a view showing `sides` sides, for the selected pair's records `pair` there: below the
-    /// tile's text ([`crate::render::views::inset_layout`]).
+    /// tile's text ([`crate::render::insets::inset_layout`]).
     pub fn insets(
         &self,
         tile: Rect,
         sides: usize,
         pair: Option<&crate::view::PairDebug>,
         ppp: f32,
-    ) -> [crate::render::views::Inset; 2] {
+    ) -> [crate::render::insets::Inset; 2] {
         self.insets_under(tile, sides, pair, ppp, self.header)
     }
 
@@ -79,11 +79,20 @@ impl ViewState {
         pair: Option<&crate::view::PairDebug>,
         ppp: f32,
         header: f32,
-    ) -> [crate::render::views::Inset; 2] {
-        use super::sides::{picture_keep, text_height};
-        let above = text_height(tile, ppp, header);
-        let room = (above, picture_keep(tile, sides, above));
-        crate::render::views::inset_layout(tile, &self.overlays, self.insets.solo, pair, ppp, room)
+    ) -> [crate::render::insets::Inset; 2] {
+        self.insets_in(tile, pair, ppp, super::sides::text_room(tile, sides, ppp, header))
+    }
+
+    /// The insets of tile `tile` under `room`: its text's height and its picture's share
+    /// ([`super::sides::text_room`]).
+    fn insets_in(
+        &self,
+        tile: Rect,
+        pair: Option<&crate::view::PairDebug>,
+        ppp: f32,
+        room: (f32, f32),
+    ) -> [crate::render::insets::Inset; 2] {
+        crate::render::insets::inset_layout(tile, &self.overlays, self.insets.solo, pair, ppp, room)
     }
 
     /// How tile `tile` of the view `main` is drawn when `sides` sides are shown (pixels,
@@ -101,13 +110,13 @@ impl ViewState {
         ppp: f32,
         header: f32,
     ) -> super::sides::SideView {
-        use super::sides::{mark_scale, picture_keep, text_height, tile_camera, SideView};
-        use crate::render::views::has_figure;
+        use super::sides::{mark_scale, text_room, tile_camera, SideView};
+        use crate::render::insets::has_figure;
         use crate::view::Figure;
-        let above = text_height(tile, ppp, header);
+        let room @ (above, keep) = text_room(tile, sides, ppp, header);
         let below = match (sides > 1, pair) {
             (true, Some(p)) => self
-                .insets_under(tile, sides, pair, ppp, header)
+                .insets_in(tile, pair, ppp, room)
                 .iter()
                 .zip([Figure::Gauss, Figure::Minkowski])
                 .filter(|(i, f)| i.shown && i.rect.h < tile.h && has_figure(p, *f))
@@ -118,7 +127,7 @@ impl ViewState {
         let (aspect, h) = (|r: &Rect| r.w / r.h.max(1.0), tile.h.max(1.0));
         let bands = (sides > 1).then(|| (header * ppp / h, below / h));
         let camera = tile_camera(&self.camera, aspect(&main), aspect(&tile), bands);
-        SideView { camera, marks: mark_scale(main, tile, &camera), above, keep: picture_keep(tile, sides, above) }
+        SideView { camera, marks: mark_scale(main, tile, &camera), above, keep }
     }
 
     /// Fits the camera to the selected pair `(a, b)` of `world` (key F with a pair

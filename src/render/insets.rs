@@ -13,7 +13,8 @@ use crate::view::{Figure, Overlays, PairDebug};
 /// An inset's place in its view: its rectangle (background, title and legend included),
 /// whether it is drawn, and the fractions of its height its title (`top`) and its legend
 /// (`bottom`), or of its width its legend beside the figure (`right`), keep clear of the
-/// figure ([`Camera::top`], [`Camera::bottom`], [`Camera::right`]).
+/// figure ([`crate::view::Camera::top`], [`crate::view::Camera::bottom`],
+/// [`crate::view::Camera::right`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Inset {
     /// The whole inset (pixels).
@@ -25,8 +26,8 @@ pub struct Inset {
     pub fits: bool,
     /// Fraction of its height above the figure (its title).
     pub top: f32,
-    /// Fraction of its height below the figure (its legend, or nothing when the legend is
-    /// beside the figure).
+    /// Fraction of its height below the figure (its legend; beside the figure, a margin and
+    /// what a legend taller than the figure adds).
     pub bottom: f32,
     /// Fraction of its width right of the figure (its legend; 0 when the legend is below).
     pub right: f32,
@@ -61,9 +62,9 @@ pub const LEGEND_FOOT: f32 = 8.0;
 /// its longest legend line fit.
 pub const INSET_MIN_WIDTH: f32 = 200.0;
 
-/// Points a legend beside its figure takes across: its swatches and its longest line
-/// ("nearest face (the winner)" in 12-point text, about 150 points), with a margin.
-pub const LEGEND_WIDTH: f32 = 164.0;
+/// Points a legend beside its figure takes across: its swatch (16 points) and its longest
+/// line ("nearest face (the winner)" in 12-point text, about 150 points), with a margin.
+pub const LEGEND_WIDTH: f32 = 176.0;
 
 /// The smallest figure (points) an inset is drawn with: below it the view has no room for
 /// the insets, and the labels say so.
@@ -80,10 +81,11 @@ fn legend_height(lines: usize, ppp: f32) -> f32 {
 /// view's smaller side (at least 120 points) or what the view's height leaves below its
 /// text and above the insets' `keep` pixels of picture (a comparison's tile keeps part of
 /// its height for its picture; 0: the insets lie over the picture), the inset at least
-/// [`INSET_MIN_WIDTH`] points wide (at most half the view). Where the legend beside the
-/// figure ([`LEGEND_WIDTH`]) leaves a larger figure that still fits across, it goes there (a
-/// low tile). Where neither leaves room (see [`Inset::fits`]) they are not drawn. Not yet
-/// whether they are shown (see [`inset_layout`]).
+/// [`INSET_MIN_WIDTH`] points wide (at most half the view). In a comparison's tile (`keep`
+/// above 0), where the legend beside the figure ([`LEGEND_WIDTH`]) leaves a larger figure
+/// that still fits across, it goes there (a low tile). Where neither leaves room (see
+/// [`Inset::fits`]) they are not drawn. Not yet whether they are shown (see
+/// [`inset_layout`]).
 pub fn inset_rects(main: Rect, ppp: f32, (above, keep): (f32, f32), lines: [usize; 2]) -> [Inset; 2] {
     let m = 12.0 * ppp;
     let (title, legend) = (INSET_TITLE * ppp, legend_height(lines[0].max(lines[1]), ppp));
@@ -94,7 +96,7 @@ pub fn inset_rects(main: Rect, ppp: f32, (above, keep): (f32, f32), lines: [usiz
     // The legend below the figure, or beside it (then the inset is as tall as the taller).
     let below = wanted.min(height - title - legend).max(0.0);
     let pad = LEGEND_FOOT * ppp;
-    let beside = if height - title - pad >= legend {
+    let beside = if keep > 0.0 && height - title - pad >= legend {
         wanted.min(height - title - pad).min(widest - beside_w - pad).max(0.0)
     } else {
         0.0

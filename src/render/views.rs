@@ -13,10 +13,7 @@
 //! with the largest footprint would carry it at its box's top).
 
 use super::draw::*;
-pub use super::insets::{
-    has_figure, inset_alone, inset_layout, inset_rects, Inset, INSET_MIN_FIGURE, INSET_MIN_WIDTH, INSET_TITLE,
-    LEGEND_FOOT, LEGEND_LINE, LEGEND_WIDTH,
-};
+use super::insets::{inset_alone, inset_layout, Inset};
 use super::mesh::{mesh_key, push_face, MeshData, MeshKey};
 use crate::physics::debug::{EdgePairStatus, MinkowskiFaceKind};
 use crate::physics::{ContactKind, Shape, World};

@@ -24,8 +24,9 @@ pub struct Camera {
     /// Fraction of the view's height kept clear at the bottom (an inset's legend).
     pub bottom: f32,
     /// Fraction of the view's width kept clear at the right (an inset's legend beside its
-    /// figure): the picture is shrunk further where the rest is narrower than it, and
-    /// centred in the rest.
+    /// figure): the picture is centred in the rest and shrunk further where a square as
+    /// high as it would not fit across the rest (a frustum wider than that square may run
+    /// into the band: the insets frame a sphere).
     pub right: f32,
 }
 

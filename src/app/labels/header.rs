@@ -16,7 +16,7 @@ use egui::{Align2, FontId};
 /// The fixed text at the top of one view (the tile `main`): side `side`'s title, with its
 /// selected pair's records `pd`; `name` names the side in a comparison, whose stats then
 /// show too; the keys, the selected pair's path and clip stage. Returns its height in
-/// points (from the tile's top to below its last line).
+/// points (from the tile's top to below its last line), before [`no_room`]'s line.
 pub(super) fn header(
     s: &mut Scribe,
     t: &Testbed,
@@ -113,8 +113,7 @@ pub(super) fn header(
         y
     };
     let Some(pd) = pd.filter(|_| t.selected_pair().is_some()) else {
-        let y = overlay_key(s, line_y);
-        return no_room(s, t, None, main, y);
+        return (overlay_key(s, line_y) - main.y) / u;
     };
     // The selected pair's contact as the last step made it: the path under the title and
     // the clip stage shown.
@@ -154,19 +153,21 @@ pub(super) fn header(
         );
         line_y += 22.0 * u;
     }
-    let y = overlay_key(s, line_y);
-    no_room(s, t, Some(pd), main, y)
+    (overlay_key(s, line_y) - main.y) / u
 }
 
-/// The header's last line, at `y` (pixels), when the Gauss-map or Minkowski overlay is on for
-/// the selected pair `pd` and the view `main` has no room for the insets below the text
-/// ([`crate::render::views::Inset::fits`]): it says so, where the insets would be drawn over
-/// their own titles. Returns the header's height in points.
-fn no_room(s: &mut Scribe, t: &Testbed, pd: Option<&PairDebug>, main: Rect, mut y: f32) -> f32 {
+/// The header's last line, under a header `own` points high, when the Gauss-map or
+/// Minkowski overlay is on for the selected pair `pd` and the view `main` has no room for the
+/// insets between the text and the picture's share of the tile
+/// ([`crate::render::insets::Inset::fits`]), judged under the tallest side's header `tallest`
+/// (points), as every tile is drawn: it says so, where the insets would be drawn over their
+/// own titles. Returns the header's height in points.
+pub(super) fn no_room(s: &mut Scribe, t: &Testbed, pd: Option<&PairDebug>, main: Rect, own: f32, tallest: f32) -> f32 {
     let u = s.ppp;
+    let mut y = main.y + own * u;
     let asked = [Overlay::Gauss, Overlay::Minkowski].iter().any(|o| t.view.overlays.has(*o));
     if let (Some(pd), true, None) = (pd, asked, t.view.insets.solo) {
-        let [g, _] = t.view.insets_under(main, t.sides.len(), Some(pd), u, (y - main.y) / u);
+        let [g, _] = t.view.insets_under(main, t.sides.len(), Some(pd), u, tallest);
         if !g.fits {
             let text = ["Gauss map and Minkowski difference: no room here".to_string()];
             let at = s.p(main.x + 14.0 * u, y);

@@ -5,9 +5,8 @@ use super::{c32, in_points, ink_for, inset_alone, insets, priority, screen, Scri
 use crate::app::testbed::Testbed;
 use crate::physics::World;
 use crate::render::draw::Rect;
+use crate::render::insets::{has_figure, Inset, LEGEND_LINE};
 use crate::render::key::inset_legend;
-use crate::render::views::Inset;
-use crate::render::views::{has_figure, LEGEND_LINE};
 use crate::view::{colors, Figure, PairDebug};
 use egui::{Align2, FontId};
 
