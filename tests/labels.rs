@@ -316,3 +316,29 @@ fn inset_titles_and_legends_fit_their_insets_and_clear_their_figures() {
         }
     }
 }
+
+/// A small four-way picture (800 × 450, 2 × 2 tiles of 400 × 225 points)
+/// whose tiles each hold six lines of text (title, wrapped stats, the pair's path, the
+/// contacts' key and the insets' "no room" line, 0.64 of a tile) draws its picture below
+/// them, smaller, not under the last lines (with the text kept to at most half a tile, as
+/// before, the bodies ran under it).
+#[test]
+fn a_small_comparison_draws_its_bodies_below_six_lines_of_text() {
+    use contactlab::physics::SolverMode::{Averaged, Cyclone, Iterative, Naive};
+    let mut t =
+        case("crossed_edges.ron", ("ridge", "roof"), &[Overlay::Contacts, Overlay::Gauss, Overlay::Minkowski], 1);
+    t.set_sides(&[Naive, Iterative, Cyclone, Averaged]);
+    t.step_once();
+    let size = (800.0, 450.0);
+    let main = Rect { x: 0.0, y: 0.0, w: size.0, h: size.1 };
+    let layouts = layouts(&mut t, size);
+    let tiles = contactlab::app::sides::tiles(main, 4);
+    assert!(t.view.header > 0.6 * tiles[0].h, "six lines: {} of {} points", t.view.header, tiles[0].h);
+    for (side, (layout, r)) in layouts.iter().zip(&tiles).enumerate() {
+        let marker = |r: &egui::Rect| (r.width() - r.height()).abs() < 0.01 && r.width() <= 13.01;
+        let lowest = layout.obstacles.iter().filter(|o| !marker(o)).map(|o| o.max.y).fold(f32::MIN, f32::max);
+        for (name, body) in body_rects(&t, side, *r, size) {
+            assert!(body.min.y >= lowest, "side {side}: {name} at {body:?} under text ending at {lowest}");
+        }
+    }
+}

@@ -12,7 +12,7 @@
 //! side's, is what a comparison's tiles and the insets keep clear (and what decides whether
 //! the insets have room, for every side alike), so the labels run before the renderer
 //! draws (the window's frame, headless pictures and SVG alike) and refresh the records they
-//! read themselves. Limits: text taller than half a tile still runs over its picture.
+//! read themselves. Limits: text taller than 0.7 of a tile still runs over its picture.
 
 mod graph_legend;
 mod header;

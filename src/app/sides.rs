@@ -8,7 +8,8 @@
 //! Gauss-map and Minkowski insets, which leave it [`PICTURE_SHARE`] of the tile below the
 //! text or are not drawn: each side shows all that one side alone would, smaller, clear of
 //! its text and insets, and every side at the same size.
-//! Limits: text taller than half a tile ([`MAX_TOP`]) still runs over the picture.
+//! Limits: text taller than 0.7 of a tile ([`MAX_TOP`]) still runs over the picture; below
+//! that, the picture can be small.
 //!
 //! Each side owns what belongs to its world alone: the world, its deepest penetration since
 //! the start, its cached debug records of the selected pair, the continuous-collision record
@@ -325,8 +326,10 @@ fn wake_all(w: &mut World) {
 pub const TILE_HEADER: f32 = 80.0;
 
 /// The largest fraction of a comparison's tile its text keeps clear at the top: a tile with
-/// more text draws its picture under the last lines rather than smaller still.
-pub const MAX_TOP: f32 = 0.5;
+/// more text draws its picture under the last lines rather than smaller still. Six lines
+/// of text (a selected pair's path, wrapped stats, a key and the insets' "no room" line)
+/// take 0.64 of a 2 × 2 tile of an 800 × 450 view.
+pub const MAX_TOP: f32 = 0.7;
 
 /// The camera a comparison's tile of aspect `tile` (width ÷ height) draws with, in a view of
 /// aspect `main`: the shared camera with its vertical field widened when the tile is the
@@ -348,7 +351,8 @@ pub fn tile_camera(
         c.fov_y = 2.0 * ((camera.fov_y * 0.5).tan() * main / tile).atan();
     }
     c.top = top.clamp(0.0, MAX_TOP);
-    c.bottom = bottom.clamp(0.0, 0.8 - c.top);
+    // The insets leave the picture its share of what the text leaves.
+    c.bottom = bottom.clamp(0.0, (1.0 - c.top) * (1.0 - PICTURE_SHARE));
     c
 }
 

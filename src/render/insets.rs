@@ -144,8 +144,8 @@ pub fn inset_layout(
         bottom: 0.0,
         right: 0.0,
     };
-    // Alone, the figure takes the view below its text (at most half of it: the text's own
-    // cap) and above its legend.
+    // Alone, the figure takes the view below its text (which it keeps at most half of the
+    // view) and above its legend.
     let alone = |n: usize| Inset {
         rect: main,
         shown: true,
