@@ -5,8 +5,8 @@
 //! the labels anchored to the picture — contact points' impulses, faces, clip planes,
 //! Gauss-map points, joints' forces — which one placement pass
 //! ([`super::label_layout`]) keeps clear of each other, of the fixed text, of the contact
-//! markers and of the insets (but for their own labels). A contact point hidden behind a body (its dot not drawn, by the same
-//! test, as a ray cast) is labelled "· behind".
+//! markers and of the insets (but for their own labels). A contact point hidden behind a
+//! body (its dot not drawn, by the same test, as a ray cast) is labelled "· behind".
 //!
 //! The text at the top of each view is laid out first (`header.rs`): its height, the tallest
 //! side's, is what a comparison's tiles and the insets keep clear (and what decides whether
