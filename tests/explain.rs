@@ -397,3 +397,23 @@ fn the_momentum_check_of_two_jointed_balls_balances() {
         assert!((diff - expected).length() < 3e-4, "{mode:?}: {diff} vs {expected}");
     }
 }
+
+/// A worked example's figures show the bodies at the start of the step it explains, the step
+/// the document's title names: their titles say "start of step N", not the world's count of
+/// steps taken (N − 1). The clip figures name the body that holds the reference face, as
+/// "A" would read as a comparison's side.
+#[test]
+fn the_figures_name_the_step_they_start_and_the_reference_faces_body() {
+    let scene = load("crossed_edges.ron");
+    let (a, b) = (scene.body_index("ridge").unwrap(), scene.body_index("roof").unwrap());
+    let d = explain::explain(scene, "test", 90, (a, b), Some((960, 600))).unwrap();
+    assert!(d.title.contains("step 90"), "{}", d.title);
+    let figures: Vec<(&str, &str)> = d.figures().collect();
+    assert!(figures.len() >= 5, "{} figures", figures.len());
+    for (file, svg) in &figures {
+        assert!(svg.contains("start of step 90") && !svg.contains("step 89"), "{file}: its title");
+    }
+    let clips: Vec<&str> = figures.iter().filter(|(f, _)| f.starts_with("clip_")).map(|(_, s)| *s).collect();
+    assert!(clips.iter().any(|s| s.contains("reference face (on ridge)") || s.contains("reference face (on roof)")));
+    assert!(clips.iter().all(|s| !s.contains("(on A)") && !s.contains("(on B)")));
+}

@@ -342,3 +342,38 @@ fn a_small_comparison_draws_its_bodies_below_six_lines_of_text() {
         }
     }
 }
+
+/// A clip stage's picture by itself (`--view clip`, a worked example's clip figures) is framed
+/// on the two faces, and its caption and keys take the top third of a 576 × 360 figure: the
+/// faces are drawn below that text, not under it. The crossed edges at rest (step 90) put
+/// the incident face's corners under the clip key when the picture ignored the text.
+#[test]
+fn a_clip_stage_picture_draws_its_faces_below_its_text() {
+    use contactlab::view::Figure;
+    let size = (576.0, 360.0);
+    let main = Rect { x: 0.0, y: 0.0, w: size.0, h: size.1 };
+    for (name, pair, steps) in [
+        ("crossed_edges.ron", ("ridge", "roof"), 90),
+        ("box_on_box.ron", ("base", "box"), 1),
+        ("twisted_boxes.ron", ("lower", "upper"), 1),
+    ] {
+        let mut t = case(name, pair, &[Overlay::Contacts, Overlay::Clip], steps);
+        t.view.insets.solo = Some(Figure::Clip);
+        t.frame_clip(size.0 / size.1);
+        let clip = t.pair_debug().and_then(|p| p.clip.clone()).expect("a clip");
+        let stages = contactlab::render::views::clip_stage_count(t.pair_debug().unwrap()).unwrap();
+        t.selection.clip_stage = Some(stages - 1);
+        let layout = layouts(&mut t, size).remove(0);
+        let marker = |r: &egui::Rect| (r.width() - r.height()).abs() < 0.01 && r.width() <= 13.01;
+        let lowest = layout.obstacles.iter().filter(|o| !marker(o)).map(|o| o.max.y).fold(f32::MIN, f32::max);
+        assert!(lowest > 0.25 * size.1, "{name}: the text ends at {lowest}");
+        let pd = t.pair_debug().cloned();
+        let cam = t.view.side_view(main, main, 1, pd.as_ref(), 1.0, t.view.header).camera;
+        let vp = cam.view_proj(size.0 / size.1);
+        for p in clip.reference_polygon.iter().chain(&clip.incident_polygon) {
+            let q = vp.project_point3(*p);
+            let y = (0.5 - q.y * 0.5) * size.1;
+            assert!(y > lowest && y < size.1, "{name}: a face's corner at y {y}, the text ends at {lowest}");
+        }
+    }
+}

@@ -154,10 +154,14 @@ fn nearest_point(r: Rect, p: Pos2) -> Pos2 {
 
 /// Paints the layout: leader lines, plates, text.
 pub fn paint(painter: &egui::Painter, layout: &Layout) {
+    // Every leader first: one that crosses another label's plate passes under it instead of
+    // striking its text through.
     for p in &layout.placed {
         if let Some([a, b]) = p.leader {
             painter.line_segment([a, b], egui::Stroke::new(1.0, p.label.colour.gamma_multiply(0.7)));
         }
+    }
+    for p in &layout.placed {
         painter.rect_filled(p.rect, 3.0, p.label.plate);
         painter.text(p.rect.min + PAD, egui::Align2::LEFT_TOP, &p.label.text, p.label.font.clone(), p.label.colour);
     }
@@ -266,5 +270,31 @@ mod tests {
                 _ => assert!(!inset.intersects(p.rect), "{:?} over the inset", p.rect),
             }
         }
+    }
+
+    #[test]
+    fn every_leader_is_painted_before_any_plate() {
+        // Crowded labels: some are set away with leaders, which may cross another's plate.
+        let labels: Vec<Label> =
+            (0..12).map(|k| label(200.0 + k as f32, 150.0, &format!("{k}: 12.34 N·s"), 1)).collect();
+        let layout = place(labels, Vec::new(), measure);
+        let leaders = layout.placed.iter().filter(|p| p.leader.is_some()).count();
+        assert!(leaders >= 2, "{leaders} leaders");
+        let ctx = egui::Context::default();
+        let out = ctx.run_pass(egui::RawInput::default(), |ctx| {
+            paint(&ctx.layer_painter(egui::LayerId::background()), &layout);
+        });
+        let kinds: Vec<bool> = out
+            .shapes
+            .iter()
+            .filter_map(|c| match c.shape {
+                egui::Shape::LineSegment { .. } => Some(true),
+                egui::Shape::Rect(_) => Some(false),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(kinds.iter().filter(|k| **k).count(), leaders);
+        assert_eq!(kinds.iter().filter(|k| !**k).count(), layout.placed.len());
+        assert!(kinds.windows(2).all(|w| w[0] || !w[1]), "a leader painted after a plate: {kinds:?}");
     }
 }

@@ -368,7 +368,8 @@ fn teaching_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, main: Rect) {
     let vp = s.view.camera.view_proj(main.w / main.h.max(1.0));
     if let (Some(clip), false) = (&pd.clip, inset_alone(t)) {
         let centroid = |poly: &[glam::Vec3]| poly.iter().copied().sum::<glam::Vec3>() / poly.len().max(1) as f32;
-        let owner = if clip.reference_on_b { "B" } else { "A" };
+        // The body by name: in a comparison "A" would read as the tile "A: Naive".
+        let owner = reference_owner(t, pd);
         // The faces' names on plates in the faces' colours.
         let faces = [
             (&clip.reference_polygon, format!("reference face (on {owner})"), colors::REFERENCE),
@@ -469,12 +470,12 @@ fn pair_labels(s: &mut Scribe, t: &Testbed, w: &World, pd: &PairDebug, main: Rec
 
 /// The clip stage's caption when a stage is chosen (the panel's slider, `--clip-stage N`;
 /// stages numbered as `--clip-stage` numbers them, 0 the incident face): "clip stage 2 of
-/// 6: clipped by side plane 2 of the reference face (on A)". None when no stage is chosen.
+/// 6: clipped by side plane 2 of the reference face (on box)". None when no stage is chosen.
 pub fn clip_caption(t: &Testbed, pd: &PairDebug) -> Option<String> {
     let n = crate::render::views::clip_stage_count(pd)?;
     let k = t.selection.clip_stage?.min(n - 1);
     let clip = pd.clip.as_ref()?;
-    let owner = if clip.reference_on_b { "B" } else { "A" };
+    let owner = reference_owner(t, pd);
     let what = match k {
         0 => "the incident face, before clipping".to_string(),
         k if k < n - 2 => format!("clipped by side plane {k} of the reference face (on {owner})"),
@@ -485,4 +486,11 @@ pub fn clip_caption(t: &Testbed, pd: &PairDebug) -> Option<String> {
         _ => "reduced to at most four points".to_string(),
     };
     Some(format!("clip stage {k} of {}: {what}", n - 1))
+}
+
+/// The name of the body that holds the reference face of the pair's clip `pd` (its first
+/// body when there is no clip).
+fn reference_owner<'a>(t: &'a Testbed, pd: &PairDebug) -> &'a str {
+    let on_b = pd.clip.as_ref().is_some_and(|c| c.reference_on_b);
+    t.world().bodies().get(if on_b { pd.b } else { pd.a }).map_or("", |b| b.name.as_str())
 }

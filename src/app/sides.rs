@@ -338,7 +338,8 @@ pub const MAX_TOP: f32 = 0.7;
 /// its insets, which leave it [`PICTURE_SHARE`] of the rest). Two sides side by side then each show
 /// all that one side alone shows, smaller, not its middle half (a row of bodies across the
 /// view stays whole in both), and a small tile of a 2 × 2 grid keeps its bodies out from
-/// under its text. `bands` is None for a view of its own, which keeps the camera.
+/// under its text. `bands` is None for a view of its own (but a clip stage's picture), which
+/// keeps the camera.
 pub fn tile_camera(
     camera: &crate::view::Camera,
     main: f32,

@@ -37,6 +37,10 @@ pub struct ViewState {
     /// labels pass ([`crate::app::labels::paint`]): every tile of a comparison draws its
     /// picture below it ([`ViewState::side_view`]).
     pub header: f32,
+    /// The step whose start the picture shows, where that is not the world's count of steps
+    /// taken (a worked example draws the bodies before the step it explains): the titles
+    /// say "start of step N" ([`crate::app::labels`]).
+    pub start_of: Option<u64>,
 }
 
 impl Default for ViewState {
@@ -53,6 +57,7 @@ impl Default for ViewState {
             frame_ms: 0.0,
             ppp: 1.0,
             header: TILE_HEADER,
+            start_of: None,
         }
     }
 }
@@ -100,7 +105,8 @@ impl ViewState {
     /// points high. A comparison's tile keeps its picture below its text and above the
     /// insets drawn at its foot, which leave it [`super::sides::PICTURE_SHARE`] of the tile
     /// below the text (side by side, the two insets cover most of a tile's width); a view of
-    /// its own keeps the camera, its insets over the picture's corners.
+    /// its own keeps the camera, its insets over the picture's corners, but for a clip
+    /// stage's picture, which keeps its text clear as a tile does.
     pub fn side_view(
         &self,
         main: Rect,
@@ -125,7 +131,10 @@ impl ViewState {
             _ => 0.0,
         };
         let (aspect, h) = (|r: &Rect| r.w / r.h.max(1.0), tile.h.max(1.0));
-        let bands = (sides > 1).then(|| (header * ppp / h, below / h));
+        // A clip stage's picture is framed on the two faces (`Testbed::frame_clip`), so the
+        // faces it is about would lie under its caption and keys: it keeps them clear too.
+        let clip_alone = self.insets.solo == Some(Figure::Clip);
+        let bands = (sides > 1 || clip_alone).then(|| (header * ppp / h, below / h));
         let camera = tile_camera(&self.camera, aspect(&main), aspect(&tile), bands);
         SideView { camera, marks: mark_scale(main, tile, &camera), above, keep }
     }

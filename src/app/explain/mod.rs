@@ -208,6 +208,7 @@ fn draw_figures(scene: &LoadedScene, run: &Run, size: (u32, u32)) -> Figures {
     let mut t = Testbed::new(at_start, None);
     t.world_mut().set_watched(&[]);
     t.select_pair(run.a, run.b);
+    t.view.start_of = Some(run.step);
     let mut f = Figures::default();
     f.scene.push((
         "scene.svg".into(),

@@ -40,10 +40,15 @@ pub(super) fn header(
         }
         _ => None,
     };
+    let step = match t.view.start_of {
+        Some(n) => format!("start of step {n}"),
+        None => format!("step {}", w.step_count),
+    };
+    let scene = &t.session.scene.desc.name;
     let title = match (name, figure) {
-        (_, Some(f)) => format!("{f}   ·   {}   ·   step {}", t.session.scene.desc.name, w.step_count),
-        (Some(n), None) => format!("{n}: {method}   ·   {}   ·   step {}", t.session.scene.desc.name, w.step_count),
-        (None, None) => format!("{}   ·   step {}   ·   {method}", t.session.scene.desc.name, w.step_count),
+        (_, Some(f)) => format!("{f}   ·   {scene}   ·   {step}"),
+        (Some(n), None) => format!("{n}: {method}   ·   {scene}   ·   {step}"),
+        (None, None) => format!("{scene}   ·   {step}   ·   {method}"),
     };
     let at = s.p(main.x + 14.0 * u, main.y + 10.0 * u);
     s.fixed(at, Align2::LEFT_TOP, title, FontId::proportional(17.0), dark);
