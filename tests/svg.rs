@@ -407,3 +407,29 @@ fn a_tile_too_small_for_the_insets_says_so() {
     assert_eq!(note(&large), 0);
     assert_eq!(large.iter().filter(|s| *s == "Gauss maps").count(), 4, "{large:?}");
 }
+
+/// A body on a mesh along two normals (the V valley's box in its crease) has one manifold per
+/// normal group, and the second group's points are labelled "g2·0", "g2·1": the picture's
+/// text says what those names mean, once, only when they are drawn.
+#[test]
+fn a_second_normal_groups_labels_are_explained() {
+    let mut t = testbed("v_valley.ron");
+    let (a, b) =
+        (t.session.scene.body_index("valley").unwrap(), t.session.scene.body_index("frictionless box").unwrap());
+    t.select_pair(a, b);
+    for _ in 0..90 {
+        t.step_once();
+    }
+    let groups = t.world().contact_groups(a as u32, b as u32).count();
+    assert_eq!(groups, 1, "the box touches both slopes: one further group");
+    let texts = svg_texts(&mut t);
+    let labelled = texts.iter().filter(|s| s.starts_with("g2·")).count();
+    assert!(labelled >= 1, "{texts:?}");
+    let key =
+        texts.iter().filter(|s| s.starts_with("2 normal groups") && s.contains("g2·0, g2·1, … of group 2")).count();
+    assert_eq!(key, 1, "{texts:?}");
+    // A pair of two bodies off the mesh has no such line.
+    let c = t.session.scene.body_index("ball").unwrap();
+    t.select_pair(b, c);
+    assert!(svg_texts(&mut t).iter().all(|s| !s.contains("normal groups")));
+}

@@ -1,6 +1,7 @@
 //! The fixed text at the top of a view or a comparison's tile: the title, a side's stats,
 //! the keys of the time-of-impact ghosts, the joints and the solver graph, the selected
-//! pair's path and clip stage, the overlays' key, and a line saying when the view has no
+//! pair's path, its normal groups on a mesh (how their points' labels are named) and clip
+//! stage, the overlays' key, and a line saying when the view has no
 //! room for the insets. Its height is what a comparison's tile keeps clear above its
 //! picture ([`crate::app::view_state::ViewState::side_view`]).
 
@@ -146,6 +147,15 @@ pub(super) fn header(
         let at = s.p(main.x + 14.0 * u, line_y);
         s.fixed(at, Align2::LEFT_TOP, line, FontId::proportional(14.0), dark);
         line_y += 22.0 * u;
+    }
+    // A body on a mesh along several normals: how its points' labels are named.
+    let further = w.contact_groups(pd.a as u32, pd.b as u32).count();
+    if further > 0 && !inset_alone(t) {
+        let mut items = vec![format!("{} normal groups, one manifold each: points 0, 1, … of group 1", further + 1)];
+        items.extend((2..further + 2).map(|g| format!("g{g}·0, g{g}·1, … of group {g}")));
+        let at = s.p(main.x + 14.0 * u, line_y);
+        let lines = s.wrapped(at, &items, FontId::proportional(14.0), (main.w - 28.0 * u) / u);
+        line_y += 22.0 * u * lines as f32;
     }
     let stage = clip_caption(t, pd);
     if let Some(caption) = &stage {
