@@ -202,7 +202,6 @@ fn moving_bodies_stay_clear_of_the_title_and_legends() {
                 4 => t.set_sides(&[Naive, Iterative, Cyclone, Averaged]),
                 _ => {}
             }
-            let tiles = contactlab::app::sides::tiles(main, sides);
             for k in 0..=120 {
                 if sides == 4 && k == 1 {
                     // The first pair in contact (the first step has one in every scene but
@@ -215,7 +214,10 @@ fn moving_bodies_stay_clear_of_the_title_and_legends() {
                     t.view.overlays.enable(Overlay::Clip);
                 }
                 if k % 10 == 0 {
-                    for (side, (layout, r)) in layouts(&mut t, size).iter().zip(&tiles).enumerate() {
+                    let layouts = layouts(&mut t, size);
+                    // Above a comparison's key, as this step's labels pass laid it out.
+                    let tiles = t.view.tiles(main, sides, 1.0);
+                    for (side, (layout, r)) in layouts.iter().zip(&tiles).enumerate() {
                         // The obstacles are the fixed text, the contact markers (squares of 13
                         // points or less in a tile) and the insets (which a view of its own
                         // draws over its picture's corners: not text).
@@ -263,7 +265,7 @@ fn inset_titles_and_legends_fit_their_insets_and_clear_their_figures() {
             t.step_once();
         }
         let layouts = layouts(&mut t, size);
-        let tiles = contactlab::app::sides::tiles(main, t.sides.len());
+        let tiles = t.view.tiles(main, t.sides.len(), 1.0);
         for (k, (layout, tile)) in layouts.iter().zip(&tiles).enumerate() {
             let pd = t.sides.get(k).unwrap().pair_debug_cached(t.selected_pair()).cloned();
             let insets = t.view.insets(*tile, tiles.len(), pd.as_ref(), 1.0);
@@ -317,13 +319,13 @@ fn inset_titles_and_legends_fit_their_insets_and_clear_their_figures() {
     }
 }
 
-/// A small four-way picture (800 × 450, 2 × 2 tiles of 400 × 225 points)
-/// whose tiles each hold six lines of text (title, wrapped stats, the pair's path, the
-/// contacts' key and the insets' "no room" line, 0.64 of a tile) draws its picture below
-/// them, smaller, not under the last lines (with the text kept to at most half a tile, as
-/// before, the bodies ran under it).
+/// A small four-way picture (800 × 450, tiles of 400 × 208 points above the key, which the
+/// comparison writes once under its tiles) whose tiles each hold five lines of text (title,
+/// wrapped stats, the pair's path and the insets' "no room" line, more than half a tile)
+/// draws its picture below them, smaller, not under the last lines (with the text kept to at
+/// most half a tile, as before, the bodies ran under it).
 #[test]
-fn a_small_comparison_draws_its_bodies_below_six_lines_of_text() {
+fn a_small_comparison_draws_its_bodies_below_five_lines_of_text() {
     use contactlab::physics::SolverMode::{Averaged, Cyclone, Iterative, Naive};
     let mut t =
         case("crossed_edges.ron", ("ridge", "roof"), &[Overlay::Contacts, Overlay::Gauss, Overlay::Minkowski], 1);
@@ -332,8 +334,8 @@ fn a_small_comparison_draws_its_bodies_below_six_lines_of_text() {
     let size = (800.0, 450.0);
     let main = Rect { x: 0.0, y: 0.0, w: size.0, h: size.1 };
     let layouts = layouts(&mut t, size);
-    let tiles = contactlab::app::sides::tiles(main, 4);
-    assert!(t.view.header > 0.6 * tiles[0].h, "six lines: {} of {} points", t.view.header, tiles[0].h);
+    let tiles = t.view.tiles(main, 4, 1.0);
+    assert!(t.view.header > 0.5 * tiles[0].h, "five lines: {} of {} points", t.view.header, tiles[0].h);
     for (side, (layout, r)) in layouts.iter().zip(&tiles).enumerate() {
         let marker = |r: &egui::Rect| (r.width() - r.height()).abs() < 0.01 && r.width() <= 13.01;
         let lowest = layout.obstacles.iter().filter(|o| !marker(o)).map(|o| o.max.y).fold(f32::MIN, f32::max);

@@ -433,3 +433,39 @@ fn a_second_normal_groups_labels_are_explained() {
     t.select_pair(b, c);
     assert!(svg_texts(&mut t).iter().all(|s| !s.contains("normal groups")));
 }
+
+/// A comparison writes the overlays' key once, under its tiles, for every side: each colour
+/// any side shows is listed once (the naive and Cyclone sides of a box resting on a box keep
+/// speculative points, the iterative and averaged ones do not), not once per tile. A view of
+/// its own keeps its key under its title.
+#[test]
+fn a_comparison_writes_its_key_once_for_every_side() {
+    use contactlab::physics::SolverMode::{Averaged, Cyclone, Iterative, Naive};
+    let mut t = testbed("box_on_box.ron");
+    t.view.overlays = Overlays::default();
+    t.view.overlays.enable(Overlay::Contacts);
+    t.set_sides(&[Naive, Iterative, Cyclone, Averaged]);
+    for _ in 0..90 {
+        t.step_once();
+    }
+    let speculative = |w: &contactlab::physics::World| {
+        w.contacts().iter().flat_map(|c| c.manifold.points.iter()).any(|p| p.depth < 0.0)
+    };
+    let some: Vec<bool> = t.sides.iter().map(|s| speculative(&s.world)).collect();
+    assert!(some.contains(&true) && some.contains(&false), "speculative points on some sides only: {some:?}");
+    let texts = svg_texts(&mut t);
+    let count = |s: &str| texts.iter().filter(|x| x.as_str() == s).count();
+    assert_eq!(count("contacts:"), 1, "{texts:?}");
+    assert_eq!(count("touching"), 1);
+    assert_eq!(count("apart, within the margin (speculative)"), 1);
+    assert!(t.view.footer > 20.0, "the key's band: {} points", t.view.footer);
+    // The tiles share what the key leaves: none reaches into it.
+    let main = contactlab::render::draw::Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 };
+    for tile in t.view.tiles(main, 4, 1.0) {
+        assert!(tile.y + tile.h <= SIZE.1 as f32 - t.view.footer + 0.01, "{tile:?}");
+    }
+    t.set_sides(&[Iterative]);
+    let texts = svg_texts(&mut t);
+    assert_eq!(texts.iter().filter(|x| x.as_str() == "contacts:").count(), 1, "{texts:?}");
+    assert_eq!(t.view.footer, 0.0);
+}

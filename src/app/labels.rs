@@ -8,7 +8,9 @@
 //! markers and of the insets (but for their own labels). A contact point hidden behind a
 //! body (its dot not drawn, by the same test, as a ray cast) is labelled "· behind".
 //!
-//! The text at the top of each view is laid out first (`header.rs`): its height, the tallest
+//! A comparison writes the overlays' key once, under its tiles, for every side
+//! (`key_strip.rs`); the tiles share what it leaves ([`crate::app::view_state::ViewState::tiles`]).
+//! Then the text at the top of each view is laid out (`header.rs`): its height, the tallest
 //! side's, is what a comparison's tiles and the insets keep clear (and what decides whether
 //! the insets have room, for every side alike), so the labels run before the renderer
 //! draws (the window's frame, headless pictures and SVG alike) and refresh the records they
@@ -17,9 +19,10 @@
 mod graph_legend;
 mod header;
 mod insets;
+mod key_strip;
 
 use super::label_layout::{self, Label, Layout, Priority};
-use super::sides::{tiles, SideView, SIDE_NAMES};
+use super::sides::{above_key, SideView, SIDE_NAMES};
 use super::testbed::Testbed;
 use crate::physics::World;
 use crate::render::draw::Rect;
@@ -62,13 +65,19 @@ fn c32(c: [f32; 3]) -> Color32 {
 /// Returns each side's layout of the anchored labels (for tests).
 pub fn paint(ui: &mut egui::Ui, t: &mut Testbed, main: Rect) -> Vec<Layout> {
     t.refresh_records();
+    // A comparison's key goes once under its tiles, which share what it leaves.
+    t.view.footer = match t.sides.len() > 1 {
+        true => key_strip::paint(ui, t, main, &key_strip::merged_rows(t)),
+        false => 0.0,
+    };
     let (layouts, header) = paint_sides(ui, t, main);
     t.view.header = header;
     layouts
 }
 
 fn paint_sides(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> (Vec<Layout>, f32) {
-    let rects = tiles(main, t.sides.len());
+    let rects = t.view.tiles(main, t.sides.len(), ui.ctx().pixels_per_point());
+    let grid = above_key(main, t.sides.len(), t.view.footer * ui.ctx().pixels_per_point());
     let comparing = rects.len() > 1;
     let pair = t.selected_pair();
     let mut scribes = Vec::new();
@@ -100,11 +109,11 @@ fn paint_sides(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> (Vec<Layout>, f32)
     if comparing {
         let ppp = ui.ctx().pixels_per_point();
         let stroke = egui::Stroke::new(2.0, Color32::from_rgb(90, 95, 110));
-        let x = (main.x + (main.w * 0.5).floor()) / ppp;
-        ui.painter().line_segment([Pos2::new(x, main.y / ppp), Pos2::new(x, (main.y + main.h) / ppp)], stroke);
+        let x = (grid.x + (grid.w * 0.5).floor()) / ppp;
+        ui.painter().line_segment([Pos2::new(x, grid.y / ppp), Pos2::new(x, (grid.y + grid.h) / ppp)], stroke);
         if rects.len() > 2 {
-            let y = (main.y + (main.h * 0.5).floor()) / ppp;
-            ui.painter().line_segment([Pos2::new(main.x / ppp, y), Pos2::new((main.x + main.w) / ppp, y)], stroke);
+            let y = (grid.y + (grid.h * 0.5).floor()) / ppp;
+            ui.painter().line_segment([Pos2::new(grid.x / ppp, y), Pos2::new((grid.x + grid.w) / ppp, y)], stroke);
         }
     }
     (layouts, header)
@@ -227,21 +236,32 @@ impl<'a> Scribe<'a> {
         items: impl IntoIterator<Item = ([f32; 3], String)>,
         size: f32,
     ) -> usize {
-        let dark = self.text;
-        let font = FontId::proportional(size);
-        let r = self.fixed(at, Align2::LEFT_TOP, head, font.clone(), dark);
-        let (first, right) = (r.max.x + 6.0, self.tile.max.x - 8.0);
+        let (dark, font) = (self.text, FontId::proportional(size));
+        let items: Vec<([f32; 3], String)> = items.into_iter().collect();
+        let (places, lines) = self.swatch_places(at, &head, &items, &font);
+        self.fixed(at, Align2::LEFT_TOP, head, font.clone(), dark);
+        for ((colour, text), p) in items.into_iter().zip(places) {
+            let r = self.fixed(p, Align2::LEFT_TOP, text, font.clone(), dark);
+            self.painter.circle_filled(Pos2::new(r.min.x - 8.0, r.center().y), 5.0, c32(colour));
+        }
+        lines
+    }
+
+    /// Where [`Scribe::swatches`] writes each item's text for a row at `at` headed `head`, and
+    /// the number of lines it takes (nothing painted).
+    fn swatch_places(&self, at: Pos2, head: &str, items: &[([f32; 3], String)], font: &FontId) -> (Vec<Pos2>, usize) {
+        let (first, right) = (at.x + measure(self.ctx, head, font).x + 6.0, self.tile.max.x - 8.0);
         let (mut x, mut y, mut lines) = (first, at.y, 1);
-        for (colour, text) in items {
-            let width = measure(self.ctx, &text, &font).x;
+        let mut places = Vec::with_capacity(items.len());
+        for (_, text) in items {
+            let width = measure(self.ctx, text, font).x;
             if x > first && x + 14.0 + width > right {
                 (x, y, lines) = (first, y + 22.0, lines + 1);
             }
-            let r = self.fixed(Pos2::new(x + 14.0, y), Align2::LEFT_TOP, text, font.clone(), dark);
-            self.painter.circle_filled(Pos2::new(r.min.x - 8.0, r.center().y), 5.0, c32(colour));
-            x = r.max.x + 12.0;
+            places.push(Pos2::new(x + 14.0, y));
+            x += 14.0 + width + 12.0;
         }
-        lines
+        (places, lines)
     }
 
     /// An anchored label, placed by [`Scribe::finish`] within `within` (the tile if None).

@@ -403,6 +403,14 @@ pub fn mark_scale(main: Rect, tile: Rect, camera: &crate::view::Camera) -> f32 {
     (tile.w / main.w.max(1.0) * (1.0 - camera.top - camera.bottom)).clamp(0.0, 1.0).sqrt()
 }
 
+/// What the tiles of a comparison of `sides` sides share of the view `main`: all of it but a
+/// band `key` high (pixels) at its foot, where the comparison's key is written once for every
+/// side, rounded up to whole pixels; all of it for a view of its own.
+pub fn above_key(main: Rect, sides: usize, key: f32) -> Rect {
+    let key = if sides > 1 { key.max(0.0).ceil().min(main.h) } else { 0.0 };
+    Rect { h: main.h - key, ..main }
+}
+
 /// The tiles of `main` for `n` sides, A first: `main` itself for one side, its halves for
 /// two (A left), a 2×2 grid for three or four (A top left, B top right, C bottom left; a
 /// third side leaves the bottom right tile empty). Tile edges are whole pixels.

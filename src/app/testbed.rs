@@ -22,7 +22,7 @@ mod gif;
 mod replay;
 
 use super::session::Session;
-use super::sides::{tiles, Sides, SIDE_NAMES};
+use super::sides::{Sides, SIDE_NAMES};
 use super::view_state::{initial_camera, near_part, size};
 use super::{picking, selection::Selection, tools::Tools, view_state::ViewState};
 use crate::physics::{SolverMode, World};
@@ -364,7 +364,7 @@ impl Testbed {
         // The aspect of one side's tile (16:9 before the first frame is laid out).
         let r = self.view.rect;
         let aspect = if r.is_positive() && r.is_finite() {
-            let tile = tiles(Rect { x: 0.0, y: 0.0, w: r.width(), h: r.height() }, self.sides.len())[0];
+            let tile = self.view.tiles(Rect { x: 0.0, y: 0.0, w: r.width(), h: r.height() }, self.sides.len(), 1.0)[0];
             tile.w / tile.h
         } else {
             16.0 / 9.0
@@ -470,7 +470,7 @@ impl Testbed {
         self.refresh_records();
         let pair = self.selection.pair();
         let this: &'a Testbed = self;
-        let rects = tiles(main_rect, this.sides.len());
+        let rects = this.view.tiles(main_rect, this.sides.len(), this.view.ppp);
         let dt = this.timestep();
         let drag = this.session.drag;
         this.sides

@@ -37,6 +37,10 @@ pub struct ViewState {
     /// labels pass ([`crate::app::labels::paint`]): every tile of a comparison draws its
     /// picture below it ([`ViewState::side_view`]).
     pub header: f32,
+    /// Height (egui points) of a comparison's key, drawn once under its tiles for every side
+    /// in the last labels pass ([`crate::app::labels::paint`]); 0 for a view of its own. The
+    /// tiles share what is above it ([`ViewState::tiles`]).
+    pub footer: f32,
     /// The step whose start the picture shows, where that is not the world's count of steps
     /// taken (a worked example draws the bodies before the step it explains): the titles
     /// say "start of step N" ([`crate::app::labels`]).
@@ -57,12 +61,19 @@ impl Default for ViewState {
             frame_ms: 0.0,
             ppp: 1.0,
             header: TILE_HEADER,
+            footer: 0.0,
             start_of: None,
         }
     }
 }
 
 impl ViewState {
+    /// The tiles of the view `main` (pixels, `ppp` to a point) for `sides` sides
+    /// ([`super::sides::tiles`]), above a comparison's key ([`ViewState::footer`]).
+    pub fn tiles(&self, main: Rect, sides: usize, ppp: f32) -> Vec<Rect> {
+        super::sides::tiles(super::sides::above_key(main, sides, self.footer * ppp), sides)
+    }
+
     /// The insets of tile `tile` (pixels, `ppp` to a point; the whole view for one side) of
     /// a view showing `sides` sides, for the selected pair's records `pair` there: below the
     /// tile's text ([`crate::render::insets::inset_layout`]).

@@ -15,7 +15,6 @@
 //! The frame also runs the keys ([`super::input::dispatch`]) and the floating windows.
 
 use super::panels::{panel, PANEL_WIDTH};
-use super::sides::tiles;
 use super::testbed::Testbed;
 use crate::render::draw::Rect;
 use crate::view::Figure;
@@ -61,7 +60,7 @@ pub fn frame(ui: &mut egui::Ui, t: &mut Testbed) -> Rect {
 /// tiles ([`crate::app::view_state::ViewState::side_view`]).
 fn camera_of(t: &Testbed, rect: egui::Rect) -> crate::view::Camera {
     let (main, tile) = (in_rect(t.view.rect), in_rect(rect));
-    let k = tiles(main, t.sides.len()).iter().position(|r| *r == tile).unwrap_or(0);
+    let k = t.view.tiles(main, t.sides.len(), 1.0).iter().position(|r| *r == tile).unwrap_or(0);
     let pd = t.sides.get(k).and_then(|s| s.pair_debug_cached(t.selected_pair()));
     t.view.side_view(main, tile, t.sides.len(), pd, 1.0, t.view.header).camera
 }
@@ -88,7 +87,8 @@ pub fn project(t: &Testbed, rect: egui::Rect, w: Vec3) -> Pos2 {
 /// The tile (egui points) of the view `rect` under `p`: the whole view, or the tile of the
 /// side it lies in (every tile shows the same bodies through the same camera).
 fn side_rect(t: &Testbed, rect: egui::Rect, p: Pos2) -> egui::Rect {
-    tiles(in_rect(rect), t.sides.len())
+    t.view
+        .tiles(in_rect(rect), t.sides.len(), 1.0)
         .into_iter()
         .map(|r| egui::Rect::from_min_size(Pos2::new(r.x, r.y), egui::vec2(r.w, r.h)))
         .find(|r| r.contains(p))
@@ -99,7 +99,7 @@ fn side_rect(t: &Testbed, rect: egui::Rect, p: Pos2) -> egui::Rect {
 fn inset_at(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> Option<Figure> {
     t.selected_pair()?;
     let q = (p.x * ppp, p.y * ppp);
-    let sides = tiles(main, t.sides.len());
+    let sides = t.view.tiles(main, t.sides.len(), ppp);
     let k = sides.iter().position(|r| r.contains(q))?;
     let pd = t.sides.get(k)?.pair_debug_cached(t.selected_pair());
     let [g, m] = t.view.insets(sides[k], sides.len(), pd, ppp);
@@ -114,7 +114,7 @@ fn inset_at(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> Option<Figure> {
 
 /// Whether `p` (egui points) lies in a side's tile (three sides leave a corner empty).
 fn in_a_tile(t: &Testbed, rect: egui::Rect, p: Pos2) -> bool {
-    tiles(in_rect(rect), t.sides.len()).iter().any(|r| r.contains((p.x, p.y)))
+    t.view.tiles(in_rect(rect), t.sides.len(), 1.0).iter().any(|r| r.contains((p.x, p.y)))
 }
 
 fn over_inset(t: &Testbed, main: Rect, p: Pos2, ppp: f32) -> bool {

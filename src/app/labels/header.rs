@@ -1,9 +1,9 @@
-//! The fixed text at the top of a view or a comparison's tile: the title, a side's stats,
-//! the keys of the time-of-impact ghosts, the joints and the solver graph, the selected
-//! pair's path, its normal groups on a mesh (how their points' labels are named) and clip
-//! stage, the overlays' key, and a line saying when the view has no
-//! room for the insets. Its height is what a comparison's tile keeps clear above its
-//! picture ([`crate::app::view_state::ViewState::side_view`]).
+//! The fixed text at the top of a view or a comparison's tile: the title, a side's stats, the
+//! keys of the time-of-impact ghosts, the joints and the solver graph, the selected pair's
+//! path, its normal groups on a mesh (how their points' labels are named) and clip stage, the
+//! overlays' key (in a view of its own; a comparison writes it once, `key_strip.rs`), and a
+//! line saying when the view has no room for the insets. Its height is what a comparison's
+//! tile keeps clear above its picture ([`crate::app::view_state::ViewState::side_view`]).
 
 use super::graph_legend::graph_legend;
 use super::{c32, clip_caption, inset_alone, Scribe};
@@ -109,7 +109,8 @@ pub(super) fn header(
     // The contact, impulse, box and axis overlays' key: below the selected pair's path and
     // clip caption (a clip stage's picture names its stage right under the title).
     let overlay_key = |s: &mut Scribe, mut y: f32| {
-        if !inset_alone(t) {
+        // A comparison writes it once, under its tiles (`key_strip`).
+        if !inset_alone(t) && name.is_none() {
             let clip = pd.map(|p| (p, t.selection.clip_stage));
             for row in crate::render::key::rows(w, &t.view.overlays, &t.selection.bodies, clip) {
                 let lines = s.swatches(s.p(main.x + 14.0 * u, y), row.head.into(), row.items, 14.0);

@@ -1,0 +1,60 @@
+//! A comparison's key, written once under its tiles: the rows of the overlays' key
+//! ([`crate::render::key::rows`]) of every side, merged (a colour one side shows and another
+//! does not is listed once), across the whole view. Each tile then keeps only its own text:
+//! its title, stats, the selected pair's path, and the keys that differ from side to side
+//! (the joints', the solver graph's, the time-of-impact ghosts'). Four tiles each repeating
+//! the same two- or three-line key left a 2 × 2 picture a third of its tile.
+
+use super::{inset_alone, Scribe};
+use crate::app::testbed::Testbed;
+use crate::render::draw::Rect;
+use crate::render::key::KeyRow;
+use egui::{Color32, FontId};
+
+/// The key rows of every side of `t`, merged: each head once, in the order the sides first
+/// write it, with every item any side writes under it, once, in the order first written.
+pub(super) fn merged_rows(t: &Testbed) -> Vec<KeyRow> {
+    let pair = t.selected_pair();
+    let mut merged: Vec<KeyRow> = Vec::new();
+    for side in t.sides.iter() {
+        let pd = side.pair_debug_cached(pair).filter(|_| pair.is_some() && !inset_alone(t));
+        let clip = pd.map(|p| (p, t.selection.clip_stage));
+        for row in crate::render::key::rows(&side.world, &t.view.overlays, &t.selection.bodies, clip) {
+            match merged.iter_mut().find(|m| m.head == row.head) {
+                Some(m) => {
+                    for item in row.items {
+                        if !m.items.iter().any(|i| i.1 == item.1) {
+                            m.items.push(item);
+                        }
+                    }
+                }
+                None => merged.push(row),
+            }
+        }
+    }
+    merged
+}
+
+/// Writes `rows` at the foot of the view `main` (pixels) under a line across it, and returns
+/// the band's height in points (0 when there are no rows).
+pub(super) fn paint(ui: &egui::Ui, t: &Testbed, main: Rect, rows: &[KeyRow]) -> f32 {
+    if rows.is_empty() {
+        return 0.0;
+    }
+    let mut s = Scribe::new(ui, t, main);
+    let u = s.ppp;
+    let font = FontId::proportional(14.0);
+    let x = main.x + 14.0 * u;
+    let lines: usize = rows.iter().map(|r| s.swatch_places(s.p(x, main.y), r.head, &r.items, &font).1).sum();
+    // 8 points above the first line, 22 a line, 4 below the last.
+    let height = 12.0 + 22.0 * lines as f32;
+    let top = main.y + main.h - (height * u).ceil();
+    let stroke = egui::Stroke::new(2.0, Color32::from_rgb(90, 95, 110));
+    s.painter.line_segment([s.p(main.x, top), s.p(main.x + main.w, top)], stroke);
+    let mut y = top + 8.0 * u;
+    for row in rows {
+        let lines = s.swatches(s.p(x, y), row.head.into(), row.items.iter().cloned(), 14.0);
+        y += 22.0 * u * lines as f32;
+    }
+    height
+}
