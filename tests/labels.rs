@@ -379,3 +379,36 @@ fn a_clip_stage_picture_draws_its_faces_below_its_text() {
         }
     }
 }
+
+/// No line of a comparison's fixed text runs out of its tile: the solver graph's legend (its
+/// head is wider than half a 1200-point view) breaks its line instead, in two and four
+/// sides, on a pile and on a jointed bridge.
+#[test]
+fn a_comparisons_text_stays_in_its_tile() {
+    use contactlab::physics::SolverMode::{Averaged, Cyclone, Iterative, Naive};
+    let size = (1200.0, 675.0);
+    let main = Rect { x: 0.0, y: 0.0, w: size.0, h: size.1 };
+    for name in ["pyramid_20.ron", "rope_bridge.ron"] {
+        for modes in [&[Naive, Iterative][..], &[Naive, Iterative, Cyclone, Averaged]] {
+            let path = scene::scenes_dir().join(name);
+            let mut t = Testbed::new(scene::load(&path).unwrap(), Some(path));
+            t.view.overlays.enable(Overlay::Graph);
+            t.set_sides(modes);
+            for _ in 0..5 {
+                t.step_once();
+            }
+            let layouts = layouts(&mut t, size);
+            for (k, (layout, tile)) in layouts.iter().zip(t.view.tiles(main, modes.len(), 1.0)).enumerate() {
+                let right = tile.x + tile.w + 2.0;
+                assert!(layout.obstacles.len() >= 4, "{name}: side {k} has its text");
+                for o in &layout.obstacles {
+                    assert!(
+                        o.max.x <= right,
+                        "{name}, {} sides: side {k}'s text at {o:?} runs past {right}",
+                        modes.len()
+                    );
+                }
+            }
+        }
+    }
+}

@@ -469,3 +469,16 @@ fn a_comparison_writes_its_key_once_for_every_side() {
     assert_eq!(texts.iter().filter(|x| x.as_str() == "contacts:").count(), 1, "{texts:?}");
     assert_eq!(t.view.footer, 0.0);
 }
+
+/// The joints' key, the same colours on every side, goes once under a comparison's tiles too.
+#[test]
+fn a_jointed_comparison_writes_the_joints_key_once() {
+    use contactlab::physics::SolverMode::{Iterative, Naive};
+    let mut t = testbed("rope_bridge.ron");
+    t.set_sides(&[Naive, Iterative]);
+    t.step_once();
+    let texts = svg_texts(&mut t);
+    let count = |s: &str| texts.iter().filter(|x| x.as_str() == s).count();
+    assert_eq!(count("joints:"), 1, "{texts:?}");
+    assert_eq!(count("anchor on A"), 1, "{texts:?}");
+}

@@ -33,12 +33,14 @@ pub(super) fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32
     };
     let threads = w.threads();
     let head = match w.colour_counts() {
-        Some(_) => format!(
-            "solver graph: dot = graph colour of its manifold or joint (one colour's batches run at once on {threads} thread{})",
-            if threads == 1 { "" } else { "s" }
-        ),
-        None => format!("{}: contacts solved in one sequence (no graph colours)", w.settings.mode.name()),
+        Some(_) => [
+            "solver graph: dot = graph colour of its manifold or joint".to_string(),
+            format!("(one colour's batches run at once on {threads} thread{})", if threads == 1 { "" } else { "s" }),
+        ],
+        None => [format!("{}: contacts solved in one sequence", w.settings.mode.name()), "(no graph colours)".into()],
     };
+    // A line wider than the tile (a comparison's tile is half the view) breaks in two.
+    let width = s.tile.max.x - x / u - 8.0;
     // The islands on a line of their own: the head is already as wide as a tile of four.
     let plural = if islands == 1 { "" } else { "s" };
     let islands_line = match asleep_islands {
@@ -46,11 +48,10 @@ pub(super) fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32
         k if k == islands => format!("body colour = its island ({islands} island{plural}, all asleep)"),
         k => format!("body colour = its island ({islands} island{plural}, {k} asleep: sleepers are not solved)"),
     };
-    for (text, size) in [(head, 14.0), (islands_line, 13.0)] {
-        let at = s.p(x, y);
-        s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(size), dark);
-        y += 20.0 * u;
-    }
+    let lines = one_line_or_two(s, s.p(x, y), &head, FontId::proportional(14.0), width);
+    y += (20.0 + 22.0 * (lines - 1) as f32) * u;
+    s.fixed(s.p(x, y), Align2::LEFT_TOP, islands_line, FontId::proportional(13.0), dark);
+    y += 20.0 * u;
     // A row of swatches per coloured kind: manifolds, then joints.
     for (what, counts) in [("manifolds", w.colour_counts()), ("joints", w.joint_colour_counts())] {
         let Some(counts) = counts else { continue };
@@ -78,12 +79,26 @@ pub(super) fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32
     let solved = w.solved_joint_count();
     if solved > 0 && w.joint_colour_counts().is_none() {
         let at = s.p(x, y);
-        let text = format!(
-            "joint order: {solved} solved one after another, in slot order (coloured from {} solved joints on)",
-            crate::physics::joint::colours::COLOUR_FROM
-        );
-        s.fixed(at, Align2::LEFT_TOP, text, FontId::proportional(13.0), dark);
-        y += 22.0 * u;
+        let parts = [
+            format!("joint order: {solved} solved one after another, in slot order"),
+            format!("(coloured from {} solved joints on)", crate::physics::joint::colours::COLOUR_FROM),
+        ];
+        let lines = one_line_or_two(s, at, &parts, FontId::proportional(13.0), width);
+        y += 22.0 * u * lines as f32;
     }
     y
+}
+
+/// Writes `parts` at `at` joined by a space on one line when that fits `width` points, else
+/// each on a line of its own (22 points apart); returns the lines used.
+fn one_line_or_two(s: &mut Scribe, at: egui::Pos2, parts: &[String; 2], font: FontId, width: f32) -> usize {
+    let whole = parts.join(" ");
+    if super::measure(s.ctx, &whole, &font).x <= width {
+        s.fixed(at, Align2::LEFT_TOP, whole, font, s.text);
+        return 1;
+    }
+    for (k, part) in parts.iter().enumerate() {
+        s.fixed(at + egui::vec2(0.0, 22.0 * k as f32), Align2::LEFT_TOP, part, font.clone(), s.text);
+    }
+    2
 }

@@ -92,8 +92,8 @@ pub(super) fn header(
         let lines = s.swatches(at, format!("time of impact, step {}:", rec.step), items, 14.0);
         line_y += 22.0 * u * lines as f32;
     }
-    // The joints' drawing: what its colours mean.
-    if !inset_alone(t) {
+    // The joints' drawing: what its colours mean (a comparison writes it once, `key_strip`).
+    if !inset_alone(t) && name.is_none() {
         let joints = side.joints();
         let selected = t.selection.joint.and_then(|h| joints.iter().position(|r| r.handle == h));
         let key = crate::render::joints::key(w, joints, selected, t.timestep());

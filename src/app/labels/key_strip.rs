@@ -1,8 +1,9 @@
-//! A comparison's key, written once under its tiles: the rows of the overlays' key
-//! ([`crate::render::key::rows`]) of every side, merged (a colour one side shows and another
-//! does not is listed once), across the whole view. Each tile then keeps only its own text:
-//! its title, stats, the selected pair's path, and the keys that differ from side to side
-//! (the joints', the solver graph's, the time-of-impact ghosts'). Four tiles each repeating
+//! A comparison's key, written once under its tiles: the rows of the joints' key
+//! ([`crate::render::joints::key`]) and the overlays' ([`crate::render::key::rows`]) of every
+//! side, merged (a colour one side shows and another does not is listed once), across the
+//! whole view. Each tile then keeps only its own text: its title, stats, the selected pair's
+//! path, and the legends that count what differs from side to side (the solver graph's
+//! colours and islands, the time-of-impact ghosts' step). Four tiles each repeating
 //! the same two- or three-line key left a 2 × 2 picture a third of its tile.
 
 use super::{inset_alone, Scribe};
@@ -16,10 +17,19 @@ use egui::{Color32, FontId};
 pub(super) fn merged_rows(t: &Testbed) -> Vec<KeyRow> {
     let pair = t.selected_pair();
     let mut merged: Vec<KeyRow> = Vec::new();
-    for side in t.sides.iter() {
-        let pd = side.pair_debug_cached(pair).filter(|_| pair.is_some() && !inset_alone(t));
+    for side in t.sides.iter().filter(|_| !inset_alone(t)) {
+        let pd = side.pair_debug_cached(pair).filter(|_| pair.is_some());
         let clip = pd.map(|p| (p, t.selection.clip_stage));
-        for row in crate::render::key::rows(&side.world, &t.view.overlays, &t.selection.bodies, clip) {
+        // The joints' drawing first, as a view of its own writes it.
+        let joints = side.joints();
+        let selected = t.selection.joint.and_then(|h| joints.iter().position(|r| r.handle == h));
+        let key = crate::render::joints::key(&side.world, joints, selected, t.timestep());
+        let joints = (!key.is_empty()).then(|| KeyRow {
+            head: "joints:",
+            items: key.into_iter().map(|(c, text)| (c, text.to_string())).collect(),
+        });
+        let overlays = crate::render::key::rows(&side.world, &t.view.overlays, &t.selection.bodies, clip);
+        for row in joints.into_iter().chain(overlays) {
             match merged.iter_mut().find(|m| m.head == row.head) {
                 Some(m) => {
                     for item in row.items {
