@@ -195,7 +195,7 @@ fn jointed_pictures_carry_the_joints_key() {
     // The door: one motorised hinge with limits, drawn in detail.
     let door = svg_texts(&mut run("door.ron", 60));
     assert!(door.iter().any(|s| s == "joints:"), "{door:?}");
-    for item in ["anchor on A", "anchor on B", "axis", "limits", "joint force (N)"] {
+    for item in ["anchor on body A", "anchor on body B", "axis", "limits", "joint force (N)"] {
         assert!(door.iter().any(|s| s == item), "{item}: {door:?}");
     }
     assert!(!door.iter().any(|s| s == "stretched or broken"), "{door:?}");
@@ -226,7 +226,7 @@ fn jointed_pictures_carry_the_joints_key() {
     // selected link is drawn in detail, and the key gains its force.
     let mut chain = run("chain_50.ron", 60);
     let plain = svg_texts(&mut chain);
-    for item in ["joints:", "anchor on A", "anchor on B", "body centre to anchor"] {
+    for item in ["joints:", "anchor on body A", "anchor on body B", "body centre to anchor"] {
         assert!(plain.iter().any(|s| s == item), "{item}: {plain:?}");
     }
     assert!(!plain.iter().any(|s| s == "axis" || s == "joint force (N)" || s == "stretched or broken"), "{plain:?}");
@@ -453,17 +453,20 @@ fn a_comparison_writes_its_key_once_for_every_side() {
     };
     let some: Vec<bool> = t.sides.iter().map(|s| speculative(&s.world)).collect();
     assert!(some.contains(&true) && some.contains(&false), "speculative points on some sides only: {some:?}");
-    let texts = svg_texts(&mut t);
+    let doc_text = vector::svg(&mut t, SIZE);
+    let doc = roxmltree::Document::parse(&doc_text).expect("well-formed XML");
+    let texts = texts(&doc);
     let count = |s: &str| texts.iter().filter(|x| x.as_str() == s).count();
     assert_eq!(count("contacts:"), 1, "{texts:?}");
     assert_eq!(count("touching"), 1);
     assert_eq!(count("apart, within the margin (speculative)"), 1);
     assert!(t.view.footer > 20.0, "the key's band: {} points", t.view.footer);
-    // The tiles share what the key leaves: none reaches into it.
+    // The key is written below every tile (its baseline under the lowest tile's foot).
     let main = contactlab::render::draw::Rect { x: 0.0, y: 0.0, w: SIZE.0 as f32, h: SIZE.1 as f32 };
-    for tile in t.view.tiles(main, 4, 1.0) {
-        assert!(tile.y + tile.h <= SIZE.1 as f32 - t.view.footer + 0.01, "{tile:?}");
-    }
+    let foot = t.view.tiles(main, 4, 1.0).iter().map(|r| r.y + r.h).fold(0.0, f32::max);
+    let key = doc.descendants().find(|n| n.has_tag_name("text") && n.text() == Some("contacts:")).unwrap();
+    let y: f32 = key.attribute("y").expect("a text's y").parse().unwrap();
+    assert!(y > foot + 10.0 && y < SIZE.1 as f32, "the key's line at y {y}, the tiles' foot at {foot}");
     t.set_sides(&[Iterative]);
     let texts = svg_texts(&mut t);
     assert_eq!(texts.iter().filter(|x| x.as_str() == "contacts:").count(), 1, "{texts:?}");
@@ -480,5 +483,5 @@ fn a_jointed_comparison_writes_the_joints_key_once() {
     let texts = svg_texts(&mut t);
     let count = |s: &str| texts.iter().filter(|x| x.as_str() == s).count();
     assert_eq!(count("joints:"), 1, "{texts:?}");
-    assert_eq!(count("anchor on A"), 1, "{texts:?}");
+    assert_eq!(count("anchor on body A"), 1, "{texts:?}");
 }

@@ -605,3 +605,42 @@ fn the_threads_slider_sets_the_steps_threads_and_the_panel_shows_each_threads_sh
         assert_eq!((p.pose.pos, p.velocity), (q.pose.pos, q.velocity), "{} differs on two threads", p.name);
     }
 }
+
+/// The wheel over a comparison's key (the band under its tiles, which shows no picture)
+/// zooms towards the camera's target, as over nothing: the point "under" it is in no tile.
+/// Over a tile it zooms towards what lies under the cursor, and the target moves.
+#[test]
+fn the_wheel_over_a_comparisons_key_zooms_towards_the_target() {
+    let wheel = |over_key: bool| {
+        let mut t = testbed("box_on_box.ron");
+        t.start_compare(SolverMode::Naive);
+        let mut h = window_harness(t);
+        h.run();
+        // The key's band as the labels would lay it out (this harness draws no labels).
+        h.state_mut().view.footer = 60.0;
+        h.run();
+        let rect = central_rect(&h);
+        let p = match over_key {
+            true => egui::pos2(rect.min.x + 0.2 * rect.width(), rect.max.y - 20.0),
+            false => egui::pos2(rect.min.x + 0.2 * rect.width(), rect.max.y - 100.0),
+        };
+        let (target, distance) = (h.state().view.camera.target, h.state().view.camera.distance);
+        h.hover_at(p);
+        h.run();
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, 40.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+            modifiers: egui::Modifiers::NONE,
+        });
+        for _ in 0..20 {
+            h.run();
+        }
+        let c = h.state().view.camera;
+        assert!(c.distance < 0.95 * distance, "the wheel zoomed in: {} → {}", distance, c.distance);
+        c.target.distance(target)
+    };
+    assert!(wheel(true) < 1e-4, "over the key the target stays");
+    assert!(wheel(false) > 1e-3, "over a tile the target moves towards the cursor");
+}

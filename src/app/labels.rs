@@ -8,13 +8,14 @@
 //! markers and of the insets (but for their own labels). A contact point hidden behind a
 //! body (its dot not drawn, by the same test, as a ray cast) is labelled "· behind".
 //!
-//! A comparison writes the overlays' key once, under its tiles, for every side
-//! (`key_strip.rs`); the tiles share what it leaves ([`crate::app::view_state::ViewState::tiles`]).
-//! Then the text at the top of each view is laid out (`header.rs`): its height, the tallest
-//! side's, is what a comparison's tiles and the insets keep clear (and what decides whether
-//! the insets have room, for every side alike), so the labels run before the renderer
-//! draws (the window's frame, headless pictures and SVG alike) and refresh the records they
-//! read themselves. Limits: text taller than 0.7 of a tile still runs over its picture.
+//! A comparison writes the joints' and the overlays' keys once, under its tiles, for every side
+//! (`key_strip.rs`); the tiles share what it leaves
+//! ([`crate::app::view_state::ViewState::tiles`]). Then the text at the top of each view is
+//! laid out (`header.rs`): its height, the tallest side's, is what a comparison's tiles and the
+//! insets keep clear (and what decides whether the insets have room, for every side alike), so
+//! the labels run before the renderer draws (the window's frame, headless pictures and SVG
+//! alike) and refresh the records they read themselves. Limits: text taller than 0.7 of a tile
+//! still runs over its picture.
 
 mod graph_legend;
 mod header;
@@ -55,7 +56,7 @@ fn c32(c: [f32; 3]) -> Color32 {
 }
 
 /// Paints the labels for a main view occupying `main` (physical pixels): one set per side
-/// of a comparison, in its tile ([`super::sides::tiles`]), each with its own method, stats
+/// of a comparison, in its tile ([`crate::app::view_state::ViewState::tiles`]), each with its own method, stats
 /// and pair labels, and a line between the tiles. Each side's text at the top of its tile
 /// is laid out first; the tallest side's height is kept in
 /// [`crate::app::view_state::ViewState::header`], and every tile of a comparison draws its

@@ -1,15 +1,15 @@
 //! The running worlds: one [`Side`] per resolution method shown. One side is the ordinary
 //! testbed; two to four are a comparison, every side a copy of the same scene stepped in
-//! lockstep under its own method and drawn in its own tile of the view through the one
-//! camera (1×2 for two sides, 2×2 for three or four, as Solver2D shows its 2D solvers). A
-//! tile narrower than the view widens the camera's field to the view's width, and every
-//! tile draws its picture below its text ([`SideView`]: the title, stats, keys and the
-//! selected pair's path, as high as the labels measured the tallest side's) and above its
-//! Gauss-map and Minkowski insets, which leave it [`PICTURE_SHARE`] of the tile below the
-//! text or are not drawn: each side shows all that one side alone would, smaller, clear of
-//! its text and insets, and every side at the same size.
-//! Limits: text taller than 0.7 of a tile ([`MAX_TOP`]) still runs over the picture; below
-//! that, the picture can be small.
+//! lockstep under its own method and drawn in its own tile of the view through the one camera
+//! (1×2 for two sides, 2×2 for three or four, as Solver2D shows its 2D solvers). A tile
+//! narrower than the view widens the camera's field to the view's width, and every tile draws
+//! its picture below its text ([`SideView`]: the title, stats, the legends that differ from
+//! side to side and the selected pair's path, as high as the labels measured the tallest
+//! side's; the keys all sides share are written once under the tiles, [`above_key`]) and above
+//! its Gauss-map and Minkowski insets, which leave it [`PICTURE_SHARE`] of the tile below the
+//! text or are not drawn: each side shows all that one side alone would, smaller, clear of its
+//! text and insets, and every side at the same size. Limits: text taller than 0.7 of a tile
+//! ([`MAX_TOP`]) still runs over the picture; below that, the picture can be small.
 //!
 //! Each side owns what belongs to its world alone: the world, its deepest penetration since
 //! the start, its cached debug records of the selected pair, the continuous-collision record
@@ -321,14 +321,14 @@ fn wake_all(w: &mut World) {
 }
 
 /// Height (egui points) a comparison's tile keeps clear at its top before its labels have
-/// measured their text (title, stats and a key line): [`crate::app::view_state::ViewState::header`]
+/// measured their text (title, stats and a line): [`crate::app::view_state::ViewState::header`]
 /// until the first labels pass.
 pub const TILE_HEADER: f32 = 80.0;
 
 /// The largest fraction of a comparison's tile its text keeps clear at the top: a tile with
-/// more text draws its picture under the last lines rather than smaller still. Six lines
-/// of text (a selected pair's path, wrapped stats, a key and the insets' "no room" line)
-/// take 0.64 of a 2 × 2 tile of an 800 × 450 view.
+/// more text draws its picture under the last lines rather than smaller still. Five lines
+/// of text (a selected pair's path, wrapped stats and the insets' "no room" line) take 0.59
+/// of a 2 × 2 tile of an 800 × 450 view, above the key.
 pub const MAX_TOP: f32 = 0.7;
 
 /// The camera a comparison's tile of aspect `tile` (width ÷ height) draws with, in a view of

@@ -460,7 +460,7 @@ impl Testbed {
     }
 
     /// Frame inputs for the renderer: one per side, each in its tile of `main_rect`
-    /// ([`super::sides::tiles`]).
+    /// ([`super::view_state::ViewState::tiles`]).
     pub fn frame_inputs<'a>(
         &'a mut self,
         size: (u32, u32),

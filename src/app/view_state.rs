@@ -144,10 +144,12 @@ impl ViewState {
         let (aspect, h) = (|r: &Rect| r.w / r.h.max(1.0), tile.h.max(1.0));
         // A clip stage's picture is framed on the two faces (`Testbed::frame_clip`), so the
         // faces it is about would lie under its caption and keys: it keeps them clear too.
-        let clip_alone = self.insets.solo == Some(Figure::Clip);
+        let clip_alone = self.insets.solo == Some(Figure::Clip) && pair.is_some();
         let bands = (sides > 1 || clip_alone).then(|| (header * ppp / h, below / h));
         let camera = tile_camera(&self.camera, aspect(&main), aspect(&tile), bands);
-        SideView { camera, marks: mark_scale(main, tile, &camera), above, keep }
+        // A view of its own keeps its lines and dots whole (a clip stage's picture too).
+        let marks = if sides > 1 { mark_scale(main, tile, &camera) } else { 1.0 };
+        SideView { camera, marks, above, keep }
     }
 
     /// Fits the camera to the selected pair `(a, b)` of `world` (key F with a pair

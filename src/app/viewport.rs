@@ -85,13 +85,15 @@ pub fn project(t: &Testbed, rect: egui::Rect, w: Vec3) -> Pos2 {
 }
 
 /// The tile (egui points) of the view `rect` under `p`: the whole view, or the tile of the
-/// side it lies in (every tile shows the same bodies through the same camera).
+/// side it lies in (every tile shows the same bodies through the same camera); outside every
+/// tile (a comparison's key, the empty corner of three sides), the nearest, whose picture
+/// a drag carried out of it goes on through.
 fn side_rect(t: &Testbed, rect: egui::Rect, p: Pos2) -> egui::Rect {
     t.view
         .tiles(in_rect(rect), t.sides.len(), 1.0)
         .into_iter()
         .map(|r| egui::Rect::from_min_size(Pos2::new(r.x, r.y), egui::vec2(r.w, r.h)))
-        .find(|r| r.contains(p))
+        .min_by(|a, b| a.distance_sq_to_pos(p).total_cmp(&b.distance_sq_to_pos(p)))
         .unwrap_or(rect)
 }
 
@@ -168,6 +170,8 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
             Some(p) if over_inset(t, main, p, ppp) => {
                 Gesture::Inset(inset_at(t, main, p, ppp).unwrap_or(Figure::Gauss))
             }
+            // Outside every tile (a comparison's key) nothing is under the cursor to drag.
+            Some(p) if !in_a_tile(t, rect, p) => Gesture::Orbit,
             Some(p) => {
                 let (o, d) = ray(t, side_rect(t, rect, p), p);
                 match t.pick(o, d) {
@@ -216,11 +220,17 @@ fn view_input(ui: &mut egui::Ui, t: &mut Testbed, rect: egui::Rect, main: Rect) 
         let lines = ui.input(|i| i.smooth_scroll_delta.y) / 40.0;
         if lines != 0.0 {
             if let Some(p) = r.hover_pos() {
-                let (o, d) = ray(t, side_rect(t, rect, p), p);
-                // Zoom towards what is under the cursor, or the point at the target's depth.
-                let focus = match t.pick(o, d) {
-                    Some((_, dist)) => o + d * dist,
-                    None => o + d * (t.view.camera.target - o).length(),
+                // Zoom towards what is under the cursor, or the point at the target's depth;
+                // over a comparison's key, towards the target.
+                let focus = match in_a_tile(t, rect, p) {
+                    true => {
+                        let (o, d) = ray(t, side_rect(t, rect, p), p);
+                        match t.pick(o, d) {
+                            Some((_, dist)) => o + d * dist,
+                            None => o + d * (t.view.camera.target - o).length(),
+                        }
+                    }
+                    false => t.view.camera.target,
                 };
                 t.view.camera.zoom_towards(focus, 0.88f32.powf(lines));
             }

@@ -213,8 +213,8 @@ pub fn key(world: &World, records: &[JointRecord], selected: Option<usize>, dt: 
     draw(&mut drawn, world, records, selected, dt, |out, a, b, c, w| out.push(Segment::line(a, b, c, w)));
     let used = |c: &[f32; 3]| drawn.iter().any(|s| s.color[..3] == c[..]);
     let items = [
-        (ANCHOR_A, "anchor on A"),
-        (ANCHOR_B, "anchor on B"),
+        (ANCHOR_A, "anchor on body A"),
+        (ANCHOR_B, "anchor on body B"),
         (LINK, "body centre to anchor"),
         (SPAN, "rope, rod or travel"),
         (AXIS, "axis"),

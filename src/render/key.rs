@@ -1,7 +1,7 @@
 //! The overlays' key: what the colours of the contact, impulse, box and axis overlays mean,
 //! row by row, listing only what the picture shows (the labels paint the rows under the
-//! title, beside the joints' key and the solver graph's legend, so a picture needs no
-//! caption added by hand).
+//! title, beside the joints' key and the solver graph's legend, or a comparison's once under
+//! its tiles, so a picture needs no caption added by hand).
 //!
 //! The rows follow the drawing's own tests in [`super::views`] (a contact dot for every
 //! point when the contacts overlay is on and the graph's is not, an impulse arrow only when
