@@ -412,3 +412,33 @@ fn a_comparisons_text_stays_in_its_tile() {
         }
     }
 }
+
+/// A comparison's key keeps its band while the comparison, its overlays, the selected pair
+/// and the view's size stay: back at the first step of a drop, where no contact exists and
+/// the key has no row, the tiles keep the size they had with the contacts' row (a row that
+/// came and went with the contacts moved every tile's picture).
+#[test]
+fn a_comparisons_key_keeps_its_band_while_the_layout_stays() {
+    use contactlab::physics::SolverMode::{Iterative, Naive};
+    let size = (800.0, 450.0);
+    let main = Rect { x: 0.0, y: 0.0, w: size.0, h: size.1 };
+    let path = scene::scenes_dir().join("single_box_drop.ron");
+    let mut t = Testbed::new(scene::load(&path).unwrap(), Some(path));
+    t.set_sides(&[Naive, Iterative]);
+    layouts(&mut t, size);
+    assert_eq!(t.view.footer, 0.0, "no contact yet: no key");
+    for _ in 0..50 {
+        t.step_once();
+    }
+    layouts(&mut t, size);
+    let (band, tiles) = (t.view.footer, t.view.tiles(main, 2, 1.0));
+    assert!(band > 20.0, "the contacts' key: {band} points");
+    t.seek(0);
+    assert!(t.world().contacts().iter().all(|c| c.manifold.points.is_empty()));
+    layouts(&mut t, size);
+    assert_eq!((t.view.footer, t.view.tiles(main, 2, 1.0)), (band, tiles));
+    // A new overlay lays the band out afresh.
+    t.view.overlays = contactlab::view::Overlays::default();
+    layouts(&mut t, size);
+    assert_eq!(t.view.footer, 0.0);
+}

@@ -66,11 +66,16 @@ fn c32(c: [f32; 3]) -> Color32 {
 /// Returns each side's layout of the anchored labels (for tests).
 pub fn paint(ui: &mut egui::Ui, t: &mut Testbed, main: Rect) -> Vec<Layout> {
     t.refresh_records();
-    // A comparison's key goes once under its tiles, which share what it leaves.
-    t.view.footer = match t.sides.len() > 1 {
-        true => key_strip::paint(ui, t, main, &key_strip::merged_rows(t)),
-        false => 0.0,
-    };
+    // A comparison's key goes once under its tiles, which share what it leaves. Its band
+    // keeps the largest height it has had while the comparison, its overlays, the selected
+    // pair and the view's size stay the same: a row that comes and goes with the contacts
+    // does not move every tile's picture.
+    let rows = if t.sides.len() > 1 { key_strip::merged_rows(t) } else { Vec::new() };
+    let needed = key_strip::height(ui, t, main, &rows);
+    let layout = (t.sides.len(), t.view.overlays, t.selected_pair(), [main.w, main.h]);
+    let band = if t.view.key_layout == Some(layout) { needed.max(t.view.footer) } else { needed };
+    key_strip::paint(ui, t, main, &rows, band);
+    (t.view.footer, t.view.key_layout) = (band, Some(layout));
     let (layouts, header) = paint_sides(ui, t, main);
     t.view.header = header;
     layouts

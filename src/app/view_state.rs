@@ -11,6 +11,10 @@ use crate::scene::LoadedScene;
 use crate::view::{Camera, Insets, Look, Overlays};
 use glam::Vec3;
 
+/// What a comparison's key band was laid out for ([`ViewState::key_layout`]): the number of
+/// sides, the overlays, the selected pair and the view's size in pixels.
+pub type KeyLayout = (usize, Overlays, Option<(usize, usize)>, [f32; 2]);
+
 /// The view (module docs).
 #[derive(Clone, Debug)]
 pub struct ViewState {
@@ -41,6 +45,9 @@ pub struct ViewState {
     /// in the last labels pass ([`crate::app::labels::paint`]); 0 for a view of its own. The
     /// tiles share what is above it ([`ViewState::tiles`]).
     pub footer: f32,
+    /// What the key's band was last laid out for (sides, overlays, selected pair, the view's
+    /// size in pixels): while it stays, the band keeps the largest height it has had.
+    pub key_layout: Option<KeyLayout>,
     /// The step whose start the picture shows, where that is not the world's count of steps
     /// taken (a worked example draws the bodies before the step it explains): the titles
     /// say "start of step N" ([`crate::app::labels`]).
@@ -62,6 +69,7 @@ impl Default for ViewState {
             ppp: 1.0,
             header: TILE_HEADER,
             footer: 0.0,
+            key_layout: None,
             start_of: None,
         }
     }

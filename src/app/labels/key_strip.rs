@@ -1,10 +1,15 @@
 //! A comparison's key, written once under its tiles: the rows of the joints' key
 //! ([`crate::render::joints::key`]) and the overlays' ([`crate::render::key::rows`]) of every
-//! side, merged (a colour one side shows and another does not is listed once), across the
-//! whole view. Each tile then keeps only its own text: its title, stats, the selected pair's
-//! path, and the legends that count what differs from side to side (the solver graph's
-//! colours and islands, the time-of-impact ghosts' step). Four tiles each repeating
-//! the same two- or three-line key left a 2 × 2 picture a third of its tile.
+//! side, merged (a colour one side shows and another does not is listed once), across the whole
+//! view. Each tile then keeps only its own text: its title, stats, the selected pair's path,
+//! and the legends that count what differs from side to side (the solver graph's colours and
+//! islands, the time-of-impact ghosts' step). Four tiles each repeating the same two- or
+//! three-line key left a 2 × 2 picture a third of its tile.
+//!
+//! The band keeps the largest height it has had while the comparison, its overlays, the
+//! selected pair and the view's size stay ([`crate::app::view_state::ViewState::key_layout`]),
+//! so the tiles do not move as rows come and go with the contacts. Limits: a frame sequence
+//! (`--frames`) whose key grows partway still moves its pictures once, at that frame.
 
 use super::{inset_alone, Scribe};
 use crate::app::testbed::Testbed;
@@ -45,19 +50,28 @@ pub(super) fn merged_rows(t: &Testbed) -> Vec<KeyRow> {
     merged
 }
 
-/// Writes `rows` at the foot of the view `main` (pixels) under a line across it, and returns
-/// the band's height in points (0 when there are no rows).
-pub(super) fn paint(ui: &egui::Ui, t: &Testbed, main: Rect, rows: &[KeyRow]) -> f32 {
+/// The height in points of the band `rows` need across the view `main` (pixels): 0 for none.
+pub(super) fn height(ui: &egui::Ui, t: &Testbed, main: Rect, rows: &[KeyRow]) -> f32 {
     if rows.is_empty() {
         return 0.0;
     }
+    let s = Scribe::new(ui, t, main);
+    let font = FontId::proportional(14.0);
+    let at = s.p(main.x + 14.0 * s.ppp, main.y);
+    let lines: usize = rows.iter().map(|r| s.swatch_places(at, r.head, &r.items, &font).1).sum();
+    // 8 points above the first line, 22 a line, 4 below the last.
+    12.0 + 22.0 * lines as f32
+}
+
+/// Writes `rows` at the top of a band `height` points high (at least [`height`]'s) at the
+/// foot of the view `main` (pixels), under a line across it.
+pub(super) fn paint(ui: &egui::Ui, t: &Testbed, main: Rect, rows: &[KeyRow], height: f32) {
+    if height <= 0.0 {
+        return;
+    }
     let mut s = Scribe::new(ui, t, main);
     let u = s.ppp;
-    let font = FontId::proportional(14.0);
     let x = main.x + 14.0 * u;
-    let lines: usize = rows.iter().map(|r| s.swatch_places(s.p(x, main.y), r.head, &r.items, &font).1).sum();
-    // 8 points above the first line, 22 a line, 4 below the last.
-    let height = 12.0 + 22.0 * lines as f32;
     let top = main.y + main.h - (height * u).ceil();
     let stroke = egui::Stroke::new(2.0, Color32::from_rgb(90, 95, 110));
     s.painter.line_segment([s.p(main.x, top), s.p(main.x + main.w, top)], stroke);
@@ -66,5 +80,4 @@ pub(super) fn paint(ui: &egui::Ui, t: &Testbed, main: Rect, rows: &[KeyRow]) -> 
         let lines = s.swatches(s.p(x, y), row.head.into(), row.items.iter().cloned(), 14.0);
         y += 22.0 * u * lines as f32;
     }
-    height
 }
