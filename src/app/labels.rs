@@ -55,15 +55,15 @@ fn c32(c: [f32; 3]) -> Color32 {
     Color32::from_rgb(r, g, b)
 }
 
-/// Paints the labels for a main view occupying `main` (physical pixels): one set per side
-/// of a comparison, in its tile ([`crate::app::view_state::ViewState::tiles`]), each with its own method, stats
-/// and pair labels, and a line between the tiles. Each side's text at the top of its tile
-/// is laid out first; the tallest side's height is kept in
+/// Paints the labels for a main view occupying `main` (physical pixels): one set per side of a
+/// comparison, in its tile ([`crate::app::view_state::ViewState::tiles`]), each with its own
+/// method, stats and pair labels, and a line between the tiles. Each side's text at the top of
+/// its tile is laid out first; the tallest side's height is kept in
 /// [`crate::app::view_state::ViewState::header`], and every tile of a comparison draws its
-/// picture below it, so that all show the scene at one size (the camera the anchored
-/// labels, the renderer and the window's clicks all use:
-/// [`crate::app::view_state::ViewState::side_view`]).
-/// Returns each side's layout of the anchored labels (for tests).
+/// picture below it, so that all show the scene at one size (the camera the anchored labels,
+/// the renderer and the window's clicks all use:
+/// [`crate::app::view_state::ViewState::side_view`]). Returns each side's layout of the
+/// anchored labels (for tests).
 pub fn paint(ui: &mut egui::Ui, t: &mut Testbed, main: Rect) -> Vec<Layout> {
     t.refresh_records();
     // A comparison's key goes once under its tiles, which share what it leaves. Its band
@@ -215,7 +215,11 @@ impl<'a> Scribe<'a> {
     /// line spacing) before an item that would pass `width` points; painted now and kept clear
     /// of. Returns the number of rows.
     fn wrapped(&mut self, at: Pos2, items: &[String], font: FontId, width: f32) -> usize {
-        let sep = "   ·   ";
+        self.wrapped_with(at, items, "   ·   ", font, width)
+    }
+
+    /// [`Scribe::wrapped`] with the items joined by `sep`.
+    fn wrapped_with(&mut self, at: Pos2, items: &[String], sep: &str, font: FontId, width: f32) -> usize {
         let mut rows: Vec<String> = vec![String::new()];
         for item in items {
             let row = rows.last_mut().expect("a row");

@@ -18,8 +18,8 @@ pub struct Camera {
     /// Vertical field of view (radians).
     pub fov_y: f32,
     /// Fraction of the view's height kept clear at the top (a comparison's tile keeps its
-    /// title, stats and the selected pair's path there; an inset its title): the picture is drawn, shrunk by
-    /// `1 − top − bottom`, centred in the rest. 0 for a view of its own.
+    /// title, stats and the selected pair's path there; an inset its title): the picture is
+    /// drawn, shrunk by `1 − top − bottom`, centred in the rest. 0 for a view of its own.
     pub top: f32,
     /// Fraction of the view's height kept clear at the bottom (an inset's legend).
     pub bottom: f32,

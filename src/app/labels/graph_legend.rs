@@ -39,7 +39,8 @@ pub(super) fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32
         ],
         None => [format!("{}: contacts solved in one sequence", w.settings.mode.name()), "(no graph colours)".into()],
     };
-    // A line wider than the tile (a comparison's tile is half the view) breaks in two.
+    // A line wider than the tile (a comparison's tile is half the view) breaks in two
+    // (`Scribe::wrapped_with`, the parts joined by a space when they fit).
     let width = s.tile.max.x - x / u - 8.0;
     // The islands on a line of their own: the head is already as wide as a tile of four.
     let plural = if islands == 1 { "" } else { "s" };
@@ -48,7 +49,7 @@ pub(super) fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32
         k if k == islands => format!("body colour = its island ({islands} island{plural}, all asleep)"),
         k => format!("body colour = its island ({islands} island{plural}, {k} asleep: sleepers are not solved)"),
     };
-    let lines = one_line_or_two(s, s.p(x, y), &head, FontId::proportional(14.0), width);
+    let lines = s.wrapped_with(s.p(x, y), &head, " ", FontId::proportional(14.0), width);
     y += (20.0 + 22.0 * (lines - 1) as f32) * u;
     s.fixed(s.p(x, y), Align2::LEFT_TOP, islands_line, FontId::proportional(13.0), dark);
     y += 20.0 * u;
@@ -83,22 +84,8 @@ pub(super) fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32
             format!("joint order: {solved} solved one after another, in slot order"),
             format!("(coloured from {} solved joints on)", crate::physics::joint::colours::COLOUR_FROM),
         ];
-        let lines = one_line_or_two(s, at, &parts, FontId::proportional(13.0), width);
+        let lines = s.wrapped_with(at, &parts, " ", FontId::proportional(13.0), width);
         y += 22.0 * u * lines as f32;
     }
     y
-}
-
-/// Writes `parts` at `at` joined by a space on one line when that fits `width` points, else
-/// each on a line of its own (22 points apart); returns the lines used.
-fn one_line_or_two(s: &mut Scribe, at: egui::Pos2, parts: &[String; 2], font: FontId, width: f32) -> usize {
-    let whole = parts.join(" ");
-    if super::measure(s.ctx, &whole, &font).x <= width {
-        s.fixed(at, Align2::LEFT_TOP, whole, font, s.text);
-        return 1;
-    }
-    for (k, part) in parts.iter().enumerate() {
-        s.fixed(at + egui::vec2(0.0, 22.0 * k as f32), Align2::LEFT_TOP, part, font.clone(), s.text);
-    }
-    2
 }

@@ -6,6 +6,7 @@
 //! tile keeps clear above its picture ([`crate::app::view_state::ViewState::side_view`]).
 
 use super::graph_legend::graph_legend;
+use super::key_strip::{joints_row, overlay_rows};
 use super::{c32, clip_caption, inset_alone, Scribe};
 use crate::app::sides::Side;
 use crate::app::testbed::Testbed;
@@ -93,15 +94,9 @@ pub(super) fn header(
         line_y += 22.0 * u * lines as f32;
     }
     // The joints' drawing: what its colours mean (a comparison writes it once, `key_strip`).
-    if !inset_alone(t) && name.is_none() {
-        let joints = side.joints();
-        let selected = t.selection.joint.and_then(|h| joints.iter().position(|r| r.handle == h));
-        let key = crate::render::joints::key(w, joints, selected, t.timestep());
-        if !key.is_empty() {
-            let at = s.p(main.x + 14.0 * u, line_y);
-            let lines = s.swatches(at, "joints:".into(), key.into_iter().map(|(c, text)| (c, text.to_string())), 14.0);
-            line_y += 22.0 * u * lines as f32;
-        }
+    if let Some(row) = joints_row(t, side).filter(|_| !inset_alone(t) && name.is_none()) {
+        let lines = s.swatches(s.p(main.x + 14.0 * u, line_y), row.head.into(), row.items, 14.0);
+        line_y += 22.0 * u * lines as f32;
     }
     if t.view.overlays.has(Overlay::Graph) {
         line_y = graph_legend(s, w, main.x + 14.0 * u, line_y);
@@ -111,8 +106,7 @@ pub(super) fn header(
     let overlay_key = |s: &mut Scribe, mut y: f32| {
         // A comparison writes it once, under its tiles (`key_strip`).
         if !inset_alone(t) && name.is_none() {
-            let clip = pd.map(|p| (p, t.selection.clip_stage));
-            for row in crate::render::key::rows(w, &t.view.overlays, &t.selection.bodies, clip) {
+            for row in overlay_rows(t, w, pd) {
                 let lines = s.swatches(s.p(main.x + 14.0 * u, y), row.head.into(), row.items, 14.0);
                 y += 22.0 * u * lines as f32;
             }

@@ -12,9 +12,12 @@
 //! (`--frames`) whose key grows partway still moves its pictures once, at that frame.
 
 use super::{inset_alone, Scribe};
+use crate::app::sides::Side;
 use crate::app::testbed::Testbed;
+use crate::physics::World;
 use crate::render::draw::Rect;
 use crate::render::key::KeyRow;
+use crate::view::PairDebug;
 use egui::{Color32, FontId};
 
 /// The key rows of every side of `t`, merged: each head once, in the order the sides first
@@ -24,17 +27,8 @@ pub(super) fn merged_rows(t: &Testbed) -> Vec<KeyRow> {
     let mut merged: Vec<KeyRow> = Vec::new();
     for side in t.sides.iter().filter(|_| !inset_alone(t)) {
         let pd = side.pair_debug_cached(pair).filter(|_| pair.is_some());
-        let clip = pd.map(|p| (p, t.selection.clip_stage));
         // The joints' drawing first, as a view of its own writes it.
-        let joints = side.joints();
-        let selected = t.selection.joint.and_then(|h| joints.iter().position(|r| r.handle == h));
-        let key = crate::render::joints::key(&side.world, joints, selected, t.timestep());
-        let joints = (!key.is_empty()).then(|| KeyRow {
-            head: "joints:",
-            items: key.into_iter().map(|(c, text)| (c, text.to_string())).collect(),
-        });
-        let overlays = crate::render::key::rows(&side.world, &t.view.overlays, &t.selection.bodies, clip);
-        for row in joints.into_iter().chain(overlays) {
+        for row in joints_row(t, side).into_iter().chain(overlay_rows(t, &side.world, pd)) {
             match merged.iter_mut().find(|m| m.head == row.head) {
                 Some(m) => {
                     for item in row.items {
@@ -48,6 +42,22 @@ pub(super) fn merged_rows(t: &Testbed) -> Vec<KeyRow> {
         }
     }
     merged
+}
+
+/// The joints' key of side `side` ([`crate::render::joints::key`]): None when no joint is
+/// drawn.
+pub(super) fn joints_row(t: &Testbed, side: &Side) -> Option<KeyRow> {
+    let joints = side.joints();
+    let selected = t.selection.joint.and_then(|h| joints.iter().position(|r| r.handle == h));
+    let key = crate::render::joints::key(&side.world, joints, selected, t.timestep());
+    (!key.is_empty())
+        .then(|| KeyRow { head: "joints:", items: key.into_iter().map(|(c, text)| (c, text.to_string())).collect() })
+}
+
+/// The overlays' key of world `w` with the selected pair's records `pd`
+/// ([`crate::render::key::rows`], the clip stage the selection shows).
+pub(super) fn overlay_rows(t: &Testbed, w: &World, pd: Option<&PairDebug>) -> Vec<KeyRow> {
+    crate::render::key::rows(w, &t.view.overlays, &t.selection.bodies, pd.map(|p| (p, t.selection.clip_stage)))
 }
 
 /// The height in points of the band `rows` need across the view `main` (pixels): 0 for none.
