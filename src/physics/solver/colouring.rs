@@ -6,16 +6,18 @@
 //! one colour therefore share no dynamic body: the SIMD solver ([`super::wide`]) puts four
 //! of them in the lanes of one batch, and solving them one after another (the scalar path,
 //! [`super::iterative`]) is the same Gauss–Seidel sweep. Within a colour the manifolds are
-//! sorted by point count (stable), so batches hold manifolds of equal size. Manifolds that
-//! find no colour (a body touching more than about [`COLOURS`] others) come last.
+//! sorted by point count and then by which of their points start idle
+//! ([`ContactConstraint::idle`]), stably, so batches hold manifolds of equal size whose idle
+//! points share slots. Manifolds that find no colour (a body touching more than about
+//! [`COLOURS`] others) come last.
 //!
 //! Each body keeps a mask of the colours it already uses (one bit per colour), so a
 //! manifold's colour is the lowest bit free in both its bodies' masks: one test whatever the
-//! number of colours tried. The order (colour by colour, by point count within a colour) is
-//! one stable counting sort on both keys.
+//! number of colours tried. The order (colour by colour; by point count and idle points
+//! within a colour) is one stable counting sort on one key.
 //!
 //! What the greedy step reads of each constraint (its bodies, which of them move, its point
-//! count: 12 bytes) is gathered first, in blocks on the world's threads; the greedy step
+//! count and idle points: 12 bytes) is gathered first, in blocks on the world's threads; the greedy step
 //! then reads that list in order on the calling thread instead of half a kilobyte per
 //! constraint.
 //!
@@ -36,11 +38,11 @@ pub struct Colouring {
     /// Per constraint, what the greedy step reads of it ([`Ends`]), gathered on the threads
     /// first so that the step reads 12 bytes a constraint in order.
     ends: Vec<Ends>,
-    /// Per constraint, its place in the sort: colour, then point count ([`sort_key`]; its
-    /// colour is the key ÷ 4).
-    key: Vec<u8>,
-    /// Constraint indices, colour by colour (sorted by point count within a colour), the
-    /// uncoloured last.
+    /// Per constraint, its place in the sort: colour, then point count and idle points
+    /// ([`sort_key`]; its colour is the key ÷ [`KEYS_PER_COLOUR`]).
+    key: Vec<u16>,
+    /// Constraint indices, colour by colour (sorted by point count and idle points within a
+    /// colour), the uncoloured last.
     order: Vec<u32>,
     /// Manifolds per colour after the last colouring (uncoloured last), for statistics and
     /// tests.
@@ -48,13 +50,14 @@ pub struct Colouring {
 }
 
 /// What the colouring reads of one constraint: its bodies, which of them move (bit 0: A,
-/// bit 1: B) and its point count.
+/// bit 1: B), its point count and its idle points ([`ContactConstraint::idle`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct Ends {
     a: u32,
     b: u32,
     moves: u8,
     count: u8,
+    idle: u8,
 }
 
 /// Fewest constraints a worker thread gathers at once: fewer are gathered on the calling
@@ -87,18 +90,29 @@ pub(crate) fn first_free(used: &mut [u64], words: usize, a: Option<(usize, u64)>
     COLOURS
 }
 
-/// Sort keys: four point counts per colour, and one for the uncoloured.
-const SORT_KEYS: usize = 4 * COLOURS + 1;
+/// Sort keys within a colour: one per point count and set of idle points among them
+/// (16 for four points, 8 for three, 4 for two, 2 for one).
+pub const KEYS_PER_COLOUR: usize = 30;
 
-/// Where a constraint of colour `colour` with `count` points goes in the order: colour by
-/// colour and, within one, four points first (so `colour` is the key ÷ 4). Manifolds of one
-/// colour share no dynamic body, so their order is free: sorted by point count, the batches
-/// hold manifolds of equal size and skip empty slots. The uncoloured keep pair order, last.
-fn sort_key(colour: usize, count: u32) -> usize {
+/// Sort keys: [`KEYS_PER_COLOUR`] per colour, and one for the uncoloured.
+const SORT_KEYS: usize = KEYS_PER_COLOUR * COLOURS + 1;
+
+/// Where a constraint of colour `colour` with `count` points, of which the bits of `idle`
+/// start idle, goes in the order: colour by colour (so `colour` is the key ÷
+/// [`KEYS_PER_COLOUR`]) and, within one, four points first, and for each count by its idle
+/// points. Manifolds of one colour share no dynamic body, so their order is free: sorted
+/// this way, the batches hold manifolds of equal size (and skip empty slots) whose idle
+/// points lie in the same slots (whose friction rows are then skipped in every lane). The
+/// uncoloured keep pair order, last.
+fn sort_key(colour: usize, count: u32, idle: u32) -> usize {
     if colour < COLOURS {
-        4 * colour + 4 - count.clamp(1, 4) as usize
+        let count = count.clamp(1, 4) as usize;
+        // Where each count's keys start: 4 points 0..16, 3 points 16..24, 2 points 24..28,
+        // 1 point 28..30.
+        let first = [28, 24, 16, 0][count - 1];
+        KEYS_PER_COLOUR * colour + first + (idle as usize & ((1 << count) - 1))
     } else {
-        4 * COLOURS
+        KEYS_PER_COLOUR * COLOURS
     }
 }
 
@@ -124,7 +138,13 @@ impl Colouring {
                         prefetch(&ahead.count);
                     }
                     let moves = |body: u32| u8::from(bodies[body as usize].inv_mass > 0.0);
-                    *e = Ends { a: c.a, b: c.b, moves: moves(c.a) | moves(c.b) << 1, count: c.count.min(4) as u8 };
+                    *e = Ends {
+                        a: c.a,
+                        b: c.b,
+                        moves: moves(c.a) | moves(c.b) << 1,
+                        count: c.count.min(4) as u8,
+                        idle: c.idle as u8,
+                    };
                 }
             });
         }
@@ -148,13 +168,13 @@ impl Colouring {
                     self.used[b] |= 1 << chosen;
                 }
             }
-            let key = sort_key(chosen, u32::from(e.count));
-            self.key.push(key as u8);
+            let key = sort_key(chosen, u32::from(e.count), u32::from(e.idle));
+            self.key.push(key as u16);
             self.counts[chosen] += 1;
             start[key + 1] += 1;
         }
         // Stable counting sort of the constraint indices by colour and, within a colour, by
-        // point count.
+        // point count and idle points.
         for k in 0..SORT_KEYS {
             start[k + 1] += start[k];
         }
@@ -168,7 +188,7 @@ impl Colouring {
 
     /// The colour constraint `i` took ([`COLOURS`]: none, solved after the colours).
     pub fn colour_of(&self, i: usize) -> u8 {
-        self.key.get(i).map_or(COLOURS as u8, |k| k / 4)
+        self.key.get(i).map_or(COLOURS as u8, |&k| (k as usize / KEYS_PER_COLOUR) as u8)
     }
 
     /// The constraints of each colour, in order (empty colours included).
@@ -206,7 +226,7 @@ mod tests {
     /// body sets ([`first_free`], which the joints use): random graphs of 60 bodies (one in
     /// five static) and up to 400 manifolds, with a hub body touching more bodies than there
     /// are colours. Every manifold takes the reference's colour; the order is colour by colour,
-    /// four points first within a colour (ties in pair order), the uncoloured last in pair
+    /// four points first within a colour, then by idle points (ties in pair order), the uncoloured last in pair
     /// order; and no two manifolds of one colour share a moving body.
     #[test]
     fn colours_match_the_greedy_rule_and_the_order_is_sorted() {
@@ -226,7 +246,8 @@ mod tests {
                 let (a, b) = if constraints.len() % 3 == 0 { (1, pick()) } else { (pick(), pick()) };
                 if a != b {
                     let count = 1 + (rng.next_f32() * 4.0) as u32 % 4;
-                    constraints.push(ContactConstraint { a, b, count, ..Default::default() });
+                    let idle = (rng.next_f32() * 16.0) as u32 % (1 << count);
+                    constraints.push(ContactConstraint { a, b, count, idle, ..Default::default() });
                 }
             }
             colouring.colour(&constraints, &bodies, &Workers::default());
@@ -240,9 +261,14 @@ mod tests {
                 assert_eq!(colouring.colour_of(i) as usize, k, "round {round}, manifold {i}");
             }
             let mut order: Vec<u32> = (0..m as u32).collect();
+            // Within a colour: four points first, then by the set of idle points.
             let key = |i: &u32| {
-                let k = want[*i as usize];
-                (k, if k < COLOURS { 4 - constraints[*i as usize].count.clamp(1, 4) } else { 0 })
+                let (k, c) = (want[*i as usize], &constraints[*i as usize]);
+                if k < COLOURS {
+                    (k, 4 - c.count.clamp(1, 4), c.idle)
+                } else {
+                    (k, 0, 0)
+                }
             };
             order.sort_by_key(key);
             assert_eq!(colouring.order(), order.as_slice(), "round {round}");

@@ -145,6 +145,11 @@ pub struct ContactConstraint {
     pub points: [ConstraintPoint; 4],
     /// Number of points used.
     pub count: u32,
+    /// Bit k: point k starts the step apart and holding no impulse (a speculative point
+    /// that stayed apart last step). The colouring puts manifolds whose points are idle in
+    /// the same places side by side, so that a SIMD batch's slot is idle in every lane and
+    /// its friction rows are skipped ([`super::wide`]); the numbers do not depend on it.
+    pub idle: u32,
     /// The rounding of A's and of B's shape (a sphere's or a capsule's radius, else 0): the
     /// part of each lever arm along the normal that stays pointing at the other body while
     /// the body turns ([`ConstraintPoint::separation_now`]).

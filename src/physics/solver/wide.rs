@@ -38,6 +38,13 @@
 //! short form of every inverse-inertia product, `k·v` instead of a symmetric 3×3 product —
 //! the same numbers (the dropped terms are exact zeros), for a fifth of the arithmetic.
 //!
+//! **Idle slots.** A speculative point still apart holds no impulse, and in a resting hull
+//! pile about half the points are such. The colouring puts manifolds whose idle points lie
+//! in the same places side by side ([`ContactConstraint::idle`]), so a slot is often idle
+//! in all four lanes; its friction rows are then skipped (a friction disc of radius 0 with
+//! nothing to take back), and a normal row whose impulse changed in no lane skips its
+//! inverse-inertia products. Both add ±0 to no velocity: the same numbers.
+//!
 //! **Threads.** Each colour's batches are shared out between the world's worker threads
 //! ([`crate::physics::parallel`]), colours one after another; batches of one colour share
 //! no dynamic body, so the passes give the same numbers at any thread count. The overflow
@@ -211,6 +218,9 @@ struct WideBatch {
     rounded: bool,
     inside: [Vec4; 4],
     points: [WidePoint; 4],
+    /// Some point was apart or held no impulse when the batch was built: its friction rows
+    /// may find a slot with nothing to do in every lane, worth testing for.
+    idle_slots: bool,
     /// Point slots in use: the most points of any lane's manifold (the passes skip the rest).
     slots: usize,
     /// What storing the impulses needs of each lane's constraint, kept here (after what the
@@ -677,7 +687,17 @@ fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &Shared<SolverBody>, 
     let (mut jn, mut j1, mut j2) = (zero, zero, zero);
     // Friction first, non-penetration last (see `iterative::solve`).
     let bb = &w.bodies;
+    let idle_slots = w.idle_slots;
     each_slot(&mut w.points[..n], reverse, |p| {
+        // A slot where no lane holds a normal or a friction impulse (speculative points
+        // still apart, empty lanes) has a friction disc of radius 0 and no friction to
+        // take back: its rows would add ±0 to every velocity. Skipped, with the same numbers.
+        if idle_slots
+            && !(p.normal_impulse.cmpne(zero) | p.tangent_impulse[0].cmpne(zero) | p.tangent_impulse[1].cmpne(zero))
+                .any()
+        {
+            return;
+        }
         // The spin's part of the point's relative velocity, ωB × rB − ωA × rA, taken once
         // for both rows: (r × t)·ω = t·(ω × r).
         let spin = v.wb.cross(&p.rb).sub(&v.wa.cross(&p.ra));
@@ -721,8 +741,8 @@ fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &Shared<SolverBody>, 
         let bias = Vec4::select(spec, s * inv_h, (bias_rate * s).max(max_push));
         let ms = Vec4::select(spec, one, mass_scale);
         let is = Vec4::select(spec, zero, impulse_scale);
-        let r0 = WideRow::new::<ISO>(bb, &p.ra, &p.rb, &w.normal);
-        let vn = un + r0.cb.dot(&v.wb) - r0.ca.dot(&v.wa);
+        let (ca, cb) = (p.ra.cross(&w.normal), p.rb.cross(&w.normal));
+        let vn = un + cb.dot(&v.wb) - ca.dot(&v.wa);
         let old = p.normal_impulse;
         let new = (old - p.normal_mass * ms * (vn + bias) - is * old).max(zero);
         p.normal_impulse = new;
@@ -730,8 +750,13 @@ fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &Shared<SolverBody>, 
         let d = new - old;
         un += d * im;
         jn += d;
-        v.wa.add_scaled(&r0.ia, -d);
-        v.wb.add_scaled(&r0.ib, d);
+        // The spin's change, I⁻¹(r × n)·d: two symmetric 3×3 products in a batch that is
+        // not isotropic, left out where no lane's impulse changed (a speculative point
+        // still apart stays at zero), which adds ±0 to no velocity.
+        if ISO || d.cmpne(zero).any() {
+            v.wa.add_scaled(&inertia_mul::<ISO>(&bb.inv_i_a, &ca), -d);
+            v.wb.add_scaled(&inertia_mul::<ISO>(&bb.inv_i_b, &cb), d);
+        }
     });
     if accumulate {
         batch_totals(w);

@@ -75,5 +75,6 @@ pub(super) fn fill_lane(w: &mut WideBatch, lane: usize, ci: u32, c: &ContactCons
         wp.total_tangent[0][lane] = p.total_tangent_impulse[0];
         wp.total_tangent[1][lane] = p.total_tangent_impulse[1];
         wp.max_normal[lane] = p.max_normal_impulse;
+        w.idle_slots |= p.separation > 0.0 || p.normal_impulse == 0.0;
     }
 }

@@ -196,6 +196,7 @@ impl World {
         (cc.friction, cc.restitution) = (friction, restitution);
         cc.softness = if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft };
         cc.count = c.manifold.points.len() as u32;
+        cc.idle = 0;
         cc.rounding = [self.motions[c.a as usize].rounding, self.motions[c.b as usize].rounding];
         // The rate at which gravity closes the pair along n (a body of inverse mass 0
         // feels none): what it adds to a bounce's approach over the gap.
@@ -230,6 +231,9 @@ impl World {
             } else {
                 (0.0, [0.0; 2])
             };
+            if p.depth < 0.0 && normal_impulse == 0.0 && tangent_impulse == [0.0; 2] {
+                cc.idle |= 1 << k;
+            }
             cc.points[k] = ConstraintPoint {
                 ra,
                 rb,
