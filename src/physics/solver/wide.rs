@@ -41,8 +41,8 @@
 //! **Idle slots.** A speculative point still apart holds no impulse, and in a resting hull
 //! pile about half the points are such. The colouring puts manifolds whose idle points lie
 //! in the same places side by side ([`ContactConstraint::idle`]), so a slot is often idle
-//! in all four lanes; its friction rows are then skipped (a friction disc of radius 0 with
-//! nothing to take back), and a normal row whose impulse changed in no lane skips its
+//! in all four lanes; its friction rows and its warm start are then skipped (a friction
+//! disc of radius 0 with nothing to take back), and a normal row whose impulse changed in no lane skips its
 //! inverse-inertia products. Both add ±0 to no velocity: the same numbers.
 //!
 //! **Threads.** Each colour's batches are shared out between the world's worker threads
@@ -592,11 +592,16 @@ impl Resolver for WideSolver {
 /// batch is [`BatchBodies::isotropic`].
 #[inline(always)]
 fn warm_start_batch<const ISO: bool>(w: &WideBatch, bodies: &Shared<SolverBody>) {
-    let mut v = Velocities::gather(bodies, &w.bodies);
     // Box3D's form: sum each body's impulse and moment over the points, then one
-    // inverse-inertia product per body (the rows need not be built here).
+    // inverse-inertia product per body (the rows need not be built here). Idle slots hold
+    // nothing to apply ([`idle`]), and a batch of nothing but idle slots is left alone.
     let (mut lin, mut ang_a, mut ang_b) = (V3::default(), V3::default(), V3::default());
+    let mut applied = false;
     for p in &w.points[..w.slots] {
+        if w.idle_slots && idle(p) {
+            continue;
+        }
+        applied = true;
         let mut j = w.normal.scale(p.normal_impulse);
         j.add_scaled(&w.t1, p.tangent_impulse[0]);
         j.add_scaled(&w.t2, p.tangent_impulse[1]);
@@ -604,6 +609,10 @@ fn warm_start_batch<const ISO: bool>(w: &WideBatch, bodies: &Shared<SolverBody>)
         ang_a = ang_a.add(&p.ra.cross(&j));
         ang_b = ang_b.add(&p.rb.cross(&j));
     }
+    if !applied {
+        return;
+    }
+    let mut v = Velocities::gather(bodies, &w.bodies);
     v.va.add_scaled(&lin, -v.ima);
     v.vb.add_scaled(&lin, v.imb);
     v.wa = v.wa.sub(&inertia_mul::<ISO>(&w.bodies.inv_i_a, &ang_a));
@@ -692,10 +701,7 @@ fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &Shared<SolverBody>, 
         // A slot where no lane holds a normal or a friction impulse (speculative points
         // still apart, empty lanes) has a friction disc of radius 0 and no friction to
         // take back: its rows would add ±0 to every velocity. Skipped, with the same numbers.
-        if idle_slots
-            && !(p.normal_impulse.cmpne(zero) | p.tangent_impulse[0].cmpne(zero) | p.tangent_impulse[1].cmpne(zero))
-                .any()
-        {
+        if idle_slots && idle(p) {
             return;
         }
         // The spin's part of the point's relative velocity, ωB × rB − ωA × rA, taken once
@@ -767,6 +773,15 @@ fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &Shared<SolverBody>, 
     v.va.add_scaled(&j, -v.ima);
     v.vb.add_scaled(&j, v.imb);
     v.scatter(bodies, &w.bodies);
+}
+
+/// No lane of slot `p` holds a normal or a friction impulse (a speculative point still
+/// apart, or an empty lane): its friction rows have a disc of radius 0 and nothing to take
+/// back, and its warm start applies nothing.
+#[inline(always)]
+fn idle(p: &WidePoint) -> bool {
+    let zero = Vec4::ZERO;
+    !(p.normal_impulse.cmpne(zero) | p.tangent_impulse[0].cmpne(zero) | p.tangent_impulse[1].cmpne(zero)).any()
 }
 
 /// Runs `f` on each of `points`, first to last, or last to first with `reverse` (the
