@@ -442,3 +442,33 @@ fn a_comparisons_key_keeps_its_band_while_the_layout_stays() {
     layouts(&mut t, size);
     assert_eq!(t.view.footer, 0.0);
 }
+
+/// The text over a comparison's tiles keeps its height the same way as the key: with the
+/// dropped box and the ground selected, the pair's path line appears once they meet, and
+/// back at the first step (no record, no line) the pictures stay where they were.
+#[test]
+fn a_comparisons_pictures_stay_when_a_line_over_them_goes() {
+    use contactlab::physics::SolverMode::{Iterative, Naive};
+    let size = (800.0, 450.0);
+    let path = scene::scenes_dir().join("single_box_drop.ron");
+    let mut t = Testbed::new(scene::load(&path).unwrap(), Some(path));
+    t.set_sides(&[Naive, Iterative]);
+    let names: Vec<String> = t.world().bodies().iter().map(|b| b.name.clone()).collect();
+    let index = |n: &str| names.iter().position(|x| x == n).unwrap();
+    t.select_pair(index("ground"), index("box"));
+    layouts(&mut t, size);
+    let first = t.view.header;
+    for _ in 0..50 {
+        t.step_once();
+    }
+    layouts(&mut t, size);
+    let met = t.view.header;
+    assert!(met > first + 15.0, "the path line: {first} → {met} points");
+    t.seek(0);
+    layouts(&mut t, size);
+    assert_eq!(t.view.header, met);
+    // Another selection lays the text out afresh.
+    t.selection = Default::default();
+    layouts(&mut t, size);
+    assert!(t.view.header < met, "{} points", t.view.header);
+}

@@ -72,16 +72,24 @@ pub fn paint(ui: &mut egui::Ui, t: &mut Testbed, main: Rect) -> Vec<Layout> {
     // does not move every tile's picture.
     let rows = if t.sides.len() > 1 { key_strip::merged_rows(t) } else { Vec::new() };
     let needed = key_strip::height(ui, t, main, &rows);
-    let layout = (t.sides.len(), t.view.overlays, t.selected_pair(), [main.w, main.h]);
-    let band = if t.view.key_layout == Some(layout) { needed.max(t.view.footer) } else { needed };
+    // The text over the tiles keeps its height the same way: a line that comes and goes
+    // (the selected pair's path, the ghosts' key) does not move the pictures under it.
+    let view = &t.view;
+    let layout =
+        (t.sides.len(), view.overlays, t.selected_pair(), [main.w, main.h], view.insets.solo, t.selection.clip_stage);
+    let same = t.view.key_layout == Some(layout);
+    let band = if same { needed.max(t.view.footer) } else { needed };
     key_strip::paint(ui, t, main, &rows, band);
     (t.view.footer, t.view.key_layout) = (band, Some(layout));
-    let (layouts, header) = paint_sides(ui, t, main);
+    let (layouts, header) = paint_sides(ui, t, main, if same { t.view.header } else { 0.0 });
     t.view.header = header;
     layouts
 }
 
-fn paint_sides(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> (Vec<Layout>, f32) {
+/// Paints every side's labels in its tile; the tiles' pictures lie below the tallest side's
+/// text, and at least `kept` points down (the height kept from earlier frames). Returns the
+/// layouts and that height.
+fn paint_sides(ui: &mut egui::Ui, t: &Testbed, main: Rect, kept: f32) -> (Vec<Layout>, f32) {
     let rects = t.view.tiles(main, t.sides.len(), ui.ctx().pixels_per_point());
     let grid = above_key(main, t.sides.len(), t.view.footer * ui.ctx().pixels_per_point());
     let comparing = rects.len() > 1;
@@ -93,9 +101,10 @@ fn paint_sides(ui: &mut egui::Ui, t: &Testbed, main: Rect) -> (Vec<Layout>, f32)
         let own = self::header(&mut scribe, t, side, side.pair_debug_cached(pair), name, *rect);
         scribes.push((scribe, own));
     }
-    // Whether the insets have room is judged under the tallest text, as every tile is drawn.
-    let tallest = scribes.iter().map(|(_, own)| *own).fold(0.0f32, f32::max);
-    let mut header = 0.0f32;
+    // Whether the insets have room is judged under the tallest text (or the height kept), as
+    // every tile is drawn.
+    let tallest = scribes.iter().map(|(_, own)| *own).fold(kept, f32::max);
+    let mut header = kept;
     for ((side, rect), (scribe, own)) in t.sides.iter().zip(&rects).zip(&mut scribes) {
         let pd = side.pair_debug_cached(pair).filter(|_| pair.is_some());
         header = header.max(no_room(scribe, t, pd, *rect, *own, tallest));

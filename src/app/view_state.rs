@@ -8,12 +8,14 @@ use super::sides::TILE_HEADER;
 use crate::physics::{Aabb, World};
 use crate::render::draw::Rect;
 use crate::scene::LoadedScene;
-use crate::view::{Camera, Insets, Look, Overlays};
+use crate::view::{Camera, Figure, Insets, Look, Overlays};
 use glam::Vec3;
 
-/// What a comparison's key band was laid out for ([`ViewState::key_layout`]): the number of
-/// sides, the overlays, the selected pair and the view's size in pixels.
-pub type KeyLayout = (usize, Overlays, Option<(usize, usize)>, [f32; 2]);
+/// What a comparison's key band and the text over its tiles were laid out for
+/// ([`ViewState::key_layout`]): the number of sides, the overlays, the selected pair, the
+/// view's size in pixels, the figure shown alone and the clip stage shown (another figure or
+/// stage is another picture, laid out afresh).
+pub type KeyLayout = (usize, Overlays, Option<(usize, usize)>, [f32; 2], Option<Figure>, Option<usize>);
 
 /// The view (module docs).
 #[derive(Clone, Debug)]
@@ -39,14 +41,16 @@ pub struct ViewState {
     pub ppp: f32,
     /// Height (egui points) of the tallest side's text at the top of its tile in the last
     /// labels pass ([`crate::app::labels::paint`]): every tile of a comparison draws its
-    /// picture below it ([`ViewState::side_view`]).
+    /// picture below it ([`ViewState::side_view`]). Like the key's band, it keeps the
+    /// largest height it has had while [`ViewState::key_layout`] stays.
     pub header: f32,
     /// Height (egui points) of a comparison's key, drawn once under its tiles for every side
     /// in the last labels pass ([`crate::app::labels::paint`]); 0 for a view of its own. The
     /// tiles share what is above it ([`ViewState::tiles`]).
     pub footer: f32,
     /// What the key's band was last laid out for (sides, overlays, selected pair, the view's
-    /// size in pixels): while it stays, the band keeps the largest height it has had.
+    /// size in pixels, the figure alone and the clip stage): while it stays, the band and the text over the tiles
+    /// ([`ViewState::header`]) keep the largest heights they have had.
     pub key_layout: Option<KeyLayout>,
     /// The step whose start the picture shows, where that is not the world's count of steps
     /// taken (a worked example draws the bodies before the step it explains): the titles
