@@ -3,7 +3,9 @@
 //! path, its normal groups on a mesh (how their points' labels are named) and clip stage, the
 //! overlays' key (in a view of its own; a comparison writes it once, `key_strip.rs`), and a
 //! line saying when the view has no room for the insets. Its height is what a comparison's
-//! tile keeps clear above its picture ([`crate::app::view_state::ViewState::side_view`]).
+//! tile keeps clear above its picture ([`crate::app::view_state::ViewState::side_view`]); the
+//! tallest height is kept while the layout stays (`labels::paint`), so a line that comes and
+//! goes does not move the picture.
 
 use super::graph_legend::graph_legend;
 use super::key_strip::{joints_row, overlay_rows};

@@ -7,9 +7,11 @@
 //! three-line key left a 2 × 2 picture a third of its tile.
 //!
 //! The band keeps the largest height it has had while the comparison, its overlays, the
-//! selected pair and the view's size stay ([`crate::app::view_state::ViewState::key_layout`]),
-//! so the tiles do not move as rows come and go with the contacts. Limits: a frame sequence
-//! (`--frames`) whose key grows partway still moves its pictures once, at that frame.
+//! selected pair, the view's size, the figure shown alone and the clip stage stay
+//! ([`crate::app::view_state::ViewState::key_layout`]), so the tiles do not move as rows come
+//! and go with the contacts; the text over the tiles keeps its height the same way. Limits: a
+//! frame sequence (`--frames`) whose key or tile text grows partway still moves its pictures
+//! once, at that frame.
 
 use super::{inset_alone, Scribe};
 use crate::app::sides::Side;
