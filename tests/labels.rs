@@ -467,8 +467,14 @@ fn a_comparisons_pictures_stay_when_a_line_over_them_goes() {
     t.seek(0);
     layouts(&mut t, size);
     assert_eq!(t.view.header, met);
-    // Another selection lays the text out afresh.
+    // Another selection lays the text out afresh, and so does another scene.
     t.selection = Default::default();
     layouts(&mut t, size);
     assert!(t.view.header < met, "{} points", t.view.header);
+    t.select_pair(index("ground"), index("box"));
+    t.seek(50);
+    layouts(&mut t, size);
+    assert_eq!(t.view.header, met);
+    t.load(scene::scenes_dir().join("single_box_drop.ron")).unwrap();
+    assert_eq!(t.view.key_layout, None);
 }

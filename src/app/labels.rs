@@ -25,6 +25,7 @@ mod key_strip;
 use super::label_layout::{self, Label, Layout, Priority};
 use super::sides::{above_key, SideView, SIDE_NAMES};
 use super::testbed::Testbed;
+use super::view_state::KeyLayout;
 use crate::physics::World;
 use crate::render::draw::Rect;
 use crate::render::insets::{inset_layout, Inset};
@@ -68,15 +69,23 @@ pub fn paint(ui: &mut egui::Ui, t: &mut Testbed, main: Rect) -> Vec<Layout> {
     t.refresh_records();
     // A comparison's key goes once under its tiles, which share what it leaves. Its band
     // keeps the largest height it has had while the comparison, its overlays, the selected
-    // pair and the view's size stay the same: a row that comes and goes with the contacts
-    // does not move every tile's picture.
+    // pair and the view's size stay the same ([`KeyLayout`]): a row that comes and goes with
+    // the contacts does not move every tile's picture.
     let rows = if t.sides.len() > 1 { key_strip::merged_rows(t) } else { Vec::new() };
     let needed = key_strip::height(ui, t, main, &rows);
     // The text over the tiles keeps its height the same way: a line that comes and goes
     // (the selected pair's path, the ghosts' key) does not move the pictures under it.
-    let view = &t.view;
-    let layout =
-        (t.sides.len(), view.overlays, t.selected_pair(), [main.w, main.h], view.insets.solo, t.selection.clip_stage);
+    let mut methods = [None; 4];
+    for (m, side) in methods.iter_mut().zip(t.sides.iter()) {
+        *m = Some(side.world.settings.mode);
+    }
+    let layout = KeyLayout {
+        methods,
+        overlays: t.view.overlays,
+        pair: t.selected_pair(),
+        size: [main.w, main.h, ui.ctx().pixels_per_point()],
+        figure: (t.view.insets.solo, t.selection.clip_stage),
+    };
     let same = t.view.key_layout == Some(layout);
     let band = if same { needed.max(t.view.footer) } else { needed };
     key_strip::paint(ui, t, main, &rows, band);

@@ -86,6 +86,8 @@ impl Testbed {
         }
         self.selection = Default::default();
         self.view.insets.solo = None;
+        // Another scene's text and key are laid out afresh (their kept heights go).
+        self.view.key_layout = None;
         if let Some((i, j)) = scene.selected_pair() {
             self.selection.select_pair(i, j);
         }

@@ -5,17 +5,27 @@
 //! world.
 
 use super::sides::TILE_HEADER;
-use crate::physics::{Aabb, World};
+use crate::physics::{Aabb, SolverMode, World};
 use crate::render::draw::Rect;
 use crate::scene::LoadedScene;
 use crate::view::{Camera, Figure, Insets, Look, Overlays};
 use glam::Vec3;
 
 /// What a comparison's key band and the text over its tiles were laid out for
-/// ([`ViewState::key_layout`]): the number of sides, the overlays, the selected pair, the
-/// view's size in pixels, the figure shown alone and the clip stage shown (another figure or
-/// stage is another picture, laid out afresh).
-pub type KeyLayout = (usize, Overlays, Option<(usize, usize)>, [f32; 2], Option<Figure>, Option<usize>);
+/// ([`ViewState::key_layout`]); another of any of these is another picture, laid out afresh.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KeyLayout {
+    /// Each side's method (up to four sides; a method that colours its graph has a legend).
+    pub methods: [Option<SolverMode>; 4],
+    /// The overlays drawn.
+    pub overlays: Overlays,
+    /// The selected pair.
+    pub pair: Option<(usize, usize)>,
+    /// The view's size in pixels, and pixels per point.
+    pub size: [f32; 3],
+    /// The figure shown alone, and the clip stage shown.
+    pub figure: (Option<Figure>, Option<usize>),
+}
 
 /// The view (module docs).
 #[derive(Clone, Debug)]
@@ -48,8 +58,9 @@ pub struct ViewState {
     /// in the last labels pass ([`crate::app::labels::paint`]); 0 for a view of its own. The
     /// tiles share what is above it ([`ViewState::tiles`]).
     pub footer: f32,
-    /// What the key's band was last laid out for (sides, overlays, selected pair, the view's
-    /// size in pixels, the figure alone and the clip stage): while it stays, the band and the text over the tiles
+    /// What the key's band was last laid out for (the sides' methods, overlays, selected
+    /// pair, the view's size, the figure alone and the clip stage; none after another scene is
+    /// loaded): while it stays, the band and the text over the tiles
     /// ([`ViewState::header`]) keep the largest heights they have had.
     pub key_layout: Option<KeyLayout>,
     /// The step whose start the picture shows, where that is not the world's count of steps

@@ -5,7 +5,9 @@
 //! line saying when the view has no room for the insets. Its height is what a comparison's
 //! tile keeps clear above its picture ([`crate::app::view_state::ViewState::side_view`]); the
 //! tallest height is kept while the layout stays (`labels::paint`), so a line that comes and
-//! goes does not move the picture.
+//! goes does not move the picture. Whether the insets have room is judged under that kept
+//! height: insets that a line once crowded out stay out (with the line saying so) until the
+//! layout changes.
 
 use super::graph_legend::graph_legend;
 use super::key_strip::{joints_row, overlay_rows};

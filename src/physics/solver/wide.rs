@@ -42,8 +42,11 @@
 //! pile about half the points are such. The colouring puts manifolds whose idle points lie
 //! in the same places side by side ([`ContactConstraint::idle`]), so a slot is often idle
 //! in all four lanes; its friction rows and its warm start are then skipped (a friction
-//! disc of radius 0 with nothing to take back), and a normal row whose impulse changed in no lane skips its
-//! inverse-inertia products. Both add ±0 to no velocity: the same numbers.
+//! disc of radius 0 with nothing to take back), and a normal row whose impulse changed in
+//! no lane skips its inverse-inertia products. Both add ±0 to no velocity: the same
+//! numbers, for finite friction and velocities (a friction coefficient of ∞, which scene
+//! files refuse, or an impulse change whose square underflows, about 10⁻²³ N·s, would
+//! differ).
 //!
 //! **Threads.** Each colour's batches are shared out between the world's worker threads
 //! ([`crate::physics::parallel`]), colours one after another; batches of one colour share
