@@ -6,7 +6,8 @@
 //!
 //! Labels are placed in priority order. Each tries positions around its anchor, nearest
 //! first: the four corners beside it, then above, below and to the sides, then the same
-//! farther out (an arrow's label tries the side beyond its head first). A position much
+//! farther out (an arrow's label tries the side beyond its head first; a face's label, which
+//! names an area, also farther still). A position much
 //! nearer another label's anchor than its own is refused, since it would be read as naming
 //! that one. A label set away from its first position gets a thin leader line to its
 //! anchor. A label with no room left is dropped: the lower priorities give way. Every label
@@ -41,6 +42,9 @@ pub struct Label {
     /// For a label at an arrow's tip: the arrow's direction on screen, so the label is
     /// tried beyond the arrowhead first and is not read as naming a neighbouring arrow.
     pub beyond: Option<Vec2>,
+    /// It names an area (a face), whose leader line reaches into it: when no nearer place is
+    /// free it may also go [`FAR_RINGS`] away, clear of the points and edges marked inside.
+    pub area: bool,
 }
 
 /// A placed label.
@@ -73,6 +77,9 @@ const PAD: Vec2 = Vec2::new(3.0, 1.0);
 const AMBIGUOUS: f32 = 0.6;
 /// Distances from the anchor tried, nearest first (points).
 const RINGS: [f32; 4] = [7.0, 16.0, 28.0, 44.0];
+/// Farther distances an area's label also tries (points): a face seen large holds its
+/// contact points, clip planes and their labels, which keep every nearer place.
+const FAR_RINGS: [f32; 2] = [64.0, 90.0];
 
 /// Places `labels` clear of `obstacles` (fixed text, markers, insets; an obstacle holding a
 /// label's whole `within` area does not keep that label out) and of each other; `measure`
@@ -103,7 +110,8 @@ pub fn place(mut labels: Vec<Label>, obstacles: Vec<Rect>, measure: impl Fn(&str
             directions.sort_by(|p, q| along(*q, b).total_cmp(&along(*p, b)));
         }
         let mut chosen = None;
-        'rings: for (ring, d) in RINGS.iter().enumerate() {
+        let far = if label.area { &FAR_RINGS[..] } else { &[] };
+        'rings: for (ring, d) in RINGS.iter().chain(far).enumerate() {
             for dir in directions {
                 let r = rect_at(label.anchor, dir, *d, size);
                 if free(&r) {
@@ -181,6 +189,7 @@ mod tests {
             priority,
             within: Rect::from_min_size(Pos2::ZERO, Vec2::new(400.0, 300.0)),
             beyond: None,
+            area: false,
         }
     }
 
@@ -298,5 +307,37 @@ mod tests {
         assert_eq!(kinds.iter().filter(|k| **k).count(), leaders);
         assert_eq!(kinds.iter().filter(|k| !**k).count(), layout.placed.len());
         assert!(kinds.windows(2).all(|w| w[0] || !w[1]), "a leader painted after a plate: {kinds:?}");
+    }
+
+    /// A face seen large: its name is wide, and the face holds four contact points at its
+    /// corners (markers, with their impulse labels) and four clip planes' labels at its
+    /// edges' midpoints, so every place within the usual rings overlaps a marker or lies
+    /// nearer another anchor. A point's label there is dropped; the face's, which names an
+    /// area, is set farther out with a leader into the face, clear of everything else.
+    #[test]
+    fn a_large_faces_name_goes_farther_out_rather_than_away() {
+        let (cx, cy, hx, hy) = (200.0, 150.0, 60.0, 25.0);
+        let corners = [(cx - hx, cy - hy), (cx + hx, cy - hy), (cx + hx, cy + hy), (cx - hx, cy + hy)];
+        let edges = [(cx, cy - hy), (cx + hx, cy), (cx, cy + hy), (cx - hx, cy)];
+        let markers: Vec<Rect> =
+            corners.iter().map(|&(x, y)| Rect::from_center_size(Pos2::new(x, y), Vec2::splat(12.0))).collect();
+        let run = |area: bool| {
+            let mut face = label(cx, cy, "reference face (on pedestal)", 9);
+            face.area = area;
+            let mut labels = vec![face];
+            labels.extend(corners.iter().enumerate().map(|(k, &(x, y))| label(x, y, &format!("{k}: 35.3 N·s"), 3)));
+            labels.extend(edges.iter().enumerate().map(|(k, &(x, y))| label(x, y, &format!("plane {}", k + 1), 5)));
+            place(labels, markers.clone(), measure)
+        };
+        let point = run(false);
+        assert!(point.dropped.iter().any(|l| l.priority == 9), "without the far rings it finds room");
+        let area = run(true);
+        let face = area.placed.iter().find(|p| p.label.priority == 9).expect("the face's name is placed");
+        let [a, b] = face.leader.expect("a leader into the face");
+        assert_eq!(a, Pos2::new(cx, cy));
+        assert!(b.distance(a) > 44.0, "set beyond the usual rings: {}", b.distance(a));
+        assert!(!markers.iter().any(|m| m.intersects(face.rect)));
+        assert!(!area.placed.iter().any(|p| p.label.priority != 9 && p.rect.intersects(face.rect)));
+        assert_eq!(area.placed.len(), point.placed.len() + 1, "no other label gave way");
     }
 }

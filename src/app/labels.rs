@@ -304,6 +304,7 @@ impl<'a> Scribe<'a> {
             priority,
             within: within.unwrap_or(self.tile),
             beyond: None,
+            area: false,
         });
     }
 
@@ -429,6 +430,7 @@ fn teaching_labels(s: &mut Scribe, t: &Testbed, pd: &PairDebug, main: Rect) {
                 if let Some(l) = s.labels.last_mut() {
                     l.plate = c32(c);
                     l.colour = ink_for(l.plate);
+                    l.area = true;
                 }
             }
         }
