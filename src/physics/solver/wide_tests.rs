@@ -485,14 +485,7 @@ fn idle_slots_are_skipped_with_the_same_numbers() {
     bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
     let mut wide = WideSolver::default();
     wide.build(&cs, &bodies);
-    let all_idle = |w: &WideBatch, k: usize| {
-        let p = &w.points[k];
-        !(p.normal_impulse.cmpne(Vec4::ZERO)
-            | p.tangent_impulse[0].cmpne(Vec4::ZERO)
-            | p.tangent_impulse[1].cmpne(Vec4::ZERO))
-        .any()
-    };
-    let idle_slots: usize = wide.batches.iter().map(|w| (0..w.slots).filter(|&k| all_idle(w, k)).count()).sum();
+    let idle_slots: usize = wide.batches.iter().map(|w| w.points[..w.slots].iter().filter(|p| idle(p)).count()).sum();
     assert!(idle_slots >= 10, "{idle_slots} slots idle in every lane: the colouring did not group them");
     let mut full = wide.clone();
     full.batches.iter_mut().for_each(|w| w.idle_slots = false);
@@ -516,7 +509,7 @@ fn idle_slots_are_skipped_with_the_same_numbers() {
             assert_eq!((p.normal_impulse, p.tangent_impulse), (q.normal_impulse, q.tangent_impulse));
             assert_eq!((p.total_normal, p.total_tangent), (q.total_normal, q.total_tangent));
         }
-        woke += (0..w.slots).filter(|&k| !all_idle(w, k)).count();
+        woke += w.points[..w.slots].iter().filter(|p| !idle(p)).count();
     }
     let before: usize = full.batches.iter().map(|w| w.slots).sum::<usize>() - idle_slots;
     assert!(woke > before, "no idle slot took an impulse ({woke} busy slots, {before} before the passes)");
