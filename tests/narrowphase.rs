@@ -332,8 +332,9 @@ fn a_recycled_ball_turning_in_place_keeps_its_depth() {
 
 /// A pair found apart is skipped while `gap − motion > margin`; whenever the skip says
 /// "still apart", running the narrow phase from scratch must give no points. Checked on
-/// 2,000 random hull pairs and random relative motions, with a bound that must also fire
-/// often enough to matter.
+/// 2,000 random hull pairs (every fourth a pair of boxes, which take the box SAT) and random
+/// relative motions, with a bound that must also fire often enough to matter — for gaps
+/// measured along a face normal and along an edge pair's axis alike.
 #[test]
 fn still_apart_never_skips_a_pair_that_touches() {
     use contactlab::physics::hull::builders::SplitMix64;
@@ -342,10 +343,18 @@ fn still_apart_never_skips_a_pair_that_touches() {
     use std::sync::Arc;
     let mut rng = SplitMix64(77);
     let cfg = CollideConfig::default();
-    let (mut skipped, mut checked) = (0, 0);
+    // [face, edge] axes: (checked, skipped).
+    let (mut skipped, mut checked) = ([0; 2], [0; 2]);
     for i in 0..2000u64 {
-        let a = Shape::Hull(Arc::new(Hull::random(24, 0.5, 1000 + i).unwrap()));
-        let b = Shape::Hull(Arc::new(Hull::random(24, 0.5, 5000 + i).unwrap()));
+        let (a, b) = if i % 4 == 3 {
+            let mut size = || Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 0.4 + Vec3::splat(0.1);
+            (Shape::cuboid(size()).unwrap(), Shape::cuboid(size()).unwrap())
+        } else {
+            (
+                Shape::Hull(Arc::new(Hull::random(24, 0.5, 1000 + i).unwrap())),
+                Shape::Hull(Arc::new(Hull::random(24, 0.5, 5000 + i).unwrap())),
+            )
+        };
         let mut r3 = || Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 2.0 - 1.0;
         // B placed where the SAT separation is 2–6 cm, so small motions matter.
         let xa = Iso::new(Vec3::ZERO, Quat::from_scaled_axis(r3() * 3.0));
@@ -362,7 +371,11 @@ fn still_apart_never_skips_a_pair_that_touches() {
         let mut cache = SatCache::Empty;
         let mut m = Manifold::default();
         collide(&a, &xa, &b, &xb, &cfg, &mut cache, &mut Scratch::default(), &mut m);
-        let (SatCache::FaceA { separation, .. } | SatCache::FaceB { separation, .. }) = cache else { continue };
+        let (separation, kind) = match cache {
+            SatCache::FaceA { separation, .. } | SatCache::FaceB { separation, .. } => (separation, 0),
+            SatCache::Edge { separation, .. } => (separation, 1),
+            SatCache::Empty => continue,
+        };
         if !m.points.is_empty() {
             continue;
         }
@@ -374,15 +387,20 @@ fn still_apart_never_skips_a_pair_that_touches() {
         let mut r3 = || Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 2.0 - 1.0;
         let moved = Iso::new(xb.pos + r3() * reach, Quat::from_scaled_axis(r3() * turn) * xb.rot);
         let radii = a.bounding_radius() + b.bounding_radius();
-        checked += 1;
+        checked[kind] += 1;
         if rec.still_apart(&xa, &moved, radii, cfg.margin) {
-            skipped += 1;
+            skipped[kind] += 1;
             let fresh = contact(&a, xa, &b, moved);
-            assert!(fresh.points.is_empty(), "pair {i}: skipped but touching");
+            assert!(fresh.points.is_empty(), "pair {i}: skipped but touching ({cache:?})");
         }
     }
-    eprintln!("checked {checked}, skipped {skipped}");
-    assert!(checked > 800 && skipped > checked / 10, "checked {checked}, skipped {skipped}");
+    eprintln!(
+        "face axes: checked {}, skipped {}; edge axes: checked {}, skipped {}",
+        checked[0], skipped[0], checked[1], skipped[1]
+    );
+    for k in 0..2 {
+        assert!(checked[k] > 150 && skipped[k] > checked[k] / 10, "checked {checked:?}, skipped {skipped:?}");
+    }
 }
 
 /// Boxes take the 15-axis box SAT, the same boxes given as point-cloud hulls take the general

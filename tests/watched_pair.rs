@@ -111,6 +111,37 @@ fn separated_pair_is_tested_once_then_skipped_as_still_apart() {
 }
 
 #[test]
+fn pair_apart_along_an_edge_pair_is_skipped_as_still_apart() {
+    // Cube A turned 45° about z has an edge along z at x = √2/2; cube B turned 45° about y
+    // has an edge along y at x = −√2/2 from its centre: placed at x = √2 + 5 cm, the two
+    // edges cross 5 cm apart along x. No face separates them as far: the SAT's best axis is
+    // the edge pair's.
+    let mut w = World::new(Vec3::ZERO, Settings { sleeping: false, ..Default::default() });
+    let (r, gap) = (std::f32::consts::FRAC_1_SQRT_2, 0.05);
+    let quarter = std::f32::consts::FRAC_PI_4;
+    // The whole pair turned off the axes, so that the bodies' boxes overlap.
+    let turn = Quat::from_axis_angle(Vec3::ONE.normalize(), 0.5);
+    let a = Quat::from_rotation_z(quarter);
+    w.add_body(BodyDesc::new("a", cube(0.5), Vec3::ZERO).with_rotation(turn * a)).unwrap();
+    let at = turn * Vec3::new(2.0 * r + gap, 0.0, 0.0);
+    w.add_body(BodyDesc::new("b", cube(0.5), at).with_rotation(turn * Quat::from_rotation_y(quarter))).unwrap();
+    w.set_watched(&[(0, 1)]);
+    w.step(DT);
+    let rec = w.pair_record(0, 1).unwrap();
+    assert_eq!(rec.path, PairPath::FullSat);
+    let s = rec.collide.sat.unwrap();
+    assert!(s.separated && (s.edge.separation - gap).abs() < 1e-5, "{s:?}");
+    assert!(s.face_a.separation < s.edge.separation && s.face_b.separation < s.edge.separation, "{s:?}");
+    assert!(rec.manifold.points.is_empty());
+    // The edge pair's separation bounds the distance as a face's does: the next step skips
+    // the pair without opening it (it used to re-test the cached edge pair every step).
+    for _ in 0..3 {
+        w.step(DT);
+        assert_eq!(w.pair_record(0, 1).unwrap().path, PairPath::StillApart);
+    }
+}
+
+#[test]
 fn pair_whose_bounding_spheres_are_apart_skips_the_sat() {
     // A sphere off the cube's corner edge: the boxes overlap, the bounding spheres do not
     // (√2 − √3/2 − 1/2 = 0.048 m > the 0.02 m margin). Nothing moves, so with the path test

@@ -245,8 +245,8 @@ pub struct Apart {
     /// Pose of B in A's frame when the pair was found apart.
     pub rel: Iso,
     /// A lower bound on the distance between the shapes at `rel` (the gap along the
-    /// separating face normal, or between the bounding spheres); 0 when the pair touched
-    /// or its separating axis was an edge pair (no bound kept).
+    /// separating axis, a face normal or an edge pair's, or between the bounding spheres);
+    /// 0 when the pair touched.
     pub gap: f32,
 }
 
@@ -257,10 +257,18 @@ impl Apart {
     }
 
     /// What the narrow phase left at relative pose `rel`: an empty manifold whose SAT
-    /// `cache` holds a separating face records that face's separation as the gap.
+    /// `cache` holds a separating axis records that axis's separation as the gap. A face's
+    /// or an edge pair's alike: the SAT measures both along a unit axis between planes that
+    /// support the two hulls (an edge pair is tested only where it builds a Minkowski
+    /// face), so the shapes are at least that far apart.
     pub fn capture(m: &Manifold, rel: Iso, cache: &SatCache) -> Apart {
         let gap = match (m.points.is_empty(), *cache) {
-            (true, SatCache::FaceA { separation, .. } | SatCache::FaceB { separation, .. }) => separation,
+            (
+                true,
+                SatCache::FaceA { separation, .. }
+                | SatCache::FaceB { separation, .. }
+                | SatCache::Edge { separation, .. },
+            ) => separation,
             _ => 0.0,
         };
         Apart { rel, gap }

@@ -64,6 +64,9 @@ pub fn collide_hulls(
         SatCache::Edge { edge_a, edge_b, separation } => {
             if let Some(s) = cached_edge_separation(a, edge_a, b, edge_b, &pair.rel) {
                 if s > cfg.margin {
+                    // Kept as the face case keeps its separation: the pair's gap now
+                    // (`Apart::capture`), and no cached feature is reused from so far apart.
+                    *cache = SatCache::Edge { edge_a, edge_b, separation: s };
                     return path(PairPath::CachedAxisSeparates, &mut record);
                 }
                 if reuse(s, separation) {
