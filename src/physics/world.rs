@@ -81,7 +81,7 @@ use crate::physics::shape::Shape;
 use crate::physics::solver::{
     ContactConstraint, ContinuousMode, Methods, PositionMoves, Schedule, Settings, SolverBody, StepInfo,
 };
-use glam::{Mat3, Vec3, Vec3A};
+use glam::{Mat3, Vec3, Vec3A, Vec4};
 use std::sync::Arc;
 use web_time::Instant;
 
@@ -187,6 +187,11 @@ pub struct World {
     /// Enlarged ("fat") boxes the broad phase ran on; the candidate pairs stay valid while
     /// every body's box stays inside its fat one.
     fat: Vec<Aabb>,
+    /// Enlarged bounding spheres (centre, radius) the broad phase ran on with the path test
+    /// on (empty with it off): the grid's pairs are also kept only while these overlap,
+    /// and stay valid while every body's swept sphere stays inside its own
+    /// (`world/collision.rs`).
+    fat_spheres: Vec<Vec4>,
     /// Bodies whose box left its enlarged box this step (scratch of the broad phase).
     escaped: Vec<u32>,
     /// Per kept pair of the broad phase, whether it passed this step's box and path tests
@@ -302,6 +307,7 @@ impl World {
             broad: BroadPhase::default(),
             aabbs: Vec::new(),
             fat: Vec::new(),
+            fat_spheres: Vec::new(),
             escaped: Vec::new(),
             kept: Vec::new(),
             boxes: Vec::new(),

@@ -3,7 +3,9 @@
 //! grid's pairs in place, and only many of them rebuild it; a pair whose bounding spheres
 //! miss each other on their straight paths over the step is dropped, the *path test* of
 //! [`Motion::paths_meet`], so fast bodies passing each other get no speculative ghost
-//! contacts. The per-body [`Motion`] records it gathers are what the narrow phase
+//! contacts. With the path test on, the grid's pairs are also kept on enlarged swept
+//! spheres ([`Motion::swept_sphere`]), which drops the pairs of boxes meeting corner to
+//! corner before the per-step filter tests them. The per-body [`Motion`] records it gathers are what the narrow phase
 //! (`world/narrow.rs`) reads, and the prepare stage each body's rounding. The records and
 //! swept boxes (with a SIMD copy of each box for the pair filter) are computed body by body,
 //! and the grid's pair search slot by slot
@@ -18,7 +20,9 @@
 //! speculative contacts do): a body deflected during the step towards a body its path
 //! missed has no speculative point against it in that step. A body edited through
 //! `World::body_mut` or a new body restarts the broad phase
-//! from scratch; the enlarged boxes are a fixed [`FAT_MARGIN`] wide whatever the body size.
+//! from scratch; the enlarged boxes and spheres are a fixed [`FAT_MARGIN`] wide whatever the
+//! body size. A watched pair the path test drops is recorded as such whether or not its
+//! enlarged spheres kept it among the grid's pairs.
 
 use super::watch;
 use super::*;
@@ -103,6 +107,33 @@ impl Motion {
         pp * dd - pd * pd <= rr * dd
     }
 
+    /// The body's bounding sphere swept over the step, grown by half of `slack`: centred
+    /// halfway along the step, `c + v·dt/2`, of radius `r + |v|·dt/2 + slack/2`, it holds
+    /// the sphere at every moment of the step. So two bodies whose paths meet
+    /// ([`Motion::paths_meet`]: their centres come within `rA + rB + slack` at some moment)
+    /// have overlapping swept spheres.
+    #[inline]
+    fn swept_sphere(&self, dt: f32, slack: f32) -> (Vec3A, f32) {
+        let half = self.v * (0.5 * dt);
+        (self.centre + half, self.radius + half.length() + 0.5 * slack)
+    }
+
+    /// The swept sphere grown by [`FAT_MARGIN`] (centre in xyz, radius in w): what the
+    /// grid's pairs are kept on while the swept sphere stays inside it.
+    fn fat_sphere(&self, dt: f32, slack: f32) -> Vec4 {
+        let (c, r) = self.swept_sphere(dt, slack);
+        c.extend(r + FAT_MARGIN)
+    }
+
+    /// Whether the swept sphere lies inside enlarged sphere `fat`: its centre within the
+    /// difference of the radii (squared, no root).
+    #[inline]
+    fn inside(&self, fat: Vec4, dt: f32, slack: f32) -> bool {
+        let (c, r) = self.swept_sphere(dt, slack);
+        let room = fat.w - r;
+        room >= 0.0 && c.distance_squared(Vec3A::from_vec4(fat)) <= room * room
+    }
+
     /// How far the surfaces of `a` and `b` can close in one step:
     /// `(|vB − vA| + |ωA|·rA + |ωB|·rB)·dt` (speculative reach). Relative, so bodies falling
     /// side by side get no speculative contacts.
@@ -152,16 +183,36 @@ impl World {
         // boxes, so the narrow phase sees exactly the overlapping pairs.
         // A few escaped bodies update the grid's pairs in place (`BroadPhase::update_moved`,
         // the same pairs a full build gives); many, or a new body list, rebuild it.
+        // With the path test on, the same for each body's bounding sphere swept over the
+        // step ([`Motion::swept_sphere`]): the grid keeps a pair only while the two enlarged
+        // spheres overlap too, and a body whose swept sphere leaves its enlarged one is
+        // moved like one whose box did. In a pile of round-ish bodies most pairs of
+        // overlapping boxes are corner to corner, their spheres far apart: the pairs the
+        // filter below tests every step drop by two thirds in the hull pile.
+        // `slack`: the contact margin plus how far gravity bends a path in one step, |g|·dt².
+        let slack = margin + self.gravity.length() * dt * dt;
+        let path_test = self.settings.path_test;
         self.escaped.clear();
-        let full = if self.broad_dirty || self.fat.len() != self.aabbs.len() {
+        // The spheres are kept exactly while the path test is on (a test switched over
+        // starts the grid afresh).
+        let spheres_changed = path_test == self.fat_spheres.is_empty() && !self.aabbs.is_empty();
+        let full = if self.broad_dirty || self.fat.len() != self.aabbs.len() || spheres_changed {
             self.fat.clear();
             self.fat.extend(self.aabbs.iter().map(|b| b.expanded(FAT_MARGIN)));
+            self.fat_spheres.clear();
+            if path_test {
+                self.fat_spheres.extend(self.motions.iter().map(|m| m.fat_sphere(dt, slack)));
+            }
             self.broad_dirty = false;
             true
         } else {
             for (i, (f, t)) in self.fat.iter_mut().zip(&self.aabbs).enumerate() {
-                if !f.contains(t) {
+                let sphere_left = path_test && !Motion::inside(&self.motions[i], self.fat_spheres[i], dt, slack);
+                if !f.contains(t) || sphere_left {
                     *f = t.expanded(FAT_MARGIN);
+                    if path_test {
+                        self.fat_spheres[i] = self.motions[i].fat_sphere(dt, slack);
+                    }
                     self.escaped.push(i as u32);
                 }
             }
@@ -170,20 +221,21 @@ impl World {
         let bodies = &self.bodies;
         // Frozen bodies (non-finite states, `containment.rs`) take no part.
         let (frozen, any_frozen) = (&self.containment, self.containment.any());
-        let skip = |a: u32, b: u32| {
+        let excluded = |a: u32, b: u32| {
             (!bodies[a as usize].is_dynamic() && !bodies[b as usize].is_dynamic())
                 || (any_frozen && (frozen.is_frozen(a) || frozen.is_frozen(b)))
+        };
+        let spheres = &self.fat_spheres;
+        let skip = |a: u32, b: u32| {
+            excluded(a, b) || (path_test && !spheres_overlap(spheres[a as usize], spheres[b as usize]))
         };
         if full || (!self.escaped.is_empty() && !self.broad.update_moved(&self.fat, &self.escaped, skip)) {
             self.broad.update_on(&self.fat, skip, &self.workers);
         }
         // The kept pairs whose boxes overlap now and whose bodies' paths come close enough
-        // to touch ([`Motion::paths_meet`]; `slack`: the contact margin plus how far gravity
-        // bends a path in one step, |g|·dt²).
+        // to touch ([`Motion::paths_meet`]).
         let (aabbs, boxes, motions) = (&self.aabbs, &self.boxes, &self.motions);
-        let slack = margin + self.gravity.length() * dt * dt;
         self.pairs.clear();
-        let path_test = self.settings.path_test;
         let meets = |&(a, b): &(u32, u32)| {
             let (a, b) = (a as usize, b as usize);
             crate::physics::broadphase::overlap(&boxes[a], &boxes[b])
@@ -237,10 +289,12 @@ impl World {
         }
         if path_test && !self.watch.is_empty() {
             // A watched pair dropped here says so (not "no candidate").
-            let (pairs, joints, step) = (&self.broad.pairs, &self.joints, self.step_count + 1);
+            // (Not looked up in the grid's pairs: a pair whose enlarged spheres miss is not
+            // among them, though its paths miss all the same.)
+            let (joints, step) = (&self.joints, self.step_count + 1);
             for r in &mut self.watch {
                 let (a, b) = (r.a as usize, r.b as usize);
-                let dropped = pairs.binary_search(&(r.a, r.b)).is_ok()
+                let dropped = !excluded(r.a, r.b)
                     && aabbs[a].overlaps(&aabbs[b])
                     && !joints.excludes(r.a, r.b)
                     && !Motion::paths_meet(&motions[a], &motions[b], dt, slack);
@@ -258,6 +312,21 @@ impl World {
         }
     }
 }
+
+/// Whether enlarged spheres `a` and `b` (centre in xyz, radius in w) overlap, within
+/// [`SPHERE_TOLERANCE`]. Two bodies inside them whose swept spheres overlap have them
+/// overlapping (each swept sphere is inside its enlarged one), so a pair this drops cannot
+/// pass the path test while both stay inside.
+#[inline]
+fn spheres_overlap(a: Vec4, b: Vec4) -> bool {
+    let reach = a.w + b.w + SPHERE_TOLERANCE;
+    Vec3A::from_vec4(a).distance_squared(Vec3A::from_vec4(b)) <= reach * reach
+}
+
+/// Slack on the enlarged spheres' overlap test (1 mm): the roundings of the distances that
+/// prove a dropped pair's paths miss, a few f32 steps of a coordinate up to kilometres from
+/// the origin, must not drop a pair whose paths meet.
+const SPHERE_TOLERANCE: f32 = 0.01 * FAT_MARGIN;
 
 /// Writes the pairs of `pairs` whose flag is set into `out`, in order; `out` holds exactly as
 /// many slots as there are flags set. Each pair is written at the next free slot, which
@@ -301,34 +370,66 @@ mod tests {
         out
     }
 
-    /// The kept pairs of the enlarged boxes, filtered by the actual boxes, are exactly the
-    /// overlapping pairs, every step of a pile falling, landing and settling (the grid is
-    /// rerun only when a body leaves its enlarged box); with and without the path test, on
-    /// one thread and on two and three (the filter's tests and the gathering of the kept
+    /// The kept pairs of the enlarged boxes (and, with the path test, enlarged spheres),
+    /// filtered by the actual boxes, are exactly the overlapping pairs, every step of a pile
+    /// of boxes and one of random hulls falling, landing and settling, and of a barrage of
+    /// bullets fired into a pit (the grid is rerun
+    /// only when a body leaves its enlarged box or sphere); with and without the path test,
+    /// on one thread and on two and three (the filter's tests and the gathering of the kept
     /// pairs then run in one share of the pairs per thread, every range split into blocks
     /// of one item).
     #[test]
     fn kept_pairs_are_exactly_the_overlapping_pairs() {
         for (path_test, threads) in [(true, 1), (false, 1), (true, 3), (false, 2)] {
-            kept_pairs_match(Settings { sleeping: false, path_test, threads, ..Default::default() });
+            let settings = Settings { sleeping: false, path_test, threads, ..Default::default() };
+            kept_pairs_match(crate::scene::stock::box_pile(120, settings), None, true);
+            kept_pairs_match(crate::scene::stock::hull_pile(80, settings), None, true);
+            // Bullets: paths that meet only during the step, and no end to the grid runs.
+            kept_pairs_match(crate::scene::stock::barrage(60, settings), None, false);
         }
     }
 
-    fn kept_pairs_match(settings: Settings) {
-        let mut w = crate::scene::stock::box_pile(120, settings);
+    /// Switching the path test on or off mid-run gives the overlapping pairs of the new
+    /// setting from the next step (the grid's pairs were kept on spheres only with it on).
+    #[test]
+    fn switching_the_path_test_keeps_the_pairs_exact() {
+        for path_test in [true, false] {
+            let settings = Settings { sleeping: false, path_test, ..Default::default() };
+            kept_pairs_match(crate::scene::stock::hull_pile(80, settings), Some(100), true);
+        }
+    }
+
+    /// `switch`: the step at which the path test is turned over; `settles`: the scene comes
+    /// to rest, so the grid must stop being rerun.
+    fn kept_pairs_match(mut w: World, switch: Option<usize>, settles: bool) {
         w.set_fine_split(true);
-        let mut reruns = 0;
+        let (mut reruns, mut dropped) = (0, 0);
         for step in 0..240 {
+            if switch == Some(step) {
+                w.settings.path_test = !w.settings.path_test;
+            }
             let before = w.fat.clone();
             w.step(1.0 / 60.0);
             if w.fat != before {
                 reruns += 1;
             }
             assert_eq!(w.pairs, overlapping(&w, 1.0 / 60.0), "step {step}");
+            // The spheres must also drop pairs whose enlarged boxes overlap, or the test
+            // would not exercise them.
+            if w.settings.path_test {
+                let fat = |p: &&(u32, u32)| w.fat[p.0 as usize].overlaps(&w.fat[p.1 as usize]);
+                let both_static =
+                    |&&(a, b): &&(u32, u32)| !w.bodies[a as usize].is_dynamic() && !w.bodies[b as usize].is_dynamic();
+                let n = w.bodies.len() as u32;
+                let all = (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))).collect::<Vec<_>>();
+                let boxes = all.iter().filter(fat).filter(|p| !both_static(p)).count();
+                dropped += boxes - w.broad.pairs.len();
+            }
         }
         // The falling phase reruns the grid; the settled pile must not, or the test would
         // not exercise the kept pairs.
-        assert!(reruns > 10 && reruns < 200, "{reruns} grid runs in 240 steps");
+        assert!(reruns > 10 && (!settles || reruns < 200), "{reruns} grid runs in 240 steps");
+        assert!(!w.settings.path_test || dropped > 0, "no pair of enlarged boxes dropped by its spheres");
     }
 
     /// `paths_meet` against a brute-force closest approach: the centres' distance sampled at

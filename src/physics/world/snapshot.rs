@@ -35,6 +35,7 @@ impl World {
             broad: self.broad.clone(),
             aabbs: self.aabbs.clone(),
             fat: self.fat.clone(),
+            fat_spheres: self.fat_spheres.clone(),
             escaped: Vec::new(),
             kept: Vec::new(),
             boxes: Vec::new(),
