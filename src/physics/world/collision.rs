@@ -231,12 +231,15 @@ impl World {
             (!bodies[a as usize].is_dynamic() && !bodies[b as usize].is_dynamic())
                 || (any_frozen && (frozen.is_frozen(a) || frozen.is_frozen(b)))
         };
-        let (spheres, by_spheres) = (&self.fat_spheres, !self.fat_spheres.is_empty());
-        let skip = |a: u32, b: u32| {
-            (by_spheres && !spheres_overlap(spheres[a as usize], spheres[b as usize])) || excluded(a, b)
-        };
-        if full || (!self.escaped.is_empty() && !self.broad.update_moved(&self.fat, &self.escaped, skip)) {
-            self.broad.update_on(&self.fat, skip, &self.workers);
+        // The grid's search with each filter compiled on its own: without the spheres it
+        // pays nothing for them.
+        let (broad, fat, escaped, workers) = (&mut self.broad, &self.fat, &self.escaped, &self.workers);
+        if self.fat_spheres.is_empty() {
+            run_grid(broad, fat, escaped, full, excluded, workers);
+        } else {
+            let spheres = &self.fat_spheres;
+            let skip = |a: u32, b: u32| !spheres_overlap(spheres[a as usize], spheres[b as usize]) || excluded(a, b);
+            run_grid(broad, fat, escaped, full, skip, workers);
         }
         // The kept pairs whose boxes overlap now and whose bodies' paths come close enough
         // to touch ([`Motion::paths_meet`]).
@@ -327,6 +330,21 @@ impl World {
 fn spheres_overlap(a: Vec4, b: Vec4) -> bool {
     let reach = a.w + b.w + SPHERE_TOLERANCE;
     Vec3A::from_vec4(a).distance_squared(Vec3A::from_vec4(b)) <= reach * reach
+}
+
+/// The grid's pairs on enlarged boxes `fat` (without the pairs `skip` names): built afresh
+/// when `full`, else updated for the `escaped` bodies, or built afresh when too many escaped.
+fn run_grid(
+    broad: &mut BroadPhase,
+    fat: &[Aabb],
+    escaped: &[u32],
+    full: bool,
+    skip: impl Fn(u32, u32) -> bool + Sync + Copy,
+    workers: &Workers,
+) {
+    if full || (!escaped.is_empty() && !broad.update_moved(fat, escaped, skip)) {
+        broad.update_on(fat, skip, workers);
+    }
 }
 
 /// Whether the grid should keep its pairs on enlarged spheres too: more than half of the
