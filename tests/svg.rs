@@ -297,7 +297,25 @@ fn overlay_pictures_carry_their_key() {
     assert!(key.iter().any(|s| s.starts_with("normal   (an arrow 1 m long")), "{key:?}");
     assert!(!key.iter().any(|s| s.starts_with("friction")), "no friction arrow is drawn: {key:?}");
     assert!(has(&key, "enlarged box (the broad phase keeps its pairs)"), "{key:?}");
+    // An upright box's sphere is looser than its box: the broad phase keeps no spheres.
+    assert!(!key.iter().any(|s| s.contains("enlarged sphere")), "{key:?}");
     assert!(!has(&key, "touching"), "no contact dots: {key:?}");
+}
+
+/// Where the broad phase keeps its pairs on enlarged spheres too (random hulls, whose
+/// spheres are tighter than their boxes), the enlarged-boxes overlay draws them, and the key
+/// names them.
+#[test]
+fn the_enlarged_spheres_of_a_hull_pile_are_drawn_and_named() {
+    let mut t = testbed("hull_pile.ron");
+    for _ in 0..5 {
+        t.step_once();
+    }
+    assert!(!t.world().enlarged_spheres().is_empty());
+    t.view.overlays = Overlays::default();
+    t.view.overlays.set(Overlay::EnlargedAabbs, true);
+    let key = svg_texts(&mut t);
+    assert!(key.iter().any(|s| s == "enlarged sphere, as 3 rings (kept pairs overlap in these too)"), "{key:?}");
 }
 
 /// The axes overlay draws the axes of the moving bodies, and a static body's only when it

@@ -447,6 +447,14 @@ impl World {
         &self.fat
     }
 
+    /// The broad phase's enlarged swept spheres (centre in xyz, radius in w), per body, as of
+    /// the last step: with the path test on, the grid's pairs are also kept only while two
+    /// bodies' spheres overlap. Empty where the last full build of the grid did not take
+    /// them (path test off, or spheres looser than the boxes; `world/collision.rs`).
+    pub fn enlarged_spheres(&self) -> &[Vec4] {
+        &self.fat_spheres
+    }
+
     /// The persistent contacts (including pairs whose manifold is currently empty): one per
     /// candidate pair, sorted by pair, then the further manifolds of body–mesh pairs that
     /// touch the mesh along more than one normal (same pair, one contact per normal group).

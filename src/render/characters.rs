@@ -35,7 +35,7 @@ pub fn pass_color(p: Pass) -> [f32; 3] {
 }
 
 /// Three rings (about x, y and z) of the ellipsoid with semi-axes `r` centred at `c`.
-fn rings(out: &mut Vec<Segment>, c: Vec3, r: Vec3, color: [f32; 3], width: f32, alpha: f32) {
+pub(super) fn rings(out: &mut Vec<Segment>, c: Vec3, r: Vec3, color: [f32; 3], width: f32, alpha: f32) {
     const N: usize = 40;
     for axis in 0..3 {
         let (u, v) = (Vec3::AXES[(axis + 1) % 3] * r, Vec3::AXES[(axis + 2) % 3] * r);

@@ -80,6 +80,12 @@ pub fn rows(
     }
     if overlays.has(Overlay::EnlargedAabbs) && !w.enlarged_aabbs().is_empty() {
         boxes.push((colors::ENLARGED_AABB, "enlarged box (the broad phase keeps its pairs)".to_string()));
+        if w.bodies().iter().zip(w.enlarged_spheres()).any(|(b, _)| b.is_dynamic()) {
+            boxes.push((
+                colors::ENLARGED_AABB,
+                "enlarged sphere, as 3 rings (kept pairs overlap in these too)".to_string(),
+            ));
+        }
     }
     if !boxes.is_empty() {
         rows.push(KeyRow { head: "boxes:", items: boxes });
