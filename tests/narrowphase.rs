@@ -398,8 +398,9 @@ fn still_apart_never_skips_a_pair_that_touches() {
         "face axes: checked {}, skipped {}; edge axes: checked {}, skipped {}",
         checked[0], skipped[0], checked[1], skipped[1]
     );
+    assert!(checked[0] > 800 && checked[1] > 150, "checked {checked:?}");
     for k in 0..2 {
-        assert!(checked[k] > 150 && skipped[k] > checked[k] / 10, "checked {checked:?}, skipped {skipped:?}");
+        assert!(skipped[k] > checked[k] / 10, "checked {checked:?}, skipped {skipped:?}");
     }
 }
 

@@ -110,6 +110,19 @@ fn separated_pair_is_tested_once_then_skipped_as_still_apart() {
     assert_eq!(w.pair_record(0, 1).unwrap().path, PairPath::StillApart);
 }
 
+/// Watching a pair that names a body the world does not have records nothing and steps as
+/// usual (the broad phase's path-test record looks the bodies up).
+#[test]
+fn watching_a_body_the_world_lacks_changes_nothing() {
+    let mut w = cube_above_ground(Settings { sleeping: false, ..Default::default() });
+    w.set_watched(&[(0, 99), (1, 0)]);
+    for _ in 0..3 {
+        w.step(DT);
+    }
+    assert!(w.pair_record(0, 99).is_none_or(|r| r.path == PairPath::NotCandidate));
+    assert!(w.pair_record(0, 1).is_some());
+}
+
 #[test]
 fn pair_apart_along_an_edge_pair_is_skipped_as_still_apart() {
     // Cube A turned 45° about z has an edge along z at x = √2/2; cube B turned 45° about y

@@ -187,12 +187,13 @@ pub struct World {
     /// Enlarged ("fat") boxes the broad phase ran on; the candidate pairs stay valid while
     /// every body's box stays inside its fat one.
     fat: Vec<Aabb>,
-    /// Enlarged bounding spheres (centre, radius) the broad phase ran on with the path test
-    /// on (empty with it off): the grid's pairs are also kept only while these overlap,
-    /// and stay valid while every body's swept sphere stays inside its own
-    /// (`world/collision.rs`).
+    /// Enlarged bounding spheres (centre, radius) the broad phase ran on (empty with the path
+    /// test off, or where the last full build of the grid did not take them): the grid's
+    /// pairs are also kept only while these overlap, and stay valid while every body's swept
+    /// sphere stays inside its own (`world/collision.rs`).
     fat_spheres: Vec<Vec4>,
-    /// Bodies whose box left its enlarged box this step (scratch of the broad phase).
+    /// Bodies whose box left its enlarged box, or swept sphere its enlarged sphere, this step
+    /// (scratch of the broad phase).
     escaped: Vec<u32>,
     /// Per kept pair of the broad phase, whether it passed this step's box and path tests
     /// (filled on the threads, gathered in order; `world/collision.rs`).

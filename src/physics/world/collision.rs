@@ -1,33 +1,45 @@
 //! The world's broad phase: Box2D's enlarged boxes over the hashed grid of
 //! [`crate::physics::broadphase`]; the bodies that leave their enlarged box update the
-//! grid's pairs in place, and only many of them rebuild it; a pair whose bounding spheres
-//! miss each other on their straight paths over the step is dropped, the *path test* of
+//! grid's pairs in place, and only many of them rebuild it. An enlarged box reaches a few
+//! steps ahead along the body's motion (Box2D v2's predicted enlargement), so a falling body
+//! leaves it every few steps rather than every step. A pair whose bounding spheres miss
+//! each other on their straight paths over the step is dropped, the *path test* of
 //! [`Motion::paths_meet`], so fast bodies passing each other get no speculative ghost
-//! contacts. With the path test on, the grid's pairs are also kept on enlarged swept
-//! spheres ([`Motion::swept_sphere`]), which drops the pairs of boxes meeting corner to
-//! corner before the per-step filter tests them. The per-body [`Motion`] records it gathers are what the narrow phase
-//! (`world/narrow.rs`) reads, and the prepare stage each body's rounding. The records and
-//! swept boxes (with a SIMD copy of each box for the pair filter) are computed body by body,
-//! and the grid's pair search slot by slot
+//! contacts. With the path test on, a full build of the grid may also keep its pairs on
+//! enlarged swept spheres ([`Motion::swept_sphere`]), where most bodies' spheres are tighter
+//! than their boxes ([`spheres_pay`]): that drops the pairs of boxes meeting corner to
+//! corner before the per-step filter tests them. The per-body [`Motion`] records it gathers
+//! are what the narrow phase (`world/narrow.rs`) reads, and the prepare stage each body's
+//! rounding. The records and swept boxes (with a SIMD copy of each box for the pair filter)
+//! are computed body by body, and the grid's pair search slot by slot
 //! ([`crate::physics::broadphase::BroadPhase::update_on`]), and the pair filter's box and
 //! path tests pair by pair (on one thread written straight into the pair list, on several
 //! a flag each, gathered in pair order, on the threads too), shared out between the world's
-//! worker threads; the
-//! enlarged-box checks, the grid's median, bucket counts and ranks, and the update of a few
-//! moved bodies stay on the stepping thread.
+//! worker threads; the enlarged-box and sphere checks, the grid's median, bucket counts and
+//! ranks, and the update of a few moved bodies stay on the stepping thread.
 //!
 //! Limits: the path test assumes straight paths at the step's starting velocities (as the
 //! speculative contacts do): a body deflected during the step towards a body its path
 //! missed has no speculative point against it in that step. A body edited through
-//! `World::body_mut` or a new body restarts the broad phase
-//! from scratch; the enlarged boxes and spheres are a fixed [`FAT_MARGIN`] wide whatever the
-//! body size. A watched pair the path test drops is recorded as such whether or not its
-//! enlarged spheres kept it among the grid's pairs.
+//! `World::body_mut` or a new body restarts the broad phase from scratch; the enlarged boxes
+//! and spheres are a fixed [`FAT_MARGIN`] wide whatever the body size (plus at most
+//! [`AHEAD_MAX`] ahead). The spheres' overlap test allows 1 mm for rounding, enough for
+//! coordinates up to a few kilometres from the origin. A watched pair the path test drops is
+//! recorded as such whether or not its enlarged spheres kept it among the grid's pairs.
 
 use super::watch;
 use super::*;
 use crate::physics::collide::PairPath;
 use crate::physics::parallel::{Shared, MAX_THREADS};
+
+/// How many steps of its motion a body's enlarged box reaches ahead of it (Box2D v2's
+/// predicted enlargement, its `b2_aabbMultiplier`): a falling body leaves its box every few
+/// steps instead of every step, and each leaving costs an update of the grid's pairs.
+const STEPS_AHEAD: f32 = 4.0;
+
+/// The most an enlarged box reaches ahead (m): a fast body, which leaves any box it gets
+/// every step whatever its reach, does not drag a long box through the kept pairs.
+const AHEAD_MAX: f32 = 2.0 * FAT_MARGIN;
 
 /// Fewest kept pairs a worker thread tests at once (a few nanoseconds each).
 const MIN_PAIRS: usize = 1024;
@@ -118,6 +130,14 @@ impl Motion {
         (self.centre + half, self.radius + half.length() + 0.5 * slack)
     }
 
+    /// The enlarged box of swept box `b`: stretched on along the motion by
+    /// [`STEPS_AHEAD`] more steps (at most [`AHEAD_MAX`]), then grown by [`FAT_MARGIN`].
+    #[inline]
+    fn fat_box(&self, b: &Aabb, dt: f32) -> Aabb {
+        let d = Vec3::from(self.v * (dt * STEPS_AHEAD)).clamp_length_max(AHEAD_MAX);
+        Aabb::new(b.min.min(b.min + d), b.max.max(b.max + d)).expanded(FAT_MARGIN)
+    }
+
     /// The swept sphere grown by [`FAT_MARGIN`] (centre in xyz, radius in w): what the
     /// grid's pairs are kept on while the swept sphere stays inside it.
     fn fat_sphere(&self, dt: f32, slack: f32) -> Vec4 {
@@ -176,7 +196,8 @@ impl World {
                 }
             });
         }
-        // Box2D's enlarged AABBs: the grid runs on boxes grown by FAT_MARGIN and its pairs
+        // Box2D's enlarged AABBs: the grid runs on boxes grown by FAT_MARGIN (and stretched
+        // ahead along the motion, `Motion::fat_box`) and its pairs
         // are kept while every body's box stays inside its enlarged one — a superset of the
         // overlapping pairs, so none is missed; a body that leaves gets a new enlarged box
         // and the grid runs again. Each step the kept pairs are filtered by the actual
@@ -190,22 +211,19 @@ impl World {
         // overlapping boxes are corner to corner, their spheres far apart: the pairs the
         // filter below tests every step drop by two thirds in the hull pile. Where the
         // spheres are looser than the boxes (a pyramid of upright cubes) they would drop
-        // none and only cost their checks: each full build takes them only if most moving
-        // bodies' swept spheres are smaller than their swept boxes ([`spheres_pay`]).
+        // none and only cost their checks: each full build of the grid takes them only if
+        // most moving bodies' swept spheres are smaller than their swept boxes
+        // ([`spheres_pay`]), and a few moved bodies keep the choice of the last one.
         // `slack`: the contact margin plus how far gravity bends a path in one step, |g|·dt².
         let slack = margin + self.gravity.length() * dt * dt;
         let path_test = self.settings.path_test;
         self.escaped.clear();
         // Spheres are kept only with the path test on: a test switched off while they were
-        // starts the grid afresh (one switched on may start without them).
+        // starts the grid afresh (one switched on takes them at the next full build).
         let stale_spheres = !path_test && !self.fat_spheres.is_empty();
         let full = if self.broad_dirty || self.fat.len() != self.aabbs.len() || stale_spheres {
             self.fat.clear();
-            self.fat.extend(self.aabbs.iter().map(|b| b.expanded(FAT_MARGIN)));
-            self.fat_spheres.clear();
-            if path_test && spheres_pay(&self.motions, &self.aabbs, dt, slack) {
-                self.fat_spheres.extend(self.motions.iter().map(|m| m.fat_sphere(dt, slack)));
-            }
+            self.fat.extend(self.aabbs.iter().zip(&self.motions).map(|(b, m)| m.fat_box(b, dt)));
             self.broad_dirty = false;
             true
         } else {
@@ -215,7 +233,7 @@ impl World {
                 // margin.)
                 let sphere_left = || spheres && !self.motions[i].inside(self.fat_spheres[i], dt, slack);
                 if !f.contains(t) || sphere_left() {
-                    *f = t.expanded(FAT_MARGIN);
+                    *f = self.motions[i].fat_box(t, dt);
                     if spheres {
                         self.fat_spheres[i] = self.motions[i].fat_sphere(dt, slack);
                     }
@@ -232,14 +250,24 @@ impl World {
                 || (any_frozen && (frozen.is_frozen(a) || frozen.is_frozen(b)))
         };
         // The grid's search with each filter compiled on its own: without the spheres it
-        // pays nothing for them.
+        // pays nothing for them. A few moved bodies first, with the filter the grid's pairs
+        // were found with; failing that, the whole grid, with the spheres chosen afresh.
         let (broad, fat, escaped, workers) = (&mut self.broad, &self.fat, &self.escaped, &self.workers);
-        if self.fat_spheres.is_empty() {
-            run_grid(broad, fat, escaped, full, excluded, workers);
-        } else {
-            let spheres = &self.fat_spheres;
-            let skip = |a: u32, b: u32| !spheres_overlap(spheres[a as usize], spheres[b as usize]) || excluded(a, b);
-            run_grid(broad, fat, escaped, full, skip, workers);
+        let updated = !full
+            && (escaped.is_empty()
+                || match self.fat_spheres.as_slice() {
+                    [] => broad.update_moved(fat, escaped, excluded),
+                    spheres => broad.update_moved(fat, escaped, by_spheres(spheres, excluded)),
+                });
+        if !updated {
+            self.fat_spheres.clear();
+            if path_test && take_spheres(&self.motions, &self.aabbs, dt, slack) {
+                self.fat_spheres.extend(self.motions.iter().map(|m| m.fat_sphere(dt, slack)));
+            }
+            match self.fat_spheres.as_slice() {
+                [] => broad.update_on(fat, excluded, workers),
+                spheres => broad.update_on(fat, by_spheres(spheres, excluded), workers),
+            }
         }
         // The kept pairs whose boxes overlap now and whose bodies' paths come close enough
         // to touch ([`Motion::paths_meet`]).
@@ -301,9 +329,13 @@ impl World {
             // (Not looked up in the grid's pairs: a pair whose enlarged spheres miss is not
             // among them, though its paths miss all the same.)
             let (joints, step) = (&self.joints, self.step_count + 1);
+            let n = bodies.len();
             for r in &mut self.watch {
                 let (a, b) = (r.a as usize, r.b as usize);
-                let dropped = !excluded(r.a, r.b)
+                // (A watched pair may name a body the world does not have.)
+                let dropped = a < n
+                    && b < n
+                    && !excluded(r.a, r.b)
                     && aabbs[a].overlaps(&aabbs[b])
                     && !joints.excludes(r.a, r.b)
                     && !Motion::paths_meet(&motions[a], &motions[b], dt, slack);
@@ -332,19 +364,28 @@ fn spheres_overlap(a: Vec4, b: Vec4) -> bool {
     Vec3A::from_vec4(a).distance_squared(Vec3A::from_vec4(b)) <= reach * reach
 }
 
-/// The grid's pairs on enlarged boxes `fat` (without the pairs `skip` names): built afresh
-/// when `full`, else updated for the `escaped` bodies, or built afresh when too many escaped.
-fn run_grid(
-    broad: &mut BroadPhase,
-    fat: &[Aabb],
-    escaped: &[u32],
-    full: bool,
-    skip: impl Fn(u32, u32) -> bool + Sync + Copy,
-    workers: &Workers,
-) {
-    if full || (!escaped.is_empty() && !broad.update_moved(fat, escaped, skip)) {
-        broad.update_on(fat, skip, workers);
+/// The grid's filter with enlarged spheres: a pair `excluded` names, or whose spheres miss.
+fn by_spheres<'a>(
+    spheres: &'a [Vec4],
+    excluded: impl Fn(u32, u32) -> bool + Sync + Copy + 'a,
+) -> impl Fn(u32, u32) -> bool + Sync + Copy + 'a {
+    move |a: u32, b: u32| !spheres_overlap(spheres[a as usize], spheres[b as usize]) || excluded(a, b)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: the grid takes the enlarged spheres whatever [`spheres_pay`] says (on the
+    /// stepping thread).
+    static FORCE_SPHERES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a full build of the grid takes the enlarged spheres ([`spheres_pay`]).
+fn take_spheres(motions: &[Motion], boxes: &[Aabb], dt: f32, slack: f32) -> bool {
+    #[cfg(test)]
+    if FORCE_SPHERES.with(|f| f.get()) {
+        return true;
     }
+    spheres_pay(motions, boxes, dt, slack)
 }
 
 /// Whether the grid should keep its pairs on enlarged spheres too: more than half of the
@@ -366,8 +407,9 @@ fn spheres_pay(motions: &[Motion], boxes: &[Aabb], dt: f32, slack: f32) -> bool 
 }
 
 /// Slack on the enlarged spheres' overlap test (1 mm): the roundings of the distances that
-/// prove a dropped pair's paths miss, a few f32 steps of a coordinate up to kilometres from
-/// the origin, must not drop a pair whose paths meet.
+/// prove a dropped pair's paths miss must not drop a pair whose paths meet. A few f32 steps
+/// of a coordinate: enough up to a few kilometres from the origin (at 10 km one step is
+/// already about 1 mm).
 const SPHERE_TOLERANCE: f32 = 0.01 * FAT_MARGIN;
 
 /// Writes the pairs of `pairs` whose flag is set into `out`, in order; `out` holds exactly as
@@ -415,7 +457,7 @@ mod tests {
     /// The kept pairs of the enlarged boxes (and, with the path test, enlarged spheres),
     /// filtered by the actual boxes, are exactly the overlapping pairs, every step of a pile
     /// of boxes and one of random hulls falling, landing and settling, and of a barrage of
-    /// bullets fired into a pit (the grid is rerun
+    /// bullets fired into a pit, its spheres taken whether or not they pay (the grid is rerun
     /// only when a body leaves its enlarged box or sphere); with and without the path test,
     /// on one thread and on two and three (the filter's tests and the gathering of the kept
     /// pairs then run in one share of the pairs per thread, every range split into blocks
@@ -427,25 +469,30 @@ mod tests {
             // Upright boxes: their spheres are looser than their boxes and not taken.
             kept_pairs_match(crate::scene::stock::box_pile(120, settings), None, true, Some(false));
             kept_pairs_match(crate::scene::stock::hull_pile(80, settings), None, true, Some(path_test));
-            // Bullets: paths that meet only during the step, and no end to the grid runs.
-            kept_pairs_match(crate::scene::stock::barrage(60, settings), None, false, None);
+            // Bullets: paths that meet only during the step (the spheres' reach along the
+            // velocity), and no end to the grid runs.
+            super::FORCE_SPHERES.with(|f| f.set(true));
+            kept_pairs_match(crate::scene::stock::barrage(60, settings), None, false, Some(path_test));
+            super::FORCE_SPHERES.with(|f| f.set(false));
         }
     }
 
     /// Switching the path test on or off mid-run gives the overlapping pairs of the new
-    /// setting from the next step (the grid's pairs were kept on spheres only with it on).
+    /// setting from the next step: switched off, the spheres are dropped at once; switched
+    /// on, a settled pile takes them at the grid's next full build.
     #[test]
     fn switching_the_path_test_keeps_the_pairs_exact() {
         for path_test in [true, false] {
             let settings = Settings { sleeping: false, path_test, ..Default::default() };
-            kept_pairs_match(crate::scene::stock::hull_pile(80, settings), Some(100), true, None);
+            let w = kept_pairs_match(crate::scene::stock::hull_pile(80, settings), Some(100), true, None);
+            assert!(w.fat_spheres.is_empty());
         }
     }
 
     /// `switch`: the step at which the path test is turned over; `settles`: the scene comes
     /// to rest, so the grid must stop being rerun; `spheres`: whether the enlarged spheres
     /// must have dropped some pair of enlarged boxes (or none).
-    fn kept_pairs_match(mut w: World, switch: Option<usize>, settles: bool, spheres: Option<bool>) {
+    fn kept_pairs_match(mut w: World, switch: Option<usize>, settles: bool, spheres: Option<bool>) -> World {
         w.set_fine_split(true);
         let (mut reruns, mut dropped) = (0, 0);
         for step in 0..240 {
@@ -472,10 +519,11 @@ mod tests {
         }
         // The falling phase reruns the grid; the settled pile must not, or the test would
         // not exercise the kept pairs.
-        assert!(reruns > 10 && (!settles || reruns < 200), "{reruns} grid runs in 240 steps");
+        assert!(reruns > 5 && (!settles || reruns < 200), "{reruns} grid runs in 240 steps");
         if let Some(spheres) = spheres {
             assert_eq!(dropped > 0, spheres, "{dropped} pairs of enlarged boxes dropped by their spheres");
         }
+        w
     }
 
     /// `paths_meet` against a brute-force closest approach: the centres' distance sampled at

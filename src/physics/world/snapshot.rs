@@ -3,7 +3,8 @@
 //!
 //! What a snapshot keeps: bodies, poses and velocities, sleep timers, the persistent contacts
 //! (SAT caches, manifolds, accumulated impulses for warm starting, recycling anchors), the
-//! broad phase's grid and kept pairs, the joints (with their warm-start impulses), the enlarged boxes, the watched-pair records, the
+//! broad phase's grid and kept pairs, the joints (with their warm-start impulses), the enlarged boxes
+//! and spheres, the watched-pair records, the
 //! containment record and the settings. What it drops: buffers every step refills before
 //! reading them (the solver's constraints and bodies, the methods' batches, the narrow
 //! phase's scratch, the pool of ended contacts (the worker threads are shared, not copied), the continuous-collision record and scratch). So stepping a restored snapshot gives
@@ -92,6 +93,7 @@ impl World {
             + self.broad.heap_bytes()
             + size_of_val(self.aabbs.as_slice())
             + size_of_val(self.fat.as_slice())
+            + size_of_val(self.fat_spheres.as_slice())
             + size_of_val(self.motions.as_slice())
             + size_of_val(self.pairs.as_slice())
             + contacts
