@@ -94,7 +94,7 @@ pub fn scene_section(run: &Run) -> Section {
 /// Why a path is taken, in one sentence.
 pub fn path_words(p: PairPath) -> &'static str {
     match p {
-        PairPath::NotCandidate => "the broad phase did not pair the bodies: their enlarged boxes do not overlap",
+        PairPath::NotCandidate => "the broad phase did not pair the bodies: their boxes swept over the step do not overlap",
         PairPath::PathsMiss => "the boxes overlap, but the bounding spheres' straight paths over the step miss each other by more than the margin",
         PairPath::Asleep => "both bodies are asleep (or one is static): the manifold is kept as it was",
         PairPath::StillApart => "the pair was found apart earlier, and that gap minus how far it can have closed since still exceeds the margin",
