@@ -113,6 +113,13 @@ impl Aabb {
         Aabb { min: self.min - Vec3::splat(m), max: self.max + Vec3::splat(m) }
     }
 
+    /// Smallest box holding this one moved by every fraction of `d` (the box and its copy
+    /// moved by `d`).
+    #[inline]
+    pub fn swept(&self, d: Vec3) -> Aabb {
+        Aabb { min: self.min.min(self.min + d), max: self.max.max(self.max + d) }
+    }
+
     /// Smallest box holding both.
     pub fn union(&self, o: &Aabb) -> Aabb {
         Aabb { min: self.min.min(o.min), max: self.max.max(o.max) }

@@ -269,7 +269,7 @@ fn main_view(f: &FrameInput) -> ViewDraw {
             // A moving body's enlarged sphere, where the broad phase keeps pairs on them
             // too (a static ground's would fill the view).
             if let (Some(s), true) = (w.enlarged_spheres().get(i), b.is_dynamic()) {
-                let (c, r) = (Vec3::new(s.x, s.y, s.z), Vec3::splat(s.w));
+                let (c, r) = (s.truncate(), Vec3::splat(s.w));
                 super::characters::rings(&mut v.overlay, c, r, colors::ENLARGED_AABB, 1.0, 0.6);
             }
         }

@@ -135,7 +135,7 @@ impl Motion {
     #[inline]
     fn fat_box(&self, b: &Aabb, dt: f32) -> Aabb {
         let d = Vec3::from(self.v * (dt * STEPS_AHEAD)).clamp_length_max(AHEAD_MAX);
-        Aabb::new(b.min.min(b.min + d), b.max.max(b.max + d)).expanded(FAT_MARGIN)
+        b.swept(d).expanded(FAT_MARGIN)
     }
 
     /// The swept sphere grown by [`FAT_MARGIN`] (centre in xyz, radius in w): what the
@@ -190,8 +190,7 @@ impl World {
                     *m = Motion::of(b);
                     let bb = b.shape.aabb(&b.pose);
                     let d = Vec3::from(m.v * dt).clamp_length_max(MAX_SPECULATIVE);
-                    let moved = Aabb::new(bb.min + d, bb.max + d);
-                    *out = bb.union(&moved).expanded(0.5 * margin + (m.spin * dt).min(MAX_SPECULATIVE));
+                    *out = bb.swept(d).expanded(0.5 * margin + (m.spin * dt).min(MAX_SPECULATIVE));
                     *lanes = [out.min.into(), out.max.into()];
                 }
             });
