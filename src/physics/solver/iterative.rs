@@ -126,7 +126,22 @@ pub(super) fn friction_rows(
     friction: f32,
     p: &mut super::ConstraintPoint,
 ) -> [f32; 2] {
-    let (r1, r2) = (Row::new(a, b, p.ra, p.rb, t.0), Row::new(a, b, p.ra, p.rb, t.1));
+    let rows = (Row::new(a, b, p.ra, p.rb, t.0), Row::new(a, b, p.ra, p.rb, t.1));
+    friction_rows_on(a, b, t, rows, friction, p)
+}
+
+/// [`friction_rows`] on rows built before (the same numbers: a row depends only on the
+/// lever arms, the direction and the bodies' inverse inertia, which the passes do not
+/// change).
+#[inline(always)]
+fn friction_rows_on(
+    a: &mut SolverBody,
+    b: &mut SolverBody,
+    t: (glam::Vec3A, glam::Vec3A),
+    (r1, r2): (Row, Row),
+    friction: f32,
+    p: &mut super::ConstraintPoint,
+) -> [f32; 2] {
     let old = p.tangent_impulse;
     let (v1, v2) = (r1.velocity(a, b, t.0), r2.velocity(a, b, t.1));
     let mut new = [old[0] - p.tangent_mass[0] * v1, old[1] - p.tangent_mass[1] * v2];
@@ -231,6 +246,11 @@ pub const RESTITUTION_TOLERANCE: f32 = 1e-4;
 /// contacts coupled through a body take the rest. Off (the scalar solver): every listed
 /// manifold in every pass.
 ///
+/// Each listed manifold's rows (each point's normal and two tangents) are built once,
+/// before the passes, and read at every visit: the passes change only the bodies'
+/// velocities, which no row depends on, so the numbers are those of rows built at each
+/// visit.
+///
 /// Returns the manifold visits made (for statistics and tests).
 pub fn apply_restitution(
     constraints: &mut [ContactConstraint],
@@ -241,7 +261,7 @@ pub fn apply_restitution(
     scratch: &mut RestitutionScratch,
 ) -> usize {
     let bounces = |p: &super::ConstraintPoint| p.rebound > 0.0 && p.max_normal_impulse > 0.0;
-    let RestitutionScratch { bouncing, changed_at, settled_at, impacts } = scratch;
+    let RestitutionScratch { bouncing, rows, changed_at, settled_at, impacts } = scratch;
     // A speculative point still apart at the step's end has not landed: whatever impulse it
     // holds is the last relax pass braking it so that it lands at the start of the next
     // substep. For a bouncy pair that braking is kinetic energy lost for good (its speed at
@@ -286,12 +306,18 @@ pub fn apply_restitution(
             .map(|(i, _)| i as u32),
     );
     // The compression impulse only bounds a bouncing manifold: the step's normal impulse so
-    // far; each visit adds the impulse that stops any approach it finds (below).
+    // far; each visit adds the impulse that stops any approach it finds (below). Each
+    // point's rows (normal, then the two tangents) are built once for all the passes.
+    rows.clear();
     for &i in bouncing.iter() {
         let c = &mut constraints[i as usize];
-        for p in c.points[..c.count as usize].iter_mut() {
+        let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+        let mut own = [[Row::default(); 3]; 4];
+        for (p, r) in c.points[..c.count as usize].iter_mut().zip(&mut own) {
             p.compression_impulse = p.total_normal_impulse;
+            *r = [c.normal, c.t1, c.t2].map(|d| Row::new(a, b, p.ra, p.rb, d));
         }
+        rows.push(own);
     }
     if active_set {
         changed_at.clear();
@@ -318,10 +344,12 @@ pub fn apply_restitution(
             visit += 1;
             let count = c.count as usize;
             let (a, b) = super::pair_mut(bodies, c.a, c.b);
+            let rows = &rows[slot];
             let mut own = 0.0f32;
             for k in 0..count {
-                let p = &mut c.points[if reverse { count - 1 - k } else { k }];
-                let d = friction_rows(a, b, (c.t1, c.t2), c.friction, p);
+                let k = if reverse { count - 1 - k } else { k };
+                let (p, [_, r1, r2]) = (&mut c.points[k], rows[k]);
+                let d = friction_rows_on(a, b, (c.t1, c.t2), (r1, r2), c.friction, p);
                 p.total_tangent_impulse[0] += d[0];
                 p.total_tangent_impulse[1] += d[1];
                 own = own.max(d[0].abs()).max(d[1].abs());
@@ -329,8 +357,8 @@ pub fn apply_restitution(
             // Approach found now (this visit's friction, or another manifold's bounce pushing
             // the pair together again: a ball struck while it hits a wall) is compression
             // too, and its stopping impulse joins the bound.
-            for p in c.points[..count].iter_mut().filter(|p| bounces(p)) {
-                let vn = Row::new(a, b, p.ra, p.rb, c.normal).velocity(a, b, c.normal);
+            for (p, r) in c.points[..count].iter_mut().zip(rows).filter(|(p, _)| bounces(p)) {
+                let vn = r[0].velocity(a, b, c.normal);
                 p.compression_impulse += p.normal_mass * (-vn).max(0.0);
             }
             let e = c.restitution;
@@ -345,11 +373,11 @@ pub fn apply_restitution(
             let limit = (1.0 + e * gain) * c.points[..count].iter().map(|p| p.compression_impulse).sum::<f32>();
             let mut total: f32 = c.points[..count].iter().map(|p| p.total_normal_impulse).sum();
             for k in 0..count {
-                let p = &mut c.points[if reverse { count - 1 - k } else { k }];
+                let k = if reverse { count - 1 - k } else { k };
+                let (p, [r0, _, _]) = (&mut c.points[k], rows[k]);
                 if !bounces(p) {
                     continue;
                 }
-                let r0 = Row::new(a, b, p.ra, p.rb, c.normal);
                 let vn = r0.velocity(a, b, c.normal);
                 let old = p.normal_impulse;
                 // Poisson's bound on the manifold (see above).
@@ -393,6 +421,8 @@ pub struct RestitutionScratch {
     /// passes, so they are listed once instead of every manifold being looked at in every
     /// pass.
     bouncing: Vec<u32>,
+    /// Per listed manifold, each point's rows along the normal and the two tangents.
+    rows: Vec<[[Row; 3]; 4]>,
     /// Active set: per body, the visit that last changed its velocity by more than the
     /// tolerance…
     changed_at: Vec<u32>,
