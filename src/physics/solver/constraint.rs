@@ -228,7 +228,9 @@ impl ContactConstraint {
 
 /// The angular half of one constraint row along a unit direction d (Catto's Jacobian
 /// J = [−d, −rA×d, d, rB×d] with M⁻¹Jᵀ), built where it is used: stored per point it would
-/// triple the memory every pass streams through.
+/// triple the memory every pass streams through. (The restitution passes, over the few
+/// manifolds that bounce, build theirs once for all their passes:
+/// [`super::iterative::apply_restitution`].)
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Row {
     /// rA × d.
