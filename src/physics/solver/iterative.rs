@@ -208,7 +208,7 @@ pub const RESTITUTION_TOLERANCE: f32 = 1e-4;
 /// solved in the same passes (clamped to μ times the new normal impulse): the extra normal
 /// impulse of an off-centre corner also slides the others sideways, and friction left as the
 /// solve found it would turn that into spin. Constraints without a bouncing point cost one
-/// test per pass.
+/// test per step: the bouncing ones are listed once, before the passes.
 ///
 /// **Impacts that share a body** are taken out of these passes and done first, one pair at
 /// a time ([`super::impacts::resolve_clusters`]): one-point manifolds that bounce, or that a
