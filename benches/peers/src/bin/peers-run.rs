@@ -14,8 +14,11 @@
 //!
 //! Scenes: the row names of `contactlab_peers::stock_world` (pyramid-5050, box-pile-Nk,
 //! convex-pile-5120, …). Thread scaling across engines is `peers-scaling`'s.
-//! Engines: contactlab (`contactlab@N`: on N threads, 0 every core), rapier3d, box3d-rust.
+//! Engines: contactlab (`contactlab@N`: on N threads, 0 every core), rapier3d, box3d-rust,
+//! box3d-c (Erin Catto's Box3D itself through `boxddd`, on one thread: under callgrind its
+//! step is `b3World_Step`).
 
+use contactlab_peers::boxddd::Box3dUpstream;
 use contactlab_peers::{
     contactlab_settings, depth_summary, joint_error, joint_error_over_run, max_penetration, pair_depths, Box3d,
     Contactlab, Engine, Rapier,
@@ -25,7 +28,7 @@ use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peers-run SCENE ENGINE STEPS [jitter=SEED] [hertz=HZ]  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | convex-pile-N (Box3D's convex pile, N/64 layers of 8×8 hulls) | many-pyramids-10780 (Box3D's) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust)";
+    let usage = "usage: peers-run SCENE ENGINE STEPS [jitter=SEED] [hertz=HZ]  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | convex-pile-N (Box3D's convex pile, N/64 layers of 8×8 hulls) | many-pyramids-10780 (Box3D's) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust | box3d-c (the upstream C library, one thread))";
     if let [mode, label, engine, n] = args.as_slice() {
         if mode == "narrow" {
             return narrow(label, engine, n);
@@ -157,6 +160,13 @@ fn main() -> ExitCode {
         "contactlab" => Box::new(Contactlab(world.clone())),
         "rapier3d" => Box::new(Rapier::mirror(&world)),
         "box3d-rust" => Box::new(Box3d::mirror(&world)),
+        "box3d-c" => match Box3dUpstream::mirror(&world, 1) {
+            Ok(b) => Box::new(b),
+            Err(err) => {
+                eprintln!("the upstream Box3D could not mirror '{scene}': {err:?}");
+                return ExitCode::FAILURE;
+            }
+        },
         other => {
             eprintln!("unknown engine '{other}'\n{usage}");
             return ExitCode::FAILURE;
