@@ -39,14 +39,26 @@ fn check(failures: Vec<String>) {
 
 /// A frictionless static slab whose top face is at y = 0.
 fn slab(w: &mut World, restitution: f32) -> usize {
+    rough_slab(w, 0.0, restitution)
+}
+
+/// [`slab`] with friction coefficient `friction`.
+fn rough_slab(w: &mut World, friction: f32, restitution: f32) -> usize {
     let d = BodyDesc::new("slab", Shape::cuboid(Vec3::new(20.0, 0.5, 20.0)).unwrap(), Vec3::new(0.0, -0.5, 0.0))
         .fixed()
-        .with_material(0.0, restitution);
+        .with_material(friction, restitution);
     w.add_body(d).unwrap().index as usize
 }
 
+/// A frictionless 1 kg ball of radius `r` at `p`, moving at `v`.
 fn ball(w: &mut World, name: &str, r: f32, p: Vec3, v: Vec3, restitution: f32) -> usize {
-    let mut d = BodyDesc::new(name, Shape::Sphere { radius: r }, p).with_velocity(v).with_material(0.0, restitution);
+    rough_ball(w, name, r, p, v, 0.0, restitution)
+}
+
+/// [`ball`] with friction coefficient `friction`.
+fn rough_ball(w: &mut World, name: &str, r: f32, p: Vec3, v: Vec3, friction: f32, restitution: f32) -> usize {
+    let mut d =
+        BodyDesc::new(name, Shape::Sphere { radius: r }, p).with_velocity(v).with_material(friction, restitution);
     d.mass = Some(1.0);
     w.add_body(d).unwrap().index as usize
 }
@@ -502,16 +514,8 @@ fn an_oblique_bounce_sliding_throughout_takes_mu_times_the_normal_impulse_along_
         let want = Vec3::new(along - mu_here * jn, e * u, 0.0);
         let want_spin = Vec3::Z * (-mu_here * jn * r / (0.4 * r * r));
         let mut w = World::new(Vec3::ZERO, settings);
-        let floor =
-            BodyDesc::new("floor", Shape::cuboid(Vec3::new(20.0, 0.5, 20.0)).unwrap(), Vec3::new(0.0, -0.5, 0.0))
-                .fixed()
-                .with_material(mu, e);
-        w.add_body(floor).unwrap();
-        let mut d = BodyDesc::new("ball", Shape::Sphere { radius: r }, Vec3::new(0.0, r + 0.01, 0.0))
-            .with_velocity(Vec3::new(along, -u, 0.0))
-            .with_material(mu, e);
-        d.mass = Some(1.0);
-        let i = w.add_body(d).unwrap().index as usize;
+        rough_slab(&mut w, mu, e);
+        let i = rough_ball(&mut w, "ball", r, Vec3::new(0.0, r + 0.01, 0.0), Vec3::new(along, -u, 0.0), mu, e);
         for _ in 0..20 {
             w.step(DT);
         }

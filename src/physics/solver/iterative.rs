@@ -312,12 +312,12 @@ pub fn apply_restitution(
     for &i in bouncing.iter() {
         let c = &mut constraints[i as usize];
         let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
-        let mut own = [[Row::default(); 3]; 4];
-        for (p, r) in c.points[..c.count as usize].iter_mut().zip(&mut own) {
+        let mut point_rows = [[Row::default(); 3]; 4];
+        for (p, r) in c.points[..c.count as usize].iter_mut().zip(&mut point_rows) {
             p.compression_impulse = p.total_normal_impulse;
             *r = [c.normal, c.t1, c.t2].map(|d| Row::new(a, b, p.ra, p.rb, d));
         }
-        rows.push(own);
+        rows.push(point_rows);
     }
     if active_set {
         changed_at.clear();
