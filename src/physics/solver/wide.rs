@@ -27,11 +27,18 @@
 //! The scalar constraints stay the record: the impulses are copied back into them before
 //! restitution and storing. The effective masses are computed at build time in lanes
 //! (four manifolds per row product; `wide_fill.rs` fills the lanes); the scalar ones only
-//! where scalar code reads them (the overflow and the constraints with restitution).
+//! where scalar code reads them (the overflow and the constraints with restitution). The
+//! per-batch stages (warm start, pass, separation update, totals) are in `wide_passes.rs`.
 //!
 //! **Body access.** The passes gather and scatter each batch's eight bodies by index
 //! without a bounds check per read: the build read every index through the bodies slice,
 //! and each round checks the bodies it is given are at least the build's count.
+//!
+//! **Hot and cold.** What every pass reads of a batch (bodies, directions, materials and
+//! per point the arms, masses, separations and impulses) is a [`WideBatch`]; what only the
+//! last relax pass of a substep (the step totals), the separation update of rounded shapes
+//! and the store read is its [`BatchCold`], in a list of its own beside the batches: on a
+//! 64-bit target a batch the passes stream is 1,456 bytes instead of 1,920.
 //!
 //! **Isotropic batches.** A batch whose eight inverse inertias are all multiples of the
 //! identity (cubes, spheres, static bodies: a pyramid or a box pile is nothing else) takes a
@@ -57,7 +64,7 @@
 
 use super::colouring::Colouring;
 use super::iterative::{self, PassCounter, ScalarSolver};
-use super::lanes::{gather_v3, sqrt4, Bodies, Sym3, Q4, V3};
+use super::lanes::{gather_v3, Bodies, Sym3, V3};
 use super::{
     store_constraint, store_impulse, zeroed_in, ContactConstraint, PointImpulses, Resolver, Schedule, Settings,
     SolverBody, StepInfo,
@@ -187,7 +194,8 @@ impl Velocities {
 /// Point slot k of four manifolds.
 #[derive(Clone, Copy, Debug, Default)]
 struct WidePoint {
-    /// Lever arms (world axes at the step's start) and adjusted separation.
+    /// Lever arms (world axes at the step's start) and adjusted separation
+    /// ([`super::ConstraintPoint::adjusted_separation`]).
     ra: V3,
     rb: V3,
     adjusted: Vec4,
@@ -196,17 +204,14 @@ struct WidePoint {
     separation: Vec4,
     normal_impulse: Vec4,
     tangent_impulse: [Vec4; 2],
-    total_normal: Vec4,
-    total_tangent: [Vec4; 2],
     max_normal: Vec4,
 }
 
-/// Four manifolds that share no dynamic body.
+/// Four manifolds that share no dynamic body: what every pass reads (the rest of the batch,
+/// read by one pass in three or fewer, is its [`BatchCold`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct WideBatch {
     bodies: BatchBodies,
-    /// Index of each lane's scalar constraint (`u32::MAX`: empty lane).
-    source: [u32; LANES],
     normal: V3,
     t1: V3,
     t2: V3,
@@ -214,21 +219,35 @@ struct WideBatch {
     bias_rate: Vec4,
     mass_scale: Vec4,
     impulse_scale: Vec4,
-    /// Each lane's [`ContactConstraint::rounding`] of A and of B, and whether any is not
-    /// zero (a batch of hulls and boxes skips the rounding's term); per point slot, what a
-    /// touching point takes off them ([`super::ConstraintPoint::rounded_reach`]).
-    rounding: [Vec4; 2],
-    rounded: bool,
-    inside: [Vec4; 4],
     points: [WidePoint; 4],
     /// Some point was apart or held no impulse when the batch was built: its friction rows
     /// may find a slot with nothing to do in every lane, worth testing for.
     idle_slots: bool,
+    /// Some lane's shapes are rounded: the separation update reads [`BatchCold::rounding`].
+    rounded: bool,
     /// Point slots in use: the most points of any lane's manifold (the passes skip the rest).
     slots: usize,
-    /// What storing the impulses needs of each lane's constraint, kept here (after what the
-    /// passes read) so the store reads no constraint: its contact, point count and the
-    /// points' feature ids.
+}
+
+/// The part of a batch that most passes do not read, kept in a list of its own beside the
+/// batches so that those passes stream less memory (on a large pile they wait on memory,
+/// not on arithmetic): the rounding the separation update of rounded shapes needs, the
+/// step totals and what storing the impulses needs.
+#[derive(Clone, Copy, Debug, Default)]
+struct BatchCold {
+    /// Each lane's [`ContactConstraint::rounding`] of A and of B (read where
+    /// [`WideBatch::rounded`]: a batch of hulls and boxes skips the rounding's term); per
+    /// point slot, what a touching point takes off them
+    /// ([`super::ConstraintPoint::rounded_reach`]).
+    rounding: [Vec4; 2],
+    inside: [Vec4; 4],
+    /// Per point slot, the impulses summed over the step's substeps.
+    total_normal: [Vec4; 4],
+    total_tangent: [[Vec4; 2]; 4],
+    /// Index of each lane's scalar constraint (`u32::MAX`: empty lane).
+    source: [u32; LANES],
+    /// What storing the impulses needs of each lane's constraint, so the store reads no
+    /// constraint: its contact, point count and the points' feature ids.
     contact: [u32; LANES],
     count: [u32; LANES],
     ids: [[FeatureId; LANES]; 4],
@@ -239,8 +258,18 @@ impl WideBatch {
     /// default of every field is zero; tested).
     #[inline]
     fn default_in(slot: &mut std::mem::MaybeUninit<WideBatch>) -> &mut WideBatch {
-        // SAFETY: every field is a float, an integer, a bool, a feature id or an array or
-        // struct of them, for which zero bytes are a valid value (and the default).
+        // SAFETY: every field is a float, an integer, a bool or an array or struct of them,
+        // for which zero bytes are a valid value (and the default).
+        unsafe { zeroed_in(slot) }
+    }
+}
+
+impl BatchCold {
+    /// As [`WideBatch::default_in`] (tested likewise).
+    #[inline]
+    fn default_in(slot: &mut std::mem::MaybeUninit<BatchCold>) -> &mut BatchCold {
+        // SAFETY: every field is a float, an integer, a bool, a feature id or an array of
+        // them, for which zero bytes are a valid value (and the default).
         unsafe { zeroed_in(slot) }
     }
 }
@@ -250,6 +279,8 @@ impl WideBatch {
 pub struct WideSolver {
     colouring: Colouring,
     batches: Vec<WideBatch>,
+    /// The rest of each batch (`cold[i]` belongs to `batches[i]`).
+    cold: Vec<BatchCold>,
     /// Where each colour's batches start in `batches` (and where they end, last).
     colour_starts: [u32; COLOURS + 1],
     /// The threads the passes share each colour's batches between ([`Self::set_workers`]).
@@ -283,13 +314,18 @@ impl WideSolver {
             batches += group.len().div_ceil(LANES) as u32;
         }
         self.colour_starts[COLOURS] = batches;
-        // Filled in place (a batch is 3 KB, too big to build on the stack and move), each
-        // from its own four constraints: shared out between the threads, each batch written
-        // once, in the list's room (no default fill on the calling thread when it grows).
+        // Filled in place (a batch is about 2 KB, too big to build on the stack and move),
+        // each from its own four constraints: shared out between the threads, each batch
+        // written once, in the lists' room (no default fill on the calling thread when they
+        // grow).
+        let n = batches as usize;
         self.batches.clear();
-        self.batches.reserve(batches as usize);
+        self.batches.reserve(n);
+        self.cold.clear();
+        self.cold.reserve(n);
         let (order, starts) = (self.colouring.order(), self.colour_starts);
-        let out = Shared::new(&mut self.batches.spare_capacity_mut()[..batches as usize]);
+        let out = Shared::new(&mut self.batches.spare_capacity_mut()[..n]);
+        let out_cold = Shared::new(&mut self.cold.spare_capacity_mut()[..n]);
         let chunk_of = |bi: usize| {
             let colour = starts.partition_point(|&s| s as usize <= bi) - 1;
             let at = first[colour] as usize + (bi - starts[colour] as usize) * LANES;
@@ -307,20 +343,24 @@ impl WideSolver {
                     next.iter().for_each(|&ci| prefetch_all(&constraints[ci as usize]));
                 }
                 // SAFETY: each block owns its batches.
-                let w = WideBatch::default_in(unsafe { out.get_mut(bi) });
+                let (w, cold) =
+                    unsafe { (WideBatch::default_in(out.get_mut(bi)), BatchCold::default_in(out_cold.get_mut(bi))) };
                 w.bodies.a = [pad; LANES];
                 w.bodies.b = [pad; LANES];
-                w.source = [u32::MAX; LANES];
+                cold.source = [u32::MAX; LANES];
                 for (lane, &ci) in chunk.iter().enumerate() {
-                    fill_lane(w, lane, ci, &constraints[ci as usize], bodies);
+                    fill_lane(w, cold, lane, ci, &constraints[ci as usize], bodies);
                 }
-                w.slots = w.count.into_iter().max().unwrap_or(0) as usize;
+                w.slots = cold.count.into_iter().max().unwrap_or(0) as usize;
                 w.bodies.isotropic = w.bodies.inv_i_a.is_scalar() && w.bodies.inv_i_b.is_scalar();
-                lane_masses(w);
+                lane_masses(w, &cold.count);
             }
         });
-        // SAFETY: the round wrote every batch 0..batches.
-        unsafe { self.batches.set_len(batches as usize) };
+        // SAFETY: the round wrote every batch and its cold part, 0..batches.
+        unsafe {
+            self.batches.set_len(n);
+            self.cold.set_len(n);
+        }
         self.body_count = bodies.len();
         self.overflow.load(constraints, self.colouring.uncoloured(), bodies);
     }
@@ -332,14 +372,14 @@ impl WideSolver {
         self.workers.clone_from(workers);
     }
 
-    /// Runs `f(batch, bodies)` on every batch, colour after colour, each colour's batches
-    /// shared out between the worker threads: the parallel layer over the per-batch stage
-    /// functions (`warm_start_batch`, `solve_batch`). Batches of one colour share no dynamic
-    /// body, so each computes what it computes on one thread.
+    /// Runs `f(batch, its cold part, bodies)` on every batch, colour after colour, each
+    /// colour's batches shared out between the worker threads: the parallel layer over the
+    /// per-batch stage functions (`warm_start_batch`, `solve_batch`). Batches of one colour
+    /// share no dynamic body, so each computes what it computes on one thread.
     fn each_batch_by_colour(
         &mut self,
         bodies: &mut [SolverBody],
-        f: impl Fn(&mut WideBatch, &Shared<SolverBody>) + Sync,
+        f: impl Fn(&mut WideBatch, &mut BatchCold, &Shared<SolverBody>) + Sync,
     ) {
         // The passes read the bodies by the batches' indices without a bounds check each
         // (`Bodies`): those are below the count of the build, which must not exceed these.
@@ -351,13 +391,15 @@ impl WideSolver {
         );
         let bodies = Shared::new(bodies);
         let starts = self.colour_starts;
-        let batches = Shared::new(&mut self.batches);
+        let (batches, cold) = (Shared::new(&mut self.batches), Shared::new(&mut self.cold));
         for colour in 0..COLOURS {
             let (start, end) = (starts[colour] as usize, starts[colour + 1] as usize);
             self.workers.for_blocks(end - start, MIN_BATCHES, |_, r| {
+                let r = start + r.start..start + r.end;
                 // SAFETY: each block owns its batches.
-                for w in unsafe { batches.range_mut(start + r.start..start + r.end) } {
-                    f(w, &bodies);
+                let (ws, cs) = unsafe { (batches.range_mut(r.clone()), cold.range_mut(r)) };
+                for (w, c) in ws.iter_mut().zip(cs) {
+                    f(w, c, &bodies);
                 }
             });
         }
@@ -370,7 +412,7 @@ impl WideSolver {
 
     /// Re-applies the accumulated impulses (start of every substep).
     pub fn warm_start(&mut self, bodies: &mut [SolverBody]) {
-        self.each_batch_by_colour(bodies, |w, bodies| {
+        self.each_batch_by_colour(bodies, |w, _, bodies| {
             if w.bodies.isotropic {
                 warm_start_batch::<true>(w, bodies);
             } else {
@@ -389,11 +431,11 @@ impl WideSolver {
     pub fn pass(&mut self, bodies: &mut [SolverBody], settings: &Settings, inv_h: f32, pass: Pass) {
         let Pass { use_bias, reverse, accumulate, .. } = pass;
         let k = PassConstants { pass, inv_h: Vec4::splat(inv_h), max_push: Vec4::splat(-settings.max_push_out) };
-        self.each_batch_by_colour(bodies, |w, bodies| {
+        self.each_batch_by_colour(bodies, |w, cold, bodies| {
             if w.bodies.isotropic {
-                solve_batch::<true>(w, bodies, &k);
+                solve_batch::<true>(w, cold, bodies, &k);
             } else {
-                solve_batch::<false>(w, bodies, &k);
+                solve_batch::<false>(w, cold, bodies, &k);
             }
         });
         self.overflow.pass(bodies, settings, inv_h, use_bias, reverse, accumulate);
@@ -406,16 +448,16 @@ impl WideSolver {
     /// overflow constraints). The bodies only move in
     /// position integration, so this runs once after each one, not in every pass.
     pub fn update_separations(&mut self, bodies: &[SolverBody]) {
-        for w in &mut self.batches {
-            batch_separations(w, bodies);
+        for (w, cold) in self.batches.iter_mut().zip(&self.cold) {
+            batch_separations(w, cold, bodies);
         }
         self.overflow.update_separations(bodies);
     }
 
     /// Adds this substep's impulses to the per-step totals.
     pub fn accumulate_totals(&mut self) {
-        for w in &mut self.batches {
-            batch_totals(w);
+        for (w, cold) in self.batches.iter().zip(&mut self.cold) {
+            batch_totals(w, cold);
         }
         iterative::accumulate_totals(&mut self.overflow.constraints);
     }
@@ -427,19 +469,20 @@ impl WideSolver {
         {
             let out = Shared::new(constraints);
             self.workers.for_blocks(self.batches.len(), MIN_BATCHES, |_, r| {
-                for w in &self.batches[r] {
-                    for (lane, &ci) in w.source.iter().enumerate() {
+                for (w, cold) in self.batches[r.clone()].iter().zip(&self.cold[r]) {
+                    for (lane, &ci) in cold.source.iter().enumerate() {
                         if ci as usize >= out.len() {
                             continue; // an empty lane
                         }
                         // SAFETY: a constraint sits in one lane of one batch.
                         let c = unsafe { out.get_mut(ci as usize) };
                         let count = c.count as usize;
-                        for (wp, p) in w.points.iter().zip(&mut c.points[..count]) {
+                        for (k, (wp, p)) in w.points.iter().zip(&mut c.points[..count]).enumerate() {
+                            let tt = &cold.total_tangent[k];
                             p.normal_impulse = wp.normal_impulse[lane];
                             p.tangent_impulse = [wp.tangent_impulse[0][lane], wp.tangent_impulse[1][lane]];
-                            p.total_normal_impulse = wp.total_normal[lane];
-                            p.total_tangent_impulse = [wp.total_tangent[0][lane], wp.total_tangent[1][lane]];
+                            p.total_normal_impulse = cold.total_normal[k][lane];
+                            p.total_tangent_impulse = [tt[0][lane], tt[1][lane]];
                             p.max_normal_impulse = wp.max_normal[lane];
                         }
                     }
@@ -456,10 +499,10 @@ impl WideSolver {
         {
             let out = Shared::new(contacts);
             self.workers.for_blocks(self.batches.len(), MIN_BATCHES, |_, r| {
-                let batches = &self.batches[r];
-                for (j, w) in batches.iter().enumerate() {
+                let (batches, colds) = (&self.batches[r.clone()], &self.cold[r]);
+                for (j, (w, cold)) in batches.iter().zip(colds).enumerate() {
                     // The next batch's contacts, asked for ahead (scattered boxes).
-                    if let Some(next) = batches.get(j + 1) {
+                    if let Some(next) = colds.get(j + 1) {
                         for (&ci, &contact) in next.source.iter().zip(&next.contact) {
                             if ci != u32::MAX {
                                 // SAFETY: read only to take an address; its lane writes it later.
@@ -469,21 +512,22 @@ impl WideSolver {
                             }
                         }
                     }
-                    for (lane, &ci) in w.source.iter().enumerate() {
+                    for (lane, &ci) in cold.source.iter().enumerate() {
                         if ci == u32::MAX {
                             continue;
                         }
                         // SAFETY: every constraint has its own contact.
-                        let contact = unsafe { out.get_mut(w.contact[lane] as usize) };
+                        let contact = unsafe { out.get_mut(cold.contact[lane] as usize) };
                         let tangents = [w.t1.lane(lane), w.t2.lane(lane)];
-                        for (k, wp) in w.points[..w.count[lane] as usize].iter().enumerate() {
+                        for (k, wp) in w.points[..cold.count[lane] as usize].iter().enumerate() {
+                            let tt = &cold.total_tangent[k];
                             let imp = PointImpulses {
                                 normal: wp.normal_impulse[lane],
                                 tangent: [wp.tangent_impulse[0][lane], wp.tangent_impulse[1][lane]],
-                                total_normal: wp.total_normal[lane],
-                                total_tangent: [wp.total_tangent[0][lane], wp.total_tangent[1][lane]],
+                                total_normal: cold.total_normal[k][lane],
+                                total_tangent: [tt[0][lane], tt[1][lane]],
                             };
-                            store_impulse(contact, tangents, k, w.ids[k][lane], &imp);
+                            store_impulse(contact, tangents, k, cold.ids[k][lane], &imp);
                         }
                     }
                 }
@@ -591,213 +635,11 @@ impl Resolver for WideSolver {
     }
 }
 
-/// Re-applies one batch's accumulated impulses (see [`WideSolver::warm_start`]); `ISO`: the
-/// batch is [`BatchBodies::isotropic`].
-#[inline(always)]
-fn warm_start_batch<const ISO: bool>(w: &WideBatch, bodies: &Shared<SolverBody>) {
-    // Box3D's form: sum each body's impulse and moment over the points, then one
-    // inverse-inertia product per body (the rows need not be built here). Idle slots hold
-    // nothing to apply ([`idle`]), and a batch of nothing but idle slots is left alone.
-    let (mut lin, mut ang_a, mut ang_b) = (V3::default(), V3::default(), V3::default());
-    let mut applied = false;
-    for p in &w.points[..w.slots] {
-        if w.idle_slots && idle(p) {
-            continue;
-        }
-        applied = true;
-        let mut j = w.normal.scale(p.normal_impulse);
-        j.add_scaled(&w.t1, p.tangent_impulse[0]);
-        j.add_scaled(&w.t2, p.tangent_impulse[1]);
-        lin = lin.add(&j);
-        ang_a = ang_a.add(&p.ra.cross(&j));
-        ang_b = ang_b.add(&p.rb.cross(&j));
-    }
-    if !applied {
-        return;
-    }
-    let mut v = Velocities::gather(bodies, &w.bodies);
-    v.va.add_scaled(&lin, -v.ima);
-    v.vb.add_scaled(&lin, v.imb);
-    v.wa = v.wa.sub(&inertia_mul::<ISO>(&w.bodies.inv_i_a, &ang_a));
-    v.wb = v.wb.add(&inertia_mul::<ISO>(&w.bodies.inv_i_b, &ang_b));
-    v.scatter(bodies, &w.bodies);
-}
-
-/// Separations of `w`'s points from how far its bodies moved and turned since the step
-/// began (see [`WideSolver::update_separations`]), in the form of
-/// [`super::ConstraintPoint::separation_now`]: `n·(qB·rB − qA·rA)` as `(qB*·n)·rB −
-/// (qA*·n)·rA`, the normal turned back once per batch, then two dot products per point (a
-/// turn of every arm would cost about six).
-#[inline]
-fn batch_separations<B: Bodies + ?Sized>(w: &mut WideBatch, bodies: &B) {
-    let dp = gather_v3(bodies, &w.bodies.b, |b| b.dp).sub(&gather_v3(bodies, &w.bodies.a, |b| b.dp));
-    let (qa, qb) = (Q4::gather(bodies, &w.bodies.a), Q4::gather(bodies, &w.bodies.b));
-    let n = &w.normal;
-    let (na, nb) = (qa.rotate_back(n), qb.rotate_back(n));
-    let moved = n.dot(&dp);
-    let turned = |p: &WidePoint| moved + (nb.dot(&p.rb) - na.dot(&p.ra)) + p.adjusted;
-    if w.rounded {
-        // The rounded parts of the arms stay along the normal (`contact::round_turn`):
-        // n·(q·n) = (q*·n)·n.
-        let [ra, rb] = w.rounding;
-        let (ta, tb) = (na.dot(n) - Vec4::ONE, nb.dot(n) - Vec4::ONE);
-        for (p, &inside) in w.points[..w.slots].iter_mut().zip(&w.inside) {
-            let reach = |r: Vec4| (r - inside).max(Vec4::ZERO);
-            p.separation = turned(p) + (reach(ra) * ta + reach(rb) * tb);
-        }
-    } else {
-        for p in &mut w.points[..w.slots] {
-            p.separation = turned(p);
-        }
-    }
-}
-
-/// Adds the impulses of `w`'s points to the step totals (see
-/// [`WideSolver::accumulate_totals`]).
-#[inline]
-fn batch_totals(w: &mut WideBatch) {
-    for p in &mut w.points[..w.slots] {
-        p.total_normal += p.normal_impulse;
-        p.total_tangent[0] += p.tangent_impulse[0];
-        p.total_tangent[1] += p.tangent_impulse[1];
-    }
-}
-
-/// Below `INSIDE_DISC · max²`, |impulse|² is surely inside the friction disc as the exact
-/// test computes it (`√|impulse|² > max`, rounded): max² and this product are within
-/// 2·2⁻²⁴ of exact and the rounded square root within 2⁻²⁴, far less than the margin
-/// (2·10⁻⁶ on |impulse|², 10⁻⁶ on |impulse|).
-const INSIDE_DISC: f32 = 1.0 - 2e-6;
-
-/// What one pass of [`WideSolver::pass`] gives every batch.
-struct PassConstants {
-    pass: Pass,
-    inv_h: Vec4,
-    max_push: Vec4,
-}
-
-/// One pass over one batch (see [`WideSolver::pass`]); `ISO`: the batch is
-/// [`BatchBodies::isotropic`].
-#[inline(always)]
-fn solve_batch<const ISO: bool>(w: &mut WideBatch, bodies: &Shared<SolverBody>, k: &PassConstants) {
-    let Pass { use_bias, reverse, update, accumulate } = k.pass;
-    let (zero, one, inv_h, max_push) = (Vec4::ZERO, Vec4::ONE, k.inv_h, k.max_push);
-    if update {
-        batch_separations(w, bodies);
-    }
-    let n = w.slots;
-    let mut v = Velocities::gather(bodies, &w.bodies);
-    let (bias_rate, mass_scale, impulse_scale) =
-        if use_bias { (w.bias_rate, w.mass_scale, w.impulse_scale) } else { (zero, one, zero) };
-    // The linear relative velocity along n, t1 and t2, kept as three numbers: an
-    // impulse along one of these orthonormal directions changes only its own
-    // component, so the linear velocities are updated once, after the manifold, from
-    // the summed impulses (Box3D does this for the normal).
-    let im = v.ima + v.imb;
-    let dv = v.vb.sub(&v.va);
-    let (mut un, mut u1, mut u2) = (w.normal.dot(&dv), w.t1.dot(&dv), w.t2.dot(&dv));
-    let (mut jn, mut j1, mut j2) = (zero, zero, zero);
-    // Friction first, non-penetration last (see `iterative::solve`).
-    let bb = &w.bodies;
-    let idle_slots = w.idle_slots;
-    each_slot(&mut w.points[..n], reverse, |p| {
-        // A slot where no lane holds a normal or a friction impulse (speculative points
-        // still apart, empty lanes) has a friction disc of radius 0 and no friction to
-        // take back: its rows would add ±0 to every velocity. Skipped, with the same numbers.
-        if idle_slots && idle(p) {
-            return;
-        }
-        // The spin's part of the point's relative velocity, ωB × rB − ωA × rA, taken once
-        // for both rows: (r × t)·ω = t·(ω × r).
-        let spin = v.wb.cross(&p.rb).sub(&v.wa.cross(&p.ra));
-        let old = p.tangent_impulse;
-        let v1 = u1 + w.t1.dot(&spin);
-        let v2 = u2 + w.t2.dot(&spin);
-        let n1 = old[0] - p.tangent_mass[0] * v1;
-        let n2 = old[1] - p.tangent_mass[1] * v2;
-        let max = w.friction * p.normal_impulse;
-        let len2 = n1 * n1 + n2 * n2;
-        // Inside the friction disc keep the impulse, else scale it onto the rim. Resting
-        // points are mostly well inside: when every lane's |impulse|² is below max² by more
-        // than the roundings of max², the square root and the division can reach
-        // (`INSIDE_DISC`), every scale is exactly 1 and both are skipped — the same numbers.
-        // A zero impulse (empty slots and lanes: max = 0 too) is never scaled (√0 > max
-        // is false for every max ≥ 0), so it does not force the exact path.
-        let (n1, n2) = if (len2.cmpge(max * max * INSIDE_DISC) & len2.cmpgt(zero)).any() {
-            let len = sqrt4(len2);
-            let scale = Vec4::select(len.cmpgt(max), max / len, one);
-            (n1 * scale, n2 * scale)
-        } else {
-            (n1, n2)
-        };
-        p.tangent_impulse = [n1, n2];
-        let (d1, d2) = (n1 - old[0], n2 - old[1]);
-        u1 += d1 * im;
-        u2 += d2 * im;
-        j1 += d1;
-        j2 += d2;
-        // The combined friction impulse and its moments about each body (one
-        // inverse-inertia product per body).
-        let mut dj = w.t1.scale(d1);
-        dj.add_scaled(&w.t2, d2);
-        v.wa = v.wa.sub(&inertia_mul::<ISO>(&bb.inv_i_a, &p.ra.cross(&dj)));
-        v.wb = v.wb.add(&inertia_mul::<ISO>(&bb.inv_i_b, &p.rb.cross(&dj)));
-    });
-    each_slot(&mut w.points[..n], reverse, |p| {
-        let s = p.separation;
-        // Speculative (s > 0): close the gap exactly; else the soft push-out.
-        let spec = s.cmpgt(zero);
-        let bias = Vec4::select(spec, s * inv_h, (bias_rate * s).max(max_push));
-        let ms = Vec4::select(spec, one, mass_scale);
-        let is = Vec4::select(spec, zero, impulse_scale);
-        let (ca, cb) = (p.ra.cross(&w.normal), p.rb.cross(&w.normal));
-        let vn = un + cb.dot(&v.wb) - ca.dot(&v.wa);
-        let old = p.normal_impulse;
-        let new = (old - p.normal_mass * ms * (vn + bias) - is * old).max(zero);
-        p.normal_impulse = new;
-        p.max_normal = p.max_normal.max(new);
-        let d = new - old;
-        un += d * im;
-        jn += d;
-        // The spin's change, I⁻¹(r × n)·d: two symmetric 3×3 products in a batch that is
-        // not isotropic, left out where no lane's impulse changed (a speculative point
-        // still apart stays at zero), which adds ±0 to no velocity.
-        if ISO || d.cmpne(zero).any() {
-            v.wa.add_scaled(&inertia_mul::<ISO>(&bb.inv_i_a, &ca), -d);
-            v.wb.add_scaled(&inertia_mul::<ISO>(&bb.inv_i_b, &cb), d);
-        }
-    });
-    if accumulate {
-        batch_totals(w);
-    }
-    let mut j = w.normal.scale(jn);
-    j.add_scaled(&w.t1, j1);
-    j.add_scaled(&w.t2, j2);
-    v.va.add_scaled(&j, -v.ima);
-    v.vb.add_scaled(&j, v.imb);
-    v.scatter(bodies, &w.bodies);
-}
-
-/// No lane of slot `p` holds a normal or a friction impulse (a speculative point still
-/// apart, or an empty lane): its friction rows have a disc of radius 0 and nothing to take
-/// back, and its warm start applies nothing.
-#[inline(always)]
-fn idle(p: &WidePoint) -> bool {
-    let zero = Vec4::ZERO;
-    !(p.normal_impulse.cmpne(zero) | p.tangent_impulse[0].cmpne(zero) | p.tangent_impulse[1].cmpne(zero)).any()
-}
-
-/// Runs `f` on each of `points`, first to last, or last to first with `reverse` (the
-/// passes alternate the order, as `iterative::solve` does): two plain loops, with no index
-/// arithmetic or bounds test per point.
-#[inline(always)]
-fn each_slot(points: &mut [WidePoint], reverse: bool, mut f: impl FnMut(&mut WidePoint)) {
-    if reverse {
-        points.iter_mut().rev().for_each(&mut f);
-    } else {
-        points.iter_mut().for_each(f);
-    }
-}
+#[path = "wide_passes.rs"]
+mod passes;
+use passes::{batch_separations, batch_totals, solve_batch, warm_start_batch, PassConstants};
+#[cfg(test)]
+use passes::{idle, INSIDE_DISC};
 
 #[path = "wide_fill.rs"]
 mod fill;

@@ -3,6 +3,7 @@
 use super::*;
 use crate::physics::hull::builders::SplitMix64;
 use crate::physics::math::tangent_basis;
+use crate::physics::solver::lanes::sqrt4;
 use crate::physics::solver::{ConstraintPoint, Row};
 use glam::{Vec3, Vec3A};
 
@@ -93,11 +94,12 @@ fn separations_and_totals_updated_in_the_solve_pass_equal_separate_passes() {
         assert_eq!((x.v, x.w), (y.v, y.w));
     }
     let mut changed = 0;
-    for ((wa, wb), w0) in a.batches.iter().zip(&b.batches).zip(&wide.batches) {
-        for ((pa, pb), p0) in wa.points.iter().zip(&wb.points).zip(&w0.points) {
+    for (i, ((wa, wb), w0)) in a.batches.iter().zip(&b.batches).zip(&wide.batches).enumerate() {
+        let (ca, cb) = (&a.cold[i], &b.cold[i]);
+        for (k, ((pa, pb), p0)) in wa.points.iter().zip(&wb.points).zip(&w0.points).enumerate() {
             assert_eq!(pa.separation, pb.separation);
-            assert_eq!((pa.total_normal, pa.total_tangent), (pb.total_normal, pb.total_tangent));
-            assert!(pa.total_normal.cmpeq(pa.normal_impulse).all(), "totals were zero");
+            assert_eq!((ca.total_normal[k], ca.total_tangent[k]), (cb.total_normal[k], cb.total_tangent[k]));
+            assert!(ca.total_normal[k].cmpeq(pa.normal_impulse).all(), "totals were zero");
             changed += (pa.separation - p0.separation).abs().cmpgt(Vec4::splat(1e-6)).bitmask().count_ones();
         }
     }
@@ -126,12 +128,12 @@ fn isotropic_batches_take_the_short_form_with_the_same_results() {
     let mut short = WideSolver::default();
     short.build(&cs, &bodies);
     let flagged = short.batches.iter().filter(|w| w.bodies.isotropic).count();
-    let with_full = |w: &WideBatch| w.source.iter().any(|&ci| ci != u32::MAX && cs[ci as usize].b == 17);
-    assert_eq!(flagged, short.batches.iter().filter(|w| !with_full(w)).count());
+    let with_full = |c: &BatchCold| c.source.iter().any(|&ci| ci != u32::MAX && cs[ci as usize].b == 17);
+    assert_eq!(flagged, short.cold.iter().filter(|c| !with_full(c)).count());
     assert!(flagged >= 3 && flagged < short.batches.len(), "{flagged} of {} batches", short.batches.len());
     // Their lane masses (built with the short form) equal the scalar ones.
-    for w in short.batches.iter().filter(|w| w.bodies.isotropic) {
-        for (lane, &ci) in w.source.iter().enumerate().filter(|(_, &ci)| ci != u32::MAX) {
+    for (w, cold) in short.batches.iter().zip(&short.cold).filter(|(w, _)| w.bodies.isotropic) {
+        for (lane, &ci) in cold.source.iter().enumerate().filter(|(_, &ci)| ci != u32::MAX) {
             for (wp, p) in w.points.iter().zip(&cs[ci as usize].points[..cs[ci as usize].count as usize]) {
                 let got = [wp.normal_mass[lane], wp.tangent_mass[0][lane], wp.tangent_mass[1][lane]];
                 let want = [p.normal_mass, p.tangent_mass[0], p.tangent_mass[1]];
@@ -185,8 +187,8 @@ fn wide_passes_equal_scalar_passes_on_independent_manifolds() {
     assert_eq!(wide.colouring().counts[0] as usize, cs.len());
     assert_eq!(wide.batches.len(), cs.len().div_ceil(LANES));
     // The lane masses equal the scalar ones; slots a manifold lacks hold zero.
-    for w in &wide.batches {
-        for (lane, &ci) in w.source.iter().enumerate() {
+    for (w, cold) in wide.batches.iter().zip(&wide.cold) {
+        for (lane, &ci) in cold.source.iter().enumerate() {
             let count = cs.get(ci as usize).map_or(0, |c| c.count as usize);
             for (k, wp) in w.points.iter().enumerate() {
                 let got = [wp.normal_mass[lane], wp.tangent_mass[0][lane], wp.tangent_mass[1][lane]];
@@ -255,7 +257,7 @@ fn batches_never_share_a_dynamic_body_and_keep_every_manifold() {
     bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
     let mut wide = WideSolver::default();
     wide.build(&cs, &bodies);
-    let mut seen: Vec<u32> = wide.batches.iter().flat_map(|w| w.source).filter(|&s| s != u32::MAX).collect();
+    let mut seen: Vec<u32> = wide.cold.iter().flat_map(|c| c.source).filter(|&s| s != u32::MAX).collect();
     seen.extend(&wide.overflow.source);
     seen.sort_unstable();
     assert_eq!(seen, (0..cs.len() as u32).collect::<Vec<_>>(), "every manifold exactly once");
@@ -360,12 +362,16 @@ fn the_friction_clamps_shortcut_never_skips_a_lane_the_exact_test_scales() {
     assert!(near > 10_000, "the samples must reach the margin: {near}");
 }
 
-/// [`WideBatch::default_in`] writes zero bytes: that must be the default.
+/// [`WideBatch::default_in`] and [`BatchCold::default_in`] write zero bytes: that must be
+/// the default.
 #[test]
 fn a_batch_of_zero_bytes_is_the_default() {
     let mut slot = std::mem::MaybeUninit::uninit();
     let zeroed = *WideBatch::default_in(&mut slot);
     assert_eq!(format!("{zeroed:?}"), format!("{:?}", WideBatch::default()));
+    let mut slot = std::mem::MaybeUninit::uninit();
+    let zeroed = *BatchCold::default_in(&mut slot);
+    assert_eq!(format!("{zeroed:?}"), format!("{:?}", BatchCold::default()));
 }
 
 #[test]
@@ -406,9 +412,9 @@ fn a_turning_sphere_keeps_its_separation_and_the_lanes_agree_with_the_scalar_upd
     wide.build(&cs, &bodies);
     wide.update_separations(&bodies);
     let mut compared = 0;
-    for w in &wide.batches {
+    for (w, cold) in wide.batches.iter().zip(&wide.cold) {
         assert!(w.rounded);
-        for (lane, &ci) in w.source.iter().enumerate().filter(|(_, &ci)| ci != u32::MAX) {
+        for (lane, &ci) in cold.source.iter().enumerate().filter(|(_, &ci)| ci != u32::MAX) {
             let c = &cs[ci as usize];
             let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
             for (k, p) in c.points[..c.count as usize].iter().enumerate() {
@@ -504,11 +510,11 @@ fn idle_slots_are_skipped_with_the_same_numbers() {
         assert_eq!((x.v, x.w), (y.v, y.w));
     }
     let mut woke = 0;
-    for (w, f) in wide.batches.iter().zip(&full.batches) {
+    for ((w, f), (wc, fc)) in wide.batches.iter().zip(&full.batches).zip(wide.cold.iter().zip(&full.cold)) {
         for (p, q) in w.points.iter().zip(&f.points) {
             assert_eq!((p.normal_impulse, p.tangent_impulse), (q.normal_impulse, q.tangent_impulse));
-            assert_eq!((p.total_normal, p.total_tangent), (q.total_normal, q.total_tangent));
         }
+        assert_eq!((wc.total_normal, wc.total_tangent), (fc.total_normal, fc.total_tangent));
         woke += w.points[..w.slots].iter().filter(|p| !idle(p)).count();
     }
     let before: usize = full.batches.iter().map(|w| w.slots).sum::<usize>() - idle_slots;
