@@ -105,6 +105,31 @@ impl Engine for Box3dUpstream {
     fn step(&mut self) {
         self.world.step(DT, SUBSTEPS as i32).expect("box3d step");
     }
+    /// Box3D's `b3Profile` of the last step: its solver's stages (which run inside `solve`)
+    /// and the stages around them, in the order the step runs them.
+    fn stage_ms(&self) -> Option<Vec<(&'static str, f32)>> {
+        let p = self.world.profile().ok()?;
+        Some(vec![
+            ("step (all)", p.step),
+            ("update pairs", p.pairs),
+            ("collide", p.collide),
+            ("solve (all below)", p.solve),
+            ("  solver setup", p.solver_setup),
+            ("  prepare constraints", p.prepare_constraints),
+            ("  integrate velocities", p.integrate_velocities),
+            ("  warm start", p.warm_start),
+            ("  solve impulses", p.solve_impulses),
+            ("  integrate positions", p.integrate_positions),
+            ("  relax impulses", p.relax_impulses),
+            ("  restitution", p.apply_restitution),
+            ("  store impulses", p.store_impulses),
+            ("  split islands", p.split_islands),
+            ("  transforms", p.transforms),
+            ("  refit", p.refit),
+            ("  bullets", p.bullets),
+            ("  sleep islands", p.sleep_islands),
+        ])
+    }
     fn poses(&self) -> Vec<Iso> {
         self.ids
             .iter()

@@ -63,6 +63,11 @@ pub trait Engine {
     fn touching_points(&self) -> Option<TouchingPoints> {
         None
     }
+    /// The engine's own profile of its last step, stage by stage (name, ms), where it keeps
+    /// one (the upstream Box3D's `b3Profile`).
+    fn stage_ms(&self) -> Option<Vec<(&'static str, f32)>> {
+        None
+    }
 }
 
 /// How an engine's manifolds hold the points that touch (depth ≥ 0, solver points for

@@ -176,13 +176,24 @@ fn main() -> ExitCode {
     let start = e.poses()[last].pos;
     let mut stepping = std::time::Duration::ZERO;
     let mut samples = JointSamples::default();
+    let mut stages: Vec<(&'static str, f64)> = Vec::new();
     for k in 1..=steps {
         let t = Instant::now();
         e.step();
         stepping += t.elapsed();
+        for (i, (name, ms)) in e.stage_ms().unwrap_or_default().into_iter().enumerate() {
+            if i == stages.len() {
+                stages.push((name, 0.0));
+            }
+            stages[i].1 += ms as f64;
+        }
         samples.take(k, &world, || e.poses());
     }
     let ms = stepping.as_secs_f64() * 1e3 / steps.max(1) as f64;
+    // The engine's own stage profile, where it keeps one (the upstream Box3D's).
+    for (name, total) in &stages {
+        println!("  {name:<24} {:.3} ms/step", total / steps.max(1) as f64);
+    }
     let poses = e.poses();
     eprintln!("  last body displacement {:?}", poses[last].pos - start);
     println!(
