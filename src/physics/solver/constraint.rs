@@ -76,7 +76,13 @@ impl SolverBody {
 }
 
 /// One contact point as the solvers see it.
+///
+/// Laid out in declaration order (`repr(C)`), the numbers in groups of four that the SIMD
+/// solver reads as one vector per lane and transposes (`solver/wide_fill.rs`): the
+/// separations and normal impulses, the friction impulses, the totals and masses, the
+/// restitution's numbers.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub struct ConstraintPoint {
     /// Lever arm from A's centre of mass (world axes at the step's start).
     pub ra: Vec3A,
@@ -87,20 +93,20 @@ pub struct ConstraintPoint {
     /// Current separation (negative: penetration), updated after every position update
     /// ([`super::wide::WideSolver::update_separations`]).
     pub separation: f32,
+    /// Accumulated normal impulse (per substep in iterative mode).
+    pub normal_impulse: f32,
+    /// Largest normal impulse seen this step (restitution applies only if > 0).
+    pub max_normal_impulse: f32,
+    /// Accumulated friction impulses along (t1, t2).
+    pub tangent_impulse: [f32; 2],
+    /// Friction impulse applied over the whole step.
+    pub total_tangent_impulse: [f32; 2],
+    /// Normal impulse applied over the whole step.
+    pub total_normal_impulse: f32,
     /// Effective mass along the normal.
     pub normal_mass: f32,
     /// Effective masses along the tangents.
     pub tangent_mass: [f32; 2],
-    /// Accumulated normal impulse (per substep in iterative mode).
-    pub normal_impulse: f32,
-    /// Accumulated friction impulses along (t1, t2).
-    pub tangent_impulse: [f32; 2],
-    /// Normal impulse applied over the whole step.
-    pub total_normal_impulse: f32,
-    /// Friction impulse applied over the whole step.
-    pub total_tangent_impulse: [f32; 2],
-    /// Largest normal impulse seen this step (restitution applies only if > 0).
-    pub max_normal_impulse: f32,
     /// Normal relative velocity before the solve (negative: approaching).
     pub relative_velocity: f32,
     /// The separating normal speed this point's bounce aims at (0: it does not bounce),

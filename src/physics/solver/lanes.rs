@@ -86,12 +86,6 @@ impl V3 {
         self.z += d.z * s;
     }
 
-    pub(crate) fn set(&mut self, lane: usize, v: Vec3A) {
-        self.x[lane] = v.x;
-        self.y[lane] = v.y;
-        self.z[lane] = v.z;
-    }
-
     /// The four vectors `p`, one per lane: a 4×4 transpose (the fourth component of a
     /// `Vec3A` is never read).
     #[inline(always)]
@@ -108,7 +102,7 @@ impl V3 {
         [t.x_axis, t.y_axis, t.z_axis, t.w_axis].map(Vec3A::from_vec4)
     }
 
-    /// Lane `lane` as a vector (what [`V3::set`] put there).
+    /// Lane `lane` as a vector.
     pub(crate) fn lane(&self, lane: usize) -> Vec3A {
         Vec3A::new(self.x[lane], self.y[lane], self.z[lane])
     }
@@ -194,13 +188,14 @@ impl Sym3 {
         (eq & off).all()
     }
 
-    pub(super) fn set(&mut self, lane: usize, m: glam::Mat3A) {
-        self.xx[lane] = m.x_axis.x;
-        self.yy[lane] = m.y_axis.y;
-        self.zz[lane] = m.z_axis.z;
-        self.xy[lane] = m.y_axis.x;
-        self.xz[lane] = m.z_axis.x;
-        self.yz[lane] = m.z_axis.y;
+    /// The four matrices `m`, one per lane (the entries above the diagonal read down the
+    /// columns: `xy` from the second column, `xz` and `yz` from the third), by three 4×4
+    /// transposes.
+    #[inline(always)]
+    pub(super) fn from_lanes(m: [&glam::Mat3A; LANES]) -> Sym3 {
+        let col = |f: fn(&glam::Mat3A) -> Vec3A| V3::from_lanes([f(m[0]), f(m[1]), f(m[2]), f(m[3])]);
+        let (x, y, z) = (col(|m| m.x_axis), col(|m| m.y_axis), col(|m| m.z_axis));
+        Sym3 { xx: x.x, yy: y.y, zz: z.z, xy: y.x, xz: z.x, yz: z.y }
     }
 
     #[inline]

@@ -293,7 +293,7 @@ pub struct WideSolver {
     /// Scratch of [`iterative::apply_restitution`].
     restitution: iterative::RestitutionScratch,
     /// The body count of the last build: every body index in `batches` is below it
-    /// (`fill_lane` reads each through the bodies slice, bounds-checked).
+    /// (`fill_batch` reads each through the bodies slice, bounds-checked).
     body_count: usize,
 }
 
@@ -333,6 +333,9 @@ impl WideSolver {
         };
         self.workers.for_blocks(batches as usize, MIN_BATCHES, |_, r| {
             let end = r.end;
+            // What the lanes past a colour's last manifold hold: no points, and the static
+            // body that fills empty lanes on both sides.
+            let empty = ContactConstraint { a: pad, b: pad, ..Default::default() };
             let mut next = chunk_of(r.start);
             for bi in r {
                 let chunk = next;
@@ -345,13 +348,7 @@ impl WideSolver {
                 // SAFETY: each block owns its batches.
                 let (w, cold) =
                     unsafe { (WideBatch::default_in(out.get_mut(bi)), BatchCold::default_in(out_cold.get_mut(bi))) };
-                w.bodies.a = [pad; LANES];
-                w.bodies.b = [pad; LANES];
-                cold.source = [u32::MAX; LANES];
-                for (lane, &ci) in chunk.iter().enumerate() {
-                    fill_lane(w, cold, lane, ci, &constraints[ci as usize], bodies);
-                }
-                w.slots = cold.count.into_iter().max().unwrap_or(0) as usize;
+                fill_batch(w, cold, chunk, constraints, bodies, &empty);
                 w.bodies.isotropic = w.bodies.inv_i_a.is_scalar() && w.bodies.inv_i_b.is_scalar();
                 lane_masses(w, &cold.count);
             }
@@ -643,7 +640,7 @@ use passes::{idle, INSIDE_DISC};
 
 #[path = "wide_fill.rs"]
 mod fill;
-use fill::{fill_lane, lane_masses};
+use fill::{fill_batch, lane_masses};
 
 #[cfg(test)]
 #[path = "wide_tests.rs"]

@@ -1,8 +1,15 @@
-//! Filling the wide solver's batches ([`super::WideSolver::build`]): each lane from its
-//! scalar constraint (bodies, directions, materials, the points' lever arms, separations
-//! and warm impulses; into the cold part what only the separation update, the totals and
-//! the store read), then the effective masses of every point slot, four lanes at a time.
-//! The passes read only what is written here and the bodies.
+//! Filling the wide solver's batches ([`super::WideSolver::build`]): the four lanes of a
+//! batch from their scalar constraints at once (bodies, directions, materials, and per
+//! point slot the lever arms, separations and warm impulses; into the cold part what only
+//! the separation update of rounded shapes, the totals and the store read), then the
+//! effective masses of every point slot, four lanes at a time. The passes read only what
+//! is written here and the bodies.
+//!
+//! A batch is filled by 4×4 transposes: each lane's vector (a normal, a lever arm, an
+//! inertia column) or four neighbouring numbers of its point ([`ConstraintPoint`] keeps
+//! them side by side) go in as one row and come out as four lanes, instead of one number
+//! stored into one lane at a time — the fill is bound by its instruction count, not by
+//! memory.
 //!
 //! Limits: a lane copies its constraint's numbers as they are, except the effective
 //! masses, which are computed here in lanes by the scalar formula (the scalar constraints
@@ -10,8 +17,10 @@
 //! rounding.
 
 use super::{BatchCold, WideBatch, WideRow, V3};
-use crate::physics::solver::{ContactConstraint, SolverBody};
-use glam::Vec4;
+use crate::physics::collide::FeatureId;
+use crate::physics::solver::lanes::{Sym3, LANES};
+use crate::physics::solver::{ConstraintPoint, ContactConstraint, SolverBody};
+use glam::{Mat4, Vec4};
 
 /// The effective masses of the used point slots of `w`, four lanes at a time: the formula of
 /// [`crate::physics::solver::Row::effective_mass`], zero in slots a lane's manifold does not
@@ -20,8 +29,7 @@ pub(super) fn lane_masses(w: &mut WideBatch, counts: &[u32; 4]) {
     let m = w.bodies.inv_mass_a + w.bodies.inv_mass_b;
     let (bb, dirs) = (&w.bodies, [w.normal, w.t1, w.t2]);
     for (k, p) in w.points[..w.slots].iter_mut().enumerate() {
-        let live = Vec4::new(counts[0] as f32, counts[1] as f32, counts[2] as f32, counts[3] as f32)
-            .cmpgt(Vec4::splat(k as f32));
+        let live = live_lanes(counts, k);
         let mass = |d: &V3| {
             let row = if bb.isotropic {
                 WideRow::new::<true>(bb, &p.ra, &p.rb, d)
@@ -37,52 +45,99 @@ pub(super) fn lane_masses(w: &mut WideBatch, counts: &[u32; 4]) {
     }
 }
 
-/// Transposes scalar constraint `c` (index `ci`) into lane `lane` of `w` and its cold part.
-pub(super) fn fill_lane(
+/// The lanes whose manifold has a point `k` (`counts`: each lane's point count).
+#[inline(always)]
+fn live_lanes(counts: &[u32; 4], k: usize) -> glam::BVec4A {
+    let c = Vec4::new(counts[0] as f32, counts[1] as f32, counts[2] as f32, counts[3] as f32);
+    c.cmpgt(Vec4::splat(k as f32))
+}
+
+/// `[f(x[0]), …, f(x[3])]`, written out (see [`crate::physics::solver::lanes::per_lane`]).
+#[inline(always)]
+fn each<T: Copy, U>(x: &[T; LANES], f: impl Fn(T) -> U) -> [U; LANES] {
+    [f(x[0]), f(x[1]), f(x[2]), f(x[3])]
+}
+
+/// Rows `r[0..4]` transposed: component i of every row, as lane i.
+#[inline(always)]
+fn transpose(r: [Vec4; LANES]) -> Mat4 {
+    Mat4::from_cols(r[0], r[1], r[2], r[3]).transpose()
+}
+
+/// Fills `w` and `cold`, both zero, from the constraints `chunk` names (indices into
+/// `constraints`, at most [`LANES`]); the lanes past them take `empty`, a constraint with no
+/// points whose bodies are the static body that fills empty lanes.
+pub(super) fn fill_batch(
     w: &mut WideBatch,
     cold: &mut BatchCold,
-    lane: usize,
-    ci: u32,
-    c: &ContactConstraint,
+    chunk: &[u32],
+    constraints: &[ContactConstraint],
     bodies: &[SolverBody],
+    empty: &ContactConstraint,
 ) {
-    w.bodies.a[lane] = c.a;
-    w.bodies.b[lane] = c.b;
-    w.bodies.inv_mass_a[lane] = bodies[c.a as usize].inv_mass;
-    w.bodies.inv_mass_b[lane] = bodies[c.b as usize].inv_mass;
-    w.bodies.inv_i_a.set(lane, bodies[c.a as usize].inv_i);
-    w.bodies.inv_i_b.set(lane, bodies[c.b as usize].inv_i);
-    cold.source[lane] = ci;
-    cold.contact[lane] = c.contact;
-    cold.count[lane] = c.count;
-    w.normal.set(lane, c.normal);
-    w.t1.set(lane, c.t1);
-    w.t2.set(lane, c.t2);
-    w.friction[lane] = c.friction;
-    w.bias_rate[lane] = c.softness.bias_rate;
-    w.mass_scale[lane] = c.softness.mass_scale;
-    w.impulse_scale[lane] = c.softness.impulse_scale;
-    if c.rounding != [0.0; 2] {
+    let source = [0, 1, 2, 3].map(|l| chunk.get(l).copied().unwrap_or(u32::MAX));
+    let cs = each(&source, |ci| if ci == u32::MAX { empty } else { &constraints[ci as usize] });
+    cold.source = source;
+    cold.contact = each(&cs, |c| c.contact);
+    cold.count = each(&cs, |c| c.count);
+    w.bodies.a = each(&cs, |c| c.a);
+    w.bodies.b = each(&cs, |c| c.b);
+    let (ba, bb) = (each(&w.bodies.a, |i| &bodies[i as usize]), each(&w.bodies.b, |i| &bodies[i as usize]));
+    w.bodies.inv_mass_a = Vec4::from_array(each(&ba, |b| b.inv_mass));
+    w.bodies.inv_mass_b = Vec4::from_array(each(&bb, |b| b.inv_mass));
+    w.bodies.inv_i_a = Sym3::from_lanes(each(&ba, |b| &b.inv_i));
+    w.bodies.inv_i_b = Sym3::from_lanes(each(&bb, |b| &b.inv_i));
+    w.normal = V3::from_lanes(each(&cs, |c| c.normal));
+    w.t1 = V3::from_lanes(each(&cs, |c| c.t1));
+    w.t2 = V3::from_lanes(each(&cs, |c| c.t2));
+    let materials = transpose(each(&cs, |c| {
+        Vec4::new(c.friction, c.softness.bias_rate, c.softness.mass_scale, c.softness.impulse_scale)
+    }));
+    (w.friction, w.bias_rate, w.mass_scale, w.impulse_scale) =
+        (materials.x_axis, materials.y_axis, materials.z_axis, materials.w_axis);
+    let rounded = each(&cs, |c| c.rounding != [0.0; 2]);
+    if rounded.contains(&true) {
         w.rounded = true;
-        cold.rounding[0][lane] = c.rounding[0];
-        cold.rounding[1][lane] = c.rounding[1];
-        for (inside, p) in cold.inside.iter_mut().zip(&c.points[..c.count as usize]) {
-            inside[lane] = 0.5 * p.depth.max(0.0);
+        cold.rounding =
+            [Vec4::from_array(each(&cs, |c| c.rounding[0])), Vec4::from_array(each(&cs, |c| c.rounding[1]))];
+        for (lane, c) in cs.iter().enumerate().filter(|&(lane, _)| rounded[lane]) {
+            for (inside, p) in cold.inside.iter_mut().zip(&c.points[..c.count as usize]) {
+                inside[lane] = 0.5 * p.depth.max(0.0);
+            }
         }
     }
-    for (k, (wp, p)) in w.points.iter_mut().zip(&c.points[..c.count as usize]).enumerate() {
-        cold.ids[k][lane] = p.id;
-        cold.total_normal[k][lane] = p.total_normal_impulse;
-        cold.total_tangent[k][0][lane] = p.total_tangent_impulse[0];
-        cold.total_tangent[k][1][lane] = p.total_tangent_impulse[1];
-        wp.ra.set(lane, p.ra);
-        wp.rb.set(lane, p.rb);
-        wp.adjusted[lane] = p.adjusted_separation;
-        wp.separation[lane] = p.separation;
-        wp.normal_impulse[lane] = p.normal_impulse;
-        wp.tangent_impulse[0][lane] = p.tangent_impulse[0];
-        wp.tangent_impulse[1][lane] = p.tangent_impulse[1];
-        wp.max_normal[lane] = p.max_normal_impulse;
-        w.idle_slots |= p.separation > 0.0 || p.normal_impulse == 0.0;
+    w.slots = cold.count.into_iter().max().unwrap_or(0) as usize;
+    let mut idle = false;
+    for k in 0..w.slots {
+        let ps: [&ConstraintPoint; LANES] = each(&cs, |c| &c.points[k]);
+        let live = live_lanes(&cold.count, k);
+        // A lane whose manifold has no point k keeps zeros in slot k.
+        let all = live.all();
+        let keep = |v: Vec4| if all { v } else { Vec4::select(live, v, Vec4::ZERO) };
+        let keep3 = |v: V3| V3 { x: keep(v.x), y: keep(v.y), z: keep(v.z) };
+        let wp = &mut w.points[k];
+        wp.ra = keep3(V3::from_lanes(each(&ps, |p| p.ra)));
+        wp.rb = keep3(V3::from_lanes(each(&ps, |p| p.rb)));
+        let s = transpose(each(&ps, |p| {
+            Vec4::new(p.adjusted_separation, p.separation, p.normal_impulse, p.max_normal_impulse)
+        }));
+        (wp.adjusted, wp.separation, wp.normal_impulse, wp.max_normal) =
+            (keep(s.x_axis), keep(s.y_axis), keep(s.z_axis), keep(s.w_axis));
+        let f = transpose(each(&ps, |p| {
+            Vec4::new(
+                p.tangent_impulse[0],
+                p.tangent_impulse[1],
+                p.total_tangent_impulse[0],
+                p.total_tangent_impulse[1],
+            )
+        }));
+        wp.tangent_impulse = [keep(f.x_axis), keep(f.y_axis)];
+        cold.total_tangent[k] = [keep(f.z_axis), keep(f.w_axis)];
+        cold.total_normal[k] = keep(Vec4::from_array(each(&ps, |p| p.total_normal_impulse)));
+        // Some point apart or holding no impulse: its slot may be idle in every lane.
+        idle |= (live & (wp.separation.cmpgt(Vec4::ZERO) | wp.normal_impulse.cmpeq(Vec4::ZERO))).any();
+        let mask = live.bitmask();
+        cold.ids[k] = [0, 1, 2, 3].map(|l| if mask & (1 << l) != 0 { ps[l].id } else { FeatureId::default() });
     }
+    w.idle_slots = idle;
 }
