@@ -77,10 +77,11 @@ impl SolverBody {
 
 /// One contact point as the solvers see it.
 ///
-/// Laid out in declaration order (`repr(C)`), the numbers in groups of four that the SIMD
-/// solver reads as one vector per lane and transposes (`solver/wide_fill.rs`): the
-/// separations and normal impulses, the friction impulses, the totals and masses, the
-/// restitution's numbers.
+/// Laid out in declaration order (`repr(C)`): the SIMD solver's fill (`solver/wide_fill.rs`)
+/// reads four neighbouring numbers of a point as one row of a 4×4 transpose — the adjusted
+/// and current separations, the normal impulse and the largest one; the friction impulses
+/// and their totals — and side by side they can load as one vector. Nothing relies on the
+/// layout for soundness (the fill names each field).
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
 pub struct ConstraintPoint {

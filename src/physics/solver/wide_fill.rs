@@ -6,10 +6,9 @@
 //! is written here and the bodies.
 //!
 //! A batch is filled by 4×4 transposes: each lane's vector (a normal, a lever arm, an
-//! inertia column) or four neighbouring numbers of its point ([`ConstraintPoint`] keeps
-//! them side by side) go in as one row and come out as four lanes, instead of one number
-//! stored into one lane at a time — the fill is bound by its instruction count, not by
-//! memory.
+//! inertia column) or four numbers of its point (neighbours in [`ConstraintPoint`]) go in
+//! as one row and come out as four lanes, instead of one number stored into one lane at a
+//! time (the fill is bound by its instruction count, not by memory).
 //!
 //! Limits: a lane copies its constraint's numbers as they are, except the effective
 //! masses, which are computed here in lanes by the scalar formula (the scalar constraints
@@ -75,6 +74,7 @@ pub(super) fn fill_batch(
     bodies: &[SolverBody],
     empty: &ContactConstraint,
 ) {
+    debug_assert!(chunk.len() <= LANES);
     let source = [0, 1, 2, 3].map(|l| chunk.get(l).copied().unwrap_or(u32::MAX));
     let cs = each(&source, |ci| if ci == u32::MAX { empty } else { &constraints[ci as usize] });
     cold.source = source;
@@ -98,8 +98,9 @@ pub(super) fn fill_batch(
     let rounded = each(&cs, |c| c.rounding != [0.0; 2]);
     if rounded.contains(&true) {
         w.rounded = true;
-        cold.rounding =
-            [Vec4::from_array(each(&cs, |c| c.rounding[0])), Vec4::from_array(each(&cs, |c| c.rounding[1]))];
+        // Only the rounded lanes' (the others keep +0, whatever the sign of their zeros).
+        let r = |i: usize| Vec4::from_array([0, 1, 2, 3].map(|l| if rounded[l] { cs[l].rounding[i] } else { 0.0 }));
+        cold.rounding = [r(0), r(1)];
         for (lane, c) in cs.iter().enumerate().filter(|&(lane, _)| rounded[lane]) {
             for (inside, p) in cold.inside.iter_mut().zip(&c.points[..c.count as usize]) {
                 inside[lane] = 0.5 * p.depth.max(0.0);

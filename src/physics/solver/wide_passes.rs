@@ -13,8 +13,8 @@ use crate::physics::solver::lanes::{gather_v3, sqrt4, Bodies, Q4, V3};
 use crate::physics::solver::SolverBody;
 use glam::Vec4;
 
-/// Re-applies one batch's accumulated impulses (see [`WideSolver::warm_start`]); `ISO`: the
-/// batch is [`BatchBodies::isotropic`].
+/// Re-applies one batch's accumulated impulses (see [`super::WideSolver::warm_start`]); `ISO`:
+/// the batch is [`super::BatchBodies::isotropic`].
 #[inline(always)]
 pub(super) fn warm_start_batch<const ISO: bool>(w: &WideBatch, bodies: &Shared<SolverBody>) {
     // Box3D's form: sum each body's impulse and moment over the points, then one
@@ -46,8 +46,8 @@ pub(super) fn warm_start_batch<const ISO: bool>(w: &WideBatch, bodies: &Shared<S
 }
 
 /// Separations of `w`'s points from how far its bodies moved and turned since the step
-/// began (see [`WideSolver::update_separations`]), in the form of
-/// [`super::ConstraintPoint::separation_now`]: `n·(qB·rB − qA·rA)` as `(qB*·n)·rB −
+/// began (see [`super::WideSolver::update_separations`]), in the form of
+/// [`crate::physics::solver::ConstraintPoint::separation_now`]: `n·(qB·rB − qA·rA)` as `(qB*·n)·rB −
 /// (qA*·n)·rA`, the normal turned back once per batch, then two dot products per point (a
 /// turn of every arm would cost about six).
 #[inline]
@@ -75,7 +75,7 @@ pub(super) fn batch_separations<B: Bodies + ?Sized>(w: &mut WideBatch, cold: &Ba
 }
 
 /// Adds the impulses of `w`'s points to the step totals (see
-/// [`WideSolver::accumulate_totals`]).
+/// [`super::WideSolver::accumulate_totals`]).
 #[inline]
 pub(super) fn batch_totals(w: &WideBatch, cold: &mut BatchCold) {
     let totals = cold.total_normal.iter_mut().zip(&mut cold.total_tangent);
@@ -92,15 +92,15 @@ pub(super) fn batch_totals(w: &WideBatch, cold: &mut BatchCold) {
 /// (2·10⁻⁶ on |impulse|², 10⁻⁶ on |impulse|).
 pub(super) const INSIDE_DISC: f32 = 1.0 - 2e-6;
 
-/// What one pass of [`WideSolver::pass`] gives every batch.
+/// What one pass of [`super::WideSolver::pass`] gives every batch.
 pub(super) struct PassConstants {
     pub(super) pass: Pass,
     pub(super) inv_h: Vec4,
     pub(super) max_push: Vec4,
 }
 
-/// One pass over one batch (see [`WideSolver::pass`]); `ISO`: the batch is
-/// [`BatchBodies::isotropic`].
+/// One pass over one batch (see [`super::WideSolver::pass`]); `ISO`: the batch is
+/// [`super::BatchBodies::isotropic`].
 #[inline(always)]
 pub(super) fn solve_batch<const ISO: bool>(
     w: &mut WideBatch,

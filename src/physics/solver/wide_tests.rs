@@ -520,3 +520,134 @@ fn idle_slots_are_skipped_with_the_same_numbers() {
     let before: usize = full.batches.iter().map(|w| w.slots).sum::<usize>() - idle_slots;
     assert!(woke > before, "no idle slot took an impulse ({woke} busy slots, {before} before the passes)");
 }
+
+/// The fill as it was written before the transposes, one number into one lane at a time:
+/// the reference [`fill::fill_batch`] must equal bit for bit.
+fn reference_fill(
+    w: &mut WideBatch,
+    cold: &mut BatchCold,
+    chunk: &[u32],
+    cs: &[ContactConstraint],
+    bodies: &[SolverBody],
+) {
+    let pad = bodies.len() as u32 - 1;
+    w.bodies.a = [pad; LANES];
+    w.bodies.b = [pad; LANES];
+    cold.source = [u32::MAX; LANES];
+    let set3 = |v: &mut V3, lane: usize, x: Vec3A| (v.x[lane], v.y[lane], v.z[lane]) = (x.x, x.y, x.z);
+    for (lane, &ci) in chunk.iter().enumerate() {
+        let c = &cs[ci as usize];
+        let (ba, bb) = (&bodies[c.a as usize], &bodies[c.b as usize]);
+        (w.bodies.a[lane], w.bodies.b[lane]) = (c.a, c.b);
+        (w.bodies.inv_mass_a[lane], w.bodies.inv_mass_b[lane]) = (ba.inv_mass, bb.inv_mass);
+        for (m, s) in [(&ba.inv_i, &mut w.bodies.inv_i_a), (&bb.inv_i, &mut w.bodies.inv_i_b)] {
+            (s.xx[lane], s.yy[lane], s.zz[lane]) = (m.x_axis.x, m.y_axis.y, m.z_axis.z);
+            (s.xy[lane], s.xz[lane], s.yz[lane]) = (m.y_axis.x, m.z_axis.x, m.z_axis.y);
+        }
+        (cold.source[lane], cold.contact[lane], cold.count[lane]) = (ci, c.contact, c.count);
+        set3(&mut w.normal, lane, c.normal);
+        set3(&mut w.t1, lane, c.t1);
+        set3(&mut w.t2, lane, c.t2);
+        w.friction[lane] = c.friction;
+        w.bias_rate[lane] = c.softness.bias_rate;
+        w.mass_scale[lane] = c.softness.mass_scale;
+        w.impulse_scale[lane] = c.softness.impulse_scale;
+        if c.rounding != [0.0; 2] {
+            w.rounded = true;
+            (cold.rounding[0][lane], cold.rounding[1][lane]) = (c.rounding[0], c.rounding[1]);
+            for (inside, p) in cold.inside.iter_mut().zip(&c.points[..c.count as usize]) {
+                inside[lane] = 0.5 * p.depth.max(0.0);
+            }
+        }
+        for (k, p) in c.points[..c.count as usize].iter().enumerate() {
+            let wp = &mut w.points[k];
+            cold.ids[k][lane] = p.id;
+            cold.total_normal[k][lane] = p.total_normal_impulse;
+            cold.total_tangent[k][0][lane] = p.total_tangent_impulse[0];
+            cold.total_tangent[k][1][lane] = p.total_tangent_impulse[1];
+            set3(&mut wp.ra, lane, p.ra);
+            set3(&mut wp.rb, lane, p.rb);
+            wp.adjusted[lane] = p.adjusted_separation;
+            wp.separation[lane] = p.separation;
+            wp.normal_impulse[lane] = p.normal_impulse;
+            wp.tangent_impulse[0][lane] = p.tangent_impulse[0];
+            wp.tangent_impulse[1][lane] = p.tangent_impulse[1];
+            wp.max_normal[lane] = p.max_normal_impulse;
+            w.idle_slots |= p.separation > 0.0 || p.normal_impulse == 0.0;
+        }
+    }
+    w.slots = cold.count.into_iter().max().unwrap_or(0) as usize;
+}
+
+#[test]
+fn the_transposed_fill_writes_every_lane_as_the_lane_by_lane_fill_does() {
+    // Bodies with full, unsymmetric inverse inertias (the fill must take the same entries),
+    // constraints of 1 to 4 points with junk in the points past their count, rounded and
+    // square shapes mixed, separations and impulses of both signs and zeros; batches of 1
+    // to 4 constraints. Every field of the batch and of its cold part must be the same bits.
+    let mut rng = SplitMix64(97);
+    let mut bodies: Vec<SolverBody> = (0..12)
+        .map(|i| SolverBody {
+            inv_i: glam::Mat3A::from_cols(rand3(&mut rng), rand3(&mut rng), rand3(&mut rng)),
+            ..body(if i == 0 { 0.0 } else { 0.3 + rng.next_f32() }, rand3(&mut rng), rand3(&mut rng))
+        })
+        .collect();
+    bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
+    let maybe_zero = |rng: &mut SplitMix64| if rng.next_f32() < 0.3 { 0.0 } else { rng.next_f32() * 2.0 - 1.0 };
+    let cs: Vec<ContactConstraint> = (0..40u32)
+        .map(|i| {
+            let mut c = ContactConstraint {
+                a: i % 12,
+                b: (i * 5 + 3) % 12,
+                contact: 1000 + i,
+                normal: rand3(&mut rng),
+                t1: rand3(&mut rng),
+                t2: rand3(&mut rng),
+                friction: rng.next_f32(),
+                count: 1 + i % 4,
+                rounding: if i % 3 == 0 { [0.0, 0.0] } else { [0.1 * rng.next_f32(), maybe_zero(&mut rng).abs()] },
+                ..Default::default()
+            };
+            c.softness.bias_rate = rng.next_f32();
+            c.softness.mass_scale = rng.next_f32();
+            c.softness.impulse_scale = rng.next_f32();
+            // All four points hold numbers, also those past the count.
+            for p in &mut c.points {
+                *p = ConstraintPoint {
+                    ra: rand3(&mut rng),
+                    rb: rand3(&mut rng),
+                    adjusted_separation: maybe_zero(&mut rng),
+                    separation: maybe_zero(&mut rng),
+                    normal_impulse: maybe_zero(&mut rng).abs(),
+                    max_normal_impulse: rng.next_f32(),
+                    tangent_impulse: [maybe_zero(&mut rng), maybe_zero(&mut rng)],
+                    total_tangent_impulse: [rng.next_f32(), rng.next_f32()],
+                    total_normal_impulse: rng.next_f32(),
+                    depth: maybe_zero(&mut rng),
+                    id: crate::physics::collide::FeatureId(rng.0),
+                    ..Default::default()
+                };
+            }
+            c
+        })
+        .collect();
+    let mut idle_batches = 0;
+    for (n, start) in (0..40u32).map(|j| (1 + j as usize % 4, (j * 7) % 37)) {
+        let chunk: Vec<u32> = (0..n as u32).map(|l| (start + 3 * l) % 40).collect();
+        let (mut w, mut cold) = (WideBatch::default(), BatchCold::default());
+        fill::fill_batch(
+            &mut w,
+            &mut cold,
+            &chunk,
+            &cs,
+            &bodies,
+            &ContactConstraint { a: 12, b: 12, ..Default::default() },
+        );
+        let (mut rw, mut rcold) = (WideBatch::default(), BatchCold::default());
+        reference_fill(&mut rw, &mut rcold, &chunk, &cs, &bodies);
+        assert_eq!(format!("{w:?}"), format!("{rw:?}"), "batch of {chunk:?}");
+        assert_eq!(format!("{cold:?}"), format!("{rcold:?}"), "cold part of {chunk:?}");
+        idle_batches += w.idle_slots as usize;
+    }
+    assert!(idle_batches > 0 && idle_batches < 40, "{idle_batches} batches with idle slots");
+}
