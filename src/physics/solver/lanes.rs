@@ -38,9 +38,10 @@ impl Bodies for Shared<'_, SolverBody> {
 pub const LANES: usize = 4;
 
 /// `[f(idx[0]), …, f(idx[3])]`, written out: `array::map` goes through an iterator adapter
-/// that the compiler does not always inline, and these run for every batch of every pass.
+/// that the compiler does not always inline, and these run for every batch of every pass
+/// (and of every build: body indices, constraints, points, lane numbers).
 #[inline(always)]
-pub(crate) fn per_lane<T>(idx: &[u32; LANES], f: impl Fn(u32) -> T) -> [T; LANES] {
+pub(crate) fn per_lane<I: Copy, T>(idx: &[I; LANES], f: impl Fn(I) -> T) -> [T; LANES] {
     [f(idx[0]), f(idx[1]), f(idx[2]), f(idx[3])]
 }
 

@@ -17,7 +17,7 @@
 
 use super::{BatchCold, WideBatch, WideRow, V3};
 use crate::physics::collide::FeatureId;
-use crate::physics::solver::lanes::{Sym3, LANES};
+use crate::physics::solver::lanes::{per_lane, Sym3, LANES};
 use crate::physics::solver::{ConstraintPoint, ContactConstraint, SolverBody};
 use glam::{Mat4, Vec4};
 
@@ -51,11 +51,8 @@ fn live_lanes(counts: &[u32; 4], k: usize) -> glam::BVec4A {
     c.cmpgt(Vec4::splat(k as f32))
 }
 
-/// `[f(x[0]), …, f(x[3])]`, written out (see [`crate::physics::solver::lanes::per_lane`]).
-#[inline(always)]
-fn each<T: Copy, U>(x: &[T; LANES], f: impl Fn(T) -> U) -> [U; LANES] {
-    [f(x[0]), f(x[1]), f(x[2]), f(x[3])]
-}
+/// The lanes' numbers, for [`per_lane`] over lanes.
+const LANE_NUMBERS: [usize; LANES] = [0, 1, 2, 3];
 
 /// Rows `r[0..4]` transposed: component i of every row, as lane i.
 #[inline(always)]
@@ -75,31 +72,32 @@ pub(super) fn fill_batch(
     empty: &ContactConstraint,
 ) {
     debug_assert!(chunk.len() <= LANES);
-    let source = [0, 1, 2, 3].map(|l| chunk.get(l).copied().unwrap_or(u32::MAX));
-    let cs = each(&source, |ci| if ci == u32::MAX { empty } else { &constraints[ci as usize] });
+    let source = per_lane(&LANE_NUMBERS, |l| chunk.get(l).copied().unwrap_or(u32::MAX));
+    let cs = per_lane(&source, |ci| if ci == u32::MAX { empty } else { &constraints[ci as usize] });
     cold.source = source;
-    cold.contact = each(&cs, |c| c.contact);
-    cold.count = each(&cs, |c| c.count);
-    w.bodies.a = each(&cs, |c| c.a);
-    w.bodies.b = each(&cs, |c| c.b);
-    let (ba, bb) = (each(&w.bodies.a, |i| &bodies[i as usize]), each(&w.bodies.b, |i| &bodies[i as usize]));
-    w.bodies.inv_mass_a = Vec4::from_array(each(&ba, |b| b.inv_mass));
-    w.bodies.inv_mass_b = Vec4::from_array(each(&bb, |b| b.inv_mass));
-    w.bodies.inv_i_a = Sym3::from_lanes(each(&ba, |b| &b.inv_i));
-    w.bodies.inv_i_b = Sym3::from_lanes(each(&bb, |b| &b.inv_i));
-    w.normal = V3::from_lanes(each(&cs, |c| c.normal));
-    w.t1 = V3::from_lanes(each(&cs, |c| c.t1));
-    w.t2 = V3::from_lanes(each(&cs, |c| c.t2));
-    let materials = transpose(each(&cs, |c| {
+    cold.contact = per_lane(&cs, |c| c.contact);
+    cold.count = per_lane(&cs, |c| c.count);
+    w.bodies.a = per_lane(&cs, |c| c.a);
+    w.bodies.b = per_lane(&cs, |c| c.b);
+    let (ba, bb) = (per_lane(&w.bodies.a, |i| &bodies[i as usize]), per_lane(&w.bodies.b, |i| &bodies[i as usize]));
+    w.bodies.inv_mass_a = Vec4::from_array(per_lane(&ba, |b| b.inv_mass));
+    w.bodies.inv_mass_b = Vec4::from_array(per_lane(&bb, |b| b.inv_mass));
+    w.bodies.inv_i_a = Sym3::from_lanes(per_lane(&ba, |b| &b.inv_i));
+    w.bodies.inv_i_b = Sym3::from_lanes(per_lane(&bb, |b| &b.inv_i));
+    w.normal = V3::from_lanes(per_lane(&cs, |c| c.normal));
+    w.t1 = V3::from_lanes(per_lane(&cs, |c| c.t1));
+    w.t2 = V3::from_lanes(per_lane(&cs, |c| c.t2));
+    let materials = transpose(per_lane(&cs, |c| {
         Vec4::new(c.friction, c.softness.bias_rate, c.softness.mass_scale, c.softness.impulse_scale)
     }));
     (w.friction, w.bias_rate, w.mass_scale, w.impulse_scale) =
         (materials.x_axis, materials.y_axis, materials.z_axis, materials.w_axis);
-    let rounded = each(&cs, |c| c.rounding != [0.0; 2]);
+    let rounded = per_lane(&cs, |c| c.rounding != [0.0; 2]);
     if rounded.contains(&true) {
         w.rounded = true;
         // Only the rounded lanes' (the others keep +0, whatever the sign of their zeros).
-        let r = |i: usize| Vec4::from_array([0, 1, 2, 3].map(|l| if rounded[l] { cs[l].rounding[i] } else { 0.0 }));
+        let r =
+            |i: usize| Vec4::from_array(per_lane(&LANE_NUMBERS, |l| if rounded[l] { cs[l].rounding[i] } else { 0.0 }));
         cold.rounding = [r(0), r(1)];
         for (lane, c) in cs.iter().enumerate().filter(|&(lane, _)| rounded[lane]) {
             for (inside, p) in cold.inside.iter_mut().zip(&c.points[..c.count as usize]) {
@@ -110,21 +108,21 @@ pub(super) fn fill_batch(
     w.slots = cold.count.into_iter().max().unwrap_or(0) as usize;
     let mut idle = false;
     for k in 0..w.slots {
-        let ps: [&ConstraintPoint; LANES] = each(&cs, |c| &c.points[k]);
+        let ps: [&ConstraintPoint; LANES] = per_lane(&cs, |c| &c.points[k]);
         let live = live_lanes(&cold.count, k);
         // A lane whose manifold has no point k keeps zeros in slot k.
         let all = live.all();
         let keep = |v: Vec4| if all { v } else { Vec4::select(live, v, Vec4::ZERO) };
         let keep3 = |v: V3| V3 { x: keep(v.x), y: keep(v.y), z: keep(v.z) };
         let wp = &mut w.points[k];
-        wp.ra = keep3(V3::from_lanes(each(&ps, |p| p.ra)));
-        wp.rb = keep3(V3::from_lanes(each(&ps, |p| p.rb)));
-        let s = transpose(each(&ps, |p| {
+        wp.ra = keep3(V3::from_lanes(per_lane(&ps, |p| p.ra)));
+        wp.rb = keep3(V3::from_lanes(per_lane(&ps, |p| p.rb)));
+        let s = transpose(per_lane(&ps, |p| {
             Vec4::new(p.adjusted_separation, p.separation, p.normal_impulse, p.max_normal_impulse)
         }));
         (wp.adjusted, wp.separation, wp.normal_impulse, wp.max_normal) =
             (keep(s.x_axis), keep(s.y_axis), keep(s.z_axis), keep(s.w_axis));
-        let f = transpose(each(&ps, |p| {
+        let f = transpose(per_lane(&ps, |p| {
             Vec4::new(
                 p.tangent_impulse[0],
                 p.tangent_impulse[1],
@@ -134,11 +132,11 @@ pub(super) fn fill_batch(
         }));
         wp.tangent_impulse = [keep(f.x_axis), keep(f.y_axis)];
         cold.total_tangent[k] = [keep(f.z_axis), keep(f.w_axis)];
-        cold.total_normal[k] = keep(Vec4::from_array(each(&ps, |p| p.total_normal_impulse)));
+        cold.total_normal[k] = keep(Vec4::from_array(per_lane(&ps, |p| p.total_normal_impulse)));
         // Some point apart or holding no impulse: its slot may be idle in every lane.
         idle |= (live & (wp.separation.cmpgt(Vec4::ZERO) | wp.normal_impulse.cmpeq(Vec4::ZERO))).any();
         let mask = live.bitmask();
-        cold.ids[k] = [0, 1, 2, 3].map(|l| if mask & (1 << l) != 0 { ps[l].id } else { FeatureId::default() });
+        cold.ids[k] = per_lane(&LANE_NUMBERS, |l| if mask & (1 << l) != 0 { ps[l].id } else { FeatureId::default() });
     }
     w.idle_slots = idle;
 }
