@@ -314,6 +314,14 @@ fn friction_at_rest_is_only_what_holds_the_body() {
 /// and twist has, at two points, the same friction per unit of normal impulse along the line
 /// through them (moving friction from one point to the other along that line changes
 /// neither): checked on both manifolds, to a tenth of the larger ratio.
+///
+/// Except where the settling may not take that split (`rest_friction`'s limits): a manifold
+/// with a point at the edge of its friction cone. Rolled into the crease, the capsule can
+/// stop wedged, turned a little about each slope's normal and held there by friction that
+/// balances between the two slopes; with the contacts on the static mesh solved last
+/// (`solver/colouring.rs`) it does, with both points of one slope at μ and the other slope's
+/// pattern settled. Such a manifold must then really be at the edge: some point's friction
+/// within 1 % of μ times its normal impulse.
 #[test]
 fn friction_at_rest_on_a_mesh_is_settled_on_every_normal_group() {
     use contactlab::scene;
@@ -326,6 +334,8 @@ fn friction_at_rest_on_a_mesh_is_settled_on_every_normal_group() {
     let capsule = w.bodies().iter().position(|b| b.name == "capsule").unwrap() as u32;
     let manifolds: Vec<_> = w.contacts().iter().filter(|c| c.a == capsule || c.b == capsule).collect();
     assert_eq!(manifolds.len(), 2, "one manifold per slope");
+    let mu = w.bodies()[capsule as usize].friction;
+    let mut settled = 0;
     for c in manifolds {
         assert_eq!(c.manifold.points.len(), 2);
         let f = |k: usize| c.tangents[0] * c.impulses[k].tangent[0] + c.tangents[1] * c.impulses[k].tangent[1];
@@ -333,10 +343,15 @@ fn friction_at_rest_on_a_mesh_is_settled_on_every_normal_group() {
         let line = (c.manifold.points[0].position - c.manifold.points[1].position).normalize();
         let along = (f(0) / n0 - f(1) / n1).dot(line);
         let ratio = (f(0).length() / n0).max(f(1).length() / n1);
+        if ratio > 0.99 * mu {
+            continue;
+        }
+        settled += 1;
         assert!(
             along.abs() < 0.1 * ratio,
             "normal {}: friction per normal impulse differs by {along} along the points' line (ratios up to {ratio})",
             c.manifold.normal
         );
     }
+    assert!(settled >= 1, "both slopes at the edge of sliding: nothing settled was checked");
 }

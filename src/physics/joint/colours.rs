@@ -92,7 +92,7 @@ impl JointColours {
         let bit = |i: u32| body_bit(i, i != WORLD && bodies.get(i as usize).is_some_and(|s| s.inv_mass > 0.0));
         for &k in active.iter() {
             let (a, b) = ends(k);
-            let chosen = first_free(&mut self.used, words, bit(a), bit(b));
+            let chosen = first_free(&mut self.used, words, bit(a), bit(b), 0..COLOURS);
             self.colour.push(chosen as u8);
             counts[chosen] += 1;
         }

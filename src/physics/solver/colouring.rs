@@ -1,27 +1,35 @@
 //! Greedy graph colouring of the contact constraints (Box2D v3's constraint graph): the
 //! order in which the sequential-impulse solvers visit the manifolds.
 //!
-//! Each manifold takes the first of [`COLOURS`] colours in which neither of its *dynamic*
-//! bodies is used yet; static bodies may be shared (they are never written). Manifolds of
-//! one colour therefore share no dynamic body: the SIMD solver ([`super::wide`]) puts four
-//! of them in the lanes of one batch, and solving them one after another (the scalar path,
-//! [`super::iterative`]) is the same Gauss–Seidel sweep. Within a colour the manifolds are
+//! Each manifold takes a colour in which neither of its *dynamic* bodies is used yet; static
+//! bodies may be shared (they are never written). Which colour follows Box2D v3's and
+//! Box3D's rule: a manifold between two moving bodies takes the lowest free one of the
+//! first [`DYNAMIC_COLOURS`], a manifold with a static body the *highest* free one (down to
+//! colour 1). The colours are solved in order in every pass, so the contacts that hold the
+//! bodies up against the world come last in each Gauss–Seidel sweep and keep its last word:
+//! a pile settles less deep (docs/BENCHMARKS.md). Manifolds of one colour share no dynamic
+//! body: the SIMD solver ([`super::wide`]) puts four of them in the lanes of one batch, and
+//! solving them one after another (the scalar path, [`super::iterative`]) is the same
+//! Gauss–Seidel sweep. Within a colour the manifolds are
 //! sorted by point count and then by which of their points start idle
 //! ([`ContactConstraint::idle`]), stably, so batches hold manifolds of equal size whose idle
 //! points share slots. Manifolds that find no colour (a body touching more than about
 //! [`COLOURS`] others) come last.
 //!
 //! Each body keeps a mask of the colours it already uses (one bit per colour), so a
-//! manifold's colour is the lowest bit free in both its bodies' masks: one test whatever the
-//! number of colours tried. The order (colour by colour; by point count and idle points
-//! within a colour) is one stable counting sort on one key.
+//! manifold's colour is the lowest (with a static body, the highest) bit free in both its
+//! bodies' masks: one test whatever the number of colours tried. The order (colour by
+//! colour; by point count and idle points within a colour) is one stable counting sort on
+//! one key.
 //!
 //! What the greedy step reads of each constraint (its bodies, which of them move, its point
 //! count and idle points: 12 bytes) is gathered first, in blocks on the world's threads; the greedy step
 //! then reads that list in order on the calling thread instead of half a kilobyte per
 //! constraint.
 //!
-//! Limits: greedy, in pair order — not the fewest colours.
+//! Limits: greedy, in pair order — not the fewest colours. The joints' colouring
+//! (`joint/colours.rs`) still takes the lowest free colour for every joint (Box3D's keeps
+//! its static joints at the top too).
 
 use super::{ContactConstraint, SolverBody};
 use crate::physics::math::prefetch;
@@ -71,14 +79,20 @@ pub(crate) fn body_bit(i: u32, moves: bool) -> Option<(usize, u64)> {
 }
 
 /// The greedy step as the textbook states it, colour by colour (the joints' colouring in
-/// `joint/colours.rs`, which is kept between steps, and the contacts' test reference): the
-/// first of [`COLOURS`] colours whose body set (`used`: `COLOURS` bitsets of `words` words)
-/// holds neither `a` nor `b`, which then takes them; [`COLOURS`] when none is free. The
-/// contacts, coloured every step, keep a colour mask per body instead ([`Colouring::colour`])
-/// and get the same colours.
-pub(crate) fn first_free(used: &mut [u64], words: usize, a: Option<(usize, u64)>, b: Option<(usize, u64)>) -> usize {
+/// `joint/colours.rs`, which is kept between steps and tries `0..COLOURS`, and the
+/// contacts' test reference, which tries the contacts' order, `contact_colours`): the
+/// first colour of `order` whose body set (`used`: `COLOURS` bitsets of `words` words)
+/// holds neither `a` nor `b`, which then takes them; [`COLOURS`] when none is free. The contacts, coloured every step, keep a
+/// colour mask per body instead ([`Colouring::colour`]) and get the same colours.
+pub(crate) fn first_free(
+    used: &mut [u64],
+    words: usize,
+    a: Option<(usize, u64)>,
+    b: Option<(usize, u64)>,
+    order: impl IntoIterator<Item = usize>,
+) -> usize {
     let free = |set: &[u64], x: Option<(usize, u64)>| x.is_none_or(|(w, m)| set[w] & m == 0);
-    for k in 0..COLOURS {
+    for k in order {
         let set = &mut used[k * words..(k + 1) * words];
         if free(set, a) && free(set, b) {
             for (w, m) in [a, b].into_iter().flatten() {
@@ -88,6 +102,47 @@ pub(crate) fn first_free(used: &mut [u64], words: usize, a: Option<(usize, u64)>
         }
     }
     COLOURS
+}
+
+/// Colours a manifold between two moving bodies may take: the first [`DYNAMIC_COLOURS`];
+/// the last ones are kept for manifolds with a static body (Box2D v3's and Box3D's rule).
+pub const DYNAMIC_COLOURS: usize = COLOURS - 4;
+
+/// The colours a contact manifold tries, in the order it tries them ([`choose`] in words):
+/// `0, 1, …` up to [`DYNAMIC_COLOURS`] between two moving bodies, `COLOURS − 1` down to 1
+/// with one static body.
+#[cfg(test)]
+pub(crate) fn contact_colours(both_move: bool) -> Box<dyn Iterator<Item = usize>> {
+    if both_move {
+        Box::new(0..DYNAMIC_COLOURS)
+    } else {
+        Box::new((1..COLOURS).rev())
+    }
+}
+
+/// The colour a manifold takes among the colours `free` to both its moving bodies (bit k:
+/// colour k): between two moving bodies the lowest of the first [`DYNAMIC_COLOURS`]; with
+/// one static body the highest, down to colour 1, so that the manifolds that hold bodies up
+/// against the world are solved after those between bodies in every pass (the last word in
+/// a Gauss–Seidel sweep is the one best kept: Box3D's "higher priority"). [`COLOURS`] when
+/// none is free.
+#[inline]
+fn choose(free: u32, both_move: bool) -> usize {
+    if both_move {
+        let free = free & ((1 << DYNAMIC_COLOURS) - 1);
+        if free == 0 {
+            COLOURS
+        } else {
+            free.trailing_zeros() as usize
+        }
+    } else {
+        let free = free & ((1 << COLOURS) - 1) & !1;
+        if free == 0 {
+            COLOURS
+        } else {
+            31 - free.leading_zeros() as usize
+        }
+    }
 }
 
 /// Sort keys within a colour: one per point count and set of idle points among them
@@ -157,9 +212,7 @@ impl Colouring {
             let (a, b) = (e.a as usize, e.b as usize);
             let (moves_a, moves_b) = (e.moves & 1 != 0, e.moves & 2 != 0);
             let taken = if moves_a { self.used[a] } else { 0 } | if moves_b { self.used[b] } else { 0 };
-            // The lowest colour neither body uses; COLOURS when all are (the bits above the
-            // colours are never taken).
-            let chosen = (!taken).trailing_zeros() as usize;
+            let chosen = choose(!taken, moves_a && moves_b);
             if chosen < COLOURS {
                 if moves_a {
                     self.used[a] |= 1 << chosen;
@@ -223,11 +276,13 @@ mod tests {
     use crate::physics::hull::builders::SplitMix64;
 
     /// The colouring against the textbook greedy rule, run colour by colour over per-colour
-    /// body sets ([`first_free`], which the joints use): random graphs of 60 bodies (one in
-    /// five static) and up to 400 manifolds, with a hub body touching more bodies than there
-    /// are colours. Every manifold takes the reference's colour; the order is colour by colour,
-    /// four points first within a colour, then by idle points (ties in pair order), the uncoloured last in pair
-    /// order; and no two manifolds of one colour share a moving body.
+    /// body sets ([`first_free`], which the joints use, trying the contacts' colours in
+    /// their order: the lowest first between moving bodies, the highest with a static one):
+    /// random graphs of 60 bodies (one in five static) and up to 400 manifolds, with a hub
+    /// body touching more bodies than there are colours. Every manifold takes the
+    /// reference's colour; the order is colour by colour, four points first within a
+    /// colour, then by idle points (ties in pair order), the uncoloured last in pair order;
+    /// and no two manifolds of one colour share a moving body.
     #[test]
     fn colours_match_the_greedy_rule_and_the_order_is_sorted() {
         let mut rng = SplitMix64(0xC0105);
@@ -255,8 +310,13 @@ mod tests {
             let words = n.div_ceil(64);
             let mut used = vec![0u64; words * COLOURS];
             let bit = |i: u32| body_bit(i, bodies[i as usize].inv_mass > 0.0);
-            let want: Vec<usize> =
-                constraints.iter().map(|c| first_free(&mut used, words, bit(c.a), bit(c.b))).collect();
+            let want: Vec<usize> = constraints
+                .iter()
+                .map(|c| {
+                    let (a, b) = (bit(c.a), bit(c.b));
+                    first_free(&mut used, words, a, b, contact_colours(a.is_some() && b.is_some()))
+                })
+                .collect();
             for (i, &k) in want.iter().enumerate() {
                 assert_eq!(colouring.colour_of(i) as usize, k, "round {round}, manifold {i}");
             }

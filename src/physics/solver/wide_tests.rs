@@ -168,8 +168,10 @@ fn isotropic_batches_take_the_short_form_with_the_same_results() {
 
 #[test]
 fn wide_passes_equal_scalar_passes_on_independent_manifolds() {
-    // Ground 0 (static), bodies 1..=20; manifolds share only the ground, so all take
-    // colour 0 and the wide order equals the scalar order.
+    // Ground 0 (static), bodies 1..=20; manifolds share only the ground, so the pairs of
+    // moving bodies all take colour 0 and those on the ground the last colour: no two
+    // manifolds share a moving body, so the wide order (colour by colour) gives what the
+    // scalar order (pair order) gives.
     let mut rng = SplitMix64(21);
     let mut bodies = vec![body(0.0, Vec3A::ZERO, Vec3A::ZERO)];
     bodies.extend((1..=20).map(|_| body(0.5 + rng.next_f32(), rand3(&mut rng), rand3(&mut rng))));
@@ -184,8 +186,10 @@ fn wide_passes_equal_scalar_passes_on_independent_manifolds() {
     bodies.push(body(0.0, Vec3A::ZERO, Vec3A::ZERO));
     let mut wide = WideSolver::default();
     wide.build(&cs, &bodies);
-    assert_eq!(wide.colouring().counts[0] as usize, cs.len());
-    assert_eq!(wide.batches.len(), cs.len().div_ceil(LANES));
+    let counts = wide.colouring().counts;
+    assert_eq!((counts[0], counts[COLOURS - 1]), (6, 8), "{counts:?}");
+    assert_eq!(counts.iter().sum::<u32>() as usize, cs.len());
+    assert_eq!(wide.batches.len(), 6usize.div_ceil(LANES) + 8usize.div_ceil(LANES));
     // The lane masses equal the scalar ones; slots a manifold lacks hold zero.
     for (w, cold) in wide.batches.iter().zip(&wide.cold) {
         for (lane, &ci) in cold.source.iter().enumerate() {

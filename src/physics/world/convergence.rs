@@ -103,10 +103,14 @@ mod tests {
             let first: f32 = passes[..it].iter().sum();
             assert!(first >= 0.95 * weight, "Σ|Δλ| {first} vs weight·h {weight}");
             // Gauss–Seidel converges, slowly on a column (each pass passes the weight one
-            // box further): every pass changes less than the one before, the 20th a tenth
-            // of the first.
-            assert!(passes[..it].windows(2).all(|p| p[1] < p[0]), "{:?}", &passes[..it]);
-            assert!(passes[it - 1] < 0.1 * passes[0], "{:?}", &passes[..it]);
+            // box further). The floor's contact is solved last in each pass (its colour is
+            // the highest, `solver::colouring`), so the first pass stops the lowest box alone
+            // and the second, passing weight both ways, can change more; from the second
+            // pass on every pass changes less than the one before, the 20th a tenth of the
+            // largest.
+            let (firsts, rest) = (passes[0].max(passes[1]), &passes[1..it]);
+            assert!(rest.windows(2).all(|p| p[1] < p[0]), "{:?}", &passes[..it]);
+            assert!(passes[it - 1] < 0.1 * firsts, "{:?}", &passes[..it]);
         }
     }
 }
