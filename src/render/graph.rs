@@ -1,17 +1,19 @@
 //! Colours of the solver-graph overlay (`Overlay::Graph`): one per graph colour of the
 //! constraint colouring (`physics::solver::colouring`), and one per island.
 //!
-//! The first eight graph colours (which hold nearly every manifold of a pile) are Okabe and
-//! Ito's palette for colour-blind readers, with a wine red for the eighth: they stay apart
+//! The graph colours that hold nearly every manifold of a pile — the first seven (contacts
+//! between moving bodies, and joints) and the last (a contact with a static body takes the
+//! highest colour free, so nearly every contact with the ground is in the last) — are Okabe
+//! and Ito's palette for colour-blind readers, with a wine red for the last: they stay apart
 //! for a student with any of the three kinds of colour blindness (the test below simulates
-//! them). Past eight, hues step by the golden angle. The colour left for manifolds without
-//! one is black. Limits: 24 hues cannot all be told apart at a glance — the panel's Stats
-//! list the count per colour.
+//! them). The others step their hues by the golden angle. The colour left for manifolds
+//! without one is black. Limits: 24 hues cannot all be told apart at a glance — the panel's
+//! Stats list the count per colour.
 
 use crate::physics::solver::colouring::COLOURS;
 
-/// The first graph colours (sRGB): Okabe and Ito's orange, sky blue, bluish green, yellow,
-/// blue, vermilion and reddish purple, then wine.
+/// The first seven graph colours (sRGB): Okabe and Ito's orange, sky blue, bluish green,
+/// yellow, blue, vermilion and reddish purple; then wine, the last colour's.
 const PALETTE: [[u8; 3]; 8] = [
     [0xe6, 0x9f, 0x00],
     [0x56, 0xb4, 0xe9],
@@ -28,8 +30,12 @@ pub fn colour_of(k: u8) -> [f32; 3] {
     if k as usize >= COLOURS {
         return [0.0, 0.0, 0.0];
     }
-    if let Some(c) = PALETTE.get(k as usize) {
-        return c.map(super::svg::linear);
+    let k = k as usize;
+    if k < 7 {
+        return PALETTE[k].map(super::svg::linear);
+    }
+    if k == COLOURS - 1 {
+        return PALETTE[7].map(super::svg::linear);
     }
     // Alternate brightness too, so colours of near hues still differ.
     let value = if k % 2 == 0 { 0.95 } else { 0.7 };
@@ -89,8 +95,8 @@ mod tests {
         m.map(|row| (row[0] * c[0] + row[1] * c[1] + row[2] * c[2]).clamp(0.0, 1.0))
     }
 
-    /// The first eight colours (which hold nearly every manifold) differ clearly from each
-    /// other (ΔE ≥ 25), and still differ (ΔE ≥ 15) as a reader with deuteranopia, protanopia
+    /// The eight colours that hold nearly every manifold (the first seven and the last)
+    /// differ clearly from each other (ΔE ≥ 25), and still differ (ΔE ≥ 15) as a reader with deuteranopia, protanopia
     /// or tritanopia sees them. (Golden-angle hues put colours 0 and 1, red and green, at
     /// ΔE 15 to a deuteranope, and colours 3 and 6 at 6.)
     #[test]
@@ -102,14 +108,16 @@ mod tests {
             (PROTANOPIA, 15.0, "prot"),
             (TRITANOPIA, 15.0, "trit"),
         ] {
-            for a in 0..8u8 {
-                for b in a + 1..8 {
+            let main = [0, 1, 2, 3, 4, 5, 6, COLOURS as u8 - 1];
+            for (i, &a) in main.iter().enumerate() {
+                for &b in &main[i + 1..] {
                     let d = delta_e(seen(&m, colour_of(a)), seen(&m, colour_of(b)));
                     assert!(d >= least, "{who}: colours {a} and {b} are ΔE {d:.1} apart");
                 }
             }
         }
-        assert_ne!(colour_of(8), colour_of(0));
+        assert_ne!(colour_of(7), colour_of(0));
+        assert_ne!(colour_of(7), colour_of(COLOURS as u8 - 1));
         assert_eq!(colour_of(COLOURS as u8), [0.0; 3]);
     }
 }

@@ -1,5 +1,6 @@
 //! The solver-graph overlay's legend: what its dots mean, on how many threads the colours'
-//! batches run, the islands, and each graph colour in use with its count.
+//! batches run, the islands, why the contacts with the world hold the highest colours, and
+//! each graph colour in use with its count.
 
 use super::Scribe;
 use crate::physics::World;
@@ -53,6 +54,12 @@ pub(super) fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32
     y += (20.0 + 22.0 * (lines - 1) as f32) * u;
     s.fixed(s.p(x, y), Align2::LEFT_TOP, islands_line, FontId::proportional(13.0), dark);
     y += 20.0 * u;
+    if w.colour_counts().is_some() {
+        // Why the ground's contacts sit at the far end of the swatches.
+        let order = "contacts with a static body take the highest colours: solved last";
+        s.fixed(s.p(x, y), Align2::LEFT_TOP, order, FontId::proportional(13.0), dark);
+        y += 20.0 * u;
+    }
     // A row of swatches per coloured kind: manifolds, then joints.
     for (what, counts) in [("manifolds", w.colour_counts()), ("joints", w.joint_colour_counts())] {
         let Some(counts) = counts else { continue };
