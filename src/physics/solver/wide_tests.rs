@@ -452,8 +452,9 @@ fn a_pass_over_fewer_bodies_than_the_build_stops() {
 
 /// Slots idle in every lane (points apart holding no impulse) skip their friction rows and
 /// their warm start, and a normal row whose impulse changed in no lane skips its
-/// inverse-inertia products: the same numbers as the full rows. 32 manifolds of one to four points on a static ground
-/// (all colour 0): half of them with every point idle, a quarter with all but the first.
+/// inverse-inertia products: the same numbers as the full rows. 32 manifolds of one to
+/// four points on a static ground (all in one colour, the last): half of them with every
+/// point idle, a quarter with all but the first.
 /// A third of the bodies approach the ground fast, so some idle points close their gap
 /// within the passes, and four touching one-point manifolds hold no normal impulse, one of
 /// them with friction left over (its slot is not idle). The colouring groups the idle points into the same slots, the passes
