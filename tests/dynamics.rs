@@ -334,9 +334,10 @@ fn friction_at_rest_on_a_mesh_is_settled_on_every_normal_group() {
     let capsule = w.bodies().iter().position(|b| b.name == "capsule").unwrap() as u32;
     let manifolds: Vec<_> = w.contacts().iter().filter(|c| c.a == capsule || c.b == capsule).collect();
     assert_eq!(manifolds.len(), 2, "one manifold per slope");
-    let mu = w.bodies()[capsule as usize].friction;
     let mut settled = 0;
     for c in manifolds {
+        // The friction the pair is solved with (its friction cone's slope).
+        let mu = w.pair_material(c.a as usize, c.b as usize).0;
         assert_eq!(c.manifold.points.len(), 2);
         let f = |k: usize| c.tangents[0] * c.impulses[k].tangent[0] + c.tangents[1] * c.impulses[k].tangent[1];
         let (n0, n1) = (c.impulses[0].normal, c.impulses[1].normal);
