@@ -30,12 +30,14 @@ pub fn colour_of(k: u8) -> [f32; 3] {
     if k as usize >= COLOURS {
         return [0.0, 0.0, 0.0];
     }
+    // The palette's first entries for the first colours, its last for the last colour.
     let k = k as usize;
-    if k < 7 {
+    let last = PALETTE.len() - 1;
+    if k < last {
         return PALETTE[k].map(super::svg::linear);
     }
     if k == COLOURS - 1 {
-        return PALETTE[7].map(super::svg::linear);
+        return PALETTE[last].map(super::svg::linear);
     }
     // Alternate brightness too, so colours of near hues still differ.
     let value = if k % 2 == 0 { 0.95 } else { 0.7 };
@@ -96,8 +98,8 @@ mod tests {
     }
 
     /// The eight colours that hold nearly every manifold (the first seven and the last)
-    /// differ clearly from each other (ΔE ≥ 25), and still differ (ΔE ≥ 15) as a reader with deuteranopia, protanopia
-    /// or tritanopia sees them. (Golden-angle hues put colours 0 and 1, red and green, at
+    /// differ clearly from each other (ΔE ≥ 25), and still differ (ΔE ≥ 15) as a reader
+    /// with deuteranopia, protanopia or tritanopia sees them. (Golden-angle hues put colours 0 and 1, red and green, at
     /// ΔE 15 to a deuteranope, and colours 3 and 6 at 6.)
     #[test]
     fn the_first_colours_differ_for_every_reader() {

@@ -33,7 +33,8 @@ pub(super) fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32
         (roots.len(), asleep)
     };
     let threads = w.threads();
-    let head = match w.colour_counts() {
+    let contact_counts = w.colour_counts();
+    let head = match contact_counts {
         Some(_) => [
             "solver graph: dot = graph colour of its manifold or joint".to_string(),
             format!("(one colour's batches run at once on {threads} thread{})", if threads == 1 { "" } else { "s" }),
@@ -54,14 +55,14 @@ pub(super) fn graph_legend(s: &mut Scribe, w: &World, x: f32, mut y: f32) -> f32
     y += (20.0 + 22.0 * (lines - 1) as f32) * u;
     s.fixed(s.p(x, y), Align2::LEFT_TOP, islands_line, FontId::proportional(13.0), dark);
     y += 20.0 * u;
-    if w.colour_counts().is_some() {
+    if contact_counts.is_some() {
         // Why the ground's contacts sit at the far end of the swatches.
         let order = "contacts with a static body take the highest colours: solved last";
         s.fixed(s.p(x, y), Align2::LEFT_TOP, order, FontId::proportional(13.0), dark);
         y += 20.0 * u;
     }
     // A row of swatches per coloured kind: manifolds, then joints.
-    for (what, counts) in [("manifolds", w.colour_counts()), ("joints", w.joint_colour_counts())] {
+    for (what, counts) in [("manifolds", contact_counts), ("joints", w.joint_colour_counts())] {
         let Some(counts) = counts else { continue };
         let last = counts.len() - 1;
         let at = s.p(x, y);

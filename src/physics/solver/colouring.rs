@@ -10,9 +10,8 @@
 //! a pile settles less deep (docs/BENCHMARKS.md). Manifolds of one colour share no dynamic
 //! body: the SIMD solver ([`super::wide`]) puts four of them in the lanes of one batch, and
 //! solving them one after another (the scalar path, [`super::iterative`]) is the same
-//! Gauss–Seidel sweep. Within a colour the manifolds are
-//! sorted by point count and then by which of their points start idle
-//! ([`ContactConstraint::idle`]), stably, so batches hold manifolds of equal size whose idle
+//! Gauss–Seidel sweep. Within a colour the manifolds are sorted by point count and then by
+//! which of their points start idle ([`ContactConstraint::idle`]), stably, so batches hold manifolds of equal size whose idle
 //! points share slots. Manifolds that find no colour (a body touching more than about
 //! [`COLOURS`] others) come last.
 //!
@@ -85,8 +84,9 @@ pub(crate) fn body_bit(i: u32, moves: bool) -> Option<(usize, u64)> {
 /// `joint/colours.rs`, which is kept between steps and tries `0..COLOURS`, and the
 /// contacts' test reference, which tries the contacts' order, `contact_colours`): the
 /// first colour of `order` whose body set (`used`: `COLOURS` bitsets of `words` words)
-/// holds neither `a` nor `b`, which then takes them; [`COLOURS`] when none is free. The contacts, coloured every step, keep a
-/// colour mask per body instead ([`Colouring::colour`]) and get the same colours.
+/// holds neither `a` nor `b`, which then takes them; [`COLOURS`] when none is free. The
+/// contacts, coloured every step, keep a colour mask per body instead
+/// ([`Colouring::colour`]) and get the same colours.
 pub(crate) fn first_free(
     used: &mut [u64],
     words: usize,
@@ -131,20 +131,11 @@ pub(crate) fn contact_colours(both_move: bool) -> Box<dyn Iterator<Item = usize>
 /// none is free.
 #[inline]
 fn choose(free: u32, both_move: bool) -> usize {
-    if both_move {
-        let free = free & ((1 << DYNAMIC_COLOURS) - 1);
-        if free == 0 {
-            COLOURS
-        } else {
-            free.trailing_zeros() as usize
-        }
-    } else {
-        let free = free & ((1 << COLOURS) - 1) & !1;
-        if free == 0 {
-            COLOURS
-        } else {
-            31 - free.leading_zeros() as usize
-        }
+    let allowed: u32 = if both_move { (1 << DYNAMIC_COLOURS) - 1 } else { ((1 << COLOURS) - 1) & !1 };
+    match free & allowed {
+        0 => COLOURS,
+        f if both_move => f.trailing_zeros() as usize,
+        f => 31 - f.leading_zeros() as usize,
     }
 }
 
