@@ -114,10 +114,14 @@ impl Shape {
             }
             Shape::Box { .. } | Shape::Hull(_) | Shape::Mesh(_) => {
                 let local = self.local_aabb();
-                let c = x.transform_point(local.center());
                 let half = 0.5 * (local.max - local.min);
-                let m = Mat3::from_quat(x.rot);
-                let e = Vec3::new(m.row(0).abs().dot(half), m.row(1).abs().dot(half), m.row(2).abs().dot(half));
+                // One rotation matrix for the centre and the extent, in SIMD lanes (a box's
+                // centre is the origin: its box is centred on the body's position). |R|·half
+                // by columns: component i is (|Ri0|·hx + |Ri1|·hy) + |Ri2|·hz, row i's dot
+                // product in the same order.
+                let m = glam::Mat3A::from_quat(x.rot);
+                let c = Vec3::from(m * glam::Vec3A::from(local.center())) + x.pos;
+                let e = Vec3::from(m.x_axis.abs() * half.x + m.y_axis.abs() * half.y + m.z_axis.abs() * half.z);
                 Aabb::new(c - e, c + e)
             }
         }
