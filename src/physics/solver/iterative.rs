@@ -246,8 +246,9 @@ pub const RESTITUTION_TOLERANCE: f32 = 1e-4;
 /// contacts coupled through a body take the rest. Off (the scalar solver): every listed
 /// manifold in every pass.
 ///
-/// Each listed manifold's rows (each point's normal and two tangents) are built once,
-/// before the passes, and read at every visit: the passes change only the bodies'
+/// Each listed manifold's effective masses are computed when it is listed (the method's own
+/// passes may keep theirs elsewhere), and its rows (each point's normal and two tangents)
+/// are built once, before the passes, and read at every visit: the passes change only the bodies'
 /// velocities, which no row depends on, so the numbers are those of rows built at each
 /// visit.
 ///
@@ -307,10 +308,15 @@ pub fn apply_restitution(
     );
     // The compression impulse only bounds a bouncing manifold: the step's normal impulse so
     // far; each visit adds the impulse that stops any approach it finds (below). Each
-    // point's rows (normal, then the two tangents) are built once for all the passes.
+    // point's rows (normal, then the two tangents) are built once for all the passes, and
+    // its effective masses computed here: a method whose passes keep their own (the SIMD
+    // lanes) leaves them out of the scalar constraints, and they are the same numbers
+    // whenever they are computed (the lever arms, directions and inverse masses and
+    // inertias of a contact's bodies are fixed for the step).
     rows.clear();
     for &i in bouncing.iter() {
         let c = &mut constraints[i as usize];
+        c.compute_masses(bodies);
         let (a, b) = (&bodies[c.a as usize], &bodies[c.b as usize]);
         let mut point_rows = [[Row::default(); 3]; 4];
         for (p, r) in c.points[..c.count as usize].iter_mut().zip(&mut point_rows) {

@@ -119,14 +119,6 @@ pub trait Resolver {
     /// its work between threads keeps them; the results must not depend on the count).
     fn set_workers(&mut self, _workers: &crate::physics::parallel::Workers) {}
 
-    /// Whether the world's `prepare` should fill the scalar effective masses of the
-    /// constraints that bounce (restitution above zero), for this method's restitution
-    /// pass: they are then computed with the constraints, on the threads, instead of in a
-    /// pass of the method's own over every constraint. The others compute what they need.
-    fn bounce_masses(&self) -> bool {
-        false
-    }
-
     /// The graph colouring of this step's constraints, for a method that visits them by
     /// colour (the iterative method, both paths); `None` for the others.
     fn colouring(&self) -> Option<&colouring::Colouring> {

@@ -27,7 +27,8 @@
 //! The scalar constraints stay the record: the impulses are copied back into them before
 //! restitution and storing. The effective masses are computed at build time in lanes
 //! (four manifolds per row product; `wide_fill.rs` fills the lanes); the scalar ones only
-//! where scalar code reads them (the overflow and the constraints with restitution). The
+//! where scalar code reads them (the overflow, and the manifolds the restitution pass
+//! bounces, which it computes when it lists them). The
 //! per-batch stages (warm start, pass, separation update, totals) are in `wide_passes.rs`.
 //!
 //! **Body access.** The passes gather and scatter each batch's eight bodies by index
@@ -550,16 +551,9 @@ impl Resolver for WideSolver {
         Some(&self.colouring)
     }
 
-    /// The lanes compute their own effective masses; the restitution pass reads the scalar
-    /// ones.
-    fn bounce_masses(&self) -> bool {
-        true
-    }
-
     fn prepare(&mut self, constraints: &mut [ContactConstraint], bodies: &mut Vec<SolverBody>, _settings: &Settings) {
         // A static body after the real ones fills the empty lanes of the batches.
         bodies.push(SolverBody { inv_i: glam::Mat3A::ZERO, ..Default::default() });
-        // The restitution pass's scalar masses came with the constraints (`bounce_masses`).
         self.build(constraints, bodies);
         self.counter = PassCounter::default();
         self.restituted = false;

@@ -85,7 +85,6 @@ impl World {
             slop: self.settings.slop,
             soft: Softness::new(hertz, self.settings.damping_ratio, h),
             static_soft: Softness::new(2.0 * hertz, self.settings.damping_ratio, h),
-            bounce_masses: self.methods.get(&self.settings).bounce_masses(),
         };
         // One slot per touching contact, written in place (a constraint is over half a
         // kilobyte, too big to build and move); the slots of pairs with nothing to move are
@@ -160,18 +159,7 @@ impl World {
             cc.contact = u32::MAX;
             return;
         }
-        let PrepareConstants {
-            h,
-            soft_step,
-            warm,
-            gravity,
-            threshold,
-            earliest,
-            slop,
-            soft,
-            static_soft,
-            bounce_masses,
-        } = *k;
+        let PrepareConstants { h, soft_step, warm, gravity, threshold, earliest, slop, soft, static_soft } = *k;
         let (friction, restitution) = self.material(c.a, c.b);
         let n = Vec3A::from(c.manifold.normal);
         let (pa, pb) =
@@ -253,9 +241,6 @@ impl World {
                 ..Default::default()
             };
         }
-        if restitution > 0.0 && bounce_masses {
-            cc.compute_masses(&self.solver_bodies);
-        }
     }
 }
 
@@ -274,9 +259,6 @@ struct PrepareConstants {
     slop: f32,
     soft: Softness,
     static_soft: Softness,
-    /// Fill the scalar effective masses of bouncing constraints
-    /// ([`crate::physics::solver::Resolver::bounce_masses`]).
-    bounce_masses: bool,
 }
 
 /// The solver's compact record of body `b` at the step's start.
