@@ -20,12 +20,16 @@
 //! (extent, cell, bucket, then the copy into its slot), all but the median, the bucket counts
 //! and each body's rank in its bucket, which the calling thread keeps.
 //!
-//! **Moving a few bodies** ([`BroadPhase::update_moved`]): between full builds, bodies whose
+//! **Moving some bodies** ([`BroadPhase::update_moved`]): between full builds, bodies whose
 //! box changed are marked *stale* (their grid slots are out of date). Their pairs are found
 //! again against the large bodies, the other stale bodies (directly) and the fresh grid
-//! bodies of the 27 cells around their new cell, and merged into the kept pairs of everyone
-//! else — the same sorted pair list a full build would give. Past a budget of stale bodies,
-//! or when a moved box no longer fits a cell, the caller builds afresh.
+//! bodies whose cells a box no wider than a cell can overlap them from (the cells from one
+//! before a moved box's min corner to its max corner's: 8 or 27 for a box that fits a cell,
+//! up to 64 for one that has grown to two), and merged into the kept pairs of everyone else
+//! — the same sorted pair list a full build would give. When that would cost more than a
+//! full build ([`update_pays`]: the moved bodies times the stale ones, against the body
+//! count), or a moved box spans more than [`MOST_CELLS`] cells along an axis, the caller
+//! builds afresh.
 //!
 //! Limits: a scene of many large bodies degrades toward O(n·large); bodies that are very
 //! far apart only cost hash collisions (extra box tests), never missed pairs.
@@ -48,6 +52,22 @@ const MIN_BODIES: usize = 1024;
 /// Fewest keys per thread for the threads to merge their sorted lists by key ranges
 /// (`keys.rs`): fewer are merged on the calling thread.
 const MIN_MERGE: usize = 2048;
+
+/// Most cells along an axis a moved body's search spans in [`BroadPhase::update_moved`]
+/// (from one before its box's min corner to its max corner's): a box that grew past two
+/// cells wide asks for a full build instead, which sizes the cells afresh.
+pub const MOST_CELLS: i32 = 4;
+
+/// Whether [`BroadPhase::update_moved`] of `moved` bodies, `stale` of them stale after it
+/// (the moved ones included), is worth it rather than a full build of `n` bodies: each moved
+/// body is tested against every stale one and searches its cells (about as much as 32 of
+/// those tests), where a full build costs about as much as 90 of them a body. The bound
+/// stops well short of that, since every incremental update leaves the next one more stale
+/// bodies to test, and a full build none (the factor, 32, did best of 0 to 128 on the
+/// barrage: docs/BENCHMARKS.md). Up to `64 + n/32` stale bodies always pay.
+pub fn update_pays(moved: usize, stale: usize, n: usize) -> bool {
+    stale <= 64 + n / 32 || moved * (32 + stale) <= 32 * n
+}
 
 /// Bodies wider than this multiple of the median AABB extent are handled as large bodies,
 /// outside the grid (so one ground plane does not set the cell size for a pile of cubes).
@@ -120,6 +140,8 @@ pub struct BroadPhase {
     stale: Vec<bool>,
     stale_list: Vec<u32>,
     moving: Vec<bool>,
+    /// The large and stale bodies' boxes in lanes, for the current `update_moved` call.
+    direct_box: Vec<[Vec3A; 2]>,
 }
 
 /// Bucket of a cell: the three coordinates packed into 63 bits (21 each, wrapping) and
@@ -154,6 +176,7 @@ impl BroadPhase {
             + sz(self.large_keys.as_slice())
             + sz(self.pairs.as_slice())
             + sz(self.pairs_tmp.as_slice())
+            + sz(self.direct_box.as_slice())
             + sz(self.stale.as_slice())
             + sz(self.stale_list.as_slice())
             + sz(self.moving.as_slice())
@@ -386,22 +409,29 @@ impl BroadPhase {
     /// Updates the pairs after the boxes of the bodies in `moved` changed (and no other box
     /// did), without rebuilding the grid; see the module docs. `skip` must be the filter of
     /// the last full [`BroadPhase::update`]. Returns false, changing nothing, when it cannot
-    /// (no full build yet, a different body count, a moved body that is large or no longer
-    /// fits a cell, or more stale bodies than `64 + n/32`): the caller then runs `update`.
+    /// or it would not pay (no full build yet, a different body count, a moved body that was
+    /// large or whose box spans more than [`MOST_CELLS`] cells, or [`update_pays`] says no):
+    /// the caller then runs `update`.
     pub fn update_moved(&mut self, aabbs: &[Aabb], moved: &[u32], skip: impl Fn(u32, u32) -> bool) -> bool {
         let Some((n, cell_size, bits, limit)) = self.built else {
             return false;
         };
-        if aabbs.len() != n || self.stale_list.len() + moved.len() > 64 + n / 32 {
+        if aabbs.len() != n {
             return false;
         }
+        let inv = 1.0 / cell_size;
+        let mut newly = 0;
         for &m in moved {
             let b = &aabbs[m as usize];
+            newly += usize::from(!self.stale[m as usize]);
             // Also refuses NaN boxes (a full build files them as large).
-            let fits = |x: f32, max: f32| x <= max;
-            if !fits(self.extent[m as usize], limit) || !fits((b.max - b.min).max_element(), cell_size) {
+            let spans = ((b.max * inv).floor() - (b.min * inv).floor()).max_element();
+            if !(self.extent[m as usize] <= limit && spans < (MOST_CELLS - 1) as f32) {
                 return false;
             }
+        }
+        if !update_pays(moved.len(), self.stale_list.len() + newly, n) {
+            return false;
         }
         for &m in moved {
             self.moving[m as usize] = true;
@@ -411,29 +441,47 @@ impl BroadPhase {
             }
         }
         self.keys.clear();
+        // The boxes every moved body is tested against directly (the large and the stale
+        // bodies), gathered once in SIMD lanes: the moved-by-stale tests are most of the
+        // work when many bodies moved.
+        self.direct_box.clear();
+        self.direct_box.extend(self.large.iter().chain(&self.stale_list).map(|&j| {
+            let b = &aabbs[j as usize];
+            [Vec3A::from(b.min), Vec3A::from(b.max)]
+        }));
         let emit = |keys: &mut Vec<u64>, i: u32, j: u32| emit_pair(keys, i, j, &skip);
-        let inv = 1.0 / cell_size;
         for &m in moved {
             let bm = &aabbs[m as usize];
-            for &j in self.large.iter().chain(&self.stale_list) {
-                if bm.overlaps(&aabbs[j as usize]) {
+            let pm = [Vec3A::from(bm.min), Vec3A::from(bm.max)];
+            let large = self.large.len();
+            for (k, q) in self.direct_box.iter().enumerate() {
+                if overlap(&pm, q) {
+                    let j = if k < large { self.large[k] } else { self.stale_list[k - large] };
                     emit(&mut self.keys, m, j);
                 }
             }
             // Fresh grid bodies: a box no wider than a cell that overlaps m's has its min
-            // corner in one of the 27 cells around m's.
-            let pm = [Vec3A::from(bm.min), Vec3A::from(bm.max)];
-            let c = (bm.min * inv).floor();
-            let c = [c.x as i32, c.y as i32, c.z as i32];
-            for d in 0..27 {
-                let cd = [c[0].wrapping_add(d % 3 - 1), c[1].wrapping_add(d / 3 % 3 - 1), c[2].wrapping_add(d / 9 - 1)];
-                let k = bucket(cd, bits);
-                let (s, e) = (self.start[k] as usize, self.start[k + 1] as usize);
-                for slot in s..e {
-                    let j = self.sorted[slot];
-                    let q = &self.slot_box[slot];
-                    if self.slot_cell[slot] == cd && !self.stale[j as usize] && overlap(&pm, q) {
-                        emit(&mut self.keys, m, j);
+            // corner at most a cell before m's min corner and at most at m's max corner, so
+            // in a cell from the one before m's min corner's to m's max corner's, per axis.
+            // (Counted from the floors in f32 and stepped by wrapping, so that coordinates
+            // past i32's range, saturated, still search the cells around them.)
+            let (lo, hi) = ((bm.min * inv).floor(), (bm.max * inv).floor());
+            let count = (hi - lo).as_ivec3() + 2;
+            let base = [lo.x as i32, lo.y as i32, lo.z as i32];
+            for z in 0..count.z {
+                for y in 0..count.y {
+                    for x in 0..count.x {
+                        let cd =
+                            [base[0].wrapping_add(x - 1), base[1].wrapping_add(y - 1), base[2].wrapping_add(z - 1)];
+                        let k = bucket(cd, bits);
+                        let slots = self.start[k] as usize..self.start[k + 1] as usize;
+                        let (ids, boxes, cells) =
+                            (&self.sorted[slots.clone()], &self.slot_box[slots.clone()], &self.slot_cell[slots]);
+                        for ((&j, q), c) in ids.iter().zip(boxes).zip(cells) {
+                            if *c == cd && overlap(&pm, q) && !self.stale[j as usize] {
+                                emit(&mut self.keys, m, j);
+                            }
+                        }
                     }
                 }
             }
@@ -536,9 +584,10 @@ mod tests {
 
     #[test]
     fn moving_a_few_bodies_gives_the_pairs_of_a_full_build() {
-        // A ground, a wall and 400 boxes; each step some boxes drift (a few far, a few grow
-        // past the cell size), enlarged boxes are kept as the world keeps them, and the
-        // pairs after `update_moved` (or its fallback) must equal brute force every step.
+        // A ground, a wall and 400 boxes; each step some boxes drift (a few far; now and then
+        // a few grow past the cell size, a little or by two cells, and now and then most of
+        // them move), enlarged boxes are kept as the world keeps them, and the pairs after
+        // `update_moved` (or its fallback) must equal brute force every step.
         let mut rng = SplitMix64(17);
         let mut boxes = vec![
             Aabb::new(Vec3::new(-50.0, -1.0, -50.0), Vec3::new(50.0, 0.0, 50.0)),
@@ -554,14 +603,21 @@ mod tests {
         let mut fat: Vec<Aabb> = boxes.iter().map(fatten).collect();
         let mut bp = BroadPhase::default();
         bp.update(&fat, skip);
-        let (mut incremental, mut full) = (0, 0);
+        let (mut incremental, mut full, mut wide) = (0, 0, 0);
         for step in 0..300 {
-            let movers = 1 + (rng.next_f32() * 12.0) as usize;
-            for _ in 0..movers {
-                let i = 2 + (rng.next_f32() * 400.0) as usize % 400;
+            // Every box at once, now and then: more than an incremental update pays for.
+            let all = step % 60 == 30;
+            let movers = if all { 400 } else { 1 + (rng.next_f32() * 12.0) as usize };
+            for k in 0..movers {
+                let i = if all { 2 + k } else { 2 + (rng.next_f32() * 400.0) as usize % 400 };
                 let far = rng.next_f32() < 0.05;
                 let d = (Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) - 0.5) * if far { 6.0 } else { 0.3 };
-                let grow = if step % 97 == 50 { Vec3::splat(0.8) } else { Vec3::ZERO };
+                let d = if all { d + Vec3::splat(0.25) } else { d };
+                let grow = match step % 97 {
+                    50 => Vec3::splat(1.5),
+                    20 => Vec3::splat(0.3),
+                    _ => Vec3::ZERO,
+                };
                 boxes[i] = Aabb::new(boxes[i].min + d - grow, boxes[i].max + d + grow);
             }
             let mut moved = Vec::new();
@@ -571,8 +627,12 @@ mod tests {
                     moved.push(i as u32);
                 }
             }
+            let cell = bp.built.map_or(0.0, |b| b.1);
             if bp.update_moved(&fat, &moved, skip) {
                 incremental += 1;
+                wide += usize::from(
+                    moved.iter().any(|&m| (fat[m as usize].max - fat[m as usize].min).max_element() > cell),
+                );
             } else {
                 bp.update(&fat, skip);
                 full += 1;
@@ -581,6 +641,8 @@ mod tests {
             assert_eq!(bp.pairs, brute, "step {step}");
         }
         assert!(incremental > 200 && full > 3, "{incremental} incremental, {full} full");
+        // Boxes grown past a cell are found by the incremental search too.
+        assert!(wide > 0, "no incremental update moved a box wider than a cell");
     }
 
     #[test]
