@@ -450,10 +450,10 @@ impl BroadPhase {
             [Vec3A::from(b.min), Vec3A::from(b.max)]
         }));
         let emit = |keys: &mut Vec<u64>, i: u32, j: u32| emit_pair(keys, i, j, &skip);
+        let large = self.large.len();
         for &m in moved {
             let bm = &aabbs[m as usize];
             let pm = [Vec3A::from(bm.min), Vec3A::from(bm.max)];
-            let large = self.large.len();
             for (k, q) in self.direct_box.iter().enumerate() {
                 if overlap(&pm, q) {
                     let j = if k < large { self.large[k] } else { self.stale_list[k - large] };

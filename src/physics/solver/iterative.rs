@@ -248,9 +248,9 @@ pub const RESTITUTION_TOLERANCE: f32 = 1e-4;
 ///
 /// Each listed manifold's effective masses are computed when it is listed (the method's own
 /// passes may keep theirs elsewhere), and its rows (each point's normal and two tangents)
-/// are built once, before the passes, and read at every visit: the passes change only the bodies'
-/// velocities, which no row depends on, so the numbers are those of rows built at each
-/// visit.
+/// are built once, before the passes, and read at every visit: the passes change only the
+/// bodies' velocities, which no row depends on, so the numbers are those of rows built at
+/// each visit.
 ///
 /// Returns the manifold visits made (for statistics and tests).
 pub fn apply_restitution(
