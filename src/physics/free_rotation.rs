@@ -177,6 +177,10 @@ impl Inertia {
     }
 }
 
+/// Below this squared half-angle (2⁻²⁴), `1 − t2/2` rounds to 1 in f32 (and so does
+/// `1 − t2/6`): [`rotation`]'s series reduce to `(v/2, 1)` bit for bit.
+const TINY_TURN: f32 = 5.960_464_5e-8;
+
 /// The unit quaternion of a rotation by the vector `v` (angle |v| about v/|v|), `exp(v/2)`.
 /// A step turns a body by a small angle, so below a half-angle θ of 0.05 rad Taylor series
 /// replace sin and cos: `sin θ / θ ≈ 1 − θ²/6 + θ⁴/120`, `cos θ ≈ 1 − θ²/2 + θ⁴/24`, with
@@ -184,7 +188,12 @@ impl Inertia {
 #[inline]
 pub fn rotation(v: Vec3) -> Quat {
     let t2 = 0.25 * v.length_squared();
-    if t2 < 0.0025 {
+    if t2 < TINY_TURN {
+        // What the series give there, exactly: 1 − t2/6 and 1 − t2/2 round to 1, and the
+        // fourth-order terms, far below that rounding, leave it (their squares of a
+        // resting body's turn are subnormal numbers, slow to compute on most processors).
+        Quat::from_xyzw(v.x * 0.5, v.y * 0.5, v.z * 0.5, 1.0)
+    } else if t2 < 0.0025 {
         let half_sinc = 0.5 * (1.0 - t2 / 6.0 + t2 * t2 / 120.0);
         let cos = 1.0 - 0.5 * t2 + t2 * t2 / 24.0;
         Quat::from_xyzw(v.x * half_sinc, v.y * half_sinc, v.z * half_sinc, cos)
@@ -225,5 +234,30 @@ mod tests {
             assert!((q.length() - 1.0).abs() < 1e-6);
         }
         assert!(worst < 3e-7, "worst component error {worst}");
+    }
+
+    /// Below [`TINY_TURN`] the rotation is `(v/2, 1)` without the series: the same bits as
+    /// the series themselves, for turns from 10⁻³⁰ rad (whose squares are subnormal) to just
+    /// past the cut, about many axes.
+    #[test]
+    fn tiny_turns_are_the_series_bit_for_bit() {
+        let series = |v: Vec3| {
+            let t2 = 0.25 * v.length_squared();
+            let half_sinc = 0.5 * (1.0 - t2 / 6.0 + t2 * t2 / 120.0);
+            let cos = 1.0 - 0.5 * t2 + t2 * t2 / 24.0;
+            Quat::from_xyzw(v.x * half_sinc, v.y * half_sinc, v.z * half_sinc, cos)
+        };
+        let mut below = 0;
+        for i in 0..4000 {
+            // Half-angles squared from 10⁻⁶⁰ to 4·TINY_TURN.
+            let angle = 2.0 * 10f32.powf(-30.0 + 26.8 * i as f32 / 4000.0);
+            let axis =
+                Vec3::new((i as f32 * 0.7).sin(), (i as f32 * 1.3).cos(), (i as f32 * 0.31).sin() + 0.2).normalize();
+            let v = axis * angle;
+            let (q, s) = (rotation(v), series(v));
+            assert_eq!(Vec4::from(q).to_array().map(f32::to_bits), Vec4::from(s).to_array().map(f32::to_bits), "{v}");
+            below += usize::from(0.25 * v.length_squared() < TINY_TURN);
+        }
+        assert!(below > 3000 && below < 4000, "{below} of 4000 turns below the cut");
     }
 }
