@@ -184,14 +184,17 @@ const TINY_TURN: f32 = 5.960_464_5e-8;
 /// The unit quaternion of a rotation by the vector `v` (angle |v| about v/|v|), `exp(v/2)`.
 /// A step turns a body by a small angle, so below a half-angle θ of 0.05 rad Taylor series
 /// replace sin and cos: `sin θ / θ ≈ 1 − θ²/6 + θ⁴/120`, `cos θ ≈ 1 − θ²/2 + θ⁴/24`, with
-/// truncation errors below θ⁶/720 ≈ 2·10⁻¹¹, far under f32 precision.
+/// truncation errors below θ⁶/720 ≈ 2·10⁻¹¹, far under f32 precision. Below [`TINY_TURN`]
+/// (a resting body's turn in a substep) the series are `(v/2, 1)` to the bit and are not
+/// evaluated: their two divisions lay on every substep's chain from one body's turn to its
+/// next, and for the stillest bodies their fourth powers are subnormal numbers, which most
+/// processors compute slowly (docs/BENCHMARKS.md).
 #[inline]
 pub fn rotation(v: Vec3) -> Quat {
     let t2 = 0.25 * v.length_squared();
     if t2 < TINY_TURN {
         // What the series give there, exactly: 1 − t2/6 and 1 − t2/2 round to 1, and the
-        // fourth-order terms, far below that rounding, leave it (their squares of a
-        // resting body's turn are subnormal numbers, slow to compute on most processors).
+        // fourth-order terms, far below that rounding, leave it.
         Quat::from_xyzw(v.x * 0.5, v.y * 0.5, v.z * 0.5, 1.0)
     } else if t2 < 0.0025 {
         let half_sinc = 0.5 * (1.0 - t2 / 6.0 + t2 * t2 / 120.0);
