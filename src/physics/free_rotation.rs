@@ -179,7 +179,7 @@ impl Inertia {
 
 /// Below this squared half-angle (2⁻²⁴), `1 − t2/2` rounds to 1 in f32 (and so does
 /// `1 − t2/6`): [`rotation`]'s series reduce to `(v/2, 1)` bit for bit.
-const TINY_TURN: f32 = 5.960_464_5e-8;
+const TINY_TURN: f32 = f32::EPSILON / 2.0;
 
 /// The unit quaternion of a rotation by the vector `v` (angle |v| about v/|v|), `exp(v/2)`.
 /// A step turns a body by a small angle, so below a half-angle θ of 0.05 rad Taylor series
@@ -197,12 +197,18 @@ pub fn rotation(v: Vec3) -> Quat {
         // fourth-order terms, far below that rounding, leave it.
         Quat::from_xyzw(v.x * 0.5, v.y * 0.5, v.z * 0.5, 1.0)
     } else if t2 < 0.0025 {
-        let half_sinc = 0.5 * (1.0 - t2 / 6.0 + t2 * t2 / 120.0);
-        let cos = 1.0 - 0.5 * t2 + t2 * t2 / 24.0;
-        Quat::from_xyzw(v.x * half_sinc, v.y * half_sinc, v.z * half_sinc, cos)
+        series(v, t2)
     } else {
         Quat::from_scaled_axis(v)
     }
+}
+
+/// [`rotation`]'s Taylor series for `v`, whose squared half-angle is `t2`.
+#[inline]
+fn series(v: Vec3, t2: f32) -> Quat {
+    let half_sinc = 0.5 * (1.0 - t2 / 6.0 + t2 * t2 / 120.0);
+    let cos = 1.0 - 0.5 * t2 + t2 * t2 / 24.0;
+    Quat::from_xyzw(v.x * half_sinc, v.y * half_sinc, v.z * half_sinc, cos)
 }
 
 /// [`rotation`] in f64 (the splitting's turns; the same series below a half-angle of 0.05,
@@ -240,24 +246,18 @@ mod tests {
     }
 
     /// Below [`TINY_TURN`] the rotation is `(v/2, 1)` without the series: the same bits as
-    /// the series themselves, for turns from 10⁻³⁰ rad (whose squares are subnormal) to just
-    /// past the cut, about many axes.
+    /// the series themselves, for half-angles from 10⁻³⁰ rad (whose squares are subnormal
+    /// or zero) to just past the cut, about many axes.
     #[test]
     fn tiny_turns_are_the_series_bit_for_bit() {
-        let series = |v: Vec3| {
-            let t2 = 0.25 * v.length_squared();
-            let half_sinc = 0.5 * (1.0 - t2 / 6.0 + t2 * t2 / 120.0);
-            let cos = 1.0 - 0.5 * t2 + t2 * t2 / 24.0;
-            Quat::from_xyzw(v.x * half_sinc, v.y * half_sinc, v.z * half_sinc, cos)
-        };
         let mut below = 0;
         for i in 0..4000 {
-            // Half-angles squared from 10⁻⁶⁰ to 4·TINY_TURN.
+            // Half-angles from 10⁻³⁰ to 6.3·10⁻⁴ rad (squared, about 7·TINY_TURN).
             let angle = 2.0 * 10f32.powf(-30.0 + 26.8 * i as f32 / 4000.0);
             let axis =
                 Vec3::new((i as f32 * 0.7).sin(), (i as f32 * 1.3).cos(), (i as f32 * 0.31).sin() + 0.2).normalize();
             let v = axis * angle;
-            let (q, s) = (rotation(v), series(v));
+            let (q, s) = (rotation(v), series(v, 0.25 * v.length_squared()));
             assert_eq!(Vec4::from(q).to_array().map(f32::to_bits), Vec4::from(s).to_array().map(f32::to_bits), "{v}");
             below += usize::from(0.25 * v.length_squared() < TINY_TURN);
         }
