@@ -333,7 +333,10 @@ impl WideSolver {
             let at = first[colour] as usize + (bi - starts[colour] as usize) * LANES;
             &order[at..(at + LANES).min(first[colour + 1] as usize)]
         };
-        self.workers.for_blocks(batches as usize, MIN_BATCHES, |_, r| {
+        // Colour by colour, each cut in blocks as the passes cut it: a batch is filled by
+        // the thread that then solves it (`crate::physics::parallel`'s claiming), not moved
+        // to another core's cache at the step's first pass.
+        let fill_blocks = |r: std::ops::Range<usize>| {
             let end = r.end;
             // What the lanes past a colour's last manifold hold: no points, and the static
             // body that fills empty lanes on both sides.
@@ -354,7 +357,11 @@ impl WideSolver {
                 w.bodies.isotropic = w.bodies.inv_i_a.is_scalar() && w.bodies.inv_i_b.is_scalar();
                 lane_masses(w, &cold.count);
             }
-        });
+        };
+        for colour in 0..COLOURS {
+            let (start, end) = (starts[colour] as usize, starts[colour + 1] as usize);
+            self.workers.for_blocks(end - start, MIN_BATCHES, |_, r| fill_blocks(start + r.start..start + r.end));
+        }
         // SAFETY: the round wrote every batch and its cold part, 0..batches.
         unsafe {
             self.batches.set_len(n);
