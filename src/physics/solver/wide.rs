@@ -359,7 +359,7 @@ impl WideSolver {
             }
         };
         colour_blocks(&self.workers, &starts, fill_blocks);
-        // SAFETY: the round wrote every batch and its cold part, 0..batches.
+        // SAFETY: the rounds wrote every batch and its cold part, 0..batches.
         unsafe {
             self.batches.set_len(n);
             self.cold.set_len(n);
