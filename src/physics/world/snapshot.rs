@@ -31,6 +31,7 @@ impl World {
             settings: self.settings,
             pair_materials: self.pair_materials.clone(),
             profile: self.profile,
+            lap: self.lap,
             step_count: self.step_count,
             time: self.time,
             broad: self.broad.clone(),
