@@ -91,8 +91,8 @@ pub(crate) fn body_bit(i: u32, moves: bool) -> Option<(usize, u64)> {
 /// contacts' test reference, which tries the contacts' order, `contact_colours`): the
 /// first colour of `order` whose body set (`used`: `COLOURS` bitsets of `words` words)
 /// holds neither `a` nor `b`, which then takes them; [`COLOURS`] when none is free. The
-/// contacts, coloured every step, keep a colour mask per body instead
-/// ([`Colouring::colour`]) and get the same colours.
+/// contacts, coloured again whenever their pairs, point counts or idle points change, keep
+/// a colour mask per body instead ([`Colouring::colour`]) and get the same colours.
 pub(crate) fn first_free(
     used: &mut [u64],
     words: usize,
