@@ -533,10 +533,9 @@ impl World {
     }
 
     /// Runs a stage and adds its time to the profile. The stages are timed back to back, from
-    /// the end of the one before ([`World::lap`]): one clock read per stage, not two (the
-    /// 210-box pyramid times over thirty stages a step, and a read takes tens of
-    /// nanoseconds on a virtual machine). Work between stages that belongs to none goes
-    /// through [`World::untimed`].
+    /// the end of the one before ([`World::lap`]): one clock read per stage, not two (a soft
+    /// step times over thirty stages; what the reads cost is in docs/BENCHMARKS.md). Work
+    /// between stages that belongs to none goes through [`World::untimed`].
     fn timed(&mut self, stage: Stage, f: impl FnOnce(&mut Self)) {
         f(self);
         let now = Instant::now();
