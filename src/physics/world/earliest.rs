@@ -70,10 +70,12 @@ pub(super) struct EarliestScratch {
 impl World {
     /// One step of `dt` cut at its earliest collisions (module docs).
     pub(super) fn step_earliest(&mut self, dt: f32) {
-        let mut scratch = std::mem::take(&mut self.earliest_scratch);
-        scratch.start.clear();
-        scratch.start.extend(self.bodies.iter().map(|b| b.pose));
-        self.earliest_scratch = scratch;
+        self.untimed(|w| {
+            let mut scratch = std::mem::take(&mut w.earliest_scratch);
+            scratch.start.clear();
+            scratch.start.extend(w.bodies.iter().map(|b| b.pose));
+            w.earliest_scratch = scratch;
+        });
         let min_cut = MIN_CUT * dt;
         let mut done = 0.0f32;
         let mut round = 0u32;
@@ -101,16 +103,18 @@ impl World {
             self.store_step_impulses(h);
             done += h;
             if cut.is_some() {
-                self.record_sub_event(done, dt);
+                self.untimed(|w| w.record_sub_event(done, dt));
                 round += 1;
             }
             if cut.is_none() || h >= rest {
                 break;
             }
         }
-        for e in &mut self.continuous.events {
-            e.end = self.bodies[e.body as usize].pose;
-        }
+        self.untimed(|w| {
+            for e in &mut w.continuous.events {
+                e.end = w.bodies[e.body as usize].pose;
+            }
+        });
     }
 
     /// The earliest time (s from now, within `rest`) at which a pair not yet in contact
