@@ -250,7 +250,8 @@ pub const RESTITUTION_TOLERANCE: f32 = 1e-4;
 /// passes may keep theirs elsewhere), and its rows (each point's normal and two tangents)
 /// are built once, before the passes, and read at every visit: the passes change only the
 /// bodies' velocities, which no row depends on, so the numbers are those of rows built at
-/// each visit.
+/// each visit. So is the factor of its Poisson bound (which points bounce, their rebounds
+/// and approaches do not change in the passes).
 ///
 /// Returns the manifold visits made (for statistics and tests).
 pub fn apply_restitution(
@@ -262,7 +263,7 @@ pub fn apply_restitution(
     scratch: &mut RestitutionScratch,
 ) -> usize {
     let bounces = |p: &super::ConstraintPoint| p.rebound > 0.0 && p.max_normal_impulse > 0.0;
-    let RestitutionScratch { bouncing, rows, changed_at, settled_at, impacts } = scratch;
+    let RestitutionScratch { bouncing, rows, bounds, changed_at, settled_at, impacts } = scratch;
     // A speculative point still apart at the step's end has not landed: whatever impulse it
     // holds is the last relax pass braking it so that it lands at the start of the next
     // substep. For a bouncy pair that braking is kinetic energy lost for good (its speed at
@@ -314,6 +315,7 @@ pub fn apply_restitution(
     // whenever they are computed (the lever arms, directions and inverse masses and
     // inertias of a contact's bodies are fixed for the step).
     rows.clear();
+    bounds.clear();
     for &i in bouncing.iter() {
         let c = &mut constraints[i as usize];
         c.compute_masses(bodies);
@@ -324,6 +326,17 @@ pub fn apply_restitution(
             *r = [c.normal, c.t1, c.t2].map(|d| Row::new(a, b, p.ra, p.rb, d));
         }
         rows.push(point_rows);
+        // What the rebound asks beyond Newton's e·u of the step-start approach (the speed
+        // gravity adds over the gap; `bounce.rs`) is not the friction's doing: Poisson's
+        // bound grows in the same ratio. Which points bounce, their rebounds and approaches
+        // are fixed for the passes, so the factor is too.
+        let e = c.restitution;
+        let gain = c.points[..c.count as usize]
+            .iter()
+            .filter(|p| bounces(p) && e * p.relative_velocity < 0.0)
+            .map(|p| p.rebound / (-e * p.relative_velocity))
+            .fold(1.0f32, f32::max);
+        bounds.push(1.0 + e * gain);
     }
     if active_set {
         changed_at.clear();
@@ -367,16 +380,8 @@ pub fn apply_restitution(
                 let vn = r[0].velocity(a, b, c.normal);
                 p.compression_impulse += p.normal_mass * (-vn).max(0.0);
             }
-            let e = c.restitution;
-            // What the rebound asks beyond Newton's e·u of the step-start approach (the speed
-            // gravity adds over the gap; `bounce.rs`) is not the friction's doing: the bound
-            // grows in the same ratio.
-            let gain = c.points[..count]
-                .iter()
-                .filter(|p| bounces(p) && e * p.relative_velocity < 0.0)
-                .map(|p| p.rebound / (-e * p.relative_velocity))
-                .fold(1.0f32, f32::max);
-            let limit = (1.0 + e * gain) * c.points[..count].iter().map(|p| p.compression_impulse).sum::<f32>();
+            // Poisson's bound on the manifold: the listing's factor times the compression.
+            let limit = bounds[slot] * c.points[..count].iter().map(|p| p.compression_impulse).sum::<f32>();
             let mut total: f32 = c.points[..count].iter().map(|p| p.total_normal_impulse).sum();
             for k in 0..count {
                 let k = if reverse { count - 1 - k } else { k };
@@ -429,6 +434,9 @@ pub struct RestitutionScratch {
     bouncing: Vec<u32>,
     /// Per listed manifold, each point's rows along the normal and the two tangents.
     rows: Vec<[[Row; 3]; 4]>,
+    /// Per listed manifold, the factor of Poisson's bound, `1 + e·gain`: its total normal
+    /// impulse stays within it times the compression impulse.
+    bounds: Vec<f32>,
     /// Active set: per body, the visit that last changed its velocity by more than the
     /// tolerance…
     changed_at: Vec<u32>,
