@@ -320,7 +320,8 @@ fn a_recycled_ball_turning_in_place_keeps_its_depth() {
         let turned = Iso::new(xb.pos, Quat::from_axis_angle(axis, theta) * xb.rot);
         let radii = (slab.bounding_radius(), ball.bounding_radius());
         let (mut rec, mut m) = (captured, m0.clone());
-        assert!(rec.reuse_rounded(&mut m, &xa, &turned, radii, (0.0, r), 0.05, 0.02));
+        let turns = (glam::Mat3A::from_quat(xa.rot), glam::Mat3A::from_quat(turned.rot));
+        assert!(rec.reuse_rounded(&mut m, &xa, &turned, (&turns.0, &turns.1), radii, (0.0, r), 0.05, 0.02));
         assert!((m.points[0].depth - depth).abs() < 1e-6, "{} vs {depth}", m.points[0].depth);
         let (mut rec, mut m) = (captured, m0.clone());
         assert!(rec.reuse(&mut m, &xa, &turned, radii, 0.05, 0.02));

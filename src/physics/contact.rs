@@ -124,7 +124,8 @@ impl Recycle {
         distance: f32,
         margin: f32,
     ) -> bool {
-        self.reuse_with(m, xa, xb, radii, None, distance, margin)
+        let turns = (Mat3A::from_quat(xa.rot), Mat3A::from_quat(xb.rot));
+        self.reuse_with(m, xa, xb, turns, radii, None, distance, margin)
     }
 
     /// [`Recycle::reuse`] for bodies whose shapes have a rounding ([`Shape::rounding`]: a
@@ -132,7 +133,9 @@ impl Recycle {
     /// lies that far out along the normal from its core, and turned with the body it swings
     /// away from the normal: read through it, a ball rolling in place would move off the
     /// surface by `r·(1 − cos θ)`. That part of each anchor is kept along the normal, as
-    /// the solver's separation update does (the same turn, [`round_turn`]).
+    /// the solver's separation update does (the same turn, [`round_turn`]). `turns`: the
+    /// rotations of `xa` and `xb` as matrices (`Mat3A::from_quat`), which the narrow phase
+    /// makes once per body rather than twice per pair.
     ///
     /// [`Shape::rounding`]: crate::physics::Shape::rounding
     #[allow(clippy::too_many_arguments)]
@@ -141,16 +144,18 @@ impl Recycle {
         m: &mut Manifold,
         xa: &Iso,
         xb: &Iso,
+        turns: (&Mat3A, &Mat3A),
         radii: (f32, f32),
         rounding: (f32, f32),
         distance: f32,
         margin: f32,
     ) -> bool {
+        let turns = (*turns.0, *turns.1);
         if rounding == (0.0, 0.0) {
             // Two hulls: the plain recycling, without the rounding's work.
-            self.reuse_with(m, xa, xb, radii, None, distance, margin)
+            self.reuse_with(m, xa, xb, turns, radii, None, distance, margin)
         } else {
-            self.reuse_with(m, xa, xb, radii, Some(rounding), distance, margin)
+            self.reuse_with(m, xa, xb, turns, radii, Some(rounding), distance, margin)
         }
     }
 
@@ -163,6 +168,7 @@ impl Recycle {
         m: &mut Manifold,
         xa: &Iso,
         xb: &Iso,
+        (ma, mb): (Mat3A, Mat3A),
         radii: (f32, f32),
         rounding: Option<(f32, f32)>,
         distance: f32,
@@ -182,7 +188,7 @@ impl Recycle {
         // The anchors move with one rotation matrix per body, three SIMD products per
         // anchor (a quaternion rotation per anchor made the narrow phase measurably slower;
         // docs/BENCHMARKS.md).
-        let (n, ma, mb) = (Vec3A::from(m.normal), Mat3A::from_quat(xa.rot), Mat3A::from_quat(xb.rot));
+        let n = Vec3A::from(m.normal);
         let (oa, ob) = (Vec3A::from(xa.pos), Vec3A::from(xb.pos));
         // A rounded anchor's radial part, turned with its body since the capture, reads this
         // much too little depth ([`round_turn`] over the turn since then); nothing for a hull.

@@ -183,6 +183,10 @@ pub struct World {
     pub time: f64,
     broad: BroadPhase,
     aabbs: Vec<Aabb>,
+    /// Each body's rotation as a matrix, at the step's start (made beside its motion record
+    /// in the broad phase; the narrow phase's recycling moves the anchors with them, one
+    /// per body instead of two per pair).
+    turns: Vec<glam::Mat3A>,
     /// The same boxes in SIMD lanes, for the kept pairs' box test (scratch of the broad
     /// phase, rewritten every step).
     boxes: Vec<[Vec3A; 2]>,
@@ -310,6 +314,7 @@ impl World {
             time: 0.0,
             broad: BroadPhase::default(),
             aabbs: Vec::new(),
+            turns: Vec::new(),
             fat: Vec::new(),
             fat_spheres: Vec::new(),
             escaped: Vec::new(),

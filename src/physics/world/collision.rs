@@ -175,19 +175,30 @@ impl World {
         self.aabbs.truncate(n);
         self.boxes.resize(n, [Vec3A::ZERO; 2]);
         self.boxes.truncate(n);
+        self.turns.resize(n, glam::Mat3A::IDENTITY);
+        self.turns.truncate(n);
         {
-            let (motions, aabbs, boxes, bodies) = (
+            let (motions, aabbs, boxes, turns, bodies) = (
                 Shared::new(&mut self.motions),
                 Shared::new(&mut self.aabbs),
                 Shared::new(&mut self.boxes),
+                Shared::new(&mut self.turns),
                 &self.bodies,
             );
             self.workers.for_blocks(n, MIN_BODIES, |_, r| {
                 // SAFETY: each block owns its bodies' records.
-                let (motions, aabbs, boxes) =
-                    unsafe { (motions.range_mut(r.clone()), aabbs.range_mut(r.clone()), boxes.range_mut(r.clone())) };
-                for (((m, out), lanes), b) in motions.iter_mut().zip(aabbs).zip(boxes).zip(&bodies[r]) {
+                let (motions, aabbs, boxes, turns) = unsafe {
+                    (
+                        motions.range_mut(r.clone()),
+                        aabbs.range_mut(r.clone()),
+                        boxes.range_mut(r.clone()),
+                        turns.range_mut(r.clone()),
+                    )
+                };
+                let records = motions.iter_mut().zip(aabbs).zip(boxes).zip(turns);
+                for ((((m, out), lanes), turn), b) in records.zip(&bodies[r]) {
                     *m = Motion::of(b);
+                    *turn = glam::Mat3A::from_quat(b.pose.rot);
                     let bb = b.shape.aabb(&b.pose);
                     let d = Vec3::from(m.v * dt).clamp_length_max(MAX_SPECULATIVE);
                     *out = bb.swept(d).expanded(0.5 * margin + (m.spin * dt).min(MAX_SPECULATIVE));

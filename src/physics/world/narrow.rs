@@ -65,6 +65,7 @@ impl World {
         let input = NarrowInput {
             bodies: &self.bodies,
             motions: &self.motions,
+            turns: &self.turns,
             recycle_distance: self.settings.recycle_distance,
             settle_after: 0.75 * self.settings.sleep_time,
             step: self.step_count + 1,
@@ -313,6 +314,8 @@ impl From<bool> for Outcome {
 struct NarrowInput<'a> {
     bodies: &'a [Body],
     motions: &'a [Motion],
+    /// Each body's rotation as a matrix (`World::turns`).
+    turns: &'a [glam::Mat3A],
     recycle_distance: f32,
     /// How long a body rests before its pairs' friction is settled
     /// ([`crate::physics::rest_friction`]): three quarters of the time it takes to fall asleep.
@@ -340,10 +343,12 @@ struct PartsAccess<'a> {
 impl PartsAccess<'_> {
     /// Recycles each of last step's manifolds in place ([`Recycle::reuse_rounded`]);
     /// whether all of them could be.
+    #[allow(clippy::too_many_arguments)]
     fn reuse(
         &mut self,
         xa: &Iso,
         xb: &Iso,
+        turns: (&glam::Mat3A, &glam::Mat3A),
         radii: (f32, f32),
         rounding: (f32, f32),
         distance: f32,
@@ -351,7 +356,7 @@ impl PartsAccess<'_> {
     ) -> bool {
         self.prev.iter_mut().all(|p| {
             let Contact { recycle, manifold, .. } = &mut **p;
-            recycle.reuse_rounded(manifold, xa, xb, radii, rounding, distance, margin)
+            recycle.reuse_rounded(manifold, xa, xb, turns, radii, rounding, distance, margin)
         })
     }
 
@@ -448,8 +453,10 @@ fn update_pair(
         let distance = if ma.mesh || mb.mesh { input.recycle_distance.min(base.slop) } else { input.recycle_distance };
         // A pair with several normal groups is recycled whole or not at all.
         let rounding = (ma.rounding, mb.rounding);
-        if c.recycle.reuse_rounded(&mut c.manifold, &ba.pose, &bb.pose, (ra, rb), rounding, distance, cfg.margin)
-            && parts.as_mut().is_none_or(|p| p.reuse(&ba.pose, &bb.pose, (ra, rb), rounding, distance, cfg.margin))
+        let turns = (&input.turns[k.a as usize], &input.turns[k.b as usize]);
+        let (xa, xb, margin) = (&ba.pose, &bb.pose, cfg.margin);
+        if c.recycle.reuse_rounded(&mut c.manifold, xa, xb, turns, (ra, rb), rounding, distance, margin)
+            && parts.as_mut().is_none_or(|p| p.reuse(xa, xb, turns, (ra, rb), rounding, distance, margin))
         {
             let rests = |b: &Body| !b.is_dynamic() || b.sleep_time >= input.settle_after;
             let unsettled =

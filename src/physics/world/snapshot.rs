@@ -41,6 +41,7 @@ impl World {
             escaped: Vec::new(),
             kept: Vec::new(),
             boxes: Vec::new(),
+            turns: Vec::new(),
             broad_dirty: self.broad_dirty,
             motions: self.motions.clone(),
             pairs: self.pairs.clone(),
