@@ -10,7 +10,9 @@
 //! than their boxes ([`spheres_pay`]): that drops the pairs of boxes meeting corner to
 //! corner before the per-step filter tests them. The per-body [`Motion`] records it gathers
 //! are what the narrow phase (`world/narrow.rs`) reads, and the prepare stage each body's
-//! rounding. The records and swept boxes (with a SIMD copy of each box for the pair filter)
+//! rounding; beside them each body's rotation as a matrix, with which the narrow phase's
+//! recycling moves a pair's anchors (once per body, not twice per pair). The records and
+//! swept boxes (with a SIMD copy of each box for the pair filter)
 //! are computed body by body, and the grid's pair search slot by slot
 //! ([`crate::physics::broadphase::BroadPhase::update_on`]), and the pair filter's box and
 //! path tests pair by pair (on one thread written straight into the pair list, on several
