@@ -124,8 +124,8 @@ impl Recycle {
         distance: f32,
         margin: f32,
     ) -> bool {
-        let turns = (Mat3A::from_quat(xa.rot), Mat3A::from_quat(xb.rot));
-        self.reuse_with(m, xa, xb, turns, radii, None, distance, margin)
+        let (ta, tb) = (Mat3A::from_quat(xa.rot), Mat3A::from_quat(xb.rot));
+        self.reuse_with(m, xa, xb, (&ta, &tb), radii, None, distance, margin)
     }
 
     /// [`Recycle::reuse`] for bodies whose shapes have a rounding ([`Shape::rounding`]: a
@@ -134,8 +134,9 @@ impl Recycle {
     /// away from the normal: read through it, a ball rolling in place would move off the
     /// surface by `r·(1 − cos θ)`. That part of each anchor is kept along the normal, as
     /// the solver's separation update does (the same turn, [`round_turn`]). `turns`: the
-    /// rotations of `xa` and `xb` as matrices (`Mat3A::from_quat`), which the narrow phase
-    /// makes once per body rather than twice per pair.
+    /// rotations of `xa` and `xb` as matrices (`Mat3A::from_quat`), made once per body and
+    /// step (the world's broad phase makes them for its narrow phase) rather than twice per
+    /// pair.
     ///
     /// [`Shape::rounding`]: crate::physics::Shape::rounding
     #[allow(clippy::too_many_arguments)]
@@ -150,7 +151,6 @@ impl Recycle {
         distance: f32,
         margin: f32,
     ) -> bool {
-        let turns = (*turns.0, *turns.1);
         if rounding == (0.0, 0.0) {
             // Two hulls: the plain recycling, without the rounding's work.
             self.reuse_with(m, xa, xb, turns, radii, None, distance, margin)
@@ -168,7 +168,7 @@ impl Recycle {
         m: &mut Manifold,
         xa: &Iso,
         xb: &Iso,
-        (ma, mb): (Mat3A, Mat3A),
+        (&ma, &mb): (&Mat3A, &Mat3A),
         radii: (f32, f32),
         rounding: Option<(f32, f32)>,
         distance: f32,
