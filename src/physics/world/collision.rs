@@ -172,13 +172,9 @@ impl World {
         // Each body's motion record and swept box on its own, shared out between the threads.
         let n = self.bodies.len();
         self.motions.resize(n, Motion::default());
-        self.motions.truncate(n);
         self.aabbs.resize(n, Aabb::new(Vec3::ZERO, Vec3::ZERO));
-        self.aabbs.truncate(n);
         self.boxes.resize(n, [Vec3A::ZERO; 2]);
-        self.boxes.truncate(n);
         self.turns.resize(n, glam::Mat3A::IDENTITY);
-        self.turns.truncate(n);
         {
             let (motions, aabbs, boxes, turns, bodies) = (
                 Shared::new(&mut self.motions),

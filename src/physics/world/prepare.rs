@@ -54,9 +54,7 @@ impl World {
         let mut solver_bodies = std::mem::take(&mut self.solver_bodies);
         let mut start_poses = std::mem::take(&mut self.start_poses);
         solver_bodies.resize(n, SolverBody::default());
-        solver_bodies.truncate(n);
         start_poses.resize(n, Default::default());
-        start_poses.truncate(n);
         {
             let (out, poses, bodies) = (Shared::new(&mut solver_bodies), Shared::new(&mut start_poses), &self.bodies);
             self.workers.for_blocks(n, MIN_BODIES, |_, r| {
