@@ -95,6 +95,7 @@ mod earliest;
 mod integrate;
 mod islands;
 mod joints;
+mod movers;
 mod narrow;
 mod pivots;
 mod prepare;
@@ -208,6 +209,8 @@ pub struct World {
     broad_dirty: bool,
     /// Per body, what the narrow phase reads (filled by the broad phase).
     motions: Vec<collision::Motion>,
+    /// The bodies the per-body stages visit (`world/movers.rs`).
+    movers: movers::Movers,
     /// The candidate pairs of this step: the grid's pairs (on the enlarged boxes) whose
     /// actual boxes overlap, sorted.
     pairs: Vec<(u32, u32)>,
@@ -323,6 +326,7 @@ impl World {
             broad_dirty: true,
             pairs: Vec::new(),
             motions: Vec::new(),
+            movers: Default::default(),
             contacts: Vec::new(),
             contacts_next: Vec::new(),
             keys: Vec::new(),
@@ -564,8 +568,12 @@ impl World {
         self.workers.configure(self.settings.threads);
         self.profile.threads = self.workers.threads();
         if !self.settings.sleeping {
-            for b in &mut self.bodies {
-                b.asleep = false;
+            // Only the dynamic bodies can have fallen asleep, while the last step's list of
+            // them holds (`world/movers.rs`).
+            if self.movers.statics.is_some() && !self.broad_dirty {
+                self.movers.dynamic.iter().for_each(|&i| self.bodies[i as usize].asleep = false);
+            } else {
+                self.bodies.iter_mut().for_each(|b| b.asleep = false);
             }
         }
         self.untimed(|w| {

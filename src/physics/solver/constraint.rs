@@ -55,7 +55,8 @@ pub struct SolverBody {
     /// Inertia the same about every axis: ω is constant between impulses, so the world
     /// integrates this body on these compact fields alone and writes its pose once per step.
     pub isotropic: bool,
-    /// Part of at least one contact constraint this step.
+    /// Part of at least one contact constraint this step. Read only for a body the solver
+    /// moves: a static body's record may keep it from an earlier step (`world/movers.rs`).
     pub touching: bool,
     /// The body's friction and restitution, so that building constraints reads only these
     /// compact records (they fit the padding: the record stays 128 bytes).

@@ -18,7 +18,10 @@
 //! path tests pair by pair (on one thread written straight into the pair list, on several
 //! a flag each, gathered in pair order, on the threads too), shared out between the world's
 //! worker threads; the enlarged-box and sphere checks, the grid's median, bucket counts and
-//! ranks, and the update of a few moved bodies stay on the stepping thread.
+//! ranks, and the update of a few moved bodies stay on the stepping thread. A static body's
+//! records are kept from step to step while nothing edits it and the margin, the step and
+//! the gravity stay the same: the per-body loop and the enlarged-box check then visit only
+//! the dynamic bodies, where those are fewer than half (`world/movers.rs`).
 //!
 //! Limits: the path test assumes straight paths at the step's starting velocities (as the
 //! speculative contacts do): a body deflected during the step towards a body its path
@@ -29,6 +32,7 @@
 //! coordinates up to a few kilometres from the origin. A watched pair the path test drops is
 //! recorded as such whether or not its enlarged spheres kept it among the grid's pairs.
 
+use super::movers::{Movers, StaticInputs};
 use super::watch;
 use super::*;
 use crate::physics::collide::PairPath;
@@ -164,13 +168,42 @@ impl Motion {
     }
 }
 
+/// Body `b`'s records for the step `dt` with contact margin `margin`: its motion record,
+/// swept box (and the same in SIMD lanes) and rotation matrix.
+#[inline(always)]
+fn record(
+    (m, out, lanes, turn): (&mut Motion, &mut Aabb, &mut [Vec3A; 2], &mut glam::Mat3A),
+    b: &Body,
+    dt: f32,
+    margin: f32,
+) {
+    *m = Motion::of(b);
+    *turn = glam::Mat3A::from_quat(b.pose.rot);
+    let bb = b.shape.aabb(&b.pose);
+    let d = Vec3::from(m.v * dt).clamp_length_max(MAX_SPECULATIVE);
+    *out = bb.swept(d).expanded(0.5 * margin + (m.spin * dt).min(MAX_SPECULATIVE));
+    *lanes = [out.min.into(), out.max.into()];
+}
+
 impl World {
     /// Each body's AABB swept along its step `v·dt` and grown by its spin reach and half
     /// the margin: two boxes overlap whenever their bodies may touch during the step.
     pub(super) fn broad_phase(&mut self, dt: f32) {
         let margin = self.settings.margin;
-        // Each body's motion record and swept box on its own, shared out between the threads.
+        // Each body's motion record and swept box on its own, shared out between the threads:
+        // every body's, or, while the static bodies' records still hold (`world/movers.rs`),
+        // the dynamic bodies' only.
         let n = self.bodies.len();
+        let inputs = StaticInputs::new(n, margin, dt, self.gravity, self.settings.path_test);
+        let statics_hold = self.movers.statics_hold(inputs, self.broad_dirty)
+            && Movers::few(&self.movers.dynamic, n)
+            && self.boxes.len() == n
+            && self.turns.len() == n;
+        // Which bodies are dynamic changes only with an edit or a new body.
+        if self.broad_dirty || self.movers.statics.is_none_or(|s| s.count != n) {
+            self.movers.dynamic.clear();
+            self.movers.dynamic.extend((0..n as u32).filter(|&i| self.bodies[i as usize].is_dynamic()));
+        }
         self.motions.resize(n, Motion::default());
         self.aabbs.resize(n, Aabb::new(Vec3::ZERO, Vec3::ZERO));
         self.boxes.resize(n, [Vec3A::ZERO; 2]);
@@ -183,27 +216,38 @@ impl World {
                 Shared::new(&mut self.turns),
                 &self.bodies,
             );
-            self.workers.for_blocks(n, MIN_BODIES, |_, r| {
-                // SAFETY: each block owns its bodies' records.
-                let (motions, aabbs, boxes, turns) = unsafe {
-                    (
-                        motions.range_mut(r.clone()),
-                        aabbs.range_mut(r.clone()),
-                        boxes.range_mut(r.clone()),
-                        turns.range_mut(r.clone()),
-                    )
-                };
-                let records = motions.iter_mut().zip(aabbs).zip(boxes).zip(turns);
-                for ((((m, out), lanes), turn), b) in records.zip(&bodies[r]) {
-                    *m = Motion::of(b);
-                    *turn = glam::Mat3A::from_quat(b.pose.rot);
-                    let bb = b.shape.aabb(&b.pose);
-                    let d = Vec3::from(m.v * dt).clamp_length_max(MAX_SPECULATIVE);
-                    *out = bb.swept(d).expanded(0.5 * margin + (m.spin * dt).min(MAX_SPECULATIVE));
-                    *lanes = [out.min.into(), out.max.into()];
-                }
-            });
+            if statics_hold {
+                let dynamic = &self.movers.dynamic;
+                self.workers.for_blocks(dynamic.len(), MIN_BODIES, |_, r| {
+                    for &i in &dynamic[r] {
+                        let i = i as usize;
+                        // SAFETY: each body is in one block only (the list has no repeats).
+                        let (m, out, lanes, turn) =
+                            unsafe { (motions.get_mut(i), aabbs.get_mut(i), boxes.get_mut(i), turns.get_mut(i)) };
+                        record((m, out, lanes, turn), &bodies[i], dt, margin);
+                    }
+                });
+            } else {
+                self.workers.for_blocks(n, MIN_BODIES, |_, r| {
+                    // SAFETY: each block owns its bodies' records.
+                    let (motions, aabbs, boxes, turns) = unsafe {
+                        (
+                            motions.range_mut(r.clone()),
+                            aabbs.range_mut(r.clone()),
+                            boxes.range_mut(r.clone()),
+                            turns.range_mut(r.clone()),
+                        )
+                    };
+                    let records = motions.iter_mut().zip(aabbs).zip(boxes).zip(turns);
+                    for ((((m, out), lanes), turn), b) in records.zip(&bodies[r]) {
+                        record((m, out, lanes, turn), b, dt, margin);
+                    }
+                });
+            }
         }
+        self.movers.statics = Some(inputs);
+        self.movers.steady = statics_hold;
+        self.profile.visited = if statics_hold { self.movers.dynamic.len() } else { n };
         // Box2D's enlarged AABBs: the grid runs on boxes grown by FAT_MARGIN (and stretched
         // ahead along the motion, `Motion::fat_box`) and its pairs
         // are kept while every body's box stays inside its enlarged one — a superset of the
@@ -236,16 +280,32 @@ impl World {
             true
         } else {
             let spheres = !self.fat_spheres.is_empty();
-            for (i, (f, t)) in self.fat.iter_mut().zip(&self.aabbs).enumerate() {
-                // (Static and sleeping bodies too: the slack changes with the step and the
-                // margin.)
-                let sphere_left = || spheres && !self.motions[i].inside(self.fat_spheres[i], dt, slack);
-                if !f.contains(t) || sphere_left() {
-                    *f = self.motions[i].fat_box(t, dt);
-                    if spheres {
-                        self.fat_spheres[i] = self.motions[i].fat_sphere(dt, slack);
+            if statics_hold {
+                // A static body whose records still hold stays inside the enlarged box and
+                // sphere made from them (with these inputs) since they were last checked.
+                for &i in &self.movers.dynamic {
+                    let i = i as usize;
+                    let (f, t, m) = (&mut self.fat[i], &self.aabbs[i], &self.motions[i]);
+                    if !f.contains(t) || (spheres && !m.inside(self.fat_spheres[i], dt, slack)) {
+                        *f = m.fat_box(t, dt);
+                        if spheres {
+                            self.fat_spheres[i] = m.fat_sphere(dt, slack);
+                        }
+                        self.escaped.push(i as u32);
                     }
-                    self.escaped.push(i as u32);
+                }
+            } else {
+                for (i, (f, t)) in self.fat.iter_mut().zip(&self.aabbs).enumerate() {
+                    // (Static and sleeping bodies too: the slack changes with the step and the
+                    // margin.)
+                    let sphere_left = || spheres && !self.motions[i].inside(self.fat_spheres[i], dt, slack);
+                    if !f.contains(t) || sphere_left() {
+                        *f = self.motions[i].fat_box(t, dt);
+                        if spheres {
+                            self.fat_spheres[i] = self.motions[i].fat_sphere(dt, slack);
+                        }
+                        self.escaped.push(i as u32);
+                    }
                 }
             }
             false

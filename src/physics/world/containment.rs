@@ -1,7 +1,8 @@
 //! Containment of non-finite states: a body whose pose or velocity becomes NaN or infinite
 //! is found at once and frozen, so it cannot poison the bodies it touches.
 //!
-//! Each step ends with one finiteness check per body ([`World::contain_after_step`]): the
+//! Each step ends with one finiteness check per body ([`World::contain_after_step`]; per
+//! dynamic body where the static bodies' records held through a soft step): the
 //! thirteen numbers of its pose and velocities are reduced to `Σ (x − x)`, which is 0 when
 //! all are finite and NaN otherwise — a few vector subtractions and adds per body, no
 //! branch, no allocation. Only when that sum is not 0 does the slow path run: it finds the
@@ -143,7 +144,7 @@ impl World {
             self.containment.frozen.resize(self.bodies.len(), false);
         }
         if self.broad_dirty {
-            self.contain(Some(Origin::Edit), self.step_count + 1);
+            self.contain(Some(Origin::Edit), self.step_count + 1, false);
         }
         for &i in &self.containment.list {
             let b = &mut self.bodies[i as usize];
@@ -153,23 +154,40 @@ impl World {
         }
     }
 
-    /// End of a step (after `step_count` has advanced): one check per body.
+    /// End of a step (after `step_count` has advanced): one check per body. Where the
+    /// static bodies' records held through a soft step (`world/movers.rs`: nothing edited
+    /// them, and no stage of that step writes a static body; the one-pass methods' position
+    /// moves and the earliest-collision mode's cuts reach every body), only the dynamic
+    /// bodies are checked: a static body is as finite as when the check after its last edit
+    /// found it.
     pub(super) fn contain_after_step(&mut self) {
-        self.contain(None, self.step_count);
+        let soft = self.methods.get(&self.settings).schedule() == Schedule::SoftStep
+            && self.settings.ccd != ContinuousMode::EarliestCollision;
+        let only_dynamic = soft && self.movers.steady;
+        self.contain(None, self.step_count, only_dynamic);
     }
 
-    /// Checks every body; freezes and records the non-finite ones. `origin`: known (an
-    /// edit), or `None` to infer the stage.
-    fn contain(&mut self, origin: Option<Origin>, step: u64) {
+    /// Checks every body (with `only_dynamic`, the dynamic ones); freezes and records the
+    /// non-finite ones. `origin`: known (an edit), or `None` to infer the stage.
+    fn contain(&mut self, origin: Option<Origin>, step: u64, only_dynamic: bool) {
         // Each block of bodies summed on the threads: whether any sum is not zero does not
         // depend on how the bodies were cut.
         let bad = std::sync::atomic::AtomicBool::new(false);
         let bodies = &self.bodies;
-        self.workers.for_blocks(bodies.len(), MIN_BODIES, |_, r| {
-            if bodies[r].iter().map(nonfinite_sum).sum::<f32>() != 0.0 {
-                bad.store(true, std::sync::atomic::Ordering::Relaxed);
-            }
-        });
+        if only_dynamic {
+            let dynamic = &self.movers.dynamic;
+            self.workers.for_blocks(dynamic.len(), MIN_BODIES, |_, r| {
+                if dynamic[r].iter().map(|&i| nonfinite_sum(&bodies[i as usize])).sum::<f32>() != 0.0 {
+                    bad.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            });
+        } else {
+            self.workers.for_blocks(bodies.len(), MIN_BODIES, |_, r| {
+                if bodies[r].iter().map(nonfinite_sum).sum::<f32>() != 0.0 {
+                    bad.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            });
+        }
         if !bad.into_inner() {
             return;
         }

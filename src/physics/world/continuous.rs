@@ -66,6 +66,7 @@
 
 use super::ccd_record::{ToiEvent, ToiMethod, ToiQuery};
 use super::{World, MIN_BODIES};
+use crate::physics::body::Body;
 use crate::physics::collide::distance::Proxy;
 use crate::physics::collide::toi::{
     contact_time, time_of_impact, triangle_mover, Mover, Sweep, Toi, ToiConfig, ToiIteration, ToiState,
@@ -100,7 +101,8 @@ enum Mark {
 /// Scratch of the continuous stage, kept between steps.
 #[derive(Clone, Debug, Default)]
 pub(super) struct ContinuousScratch {
-    /// Per body: whether it is swept this step, and how.
+    /// Per body (or per body the solver moved, where those are few: `world/movers.rs`):
+    /// whether it is swept this step, and how.
     mark: Vec<Mark>,
     /// This step's fast bodies that are not bullets, then the bullets.
     fast: Vec<u32>,
@@ -259,32 +261,44 @@ impl World {
         // threads (a mark each), then listed in body order.
         let (any_frozen, containment) = (self.containment.any(), &self.containment);
         let n = self.bodies.len().min(self.start_poses.len());
-        scratch.mark.resize(n, Mark::Still);
-        {
-            let (marks, bodies, starts) = (Shared::new(&mut scratch.mark), &self.bodies, &self.start_poses);
+        let (bodies, starts) = (&self.bodies, &self.start_poses);
+        let mark = |i: usize| sweep_mark(&bodies[i], &starts[i], any_frozen && containment.is_frozen(i as u32));
+        // Only a body the solver moved can be swept: where those are few, the marks are
+        // theirs (`world/movers.rs`), else every body's; the lists come out in body order.
+        if self.movers.few_active {
+            let active = &self.movers.active;
+            scratch.mark.resize(active.len(), Mark::Still);
+            let marks = Shared::new(&mut scratch.mark[..active.len()]);
+            self.workers.for_blocks(active.len(), MIN_BODIES, |_, r| {
+                // SAFETY: each block owns its marks.
+                let marks = unsafe { marks.range_mut(r.clone()) };
+                for (m, &i) in marks.iter_mut().zip(&active[r]) {
+                    *m = mark(i as usize);
+                }
+            });
+            for (m, &i) in scratch.mark[..active.len()].iter().zip(active) {
+                match m {
+                    Mark::Still => {}
+                    Mark::Fast => scratch.fast.push(i),
+                    Mark::Bullet => scratch.bullets.push(i),
+                }
+            }
+        } else {
+            scratch.mark.resize(n, Mark::Still);
+            let marks = Shared::new(&mut scratch.mark[..n]);
             self.workers.for_blocks(n, MIN_BODIES, |_, r| {
                 // SAFETY: each block owns its bodies' marks.
                 let marks = unsafe { marks.range_mut(r.clone()) };
                 for ((m, b), (p0, i)) in marks.iter_mut().zip(&bodies[r.clone()]).zip(starts[r.clone()].iter().zip(r)) {
-                    *m = Mark::Still;
-                    if !b.is_dynamic() || b.asleep || (any_frozen && containment.is_frozen(i as u32)) {
-                        continue;
-                    }
-                    let (radius, threshold) = (b.shape.bounding_radius(), CCD_EXTENT_FRACTION * b.shape.min_extent());
-                    // The cheap bound first; the exact angle only for bodies near the threshold.
-                    if motion(p0, &b.pose, radius, false) <= threshold || motion(p0, &b.pose, radius, true) <= threshold
-                    {
-                        continue;
-                    }
-                    *m = if b.bullet { Mark::Bullet } else { Mark::Fast };
+                    *m = sweep_mark(b, p0, any_frozen && containment.is_frozen(i as u32));
                 }
             });
-        }
-        for (i, m) in scratch.mark.iter().enumerate() {
-            match m {
-                Mark::Still => {}
-                Mark::Fast => scratch.fast.push(i as u32),
-                Mark::Bullet => scratch.bullets.push(i as u32),
+            for (i, m) in scratch.mark[..n].iter().enumerate() {
+                match m {
+                    Mark::Still => {}
+                    Mark::Fast => scratch.fast.push(i as u32),
+                    Mark::Bullet => scratch.bullets.push(i as u32),
+                }
             }
         }
         self.continuous.candidates += (scratch.fast.len() + scratch.bullets.len()) as u32;
@@ -520,6 +534,25 @@ struct Target<'a> {
     j: u32,
     shape: &'a Shape,
     pose: &'a Iso,
+}
+
+/// Whether body `b`, which began the step at `p0`, is swept (`frozen`: it is frozen): a
+/// dynamic awake body that moved farther than [`CCD_EXTENT_FRACTION`] of its minimum extent.
+#[inline(always)]
+fn sweep_mark(b: &Body, p0: &Iso, frozen: bool) -> Mark {
+    if !b.is_dynamic() || b.asleep || frozen {
+        return Mark::Still;
+    }
+    let (radius, threshold) = (b.shape.bounding_radius(), CCD_EXTENT_FRACTION * b.shape.min_extent());
+    // The cheap bound first; the exact angle only for bodies near the threshold.
+    if motion(p0, &b.pose, radius, false) <= threshold || motion(p0, &b.pose, radius, true) <= threshold {
+        return Mark::Still;
+    }
+    if b.bullet {
+        Mark::Bullet
+    } else {
+        Mark::Fast
+    }
 }
 
 /// The swept body of [`World::sweep_body`]: what each candidate's test reads.

@@ -2,7 +2,9 @@
 //! poses (`IntegratePositions`), on the compact solver state, with the poses written once
 //! per step; plus applying the position moves of a method's position correction. The
 //! bodies move independently, shared out between the world's worker threads; bodies hung
-//! from a fixed point turn about it after the others (`world/pivots.rs`).
+//! from a fixed point turn about it after the others (`world/pivots.rs`). Where the solver
+//! moves fewer than half the bodies (a level of static pieces, a pile mostly asleep), the
+//! soft step's loops visit only those it moves (`world/movers.rs`).
 
 use super::{World, MIN_BODIES};
 use crate::physics::body::{Body, MAX_CONTACT_TURN};
@@ -50,13 +52,17 @@ impl World {
         self.joints.pivots.save(&self.solver_bodies);
         let (bodies, solver) = (Shared::new(&mut self.bodies), Shared::new(&mut self.solver_bodies));
         let starts = &self.start_poses;
-        self.workers.for_blocks(starts.len(), MIN_BODIES, |_, r| {
-            // SAFETY: each block owns its bodies.
-            let (bodies, solver) = unsafe { (bodies.range_mut(r.clone()), solver.range_mut(r.clone())) };
-            for ((b, s), start) in bodies.iter_mut().zip(solver).zip(&starts[r]) {
-                integrate_body(b, s, start, h);
-            }
-        });
+        if self.movers.few_active {
+            integrate_listed(&self.workers, &self.movers.active, (&bodies, &solver), starts, h);
+        } else {
+            self.workers.for_blocks(starts.len(), MIN_BODIES, |_, r| {
+                // SAFETY: each block owns its bodies.
+                let (bodies, solver) = unsafe { (bodies.range_mut(r.clone()), solver.range_mut(r.clone())) };
+                for ((b, s), start) in bodies.iter_mut().zip(solver).zip(&starts[r]) {
+                    integrate_body(b, s, start, h);
+                }
+            });
+        }
         // Bodies hung from a fixed point turn about it (`world/pivots.rs`).
         self.joints.pivots.integrate(&self.bodies, &mut self.solver_bodies, &self.start_poses, h);
     }
@@ -71,25 +77,24 @@ impl World {
         // Turns below SMALL_TURN per substep (a resting pile) keep ω as it is.
         let small_turn = SMALL_TURN * self.integration_substeps() as f32;
         let (bodies, solver) = (Shared::new(&mut self.bodies), &self.solver_bodies);
-        let starts = &self.start_poses;
-        self.workers.for_blocks(starts.len(), MIN_BODIES, |_, r| {
-            // SAFETY: each block owns its bodies.
-            let bodies = unsafe { bodies.range_mut(r.clone()) };
-            for ((b, s), start) in bodies.iter_mut().zip(&solver[r.clone()]).zip(&starts[r]) {
-                if s.inv_mass > 0.0 {
-                    b.pose.pos = start.pos + Vec3::from(s.dp);
-                    b.pose.rot = (s.dq * start.rot).normalize();
-                    b.velocity = s.v.into();
-                    b.angular_velocity = s.w.into();
-                    if s.touching && (s.w * h).length_squared() > MAX_CONTACT_TURN * MAX_CONTACT_TURN {
-                        b.angular_velocity = b.limit_contact_spin(b.angular_velocity, start.rot, h);
-                    }
-                    if s.touching && !s.isotropic && s.dq.xyz().length() > 0.5 * small_turn {
-                        b.carry_spin(start.rot);
-                    }
+        let (starts, active) = (&self.start_poses, &self.movers.active);
+        if self.movers.few_active {
+            self.workers.for_blocks(active.len(), MIN_BODIES, |_, r| {
+                for &i in &active[r] {
+                    let i = i as usize;
+                    // SAFETY: each body is in one block only (the list has no repeats).
+                    finish_body(unsafe { bodies.get_mut(i) }, &solver[i], &starts[i], h, small_turn);
                 }
-            }
-        });
+            });
+        } else {
+            self.workers.for_blocks(starts.len(), MIN_BODIES, |_, r| {
+                // SAFETY: each block owns its bodies.
+                let bodies = unsafe { bodies.range_mut(r.clone()) };
+                for ((b, s), start) in bodies.iter_mut().zip(&solver[r.clone()]).zip(&starts[r]) {
+                    finish_body(b, s, start, h, small_turn);
+                }
+            });
+        }
     }
 
     /// How many position updates the method in force makes per step: the soft step's
@@ -105,15 +110,24 @@ impl World {
     /// shared out between the threads.
     pub(super) fn integrate_forces_substep(&mut self, h: f32) {
         let g = Vec3A::from(self.gravity * h);
-        let bodies = Shared::new(&mut self.solver_bodies);
-        self.workers.for_blocks(bodies.len(), MIN_BODIES, |_, r| {
-            // SAFETY: each block owns its bodies.
-            for s in unsafe { bodies.range_mut(r) } {
-                if s.inv_mass > 0.0 {
-                    s.v += g;
+        let (bodies, active) = (Shared::new(&mut self.solver_bodies), &self.movers.active);
+        if self.movers.few_active {
+            self.workers.for_blocks(active.len(), MIN_BODIES, |_, r| {
+                for &i in &active[r] {
+                    // SAFETY: each body is in one block only (the list has no repeats).
+                    unsafe { bodies.get_mut(i as usize).v += g };
                 }
-            }
-        });
+            });
+        } else {
+            self.workers.for_blocks(bodies.len(), MIN_BODIES, |_, r| {
+                // SAFETY: each block owns its bodies.
+                for s in unsafe { bodies.range_mut(r) } {
+                    if s.inv_mass > 0.0 {
+                        s.v += g;
+                    }
+                }
+            });
+        }
     }
 
     /// Applies a method's position moves ([`PositionMoves`]) to the poses; with
@@ -166,8 +180,28 @@ impl World {
     }
 }
 
+/// [`World::integrate_positions`] over the bodies `active` only (`world/movers.rs`): the
+/// others are skipped by [`integrate_body`] anyway. Kept out of line, so that the loop over
+/// every body compiles as it would alone.
+#[inline(never)]
+fn integrate_listed(
+    workers: &crate::physics::parallel::Workers,
+    active: &[u32],
+    (bodies, solver): (&Shared<Body>, &Shared<SolverBody>),
+    starts: &[Iso],
+    h: f32,
+) {
+    workers.for_blocks(active.len(), MIN_BODIES, |_, r| {
+        for &i in &active[r] {
+            let i = i as usize;
+            // SAFETY: each body is in one block only (the list has no repeats).
+            unsafe { integrate_body(bodies.get_mut(i), solver.get_mut(i), &starts[i], h) };
+        }
+    });
+}
+
 /// Moves one awake body over `h` (see [`World::integrate_positions`]).
-#[inline]
+#[inline(always)]
 fn integrate_body(b: &mut Body, s: &mut SolverBody, start: &Iso, h: f32) {
     if s.inv_mass == 0.0 {
         return;
@@ -193,5 +227,23 @@ fn integrate_body(b: &mut Body, s: &mut SolverBody, start: &Iso, h: f32) {
         // The joint rows of the next substep see the inertia at the new orientation
         // (a spinning top on a ball joint: its impulses must not use the start's).
         s.inv_i = glam::Mat3A::from(b.inv_inertia_world());
+    }
+}
+
+/// Writes one body's pose and velocities from its solver state (see
+/// [`World::finish_positions`]; `small_turn`: the turn below which its spin is kept).
+#[inline(always)]
+fn finish_body(b: &mut Body, s: &SolverBody, start: &Iso, h: f32, small_turn: f32) {
+    if s.inv_mass > 0.0 {
+        b.pose.pos = start.pos + Vec3::from(s.dp);
+        b.pose.rot = (s.dq * start.rot).normalize();
+        b.velocity = s.v.into();
+        b.angular_velocity = s.w.into();
+        if s.touching && (s.w * h).length_squared() > MAX_CONTACT_TURN * MAX_CONTACT_TURN {
+            b.angular_velocity = b.limit_contact_spin(b.angular_velocity, start.rot, h);
+        }
+        if s.touching && !s.isotropic && s.dq.xyz().length() > 0.5 * small_turn {
+            b.carry_spin(start.rot);
+        }
     }
 }

@@ -20,6 +20,7 @@
 //! a body touching only static bodies is an island of its own.
 
 use super::{World, MIN_BODIES};
+use crate::physics::body::Body;
 use crate::physics::joint::WORLD;
 use crate::physics::parallel::Shared;
 use glam::Vec3;
@@ -159,21 +160,33 @@ impl World {
     /// Accumulates rest time per body and puts islands to sleep or wakes them.
     pub(super) fn update_sleep(&mut self, dt: f32) {
         let s = self.settings;
-        // Each body's timer on its own, in blocks on the threads.
+        // Each body's timer on its own, in blocks on the threads: the awake dynamic bodies
+        // are those the solver moved this step, where those are few (`world/movers.rs`).
         let bodies = Shared::new(&mut self.bodies);
-        self.workers.for_blocks(bodies.len(), MIN_BODIES, |_, r| {
-            // SAFETY: each block owns its bodies.
-            for b in unsafe { bodies.range_mut(r) } {
-                if !b.is_dynamic() || b.asleep {
-                    continue;
-                }
-                if b.velocity.length() < s.sleep_linear && b.angular_velocity.length() < s.sleep_angular {
-                    b.sleep_time += dt;
-                } else {
-                    b.sleep_time = 0.0;
-                }
+        let timer = |b: &mut Body| {
+            if !b.is_dynamic() || b.asleep {
+                return;
             }
-        });
+            if b.velocity.length() < s.sleep_linear && b.angular_velocity.length() < s.sleep_angular {
+                b.sleep_time += dt;
+            } else {
+                b.sleep_time = 0.0;
+            }
+        };
+        let active = &self.movers.active;
+        if self.movers.few_active {
+            self.workers.for_blocks(active.len(), MIN_BODIES, |_, r| {
+                for &i in &active[r] {
+                    // SAFETY: each body is in one block only (the list has no repeats).
+                    timer(unsafe { bodies.get_mut(i as usize) });
+                }
+            });
+        } else {
+            self.workers.for_blocks(bodies.len(), MIN_BODIES, |_, r| {
+                // SAFETY: each block owns its bodies.
+                unsafe { bodies.range_mut(r) }.iter_mut().for_each(timer);
+            });
+        }
         if !s.sleeping {
             return;
         }

@@ -7,12 +7,15 @@
 //! method's schedule: every method bounces to it.
 //!
 //! Bodies and contacts are prepared independently, shared out between the world's worker
-//! threads: the result is the same at any thread count.
+//! threads: the result is the same at any thread count. A static body's solver record is
+//! kept from the last step while the broad phase kept its records (`world/movers.rs`), and
+//! the list of the bodies the solver moves is gathered here for the integration.
 //!
 //! Materials: a pair's friction is the geometric mean `√(μa·μb)` and its restitution the
 //! maximum `max(ea, eb)` (Box2D's rules), unless a [`super::PairMaterial`] override names
 //! the pair.
 
+use super::movers::Movers;
 use super::{World, MIN_BODIES, PREFETCH_AHEAD};
 use crate::physics::body::Body;
 use crate::physics::math::{prefetch_all, tangent_basis};
@@ -57,17 +60,39 @@ impl World {
         start_poses.resize(n, Default::default());
         {
             let (out, poses, bodies) = (Shared::new(&mut solver_bodies), Shared::new(&mut start_poses), &self.bodies);
-            self.workers.for_blocks(n, MIN_BODIES, |_, r| {
-                // SAFETY: each block owns its bodies' records.
-                let (out, poses) = unsafe { (out.range_mut(r.clone()), poses.range_mut(r.clone())) };
-                for ((s, x), b) in out.iter_mut().zip(poses).zip(&bodies[r]) {
-                    *s = solver_body(b);
-                    *x = b.pose;
-                }
-            });
+            if self.movers.steady {
+                // The static bodies' records are as the last step left them, which is what
+                // they would be made again (`world/movers.rs`): the dynamic bodies' only.
+                let dynamic = &self.movers.dynamic;
+                self.workers.for_blocks(dynamic.len(), MIN_BODIES, |_, r| {
+                    for &i in &dynamic[r] {
+                        let i = i as usize;
+                        // SAFETY: each body is in one block only (the list has no repeats).
+                        unsafe { (*out.get_mut(i), *poses.get_mut(i)) = (solver_body(&bodies[i]), bodies[i].pose) };
+                    }
+                });
+            } else {
+                self.workers.for_blocks(n, MIN_BODIES, |_, r| {
+                    // SAFETY: each block owns its bodies' records.
+                    let (out, poses) = unsafe { (out.range_mut(r.clone()), poses.range_mut(r.clone())) };
+                    for ((s, x), b) in out.iter_mut().zip(poses).zip(&bodies[r]) {
+                        *s = solver_body(b);
+                        *x = b.pose;
+                    }
+                });
+            }
         }
         self.solver_bodies = solver_bodies;
         self.start_poses = start_poses;
+        // The bodies the solver moves, for the integration loops (`world/movers.rs`): with
+        // sleeping off, every dynamic body (but the frozen ones) when those are not few.
+        let (movers, solver) = (&mut self.movers, &self.solver_bodies);
+        movers.active.clear();
+        movers.few_active = self.settings.sleeping || Movers::few(&movers.dynamic, n);
+        if movers.few_active {
+            movers.active.extend(movers.dynamic.iter().filter(|&&i| solver[i as usize].inv_mass > 0.0));
+            movers.few_active = Movers::few(&movers.active, n);
+        }
         let soft_step = self.methods.get(&self.settings).schedule() == Schedule::SoftStep;
         let hertz = self.settings.contact_hertz.min(0.25 / h);
         let k = PrepareConstants {

@@ -44,6 +44,9 @@ impl World {
             turns: Vec::new(),
             broad_dirty: self.broad_dirty,
             motions: self.motions.clone(),
+            // Without the boxes and rotation matrices above: the first step computes every
+            // body's again.
+            movers: Default::default(),
             pairs: self.pairs.clone(),
             contacts: self.contacts.clone(),
             contacts_next: Vec::new(),

@@ -97,6 +97,9 @@ pub struct Profile {
     pub thread_ms: [[f32; PROFILED_THREADS]; Stage::ALL.len()],
     /// Threads the step ran on.
     pub threads: usize,
+    /// Bodies the broad phase's per-body loop visited: every body, or only the dynamic ones
+    /// while the static bodies' records held (`world/movers.rs`).
+    pub visited: usize,
 }
 
 impl Profile {

@@ -1,0 +1,96 @@
+//! Which bodies the per-body stages visit. A world may hold far more bodies that do not
+//! move than bodies that do: a level of static pieces (Box3D's `large_world` benchmark: a
+//! million static slabs and a hundred balls), or a pile that has fallen asleep. Box2D v3
+//! and Box3D keep such bodies out of their per-step loops altogether (their solver sets);
+//! here every body keeps its slot in the per-body arrays, and two index lists let the
+//! stages skip the ones with nothing to do:
+//!
+//! - [`Movers::dynamic`], the dynamic bodies (awake or asleep). A static body's broad-phase
+//!   records (its motion record, box, SIMD box and rotation matrix) and its solver record
+//!   depend only on the body and on [`StaticInputs`]; once computed they stay as they are
+//!   until a body is added or edited (`World::broad_dirty`) or those inputs change. While
+//!   they hold ([`Movers::steady`]), the broad phase's per-body loop and its enlarged-box
+//!   check, the prepare stage's solver records, the step's wake-up of every body with
+//!   sleeping off and the finiteness check after a soft step visit only this list.
+//! - [`Movers::active`], the bodies the solver moves this step (dynamic and awake: a
+//!   positive inverse mass in the solver state), filled by the prepare stage. The
+//!   integration loops, the continuous stage's test of who moved far and the sleep timers
+//!   skip every other body anyway; they visit only this list.
+//!
+//! Both lists are in index order, so whatever a loop gathers (the bodies that left their
+//! enlarged boxes, the fast bodies) comes out in the same order as from a loop over every
+//! body, and the step gives the same numbers bit for bit (`tests/movers.rs` steps a world
+//! beside one that recomputes every body each step). Where a list holds at least half the
+//! bodies (a pile, a pyramid), the stages keep their loop over every body: reading by index
+//! then buys nothing.
+//!
+//! Limits: a new body or an edit makes the next step visit every body and rebuild the broad
+//! phase's grid (a world of many static bodies that gains a body every few steps pays that
+//! each time); sleeping bodies are still visited by the broad phase, the islands and the
+//! narrow phase's pair list; a static body's solver record is kept as prepared, and no
+//! stage writes it except by adding impulses times its zero inverse mass (a non-finite
+//! impulse would leave it non-finite until the next edit: the dynamic body it touches is
+//! frozen then, which counts as one).
+
+/// The inputs a static body's broad-phase records are computed from, besides the body
+/// itself (as bits, so that the comparison is exact).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct StaticInputs {
+    /// Bodies in the world.
+    pub(super) count: usize,
+    /// `Settings::margin`, the step `dt` and the gravity.
+    pub(super) margin: u32,
+    pub(super) dt: u32,
+    pub(super) gravity: [u32; 3],
+    /// `Settings::path_test` (whether the enlarged spheres are kept).
+    pub(super) path_test: bool,
+}
+
+impl StaticInputs {
+    pub(super) fn new(count: usize, margin: f32, dt: f32, gravity: glam::Vec3, path_test: bool) -> Self {
+        Self {
+            count,
+            margin: margin.to_bits(),
+            dt: dt.to_bits(),
+            gravity: gravity.to_array().map(f32::to_bits),
+            path_test,
+        }
+    }
+}
+
+/// The bodies the per-body stages visit (module docs).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Movers {
+    /// The dynamic bodies, asleep or awake, in index order.
+    pub(super) dynamic: Vec<u32>,
+    /// The bodies the solver moves this step, in index order (the prepare stage's), where
+    /// [`Movers::few_active`].
+    pub(super) active: Vec<u32>,
+    /// `active` holds the bodies the solver moves this step, and they are fewer than half
+    /// the bodies; otherwise the loops visit every body (with sleeping off and most bodies
+    /// dynamic, the list is not even gathered).
+    pub(super) few_active: bool,
+    /// What the static bodies' broad-phase records were last computed with; `None` when
+    /// they must be computed again (and `dynamic` gathered again).
+    pub(super) statics: Option<StaticInputs>,
+    /// This step's broad phase found the static bodies' records holding and visited only
+    /// the dynamic bodies: the prepare stage then leaves the static bodies' solver records
+    /// as they are too (no stage writes them but for `SolverBody::touching`, which nothing
+    /// reads for a body the solver does not move).
+    pub(super) steady: bool,
+}
+
+impl Movers {
+    /// Whether the static bodies' broad-phase records, computed with `inputs`, still hold
+    /// (no body added or edited since: `dirty` false), so that only [`Movers::dynamic`]
+    /// needs visiting.
+    pub(super) fn statics_hold(&self, inputs: StaticInputs, dirty: bool) -> bool {
+        !dirty && self.statics == Some(inputs)
+    }
+
+    /// Whether a loop over `list` instead of over all `n` bodies pays: it holds fewer than
+    /// half of them.
+    pub(super) fn few(list: &[u32], n: usize) -> bool {
+        2 * list.len() < n
+    }
+}

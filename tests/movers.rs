@@ -1,0 +1,139 @@
+//! The per-body stages' short lists (`world/movers.rs`): in a world of many static bodies
+//! and a few moving ones, the broad phase's per-body loop, the prepare stage and the
+//! integration visit only the bodies that move once the static bodies' records hold. The
+//! result must be the one a step that recomputes every body's records gives, bit for bit:
+//! the reference world below has a static body edited (with no change) before every step,
+//! which makes every stage start afresh over every body.
+
+use contactlab::physics::{BodyDesc, BodyHandle, Hull, Settings, Shape, World};
+use glam::{Quat, Vec3};
+use std::sync::Arc;
+
+/// A floor of `side × side` static slabs (2 m square, 0.5 m thick) with a few walls
+/// standing on it, and onto it spheres, boxes and hulls thrown in from above: far fewer
+/// moving bodies than static ones.
+fn slab_world(side: usize, settings: Settings) -> World {
+    let mut w = World::new(Vec3::new(0.0, -9.81, 0.0), settings);
+    let slab = Shape::cuboid(Vec3::new(1.0, 0.25, 1.0)).expect("a slab");
+    let half = side as f32;
+    for i in 0..side {
+        for j in 0..side {
+            let at = Vec3::new(-half + 1.0 + 2.0 * i as f32, -0.25, -half + 1.0 + 2.0 * j as f32);
+            w.add_body(BodyDesc::new(format!("slab{i}_{j}"), slab.clone(), at).fixed()).expect("slab");
+        }
+    }
+    let wall = Shape::cuboid(Vec3::new(0.2, 1.0, 3.0)).expect("a wall");
+    for k in 0..4 {
+        let at = Vec3::new(-6.0 + 4.0 * k as f32, 1.0, 0.0);
+        w.add_body(BodyDesc::new(format!("wall{k}"), wall.clone(), at).fixed()).expect("wall");
+    }
+    let ball = Shape::Sphere { radius: 0.3 };
+    let cube = Shape::cuboid(Vec3::splat(0.25)).expect("a cube");
+    let points: Vec<Vec3> = (0..12)
+        .map(|k| {
+            let a = k as f32 * 2.399;
+            let z = 1.0 - (2.0 * k as f32 + 1.0) / 12.0;
+            let r = (1.0 - z * z).sqrt();
+            0.35 * Vec3::new(r * a.cos(), z, r * a.sin())
+        })
+        .collect();
+    let hull = Shape::Hull(Arc::new(Hull::from_points(&points).expect("a hull")));
+    for k in 0..24 {
+        let shape = [&ball, &cube, &hull][k % 3].clone();
+        let at = Vec3::new(-7.0 + 0.65 * k as f32, 2.0 + 0.4 * (k % 5) as f32, -1.5 + 0.13 * k as f32);
+        let v = Vec3::new(((k * 7) % 5) as f32 - 2.0, -1.0, ((k * 3) % 4) as f32 - 1.5);
+        let mut d = BodyDesc::new(format!("thrown{k}"), shape, at).with_velocity(v);
+        d.rotation = Quat::from_rotation_y(0.3 * k as f32) * Quat::from_rotation_x(0.2 * k as f32);
+        d.angular_velocity = Vec3::new(0.5, -1.0, 0.25) * (k % 4) as f32;
+        w.add_body(d).expect("a thrown body");
+    }
+    w
+}
+
+/// Every body's pose and velocities, as bits.
+fn state(w: &World) -> Vec<[u32; 13]> {
+    w.bodies()
+        .iter()
+        .map(|b| {
+            let (p, q, v, o) = (b.pose.pos, b.pose.rot, b.velocity, b.angular_velocity);
+            [p.x, p.y, p.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z, o.x, o.y, o.z].map(f32::to_bits)
+        })
+        .collect()
+}
+
+/// Steps `plain` and `edited` side by side (`edited` with slab 0 edited, unchanged, before
+/// every step) and checks that they agree bit for bit, that the plain world's broad phase
+/// visited only its dynamic bodies after its first step and the edited one every body.
+fn agree(settings: Settings, steps: usize) -> (World, usize) {
+    let mut plain = slab_world(40, settings);
+    let mut edited = plain.clone();
+    let n = plain.bodies().len();
+    let dynamic = plain.bodies().iter().filter(|b| b.is_dynamic()).count();
+    let slab: BodyHandle = edited.handle(0);
+    let mut short_steps = 0;
+    for step in 0..steps {
+        plain.step(1.0 / 60.0);
+        let _ = edited.body_mut(slab).expect("slab 0");
+        edited.step(1.0 / 60.0);
+        assert_eq!(state(&plain), state(&edited), "step {step}: the short lists changed the result");
+        assert_eq!(edited.profile.visited, n, "step {step}: an edited world visits every body");
+        if step > 0 {
+            assert_eq!(plain.profile.visited, dynamic, "step {step}: only the dynamic bodies should be visited");
+            short_steps += 1;
+        }
+    }
+    (plain, short_steps)
+}
+
+#[test]
+fn short_lists_give_the_same_steps_as_visiting_every_body() {
+    let settings = Settings { sleeping: false, ..Default::default() };
+    let (w, short) = agree(settings, 180);
+    assert_eq!(short, 179);
+    // The thrown bodies came down onto the slabs' top faces (y = 0) and rest there: the balls
+    // (radius 0.3 m, still rolling) and the cubes (half extent 0.25 m, lying flat) at their
+    // radius within a millimetre, the hulls settled.
+    for (k, b) in w.bodies().iter().filter(|b| b.is_dynamic()).enumerate() {
+        match k % 3 {
+            0 => assert!((b.pose.pos.y - 0.3).abs() < 1e-3 && b.velocity.y.abs() < 1e-3, "{}: {:?}", b.name, b.pose),
+            1 => assert!((b.pose.pos.y - 0.25).abs() < 1e-3 && b.velocity.length() < 1e-3, "{}: {:?}", b.name, b.pose),
+            _ => assert!(b.pose.pos.y > 0.15 && b.velocity.length() < 0.1, "{}: {:?}", b.name, b.velocity),
+        }
+    }
+}
+
+#[test]
+fn short_lists_hold_while_bodies_fall_asleep_and_on_two_threads() {
+    let settings = Settings { sleeping: true, threads: 2, ..Default::default() };
+    let (w, _) = agree(settings, 420);
+    // Most of them rested long enough to sleep: the integration then visits fewer still.
+    let asleep = w.bodies().iter().filter(|b| b.is_dynamic() && b.asleep).count();
+    assert!(asleep >= 12, "{asleep} of 24 thrown bodies asleep");
+}
+
+#[test]
+fn a_new_body_and_a_changed_margin_are_picked_up() {
+    let settings = Settings { sleeping: false, ..Default::default() };
+    let mut w = slab_world(40, settings);
+    for _ in 0..30 {
+        w.step(1.0 / 60.0);
+    }
+    let dynamic = w.bodies().iter().filter(|b| b.is_dynamic()).count();
+    assert_eq!(w.profile.visited, dynamic);
+    // A ball dropped onto slab (5, 5), far from the others: it must land on the slab.
+    let at = Vec3::new(-40.0 + 11.0, 1.0, -40.0 + 11.0);
+    w.add_body(BodyDesc::new("late", Shape::Sphere { radius: 0.2 }, at)).expect("a late ball");
+    w.step(1.0 / 60.0);
+    assert_eq!(w.profile.visited, w.bodies().len(), "a new body makes every record new");
+    w.settings.margin *= 2.0;
+    w.step(1.0 / 60.0);
+    assert_eq!(w.profile.visited, w.bodies().len(), "a changed margin makes every record new");
+    for _ in 0..90 {
+        w.step(1.0 / 60.0);
+    }
+    assert_eq!(w.profile.visited, dynamic + 1);
+    let late = w.bodies().last().expect("the late ball");
+    // Resting on the slab's top face at y = 0 (a soft contact sinks it by well under a
+    // millimetre under gravity alone).
+    assert!((late.pose.pos.y - 0.2).abs() < 2e-3, "the late ball rests at y = {}", late.pose.pos.y);
+}
