@@ -100,13 +100,18 @@ fn narrow_phase(c: &mut Criterion, filter: &str) -> Vec<NarrowRow> {
 /// Segments the engines take turns in (see `run_world`).
 const SEGMENTS: usize = 20;
 
+/// Most bodies a world row mirrors into box3d-rust (see `run_world`).
+const BOX3D_RUST_MOST: usize = 50_000;
+
 fn run_world(scene: &str, template: &contactlab::physics::World, steps: usize, top: Option<usize>) -> Vec<WorldRow> {
-    let mut engines: Vec<Box<dyn Engine>> = vec![
-        Box::new(Contactlab(template.clone())),
-        Box::new(Rapier::mirror(template)),
-        Box::new(Box3d::mirror(template)),
-        Box::new(ContactlabDefault::mirror(template)),
-    ];
+    let mut engines: Vec<Box<dyn Engine>> =
+        vec![Box::new(Contactlab(template.clone())), Box::new(Rapier::mirror(template))];
+    // box3d-rust adds static bodies in a time that grows with the square of their number
+    // (145 s for the large world's 90,000 slabs): no row past `BOX3D_RUST_MOST` bodies.
+    if template.bodies().len() <= BOX3D_RUST_MOST {
+        engines.push(Box::new(Box3d::mirror(template)));
+    }
+    engines.push(Box::new(ContactlabDefault::mirror(template)));
     // The upstream Box3D on one thread, and on every core with its own scheduler; contactlab
     // on every core too.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
@@ -205,6 +210,9 @@ fn worlds(filter: &str, quick: bool) -> Vec<WorldRow> {
     // Box3D's own benchmark scene, at its own step count.
     scene("many-pyramids-10780", &|| contactlab_peers::box3d_scenes::many_pyramids(14, 14, 10, s), 100, false);
     scene("convex-pile-5120", &|| contactlab_peers::box3d_scenes::convex_pile(8, 8, 80, s), 500, false);
+    // Box3D's large world at 300 × 300 of its 1,000 × 1,000 slabs (`peers-run large-world-1000`
+    // runs its own size; docs/BENCHMARKS.md).
+    scene("large-world-300", &|| contactlab_peers::box3d_scenes::large_world(300, 100, s), 500, false);
     rows
 }
 

@@ -9,6 +9,14 @@
 //!   generator and seed, so the hull is Box3D's), density 1, dropped into a pile on a ground
 //!   slab of half extents 250 × 1 × 250. Box3D's runner steps it 500 times.
 //!
+//! - [`large_world`]: `CreateLargeWorld` and `StepLargeWorld`, a floor of `side × side`
+//!   static slabs (10 m square, half a metre thick; Box3D's runner has 1,000 × 1,000) and 100
+//!   balls of radius 0.5 m, density 1,000, on a 10 × 10 grid over the inner 80 % of the
+//!   floor, 1.5 m up. Box3D drops them one every 5 steps; the mirror has no bodies created
+//!   while it runs, so here they are all there from the start. What the scene measures is
+//!   the same: a step with a handful of moving bodies in a world of very many static ones.
+//!   Box3D's runner steps it 500 times.
+//!
 //! Box3D steps at 60 Hz with 4 substeps; its gravity is −10 m/s². Friction stays the
 //! comparison's common 0.5 (Box3D's default is 0.6).
 
@@ -91,6 +99,38 @@ pub fn convex_pile(count_x: usize, count_z: usize, layers: usize, settings: Sett
                 w.add_body(desc).expect("hull");
             }
         }
+    }
+    w
+}
+
+/// `CreateLargeWorld` with `StepLargeWorld`'s balls all dropped at once: `side × side`
+/// static slabs of half extents 5 × 0.25 × 5 m centred on the origin, and `balls` balls of
+/// radius 0.5 m (density 1,000) 1.5 m up, on Box3D's grid over the inner 80 % of the floor.
+pub fn large_world(side: usize, balls: usize, settings: Settings) -> World {
+    let cell = 10.0f32;
+    let half_span = 0.5 * cell * side as f32;
+    let mut w = World::new(Vec3::new(0.0, -10.0, 0.0), settings);
+    let slab = Shape::cuboid(Vec3::new(0.5 * cell, 0.25, 0.5 * cell)).expect("slab");
+    for i in 0..side {
+        let x = -half_span + (i as f32 + 0.5) * cell;
+        for j in 0..side {
+            let z = -half_span + (j as f32 + 0.5) * cell;
+            w.add_body(BodyDesc::new(format!("slab{i}_{j}"), slab.clone(), Vec3::new(x, 0.0, z)).fixed())
+                .expect("slab");
+        }
+    }
+    // Box3D's grid: the smallest square that holds the balls, over the inner 80 %.
+    let grid = (1..).find(|g| g * g >= balls).unwrap_or(1);
+    let inset = 0.1 * 2.0 * half_span;
+    let usable = 2.0 * half_span - 2.0 * inset;
+    let ball = Shape::Sphere { radius: 0.5 };
+    for k in 0..balls {
+        let (gi, gj) = (k % grid, k / grid);
+        let x = -half_span + inset + (gi as f32 + 0.5) * (usable / grid as f32);
+        let z = -half_span + inset + (gj as f32 + 0.5) * (usable / grid as f32);
+        let mut desc = BodyDesc::new(format!("ball{k}"), ball.clone(), Vec3::new(x, 1.5, z));
+        desc.density = 1000.0;
+        w.add_body(desc).expect("ball");
     }
     w
 }

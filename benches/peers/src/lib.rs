@@ -586,7 +586,8 @@ pub fn depth_summary(mut depths: Vec<f32>) -> String {
 /// pyramid-210, pyramid-5050, pyramid-layers-L (L rows), hull-pile-640, box-pile-Nk (N
 /// thousand boxes), stack-N (a column of N unit cubes on the ground), joint-grid-N (N × N),
 /// barrage-N (N shots), heightfield-N (N bodies), and Box3D's own scenes: convex-pile-N (N/64
-/// layers of 8 × 8 hulls; its 5,120) and many-pyramids-10780 (14 × 14 pyramids of 55 cubes).
+/// layers of 8 × 8 hulls; its 5,120), many-pyramids-10780 (14 × 14 pyramids of 55 cubes) and
+/// large-world-N (N × N static slabs and 100 balls; its N is 1,000).
 pub fn stock_world(name: &str, s: Settings) -> Option<World> {
     use contactlab::scene::stock::{barrage, box_pile, heightfield_pile, hull_pile, joint_grid, pyramid};
     let count = |prefix: &str| name.strip_prefix(prefix).and_then(|n| n.parse::<usize>().ok());
@@ -602,6 +603,9 @@ pub fn stock_world(name: &str, s: Settings) -> Option<World> {
             box3d_scenes::convex_pile(8, 8, count("convex-pile-").filter(|&n| n >= 64)? / 64, s)
         }
         _ if name.starts_with("barrage-") => barrage(count("barrage-")?, s),
+        _ if name.starts_with("large-world-") => {
+            box3d_scenes::large_world(count("large-world-").filter(|&n| n > 0)?, 100, s)
+        }
         _ if name.starts_with("stack-") => {
             let n = count("stack-").filter(|&n| n > 0)?;
             let mut w = pyramid(1, s);
