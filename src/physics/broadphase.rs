@@ -118,6 +118,8 @@ pub struct BroadPhase {
     sorted: Vec<u32>,
     slot_box: Vec<[Vec3A; 2]>,
     slot_cell: Vec<[i32; 3]>,
+    /// Per slot, whether its body is passive (see [`BroadPhase::update_on`]).
+    slot_passive: Vec<bool>,
     /// Pair keys `a << 32 | b` and the radix sort's scratch.
     keys: Vec<u64>,
     keys_sort: SortScratch,
@@ -169,6 +171,7 @@ impl BroadPhase {
             + sz(self.sorted.as_slice())
             + sz(self.slot_box.as_slice())
             + sz(self.slot_cell.as_slice())
+            + sz(self.slot_passive.as_slice())
             + sz(self.keys.as_slice())
             + self.keys_sort.heap_bytes()
             + self.thread_keys.iter().map(|k| sz(k.as_slice())).sum::<usize>()
@@ -185,13 +188,26 @@ impl BroadPhase {
     /// Finds all overlapping pairs among `aabbs`; `skip(a, b)` filters pairs that can never
     /// need contacts (static–static, asleep–asleep).
     pub fn update(&mut self, aabbs: &[Aabb], skip: impl Fn(u32, u32) -> bool + Sync) {
-        self.update_on(aabbs, skip, &Workers::default());
+        self.update_on(aabbs, &[], skip, &Workers::default());
     }
 
     /// [`BroadPhase::update`] with the grid's pair search shared out between `workers`'
     /// threads (blocks of grid slots, each thread's keys in its own buffer); the keys are
     /// then sorted, so the pairs are the same at any thread count.
-    pub fn update_on(&mut self, aabbs: &[Aabb], skip: impl Fn(u32, u32) -> bool + Sync, workers: &Workers) {
+    ///
+    /// `passive` (per body, or empty for none) marks bodies that never pair with one another
+    /// (`skip` holds for every two of them: static bodies). A passive grid body does not
+    /// search the cells after it; every other grid body also searches the cells before it
+    /// (and the slots before its own in its bucket) for passive bodies, so each pair with a
+    /// body that is not passive is still found, and a world of many static bodies does not
+    /// search among them.
+    pub fn update_on(
+        &mut self,
+        aabbs: &[Aabb],
+        passive: &[bool],
+        skip: impl Fn(u32, u32) -> bool + Sync,
+        workers: &Workers,
+    ) {
         self.pairs.clear();
         self.keys.clear();
         self.large.clear();
@@ -259,11 +275,14 @@ impl BroadPhase {
         self.start.clear();
         self.start.resize(buckets + 1, 0);
         self.rank.resize(n, 0);
-        for (rank, &k) in self.rank.iter_mut().zip(&self.bucket_of) {
+        // Whether any grid body is passive (else the search below is the plain one).
+        let mut any_passive = false;
+        for (i, (rank, &k)) in self.rank.iter_mut().zip(&self.bucket_of).enumerate() {
             if k != u32::MAX {
                 let count = &mut self.start[k as usize + 1];
                 *rank = *count;
                 *count += 1;
+                any_passive |= passive.get(i).copied().unwrap_or(false);
             }
         }
         for k in 0..buckets {
@@ -276,11 +295,16 @@ impl BroadPhase {
         self.slot_box.reserve(m);
         self.slot_cell.clear();
         self.slot_cell.reserve(m);
+        self.slot_passive.clear();
+        if any_passive {
+            self.slot_passive.resize(m, false);
+        }
         {
-            let (sorted, slot_box, slot_cell) = (
+            let (sorted, slot_box, slot_cell, slot_passive) = (
                 Shared::new(&mut self.sorted.spare_capacity_mut()[..m]),
                 Shared::new(&mut self.slot_box.spare_capacity_mut()[..m]),
                 Shared::new(&mut self.slot_cell.spare_capacity_mut()[..m]),
+                Shared::new(&mut self.slot_passive),
             );
             let (start, rank, bucket_of, cell) = (&self.start, &self.rank, &self.bucket_of, &self.cell);
             workers.for_blocks(n, MIN_BODIES, |_, r| {
@@ -295,6 +319,9 @@ impl BroadPhase {
                         sorted.get_mut(at).write(i as u32);
                         slot_box.get_mut(at).write([aabbs[i].min.into(), aabbs[i].max.into()]);
                         slot_cell.get_mut(at).write(cell[i]);
+                        if any_passive {
+                            *slot_passive.get_mut(at) = passive.get(i).copied().unwrap_or(false);
+                        }
                     }
                 }
             });
@@ -323,7 +350,7 @@ impl BroadPhase {
         self.large_box.extend(self.large.iter().map(|&l| [aabbs[l as usize].min.into(), aabbs[l as usize].max.into()]));
         {
             let (start, sorted, slot_box, slot_cell) = (&self.start, &self.sorted, &self.slot_box, &self.slot_cell);
-            let (large, large_box) = (&self.large, &self.large_box);
+            let (large, large_box, slot_passive) = (&self.large, &self.large_box, &self.slot_passive);
             let out = Shared::new(&mut self.thread_keys);
             let skip = &skip;
             workers.for_blocks(m, MIN_SLOTS, |thread, r| {
@@ -334,23 +361,30 @@ impl BroadPhase {
                 let mut keys = std::mem::take(slot);
                 for p in r {
                     let (i, bp, ci) = (sorted[p], slot_box[p], slot_cell[p]);
-                    // Own bucket: the slots after this one. Hash collisions can put the same
-                    // pair in reach twice (own and forward bucket alike); the sorted keys are
-                    // deduplicated.
-                    let end = start[bucket(ci, bits) + 1] as usize;
-                    for (bq, &j) in slot_box[p + 1..end].iter().zip(&sorted[p + 1..end]) {
-                        if overlap(&bp, bq) {
-                            emit_pair(&mut keys, i, j, skip);
-                        }
-                    }
-                    for d in FORWARD {
-                        let c = [ci[0].wrapping_add(d[0]), ci[1].wrapping_add(d[1]), ci[2].wrapping_add(d[2])];
-                        let k = bucket(c, bits);
-                        let (s, e) = (start[k] as usize, start[k + 1] as usize);
-                        for (bq, &j) in slot_box[s..e].iter().zip(&sorted[s..e]) {
+                    let own = bucket(ci, bits);
+                    if !(any_passive && slot_passive[p]) {
+                        // Own bucket: the slots after this one. Hash collisions can put the
+                        // same pair in reach twice (own and forward bucket alike); the sorted
+                        // keys are deduplicated.
+                        let end = start[own + 1] as usize;
+                        for (bq, &j) in slot_box[p + 1..end].iter().zip(&sorted[p + 1..end]) {
                             if overlap(&bp, bq) {
                                 emit_pair(&mut keys, i, j, skip);
                             }
+                        }
+                        for d in FORWARD {
+                            let c = [ci[0].wrapping_add(d[0]), ci[1].wrapping_add(d[1]), ci[2].wrapping_add(d[2])];
+                            let k = bucket(c, bits);
+                            let (s, e) = (start[k] as usize, start[k + 1] as usize);
+                            for (bq, &j) in slot_box[s..e].iter().zip(&sorted[s..e]) {
+                                if overlap(&bp, bq) {
+                                    emit_pair(&mut keys, i, j, skip);
+                                }
+                            }
+                        }
+                        if any_passive {
+                            let grid = (&start[..], &sorted[..], &slot_box[..], &slot_passive[..]);
+                            keys = passive_behind(keys, grid, (i, bp, ci), p, own, bits, skip);
                         }
                     }
                     for (bq, &l) in large_box.iter().zip(large) {
@@ -506,6 +540,41 @@ impl BroadPhase {
         }
         true
     }
+}
+
+/// The grid's bucket starts and, per slot, its body, box and passive mark.
+type GridSlots<'a> = (&'a [u32], &'a [u32], &'a [[Vec3A; 2]], &'a [bool]);
+
+/// The grid search's second half for a body that is not passive (slot `p` of bucket `own`,
+/// body `i`, box `bp`, cell `ci`), in a grid with passive bodies: the passive bodies before it,
+/// which do not search (the slots before it in its bucket, and the cells behind it). Out of
+/// line, so that the search of a grid without passive bodies compiles as it would alone
+/// (the keys are moved in and out, so that their list's address does not escape the loop).
+#[inline(never)]
+fn passive_behind(
+    mut keys: Vec<u64>,
+    (start, sorted, slot_box, slot_passive): GridSlots,
+    (i, bp, ci): (u32, [Vec3A; 2], [i32; 3]),
+    p: usize,
+    own: usize,
+    bits: u32,
+    skip: &impl Fn(u32, u32) -> bool,
+) -> Vec<u64> {
+    let mut behind = |s: usize, e: usize| {
+        let slots = slot_box[s..e].iter().zip(&sorted[s..e]).zip(&slot_passive[s..e]);
+        for ((bq, &j), &pj) in slots {
+            if pj && overlap(&bp, bq) {
+                emit_pair(&mut keys, i, j, skip);
+            }
+        }
+    };
+    behind(start[own] as usize, p);
+    for d in FORWARD {
+        let c = [ci[0].wrapping_sub(d[0]), ci[1].wrapping_sub(d[1]), ci[2].wrapping_sub(d[2])];
+        let k = bucket(c, bits);
+        behind(start[k] as usize, start[k + 1] as usize);
+    }
+    keys
 }
 
 /// Pushes the key `a << 32 | b` of the pair {i, j} (a < b) unless it is a body with itself
@@ -693,12 +762,38 @@ mod tests {
             workers.set_fine(true);
             let (mut bp, mut shared) = (BroadPhase::default(), false);
             for _ in 0..20 {
-                bp.update_on(&boxes, skip, &workers);
+                bp.update_on(&boxes, &[], skip, &workers);
                 assert_eq!(bp.pairs, want, "{threads} threads");
                 shared |= bp.thread_keys[1..].iter().any(|k| !k.is_empty());
             }
             assert!(shared, "the other threads took blocks");
             assert_eq!(bp.large.len(), 2);
+        }
+    }
+
+    /// Passive bodies (every other box of a dense field, and one of the two large bodies)
+    /// do not search, and the others search behind them for passive ones: the pairs are
+    /// still brute force's, less the passive pairs, on one thread and on three.
+    #[test]
+    fn passive_bodies_that_do_not_search_are_still_found() {
+        let mut boxes = random_boxes(23, 1200, Vec3::new(12.0, 4.0, 12.0));
+        boxes.insert(0, Aabb::new(Vec3::new(-1.0, -1.0, -1.0), Vec3::new(13.0, 0.3, 13.0)));
+        boxes.push(Aabb::new(Vec3::new(6.0, -1.0, -1.0), Vec3::new(6.4, 5.0, 13.0)));
+        let passive: Vec<bool> = (0..boxes.len()).map(|i| i % 2 == 0 || i == 0).collect();
+        let skip = |a: u32, b: u32| passive[a as usize] && passive[b as usize];
+        let want: Vec<(u32, u32)> = brute_force(&boxes).into_iter().filter(|&(a, b)| !skip(a, b)).collect();
+        assert!(want.len() > 1000, "{}", want.len());
+        assert!(want.iter().any(|&(a, b)| passive[a as usize] != passive[b as usize]));
+        for threads in [1, 3] {
+            let mut workers = Workers::default();
+            workers.set_threads(threads);
+            workers.set_fine(true);
+            let mut bp = BroadPhase::default();
+            bp.update_on(&boxes, &passive, skip, &workers);
+            assert_eq!(bp.pairs, want, "{threads} threads");
+            // And the same pairs without the passive marks.
+            bp.update_on(&boxes, &[], skip, &workers);
+            assert_eq!(bp.pairs, want, "{threads} threads, no marks");
         }
     }
 }

@@ -203,6 +203,8 @@ impl World {
         if self.broad_dirty || self.movers.statics.is_none_or(|s| s.count != n) {
             self.movers.dynamic.clear();
             self.movers.dynamic.extend((0..n as u32).filter(|&i| self.bodies[i as usize].is_dynamic()));
+            self.movers.statics_mask.clear();
+            self.movers.statics_mask.extend(self.bodies.iter().map(|b| !b.is_dynamic()));
         }
         self.motions.resize(n, Motion::default());
         self.aabbs.resize(n, Aabb::new(Vec3::ZERO, Vec3::ZERO));
@@ -332,9 +334,11 @@ impl World {
             if path_test && take_spheres(&self.motions, &self.aabbs, dt, slack) {
                 self.fat_spheres.extend(self.motions.iter().map(|m| m.fat_sphere(dt, slack)));
             }
+            // The static bodies are passive: they never pair with one another.
+            let passive = &self.movers.statics_mask;
             match self.fat_spheres.as_slice() {
-                [] => broad.update_on(fat, excluded, workers),
-                spheres => broad.update_on(fat, by_spheres(spheres, excluded), workers),
+                [] => broad.update_on(fat, passive, excluded, workers),
+                spheres => broad.update_on(fat, passive, by_spheres(spheres, excluded), workers),
             }
         }
         // The kept pairs whose boxes overlap now and whose bodies' paths come close enough

@@ -63,6 +63,9 @@ impl StaticInputs {
 pub(super) struct Movers {
     /// The dynamic bodies, asleep or awake, in index order.
     pub(super) dynamic: Vec<u32>,
+    /// Per body, whether it is not dynamic: the broad phase's passive bodies, which never
+    /// pair with one another (`BroadPhase::update_on`). Gathered with `dynamic`.
+    pub(super) statics_mask: Vec<bool>,
     /// The bodies the solver moves this step, in index order (the prepare stage's), where
     /// [`Movers::few_active`].
     pub(super) active: Vec<u32>,
