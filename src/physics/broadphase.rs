@@ -10,7 +10,10 @@
 //! once. Cells are hashed into a table of about 2n buckets, filled by a counting sort, so the
 //! grid costs O(n) and allocates nothing once the buffers have grown. The few *large* bodies
 //! (ground, walls) stay out of the grid: each grid body is tested against them in its turn
-//! of the pair search, and they are tested against each other directly.
+//! of the pair search, and they are tested against each other directly. *Passive* bodies
+//! (static ones, which never pair with each other) do not search at all: the other bodies
+//! search the 13 cells behind them too, for passive bodies only, so a level of many static
+//! pieces costs its filing, not a search among them.
 //!
 //! Pairs come out sorted by (a, b) (radix sort), so the result does not depend on hashing
 //! order: the step stays deterministic. The same sort lets the pair search run on several
