@@ -124,7 +124,8 @@ fn a_new_body_and_a_changed_margin_are_picked_up() {
     let at = Vec3::new(-40.0 + 11.0, 1.0, -40.0 + 11.0);
     w.add_body(BodyDesc::new("late", Shape::Sphere { radius: 0.2 }, at)).expect("a late ball");
     w.step(1.0 / 60.0);
-    assert_eq!(w.profile.visited, w.bodies().len(), "a new body makes every record new");
+    assert_eq!(w.profile.visited, dynamic + 1, "a new body is visited with the dynamic ones");
+    assert!(!w.profile.grid_built, "one new body joins the grid's pairs without a rebuild");
     w.settings.margin *= 2.0;
     w.step(1.0 / 60.0);
     assert_eq!(w.profile.visited, w.bodies().len(), "a changed margin makes every record new");
@@ -136,4 +137,60 @@ fn a_new_body_and_a_changed_margin_are_picked_up() {
     // Resting on the slab's top face at y = 0 (a soft contact sinks it by well under a
     // millimetre under gravity alone).
     assert!((late.pose.pos.y - 0.2).abs() < 2e-3, "the late ball rests at y = {}", late.pose.pos.y);
+}
+
+/// A body of each kind thrown in every fifth step (Box3D's `large_world` drops a ball every
+/// five), and a static slab added now and then.
+fn add_late(w: &mut World, step: usize) -> Option<BodyHandle> {
+    let k = step / 5;
+    let at = Vec3::new(-12.0 + 0.9 * (k % 25) as f32, 2.5 + 0.1 * (k % 3) as f32, -4.0 + 0.35 * (k % 19) as f32);
+    let desc = match k % 4 {
+        0 => BodyDesc::new(format!("late ball {k}"), Shape::Sphere { radius: 0.25 }, at),
+        1 => BodyDesc::new(format!("late cube {k}"), Shape::cuboid(Vec3::splat(0.2)).expect("a cube"), at),
+        2 => BodyDesc::new(format!("late capsule {k}"), Shape::Capsule { half_height: 0.2, radius: 0.15 }, at)
+            .with_velocity(Vec3::new(1.0, -2.0, 0.5)),
+        _ => BodyDesc::new(format!("late slab {k}"), Shape::cuboid(Vec3::new(1.0, 0.1, 1.0)).expect("a slab"), at)
+            .fixed(),
+    };
+    w.add_body(desc).ok()
+}
+
+#[test]
+fn bodies_added_while_it_runs_give_the_same_steps() {
+    // Two worlds get the same bodies every fifth step; the reference also has slab 0 edited
+    // (unchanged) before every step, so it starts every stage afresh over every body. The
+    // plain one takes the new bodies into its short lists and its grid in place.
+    let settings = Settings { sleeping: true, threads: 2, ..Default::default() };
+    let mut plain = slab_world(40, settings);
+    let mut edited = plain.clone();
+    let slab = edited.handle(0);
+    let (mut added, mut in_place) = (0, 0);
+    for step in 0..240 {
+        let new = step > 0 && step % 5 == 0;
+        if new {
+            let (a, b) = (add_late(&mut plain, step), add_late(&mut edited, step));
+            assert_eq!(a.is_some(), b.is_some());
+        }
+        plain.step(1.0 / 60.0);
+        let _ = edited.body_mut(slab).expect("slab 0");
+        edited.step(1.0 / 60.0);
+        assert_eq!(state(&plain), state(&edited), "step {step}: a body added in place changed the result");
+        let dynamic = plain.bodies().iter().filter(|b| b.is_dynamic()).count();
+        if new {
+            added += 1;
+            in_place += usize::from(!plain.profile.grid_built);
+            // The dynamic bodies, and a new static slab with them.
+            let slab_added = !plain.bodies().last().expect("a body").is_dynamic();
+            assert_eq!(plain.profile.visited, dynamic + usize::from(slab_added), "step {step}");
+        } else if step > 0 {
+            assert_eq!(plain.profile.visited, dynamic, "step {step}");
+        }
+    }
+    assert_eq!(added, 47);
+    assert!(in_place >= 40, "{in_place} of {added} additions kept the grid");
+    // The late bodies landed: every dynamic one rests on a slab's top face or on another
+    // body (none fell through the floor or was left hanging).
+    for b in plain.bodies().iter().filter(|b| b.is_dynamic()) {
+        assert!(b.pose.pos.y > 0.1 && b.pose.pos.y < 3.5, "{} at {:?}", b.name, b.pose.pos);
+    }
 }

@@ -205,7 +205,8 @@ pub struct World {
     /// Per kept pair of the broad phase, whether it passed this step's box and path tests
     /// (filled on the threads, gathered in order; `world/collision.rs`).
     kept: Vec<bool>,
-    /// Set when bodies were added or edited: the next broad phase starts afresh.
+    /// Set when bodies were edited: the next broad phase starts afresh. (New bodies are
+    /// picked up from the count: `world/movers.rs`.)
     broad_dirty: bool,
     /// Per body, what the narrow phase reads (filled by the broad phase).
     motions: Vec<collision::Motion>,
@@ -409,9 +410,10 @@ impl World {
             asleep: false,
             bullet: desc.bullet,
         };
+        // (Not `broad_dirty`: the broad phase picks new bodies up from the count, and adds
+        // them without starting afresh where it can: `world/movers.rs`.)
         self.bodies.push(body);
         self.generations.push(0);
-        self.broad_dirty = true;
         Ok(BodyHandle { index: self.bodies.len() as u32 - 1, generation: 0 })
     }
 

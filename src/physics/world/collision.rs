@@ -21,12 +21,14 @@
 //! ranks, and the update of a few moved bodies stay on the stepping thread. A static body's
 //! records are kept from step to step while nothing edits it and the margin, the step and
 //! the gravity stay the same: the per-body loop and the enlarged-box check then visit only
-//! the dynamic bodies, where those are fewer than half (`world/movers.rs`).
+//! the dynamic bodies, where those are fewer than half (`world/movers.rs`). Bodies added
+//! since the last step (and no edit) get their records and enlarged boxes there, and join
+//! the grid's pairs as moved bodies do, without a rebuild where that pays.
 //!
 //! Limits: the path test assumes straight paths at the step's starting velocities (as the
 //! speculative contacts do): a body deflected during the step towards a body its path
 //! missed has no speculative point against it in that step. A body edited through
-//! `World::body_mut` or a new body restarts the broad phase from scratch; the enlarged boxes
+//! `World::body_mut` restarts the broad phase from scratch; the enlarged boxes
 //! and spheres are a fixed [`FAT_MARGIN`] wide whatever the body size (plus at most
 //! [`AHEAD_MAX`] ahead). The spheres' overlap test allows 1 mm for rounding, enough for
 //! coordinates up to a few kilometres from the origin. A watched pair the path test drops is
@@ -195,17 +197,30 @@ impl World {
         // the dynamic bodies' only.
         let n = self.bodies.len();
         let inputs = StaticInputs::new(n, margin, dt, self.gravity, self.settings.path_test);
-        let statics_hold = self.movers.statics_hold(inputs, self.broad_dirty)
-            && Movers::few(&self.movers.dynamic, n)
-            && self.boxes.len() == n
-            && self.turns.len() == n;
-        // Which bodies are dynamic changes only with an edit or a new body.
-        if self.broad_dirty || self.movers.statics.is_none_or(|s| s.count != n) {
-            self.movers.dynamic.clear();
-            self.movers.dynamic.extend((0..n as u32).filter(|&i| self.bodies[i as usize].is_dynamic()));
-            self.movers.statics_mask.clear();
-            self.movers.statics_mask.extend(self.bodies.iter().map(|b| !b.is_dynamic()));
+        // Bodies added since the last step (and nothing edited): `old` is where they start.
+        let grown = self.movers.grown_from(inputs, self.broad_dirty);
+        let old = grown.unwrap_or(n);
+        // Which bodies are dynamic changes only with an edit or a new body; new bodies only
+        // extend the lists.
+        let movers = &mut self.movers;
+        if let Some(old) = grown.filter(|&old| movers.statics_mask.len() == old) {
+            let new = old as u32..n as u32;
+            movers.dynamic.extend(new.clone().filter(|&i| self.bodies[i as usize].is_dynamic()));
+            movers.statics_mask.extend(self.bodies[old..].iter().map(|b| !b.is_dynamic()));
+            movers.visit.clear();
+            movers.visit.extend(movers.dynamic.iter().copied().filter(|&i| i < old as u32));
+            movers.visit.extend(new);
+        } else if self.broad_dirty || movers.statics.is_none_or(|s| s.count != n) {
+            movers.dynamic.clear();
+            movers.dynamic.extend((0..n as u32).filter(|&i| self.bodies[i as usize].is_dynamic()));
+            movers.statics_mask.clear();
+            movers.statics_mask.extend(self.bodies.iter().map(|b| !b.is_dynamic()));
         }
+        movers.grew = grown.is_some() && movers.statics_mask.len() == n;
+        let statics_hold = (movers.grew || movers.statics_hold(inputs, self.broad_dirty))
+            && Movers::few(movers.visited(), n)
+            && self.boxes.len() == old
+            && self.turns.len() == old;
         self.motions.resize(n, Motion::default());
         self.aabbs.resize(n, Aabb::new(Vec3::ZERO, Vec3::ZERO));
         self.boxes.resize(n, [Vec3A::ZERO; 2]);
@@ -219,9 +234,9 @@ impl World {
                 &self.bodies,
             );
             if statics_hold {
-                let dynamic = &self.movers.dynamic;
-                self.workers.for_blocks(dynamic.len(), MIN_BODIES, |_, r| {
-                    for &i in &dynamic[r] {
+                let visit = self.movers.visited();
+                self.workers.for_blocks(visit.len(), MIN_BODIES, |_, r| {
+                    for &i in &visit[r] {
                         let i = i as usize;
                         // SAFETY: each body is in one block only (the list has no repeats).
                         let (m, out, lanes, turn) =
@@ -249,7 +264,7 @@ impl World {
         }
         self.movers.statics = Some(inputs);
         self.movers.steady = statics_hold;
-        self.profile.visited = if statics_hold { self.movers.dynamic.len() } else { n };
+        self.profile.visited = if statics_hold { self.movers.visited().len() } else { n };
         // Box2D's enlarged AABBs: the grid runs on boxes grown by FAT_MARGIN (and stretched
         // ahead along the motion, `Motion::fat_box`) and its pairs
         // are kept while every body's box stays inside its enlarged one — a superset of the
@@ -275,7 +290,7 @@ impl World {
         // Spheres are kept only with the path test on: a test switched off while they were
         // starts the grid afresh (one switched on takes them at the next full build).
         let stale_spheres = !path_test && !self.fat_spheres.is_empty();
-        let full = if self.broad_dirty || self.fat.len() != self.aabbs.len() || stale_spheres {
+        let full = if self.broad_dirty || self.fat.len() != old || stale_spheres {
             self.fat.clear();
             self.fat.extend(self.aabbs.iter().zip(&self.motions).map(|(b, m)| m.fat_box(b, dt)));
             self.broad_dirty = false;
@@ -285,7 +300,8 @@ impl World {
             if statics_hold {
                 // A static body whose records still hold stays inside the enlarged box and
                 // sphere made from them (with these inputs) since they were last checked.
-                for &i in &self.movers.dynamic {
+                let dynamic = &self.movers.dynamic;
+                for &i in &dynamic[..dynamic.partition_point(|&i| (i as usize) < old)] {
                     let i = i as usize;
                     let (f, t, m) = (&mut self.fat[i], &self.aabbs[i], &self.motions[i]);
                     if !f.contains(t) || (spheres && !m.inside(self.fat_spheres[i], dt, slack)) {
@@ -310,6 +326,16 @@ impl World {
                     }
                 }
             }
+            // New bodies get their enlarged boxes (and spheres) and join the grid's pairs as
+            // moved ones, without a rebuild where that pays (`BroadPhase::update_moved`).
+            for i in old..n {
+                let (b, m) = (&self.aabbs[i], &self.motions[i]);
+                self.fat.push(m.fat_box(b, dt));
+                if spheres {
+                    self.fat_spheres.push(m.fat_sphere(dt, slack));
+                }
+                self.escaped.push(i as u32);
+            }
             false
         };
         let bodies = &self.bodies;
@@ -329,6 +355,7 @@ impl World {
                     [] => broad.update_moved(fat, escaped, excluded),
                     spheres => broad.update_moved(fat, escaped, by_spheres(spheres, excluded)),
                 });
+        self.profile.grid_built |= !updated;
         if !updated {
             self.fat_spheres.clear();
             if path_test && take_spheres(&self.motions, &self.aabbs, dt, slack) {

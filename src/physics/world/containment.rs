@@ -175,9 +175,9 @@ impl World {
         let bad = std::sync::atomic::AtomicBool::new(false);
         let bodies = &self.bodies;
         if only_dynamic {
-            let dynamic = &self.movers.dynamic;
-            self.workers.for_blocks(dynamic.len(), MIN_BODIES, |_, r| {
-                if dynamic[r].iter().map(|&i| nonfinite_sum(&bodies[i as usize])).sum::<f32>() != 0.0 {
+            let visit = self.movers.visited();
+            self.workers.for_blocks(visit.len(), MIN_BODIES, |_, r| {
+                if visit[r].iter().map(|&i| nonfinite_sum(&bodies[i as usize])).sum::<f32>() != 0.0 {
                     bad.store(true, std::sync::atomic::Ordering::Relaxed);
                 }
             });

@@ -8,10 +8,13 @@
 //! - [`Movers::dynamic`], the dynamic bodies (awake or asleep). A static body's broad-phase
 //!   records (its motion record, box, SIMD box and rotation matrix) and its solver record
 //!   depend only on the body and on [`StaticInputs`]; once computed they stay as they are
-//!   until a body is added or edited (`World::broad_dirty`) or those inputs change. While
-//!   they hold ([`Movers::steady`]), the broad phase's per-body loop and its enlarged-box
-//!   check, the prepare stage's solver records, the step's wake-up of every body with
-//!   sleeping off and the finiteness check after a soft step visit only this list.
+//!   until a body is edited (`World::broad_dirty`) or those inputs change. While they hold
+//!   ([`Movers::steady`]), the broad phase's per-body loop and its enlarged-box check, the
+//!   prepare stage's solver records, the step's wake-up of every body with sleeping off and
+//!   the finiteness check after a soft step visit only this list. Bodies added since the
+//!   last step (and nothing else changed: [`Movers::grown_from`]) extend the lists; in the
+//!   step that takes them in, the stages visit the dynamic bodies and every new one
+//!   ([`Movers::visited`]), and the broad phase adds them to its grid's pairs in place.
 //! - [`Movers::active`], the bodies the solver moves this step (dynamic and awake: a
 //!   positive inverse mass in the solver state), filled by the prepare stage. The
 //!   integration loops, the continuous stage's test of who moved far and the sleep timers
@@ -24,9 +27,10 @@
 //! bodies (a pile, a pyramid), the stages keep their loop over every body: reading by index
 //! then buys nothing.
 //!
-//! Limits: a new body or an edit makes the next step visit every body and rebuild the broad
-//! phase's grid (a world of many static bodies that gains a body every few steps pays that
-//! each time); sleeping bodies are still visited by the broad phase, the islands and the
+//! Limits: an edit makes the next step visit every body and rebuild the broad phase's grid
+//! (a world of many static bodies edited every few steps pays that each time), and so does
+//! a new body the grid cannot take in place (one larger than its cells, or more new and
+//! moved bodies than an update pays for); sleeping bodies are still visited by the broad phase, the islands and the
 //! narrow phase's pair list; a static body's solver record is kept as prepared, and no
 //! stage writes it except by adding impulses times its zero inverse mass (a non-finite
 //! impulse would leave it non-finite until the next edit: the dynamic body it touches is
@@ -77,10 +81,15 @@ pub(super) struct Movers {
     /// they must be computed again (and `dynamic` gathered again).
     pub(super) statics: Option<StaticInputs>,
     /// This step's broad phase found the static bodies' records holding and visited only
-    /// the dynamic bodies: the prepare stage then leaves the static bodies' solver records
-    /// as they are too (no stage writes them but for `SolverBody::touching`, which nothing
-    /// reads for a body the solver does not move).
+    /// [`Movers::visited`] (the dynamic bodies and the new ones): the prepare stage then
+    /// leaves the other static bodies' solver records as they are too (no stage writes them
+    /// but for `SolverBody::touching`, which nothing reads for a body the solver does not
+    /// move).
     pub(super) steady: bool,
+    /// Bodies were added since the last step, and nothing else changed: `visit` holds the
+    /// dynamic bodies that were there before and every new one, in index order.
+    pub(super) grew: bool,
+    pub(super) visit: Vec<u32>,
 }
 
 impl Movers {
@@ -89,6 +98,24 @@ impl Movers {
     /// needs visiting.
     pub(super) fn statics_hold(&self, inputs: StaticInputs, dirty: bool) -> bool {
         !dirty && self.statics == Some(inputs)
+    }
+
+    /// Where bodies were only added since the static bodies' records were computed (no edit:
+    /// `dirty` false, and `inputs` the same but for the count), the count they were computed
+    /// for: the bodies from there on are new.
+    pub(super) fn grown_from(&self, inputs: StaticInputs, dirty: bool) -> Option<usize> {
+        let last = self.statics.filter(|_| !dirty)?;
+        (last.count < inputs.count && StaticInputs { count: inputs.count, ..last } == inputs).then_some(last.count)
+    }
+
+    /// The bodies whose records a steady step computes: the dynamic ones, and where bodies
+    /// were added, every new one.
+    pub(super) fn visited(&self) -> &[u32] {
+        if self.grew {
+            &self.visit
+        } else {
+            &self.dynamic
+        }
     }
 
     /// Whether a loop over `list` instead of over all `n` bodies pays: it holds fewer than

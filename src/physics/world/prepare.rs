@@ -62,10 +62,11 @@ impl World {
             let (out, poses, bodies) = (Shared::new(&mut solver_bodies), Shared::new(&mut start_poses), &self.bodies);
             if self.movers.steady {
                 // The static bodies' records are as the last step left them, which is what
-                // they would be made again (`world/movers.rs`): the dynamic bodies' only.
-                let dynamic = &self.movers.dynamic;
-                self.workers.for_blocks(dynamic.len(), MIN_BODIES, |_, r| {
-                    for &i in &dynamic[r] {
+                // they would be made again (`world/movers.rs`): the dynamic and the new
+                // bodies' only.
+                let visit = self.movers.visited();
+                self.workers.for_blocks(visit.len(), MIN_BODIES, |_, r| {
+                    for &i in &visit[r] {
                         let i = i as usize;
                         // SAFETY: each body is in one block only (the list has no repeats).
                         unsafe { (*out.get_mut(i), *poses.get_mut(i)) = (solver_body(&bodies[i]), bodies[i].pose) };
