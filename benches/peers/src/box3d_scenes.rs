@@ -103,10 +103,9 @@ pub fn convex_pile(count_x: usize, count_z: usize, layers: usize, settings: Sett
     w
 }
 
-/// `CreateLargeWorld` with `StepLargeWorld`'s balls all dropped at once: `side × side`
-/// static slabs of half extents 5 × 0.25 × 5 m centred on the origin, and `balls` balls of
-/// radius 0.5 m (density 1,000) 1.5 m up, on Box3D's grid over the inner 80 % of the floor.
-pub fn large_world(side: usize, balls: usize, settings: Settings) -> World {
+/// `CreateLargeWorld`'s floor: `side × side` static slabs of half extents 5 × 0.25 × 5 m
+/// centred on the origin (Box3D's cell of 10 m).
+pub fn large_world_floor(side: usize, settings: Settings) -> World {
     let cell = 10.0f32;
     let half_span = 0.5 * cell * side as f32;
     let mut w = World::new(Vec3::new(0.0, -10.0, 0.0), settings);
@@ -119,17 +118,34 @@ pub fn large_world(side: usize, balls: usize, settings: Settings) -> World {
                 .expect("slab");
         }
     }
-    // Box3D's grid: the smallest square that holds the balls, over the inner 80 %.
+    w
+}
+
+/// `StepLargeWorld`'s balls for a floor of `side × side` slabs, in the order it drops them:
+/// `balls` balls of radius 0.5 m (density 1,000) 1.5 m up, on Box3D's grid (the smallest
+/// square that holds them) over the inner 80 % of the floor.
+pub fn large_world_balls(side: usize, balls: usize) -> Vec<BodyDesc> {
+    let half_span = 5.0 * side as f32;
     let grid = (1..).find(|g| g * g >= balls).unwrap_or(1);
     let inset = 0.1 * 2.0 * half_span;
     let usable = 2.0 * half_span - 2.0 * inset;
-    let ball = Shape::Sphere { radius: 0.5 };
-    for k in 0..balls {
-        let (gi, gj) = (k % grid, k / grid);
-        let x = -half_span + inset + (gi as f32 + 0.5) * (usable / grid as f32);
-        let z = -half_span + inset + (gj as f32 + 0.5) * (usable / grid as f32);
-        let mut desc = BodyDesc::new(format!("ball{k}"), ball.clone(), Vec3::new(x, 1.5, z));
-        desc.density = 1000.0;
+    (0..balls)
+        .map(|k| {
+            let (gi, gj) = (k % grid, k / grid);
+            let x = -half_span + inset + (gi as f32 + 0.5) * (usable / grid as f32);
+            let z = -half_span + inset + (gj as f32 + 0.5) * (usable / grid as f32);
+            let mut desc = BodyDesc::new(format!("ball{k}"), Shape::Sphere { radius: 0.5 }, Vec3::new(x, 1.5, z));
+            desc.density = 1000.0;
+            desc
+        })
+        .collect()
+}
+
+/// `CreateLargeWorld` with `StepLargeWorld`'s balls all there from the start (the rows drop
+/// them as Box3D does: `crate::Drops`).
+pub fn large_world(side: usize, balls: usize, settings: Settings) -> World {
+    let mut w = large_world_floor(side, settings);
+    for desc in large_world_balls(side, balls) {
         w.add_body(desc).expect("ball");
     }
     w

@@ -12,7 +12,7 @@
 
 use crate::{ball_joints, Engine, DT, SUBSTEPS};
 use boxddd::prelude::*;
-use contactlab::physics::{Iso, Shape, World as ClWorld};
+use contactlab::physics::{Body, BodyDesc, Iso, Shape, World as ClWorld};
 
 fn v(p: glam::Vec3) -> boxddd::Vec3 {
     boxddd::Vec3 { x: p.x, y: p.y, z: p.z }
@@ -42,48 +42,7 @@ impl Box3dUpstream {
         )?;
         let mut ids = Vec::new();
         for b in src.bodies() {
-            let def = foundation
-                .body_def_builder()
-                .body_type(if b.is_dynamic() { BodyType::Dynamic } else { BodyType::Static })
-                .position([b.pose.pos.x, b.pose.pos.y, b.pose.pos.z])
-                .rotation(q(b.pose.rot))
-                .linear_velocity(v(b.velocity))
-                .angular_velocity(v(b.angular_velocity))
-                .enable_sleep(false)
-                .bullet(b.bullet)
-                .build()?;
-            let id = world.create_body(def)?;
-            let density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
-            let sd = foundation
-                .shape_def_builder()
-                .density(density)
-                .friction(b.friction)
-                .restitution(b.restitution)
-                .build()?;
-            match &b.shape {
-                Shape::Sphere { radius } => {
-                    world.create_sphere_shape(id, &sd, &boxddd::Sphere::new(v(glam::Vec3::ZERO), *radius))?;
-                }
-                Shape::Capsule { radius, half_height } => {
-                    let (c1, c2) = (v(glam::Vec3::Y * -*half_height), v(glam::Vec3::Y * *half_height));
-                    world.create_capsule_shape(id, &sd, &boxddd::Capsule::new(c1, c2, *radius))?;
-                }
-                Shape::Box { half_extents: e, .. } => {
-                    world.create_hull_shape(id, &sd, &boxddd::BoxHull::new(e.x, e.y, e.z)?)?;
-                }
-                Shape::Hull(h) => {
-                    let pts: Vec<boxddd::Vec3> = h.vertices().iter().map(|p| v(*p)).collect();
-                    let hull = boxddd::Hull::from_points(&pts, pts.len().max(4) as i32)?;
-                    world.create_created_hull_shape(id, &sd, &hull)?;
-                }
-                Shape::Mesh(m) => {
-                    let verts: Vec<boxddd::Vec3> = m.vertices().iter().map(|p| v(*p)).collect();
-                    let idx: Vec<i32> = m.triangles().iter().flat_map(|t| t.map(|i| i as i32)).collect();
-                    let mesh = boxddd::MeshDataBuilder::new(verts, idx).identify_edges(true).build()?;
-                    world.create_mesh_shape(id, &sd, mesh, [1.0, 1.0, 1.0])?;
-                }
-            }
-            ids.push(id);
+            ids.push(Self::add_to(foundation, &mut world, b)?);
         }
         for (a, b, la, lb) in ball_joints(src) {
             let frame = |p: glam::Vec3| boxddd::Transform { p: v(p), q: boxddd::Quat::IDENTITY };
@@ -96,6 +55,48 @@ impl Box3dUpstream {
         let name = if workers > 1 { "box3d (C) mt" } else { "box3d (C)" };
         Ok(Self { world, ids, name })
     }
+
+    /// One body of a contactlab world, created in `world`.
+    fn add_to(foundation: &Foundation, world: &mut boxddd::World, b: &Body) -> boxddd::Result<boxddd::BodyId> {
+        let def = foundation
+            .body_def_builder()
+            .body_type(if b.is_dynamic() { BodyType::Dynamic } else { BodyType::Static })
+            .position([b.pose.pos.x, b.pose.pos.y, b.pose.pos.z])
+            .rotation(q(b.pose.rot))
+            .linear_velocity(v(b.velocity))
+            .angular_velocity(v(b.angular_velocity))
+            .enable_sleep(false)
+            .bullet(b.bullet)
+            .build()?;
+        let id = world.create_body(def)?;
+        let density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
+        let sd =
+            foundation.shape_def_builder().density(density).friction(b.friction).restitution(b.restitution).build()?;
+        match &b.shape {
+            Shape::Sphere { radius } => {
+                world.create_sphere_shape(id, &sd, &boxddd::Sphere::new(v(glam::Vec3::ZERO), *radius))?;
+            }
+            Shape::Capsule { radius, half_height } => {
+                let (c1, c2) = (v(glam::Vec3::Y * -*half_height), v(glam::Vec3::Y * *half_height));
+                world.create_capsule_shape(id, &sd, &boxddd::Capsule::new(c1, c2, *radius))?;
+            }
+            Shape::Box { half_extents: e, .. } => {
+                world.create_hull_shape(id, &sd, &boxddd::BoxHull::new(e.x, e.y, e.z)?)?;
+            }
+            Shape::Hull(h) => {
+                let pts: Vec<boxddd::Vec3> = h.vertices().iter().map(|p| v(*p)).collect();
+                let hull = boxddd::Hull::from_points(&pts, pts.len().max(4) as i32)?;
+                world.create_created_hull_shape(id, &sd, &hull)?;
+            }
+            Shape::Mesh(m) => {
+                let verts: Vec<boxddd::Vec3> = m.vertices().iter().map(|p| v(*p)).collect();
+                let idx: Vec<i32> = m.triangles().iter().flat_map(|t| t.map(|i| i as i32)).collect();
+                let mesh = boxddd::MeshDataBuilder::new(verts, idx).identify_edges(true).build()?;
+                world.create_mesh_shape(id, &sd, mesh, [1.0, 1.0, 1.0])?;
+            }
+        }
+        Ok(id)
+    }
 }
 
 impl Engine for Box3dUpstream {
@@ -104,6 +105,11 @@ impl Engine for Box3dUpstream {
     }
     fn step(&mut self) {
         self.world.step(DT, SUBSTEPS as i32).expect("box3d step");
+    }
+    fn add(&mut self, _: &BodyDesc, body: &Body) {
+        let foundation = Foundation::get().expect("the foundation the world was made with");
+        let id = Self::add_to(foundation, &mut self.world, body).expect("box3d body");
+        self.ids.push(id);
     }
     /// Box3D's `b3Profile` of the last step: its solver's stages (which run inside `solve`)
     /// and the stages around them, in the order the step runs them.

@@ -24,7 +24,7 @@ pub mod narrow;
 
 use contactlab::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
 use contactlab::physics::hull::builders::SplitMix64;
-use contactlab::physics::{Iso, JointKind, Settings, Shape, World, WORLD};
+use contactlab::physics::{Body, BodyDesc, Iso, JointKind, Settings, Shape, World, WORLD};
 use glam::{Quat, Vec3};
 
 /// Time step of every world run (s).
@@ -59,6 +59,9 @@ pub trait Engine {
     fn step(&mut self);
     /// Pose of every body, in the order of the contactlab world it mirrors.
     fn poses(&self) -> Vec<Iso>;
+    /// Adds a body while the world runs ([`Drops`]): `desc` as the scene gives it, `body`
+    /// as a contactlab world made it (what a peer mirrors: its mass, centred pose).
+    fn add(&mut self, desc: &BodyDesc, body: &Body);
     /// How the engine's own manifolds hold their touching points now, where it can say.
     fn touching_points(&self) -> Option<TouchingPoints> {
         None
@@ -140,6 +143,9 @@ impl Engine for ContactlabDefault {
     fn poses(&self) -> Vec<Iso> {
         self.0.bodies().iter().map(|b| b.pose).collect()
     }
+    fn add(&mut self, desc: &BodyDesc, _: &Body) {
+        self.0.add_body(desc.clone()).expect("a body the scene's own world took");
+    }
 }
 
 impl ContactlabDefault {
@@ -178,6 +184,9 @@ impl Engine for Contactlab {
     fn poses(&self) -> Vec<Iso> {
         self.0.bodies().iter().map(|b| b.pose).collect()
     }
+    fn add(&mut self, desc: &BodyDesc, _: &Body) {
+        self.0.add_body(desc.clone()).expect("a body the scene's own world took");
+    }
     fn touching_points(&self) -> Option<TouchingPoints> {
         let mut t = TouchingPoints::default();
         let mut at = Vec::with_capacity(4);
@@ -207,42 +216,11 @@ pub struct Rapier {
 impl Rapier {
     /// Mirror `src` body by body.
     pub fn mirror(src: &World) -> Self {
-        use rapier3d::prelude::{ColliderBuilder, PhysicsWorld, RigidBodyBuilder};
+        use rapier3d::prelude::PhysicsWorld;
         let mut world = PhysicsWorld { gravity: rv(src.gravity), ..Default::default() };
         world.integration_parameters.dt = DT;
         world.integration_parameters.num_solver_iterations = SUBSTEPS;
-        let mut handles = Vec::new();
-        for b in src.bodies() {
-            let q = b.pose.rot;
-            let pose = rapier3d::math::Pose::from_parts(
-                rv(b.pose.pos),
-                rapier3d::math::Rotation::from_xyzw(q.x, q.y, q.z, q.w),
-            );
-            let rb = if b.is_dynamic() { RigidBodyBuilder::dynamic() } else { RigidBodyBuilder::fixed() };
-            // Bullets get rapier's (hard) continuous collision.
-            let rb = rb.pose(pose).linvel(rv(b.velocity)).angvel(rv(b.angular_velocity)).can_sleep(false);
-            let h = world.bodies.insert(rb.ccd_enabled(b.bullet));
-            let density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
-            let col = match &b.shape {
-                Shape::Box { half_extents: e, .. } => ColliderBuilder::cuboid(e.x, e.y, e.z),
-                Shape::Hull(h) => {
-                    let pts: Vec<_> = h.vertices().iter().map(|v| rv(*v)).collect();
-                    ColliderBuilder::convex_hull(&pts).expect("rapier convex hull")
-                }
-                Shape::Sphere { radius } => ColliderBuilder::ball(*radius),
-                Shape::Capsule { radius, half_height } => ColliderBuilder::capsule_y(*half_height, *radius),
-                Shape::Mesh(m) => {
-                    ColliderBuilder::trimesh(m.vertices().iter().map(|v| rv(*v)).collect(), m.triangles().to_vec())
-                        .expect("rapier triangle mesh")
-                }
-            };
-            world.colliders.insert_with_parent(
-                col.density(density).friction(b.friction).restitution(b.restitution),
-                h,
-                &mut world.bodies,
-            );
-            handles.push(h);
-        }
+        let handles = src.bodies().iter().map(|b| Self::add_to(&mut world, b)).collect::<Vec<_>>();
         for (a, b, la, lb) in ball_joints(src) {
             let joint = rapier3d::prelude::SphericalJointBuilder::new()
                 .local_anchor1(rv(la))
@@ -256,6 +234,40 @@ impl Rapier {
             #[cfg(feature = "rapier-parallel")]
             pool: rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a one-thread rayon pool"),
         }
+    }
+}
+
+impl Rapier {
+    /// One body of a contactlab world, mirrored into `world`.
+    fn add_to(world: &mut rapier3d::pipeline::PhysicsWorld, b: &Body) -> rapier3d::dynamics::RigidBodyHandle {
+        use rapier3d::prelude::{ColliderBuilder, RigidBodyBuilder};
+        let q = b.pose.rot;
+        let pose =
+            rapier3d::math::Pose::from_parts(rv(b.pose.pos), rapier3d::math::Rotation::from_xyzw(q.x, q.y, q.z, q.w));
+        let rb = if b.is_dynamic() { RigidBodyBuilder::dynamic() } else { RigidBodyBuilder::fixed() };
+        // Bullets get rapier's (hard) continuous collision.
+        let rb = rb.pose(pose).linvel(rv(b.velocity)).angvel(rv(b.angular_velocity)).can_sleep(false);
+        let h = world.bodies.insert(rb.ccd_enabled(b.bullet));
+        let density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
+        let col = match &b.shape {
+            Shape::Box { half_extents: e, .. } => ColliderBuilder::cuboid(e.x, e.y, e.z),
+            Shape::Hull(h) => {
+                let pts: Vec<_> = h.vertices().iter().map(|v| rv(*v)).collect();
+                ColliderBuilder::convex_hull(&pts).expect("rapier convex hull")
+            }
+            Shape::Sphere { radius } => ColliderBuilder::ball(*radius),
+            Shape::Capsule { radius, half_height } => ColliderBuilder::capsule_y(*half_height, *radius),
+            Shape::Mesh(m) => {
+                ColliderBuilder::trimesh(m.vertices().iter().map(|v| rv(*v)).collect(), m.triangles().to_vec())
+                    .expect("rapier triangle mesh")
+            }
+        };
+        world.colliders.insert_with_parent(
+            col.density(density).friction(b.friction).restitution(b.restitution),
+            h,
+            &mut world.bodies,
+        );
+        h
     }
 }
 
@@ -295,6 +307,10 @@ impl Engine for Rapier {
                 Iso::new(Vec3::new(t.x, t.y, t.z), Quat::from_xyzw(r.x, r.y, r.z, r.w))
             })
             .collect()
+    }
+    fn add(&mut self, _: &BodyDesc, body: &Body) {
+        let h = Self::add_to(&mut self.world, body);
+        self.handles.push(h);
     }
     fn touching_points(&self) -> Option<TouchingPoints> {
         let mut t = TouchingPoints::default();
@@ -352,47 +368,12 @@ pub struct Box3d {
 impl Box3d {
     /// Mirror `src` body by body.
     pub fn mirror(src: &World) -> Self {
-        use box3d_rust::body::create_body;
-        use box3d_rust::geometry::{Capsule, Sphere};
-        use box3d_rust::shape::{create_capsule_shape, create_hull_shape, create_sphere_shape};
-        use box3d_rust::types::{default_body_def, default_shape_def, default_world_def, BodyType};
+        use box3d_rust::types::default_world_def;
         let mut def = default_world_def();
         def.gravity = bv(src.gravity);
         def.enable_sleep = false;
         let mut world = box3d_rust::world::World::new(&def);
-        let mut ids = Vec::new();
-        for b in src.bodies() {
-            let mut bd = default_body_def();
-            bd.type_ = if b.is_dynamic() { BodyType::Dynamic } else { BodyType::Static };
-            bd.position = bv(b.pose.pos);
-            bd.rotation = bq(b.pose.rot);
-            bd.linear_velocity = bv(b.velocity);
-            bd.angular_velocity = bv(b.angular_velocity);
-            bd.enable_sleep = false;
-            // box3d sweeps every fast body against static ones; bullets against all.
-            bd.is_bullet = b.bullet;
-            let id = create_body(&mut world, &bd);
-            let mut sd = default_shape_def();
-            sd.density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
-            sd.base_material.friction = b.friction;
-            sd.base_material.restitution = b.restitution;
-            match &b.shape {
-                Shape::Sphere { radius } => {
-                    create_sphere_shape(&mut world, id, &sd, &Sphere { center: bv(Vec3::ZERO), radius: *radius });
-                }
-                Shape::Capsule { radius, half_height } => {
-                    let (c1, c2) = (bv(Vec3::Y * -*half_height), bv(Vec3::Y * *half_height));
-                    create_capsule_shape(&mut world, id, &sd, &Capsule { center1: c1, center2: c2, radius: *radius });
-                }
-                Shape::Mesh(m) => {
-                    box3d_rust::shape::create_mesh_shape(&mut world, id, &sd, &box3d_mesh(m), bv(Vec3::ONE));
-                }
-                shape => {
-                    create_hull_shape(&mut world, id, &sd, &box3d_hull(shape));
-                }
-            }
-            ids.push(id);
-        }
+        let ids = src.bodies().iter().map(|b| Self::add_to(&mut world, b)).collect::<Vec<_>>();
         for (a, b, la, lb) in ball_joints(src) {
             use box3d_rust::joint::create_spherical_joint;
             let mut jd = box3d_rust::types::default_spherical_joint_def();
@@ -404,6 +385,44 @@ impl Box3d {
             create_spherical_joint(&mut world, &jd);
         }
         Self { world, ids }
+    }
+
+    /// One body of a contactlab world, mirrored into `world`.
+    fn add_to(world: &mut box3d_rust::world::World, b: &Body) -> box3d_rust::BodyId {
+        use box3d_rust::body::create_body;
+        use box3d_rust::geometry::{Capsule, Sphere};
+        use box3d_rust::shape::{create_capsule_shape, create_hull_shape, create_sphere_shape};
+        use box3d_rust::types::{default_body_def, default_shape_def, BodyType};
+        let mut bd = default_body_def();
+        bd.type_ = if b.is_dynamic() { BodyType::Dynamic } else { BodyType::Static };
+        bd.position = bv(b.pose.pos);
+        bd.rotation = bq(b.pose.rot);
+        bd.linear_velocity = bv(b.velocity);
+        bd.angular_velocity = bv(b.angular_velocity);
+        bd.enable_sleep = false;
+        // box3d sweeps every fast body against static ones; bullets against all.
+        bd.is_bullet = b.bullet;
+        let id = create_body(world, &bd);
+        let mut sd = default_shape_def();
+        sd.density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
+        sd.base_material.friction = b.friction;
+        sd.base_material.restitution = b.restitution;
+        match &b.shape {
+            Shape::Sphere { radius } => {
+                create_sphere_shape(world, id, &sd, &Sphere { center: bv(Vec3::ZERO), radius: *radius });
+            }
+            Shape::Capsule { radius, half_height } => {
+                let (c1, c2) = (bv(Vec3::Y * -*half_height), bv(Vec3::Y * *half_height));
+                create_capsule_shape(world, id, &sd, &Capsule { center1: c1, center2: c2, radius: *radius });
+            }
+            Shape::Mesh(m) => {
+                box3d_rust::shape::create_mesh_shape(world, id, &sd, &box3d_mesh(m), bv(Vec3::ONE));
+            }
+            shape => {
+                create_hull_shape(world, id, &sd, &box3d_hull(shape));
+            }
+        }
+        id
     }
 }
 
@@ -422,6 +441,10 @@ impl Engine for Box3d {
                 Iso::new(Vec3::new(t.p.x, t.p.y, t.p.z), Quat::from_xyzw(t.q.v.x, t.q.v.y, t.q.v.z, t.q.s))
             })
             .collect()
+    }
+    fn add(&mut self, _: &BodyDesc, body: &Body) {
+        let id = Self::add_to(&mut self.world, body);
+        self.ids.push(id);
     }
 }
 
@@ -582,12 +605,74 @@ pub fn depth_summary(mut depths: Vec<f32>) -> String {
     )
 }
 
+/// Bodies a world row adds while it runs, as Box3D's runner does (`StepLargeWorld` drops a
+/// ball every five steps): before step `every`, `2·every`, … (the first step being step 0)
+/// the next body of `bodies`, until there are none left. Every runner adds them inside its
+/// timing, as Box3D's runner does.
+pub struct Drops {
+    /// Steps between two drops.
+    pub every: usize,
+    /// The bodies, in the order they are dropped.
+    pub bodies: Vec<BodyDesc>,
+    /// The start world with every body dropped: each body as a contactlab world makes it
+    /// (what the peers mirror).
+    full: World,
+    /// The start world.
+    start: World,
+}
+
+impl Drops {
+    /// The drops of `bodies` into `start`, one every `every` steps.
+    pub fn new(start: &World, every: usize, bodies: Vec<BodyDesc>) -> Self {
+        let mut full = start.clone();
+        for d in &bodies {
+            full.add_body(d.clone()).expect("a dropped body");
+        }
+        Self { every: every.max(1), bodies, full, start: start.clone() }
+    }
+
+    /// The body to add before step `step` (0 for the first), as described and as made.
+    pub fn at(&self, step: usize) -> Option<(&BodyDesc, &Body)> {
+        if step == 0 || !step.is_multiple_of(self.every) {
+            return None;
+        }
+        let k = step / self.every - 1;
+        Some((self.bodies.get(k)?, &self.full.bodies()[self.start.bodies().len() + k]))
+    }
+
+    /// Adds `step`'s body, if any, to `engine`.
+    pub fn before_step(&self, engine: &mut dyn Engine, step: usize) {
+        if let Some((desc, body)) = self.at(step) {
+            engine.add(desc, body);
+        }
+    }
+
+    /// The start world with the bodies dropped in `steps` steps: what the poses after them
+    /// are judged against.
+    pub fn after(&self, steps: usize) -> World {
+        let dropped = (steps.saturating_sub(1) / self.every).min(self.bodies.len());
+        let mut w = self.start.clone();
+        for d in &self.bodies[..dropped] {
+            w.add_body(d.clone()).expect("a dropped body");
+        }
+        w
+    }
+}
+
+/// The bodies the row `name` drops while it runs (into [`stock_world`]'s world), where it
+/// drops any: large-world-N, Box3D's 100 balls, one every 5 steps.
+pub fn stock_drops(name: &str, start: &World) -> Option<Drops> {
+    let side = name.strip_prefix("large-world-")?.parse::<usize>().ok().filter(|&n| n > 0)?;
+    Some(Drops::new(start, 5, box3d_scenes::large_world_balls(side, 100)))
+}
+
 /// The stock world a row name stands for, built with `s`, or `None` for an unknown name:
 /// pyramid-210, pyramid-5050, pyramid-layers-L (L rows), hull-pile-640, box-pile-Nk (N
 /// thousand boxes), stack-N (a column of N unit cubes on the ground), joint-grid-N (N × N),
 /// barrage-N (N shots), heightfield-N (N bodies), and Box3D's own scenes: convex-pile-N (N/64
 /// layers of 8 × 8 hulls; its 5,120), many-pyramids-10780 (14 × 14 pyramids of 55 cubes) and
-/// large-world-N (N × N static slabs and 100 balls; its N is 1,000).
+/// large-world-N (N × N static slabs, its N is 1,000, onto which [`stock_drops`] drops 100
+/// balls).
 pub fn stock_world(name: &str, s: Settings) -> Option<World> {
     use contactlab::scene::stock::{barrage, box_pile, heightfield_pile, hull_pile, joint_grid, pyramid};
     let count = |prefix: &str| name.strip_prefix(prefix).and_then(|n| n.parse::<usize>().ok());
@@ -604,7 +689,7 @@ pub fn stock_world(name: &str, s: Settings) -> Option<World> {
         }
         _ if name.starts_with("barrage-") => barrage(count("barrage-")?, s),
         _ if name.starts_with("large-world-") => {
-            box3d_scenes::large_world(count("large-world-").filter(|&n| n > 0)?, 100, s)
+            box3d_scenes::large_world_floor(count("large-world-").filter(|&n| n > 0)?, s)
         }
         _ if name.starts_with("stack-") => {
             let n = count("stack-").filter(|&n| n > 0)?;

@@ -28,7 +28,7 @@ use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peers-run SCENE ENGINE STEPS [jitter=SEED] [hertz=HZ]  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | convex-pile-N (Box3D's convex pile, N/64 layers of 8×8 hulls) | many-pyramids-10780 (Box3D's) | large-world-N (Box3D's floor of N×N static slabs, 100 balls) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust | box3d-c (the upstream C library, one thread))";
+    let usage = "usage: peers-run SCENE ENGINE STEPS [jitter=SEED] [hertz=HZ]  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | convex-pile-N (Box3D's convex pile, N/64 layers of 8×8 hulls) | many-pyramids-10780 (Box3D's) | large-world-N (Box3D's floor of N×N static slabs, a ball dropped every 5 steps, 100 in all) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust | box3d-c (the upstream C library, one thread))";
     if let [mode, label, engine, n] = args.as_slice() {
         if mode == "narrow" {
             return narrow(label, engine, n);
@@ -67,6 +67,10 @@ fn main() -> ExitCode {
     if let Some(seed) = seed {
         contactlab_peers::jitter(&mut world, seed, 1e-3);
     }
+    // Bodies the scene drops while it runs (Box3D's large world), and the world with those
+    // dropped in these steps, which the poses at the end are judged against.
+    let drops = contactlab_peers::stock_drops(scene, &world);
+    let judge = drops.as_ref().map_or_else(|| world.clone(), |d| d.after(steps));
     // `contactlab@N`: contactlab on N threads (0: every core).
     let threads = engine.strip_prefix("contactlab@").map(|n| n.parse::<u32>());
     if let Some(Err(_)) = threads {
@@ -88,6 +92,9 @@ fn main() -> ExitCode {
         let (mut swept, mut queries, mut calls) = (0usize, 0usize, 0usize);
         for k in 1..=steps {
             let t = Instant::now();
+            if let Some((desc, _)) = drops.as_ref().and_then(|d| d.at(k - 1)) {
+                w.add_body(desc.clone()).expect("a dropped body");
+            }
             w.step(contactlab_peers::DT);
             stepping += t.elapsed();
             samples.take(k, &world, || w.bodies().iter().map(|b| b.pose).collect());
@@ -129,6 +136,7 @@ fn main() -> ExitCode {
             per(queries),
             per(calls)
         );
+        let world = judge;
         let last = world.bodies().len() - 1;
         let delta = w.bodies()[last].pose.pos - world.bodies()[last].pose.pos;
         let drift = delta.length();
@@ -172,13 +180,16 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let last = world.bodies().len() - 1;
-    let start = e.poses()[last].pos;
+    let last = judge.bodies().len() - 1;
+    let start = judge.bodies()[last].pose.pos;
     let mut stepping = std::time::Duration::ZERO;
     let mut samples = JointSamples::default();
     let mut stages: Vec<(&'static str, f64)> = Vec::new();
     for k in 1..=steps {
         let t = Instant::now();
+        if let Some(d) = &drops {
+            d.before_step(e.as_mut(), k - 1);
+        }
         e.step();
         stepping += t.elapsed();
         for (i, (name, ms)) in e.stage_ms().unwrap_or_default().into_iter().enumerate() {
@@ -198,25 +209,25 @@ fn main() -> ExitCode {
     eprintln!("  last body displacement {:?}", poses[last].pos - start);
     println!(
         "{scene} {engine}: {ms:.3} ms/step over {steps} steps, max penetration {:.4} m, last body moved {:.4} m",
-        max_penetration(&world, &poses),
+        max_penetration(&judge, &poses),
         (poses[last].pos - start).length()
     );
-    println!("  {}", depth_summary(pair_depths(&world, &poses)));
+    println!("  {}", depth_summary(pair_depths(&judge, &poses)));
     if let Some(t) = e.touching_points() {
         println!("  {t}");
     }
-    if let Some((max, mean)) = joint_error(&world, &poses) {
+    if let Some((max, mean)) = joint_error(&judge, &poses) {
         println!("  joint error max {max:.5} m, mean {mean:.5} m");
         samples.print();
     }
     if scene.starts_with("barrage-") {
-        println!("  {} bodies outside the room", contactlab_peers::escaped(&world, &poses));
+        println!("  {} bodies outside the room", contactlab_peers::escaped(&judge, &poses));
     }
     if scene.starts_with("heightfield-") {
         println!(
             "  {} bodies below the terrain; deepest vertex {:.4} m under it (straight down)",
-            contactlab_peers::below_terrain(&world, &poses),
-            contactlab_peers::deepest_vertex_below_terrain(&world, &poses)
+            contactlab_peers::below_terrain(&judge, &poses),
+            contactlab_peers::deepest_vertex_below_terrain(&judge, &poses)
         );
     }
     ExitCode::SUCCESS

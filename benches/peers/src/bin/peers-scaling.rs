@@ -20,7 +20,7 @@
 
 use contactlab::physics::{Stage, World};
 use contactlab_peers::boxddd::Box3dUpstream;
-use contactlab_peers::{contactlab_settings, max_penetration, Contactlab, Engine, Rapier, DT};
+use contactlab_peers::{contactlab_settings, max_penetration, Contactlab, Drops, Engine, Rapier, DT};
 use std::hash::{Hash, Hasher};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -48,6 +48,11 @@ fn main() -> ExitCode {
         eprintln!("unknown scene '{scene}'\n{usage}");
         return ExitCode::FAILURE;
     };
+    // Bodies the scene drops while it runs (Box3D's large world), added inside the timing;
+    // the poses at the end are judged against the world with them.
+    let drops = contactlab_peers::stock_drops(scene, &world);
+    let judge = drops.as_ref().map_or_else(|| world.clone(), |d| d.after(steps));
+    let drops = drops.as_ref();
 
     let mut rows = Vec::new();
     let mut reference: Option<u64> = None;
@@ -58,7 +63,10 @@ fn main() -> ExitCode {
         w.settings.threads = t;
         let mut stages = vec![0.0f64; Stage::ALL.len()];
         let start = Instant::now();
-        for _ in 0..steps {
+        for k in 0..steps {
+            if let Some((desc, _)) = drops.and_then(|d| d.at(k)) {
+                w.add_body(desc.clone()).expect("a dropped body");
+            }
             w.step(DT);
             for (s, ms) in stages.iter_mut().zip(w.profile.stage_ms) {
                 *s += f64::from(ms);
@@ -69,7 +77,7 @@ fn main() -> ExitCode {
         identical &= *reference.get_or_insert(hash) == hash;
         // The world's own pool, joined when it drops here (before the peers run).
         let used = w.threads();
-        let pen = max_penetration(&world, &Contactlab(w).poses());
+        let pen = max_penetration(&judge, &Contactlab(w).poses());
         let profile: Vec<String> = Stage::ALL
             .iter()
             .zip(&stages)
@@ -84,13 +92,13 @@ fn main() -> ExitCode {
         );
 
         let b3 = match Box3dUpstream::mirror(&world, t) {
-            Ok(e) => Some(time(scene, t, Box::new(e), steps, &world)),
+            Ok(e) => Some(time(scene, t, Box::new(e), steps, (drops, &judge))),
             Err(e) => {
                 eprintln!("{scene}: the upstream Box3D could not mirror this world: {e}");
                 None
             }
         };
-        let ra = rapier(&world, t).map(|e| time(scene, t, e, steps, &world));
+        let ra = rapier(&world, t).map(|e| time(scene, t, e, steps, (drops, &judge)));
         rows.push((t, cl, b3, ra));
     }
 
@@ -127,10 +135,20 @@ fn main() -> ExitCode {
     }
 }
 
-/// `e` stepped `steps` times: ms per step; prints one line with its penetration.
-fn time(scene: &str, threads: u32, mut e: Box<dyn Engine>, steps: usize, world: &World) -> f64 {
+/// `e` stepped `steps` times (with the scene's drops): ms per step; prints one line with its
+/// penetration, judged against `world` (the scene with the bodies dropped).
+fn time(
+    scene: &str,
+    threads: u32,
+    mut e: Box<dyn Engine>,
+    steps: usize,
+    (drops, world): (Option<&Drops>, &World),
+) -> f64 {
     let start = Instant::now();
-    for _ in 0..steps {
+    for k in 0..steps {
+        if let Some(d) = drops {
+            d.before_step(e.as_mut(), k);
+        }
         e.step();
     }
     let ms = start.elapsed().as_secs_f64() * 1e3 / steps as f64;
