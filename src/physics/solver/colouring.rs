@@ -45,7 +45,7 @@ pub const COLOURS: usize = 24;
 /// The colouring of one step's constraints; buffers reused between steps.
 #[derive(Clone, Debug, Default)]
 pub struct Colouring {
-    /// Per body, the colours it already uses (bit k: colour k).
+    /// Per body, the colours it already uses (bit k: colour k); all zero between colourings.
     used: Vec<u32>,
     /// Per constraint, what the greedy step reads of it ([`Ends`]), gathered on the threads
     /// first so that the step reads 12 bytes a constraint in order: the last colouring's.
@@ -208,7 +208,8 @@ impl Colouring {
             return;
         }
         std::mem::swap(&mut self.fresh, &mut self.ends);
-        self.used.clear();
+        // Every mask is zero between colourings (the end of this one clears them); new
+        // bodies' masks start at zero too.
         self.used.resize(bodies.len(), 0);
         self.key.clear();
         self.counts = [0; COLOURS + 1];
@@ -230,6 +231,16 @@ impl Colouring {
             self.key.push(key as u16);
             self.counts[chosen] += 1;
             start[key + 1] += 1;
+        }
+        // The masks back to zero for the next colouring: the manifolds' bodies' only where
+        // they are few against the bodies (a level of many static bodies with a few moving
+        // ones on it: no step that visits every body), else every mask at once.
+        if 4 * self.ends.len() < self.used.len() {
+            for e in &self.ends {
+                (self.used[e.a as usize], self.used[e.b as usize]) = (0, 0);
+            }
+        } else {
+            self.used.fill(0);
         }
         // Stable counting sort of the constraint indices by colour and, within a colour, by
         // point count and idle points.
