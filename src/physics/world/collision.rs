@@ -21,7 +21,8 @@
 //! ranks, and the update of a few moved bodies stay on the stepping thread. A static body's
 //! records are kept from step to step while nothing edits it and the margin, the step and
 //! the gravity stay the same: the per-body loop and the enlarged-box check then visit only
-//! the dynamic bodies, where those are fewer than half (`world/movers.rs`). Bodies added
+//! the dynamic bodies, where those are fewer than half (`world/movers.rs`); with sleeping
+//! on, the dynamic bodies but those that slept since their records were made. Bodies added
 //! since the last step (and no edit) get their records and enlarged boxes there, and join
 //! the grid's pairs as moved bodies do, without a rebuild where that pays.
 //!
@@ -196,31 +197,48 @@ impl World {
         // every body's, or, while the static bodies' records still hold (`world/movers.rs`),
         // the dynamic bodies' only.
         let n = self.bodies.len();
-        let inputs = StaticInputs::new(n, margin, dt, self.gravity, self.settings.path_test);
+        // Sleeping bodies keep their records too (`world/movers.rs`) where no stage of the
+        // step moves them.
+        let quiet = self.settings.sleeping
+            && self.settings.ccd != ContinuousMode::EarliestCollision
+            && self.methods.get(&self.settings).schedule() == Schedule::SoftStep;
+        let inputs = StaticInputs::new(n, margin, dt, self.gravity, self.settings.path_test, quiet);
         // Bodies added since the last step (and nothing edited): `old` is where they start.
         let grown = self.movers.grown_from(inputs, self.broad_dirty);
         let old = grown.unwrap_or(n);
         // Which bodies are dynamic changes only with an edit or a new body; new bodies only
         // extend the lists.
         let movers = &mut self.movers;
-        if let Some(old) = grown.filter(|&old| movers.statics_mask.len() == old) {
+        movers.woken.clear();
+        let grew = grown.filter(|&old| movers.statics_mask.len() == old).is_some();
+        if grew {
             let new = old as u32..n as u32;
             movers.dynamic.extend(new.clone().filter(|&i| self.bodies[i as usize].is_dynamic()));
             movers.statics_mask.extend(self.bodies[old..].iter().map(|b| !b.is_dynamic()));
-            movers.visit.clear();
-            movers.visit.extend(movers.dynamic.iter().copied().filter(|&i| i < old as u32));
-            movers.visit.extend(new);
         } else if self.broad_dirty || movers.statics.is_none_or(|s| s.count != n) {
             movers.dynamic.clear();
             movers.dynamic.extend((0..n as u32).filter(|&i| self.bodies[i as usize].is_dynamic()));
             movers.statics_mask.clear();
             movers.statics_mask.extend(self.bodies.iter().map(|b| !b.is_dynamic()));
         }
-        movers.grew = grown.is_some() && movers.statics_mask.len() == n;
-        let statics_hold = (movers.grew || movers.statics_hold(inputs, self.broad_dirty))
-            && Movers::few(movers.visited(), n)
-            && self.boxes.len() == old
-            && self.turns.len() == old;
+        let holds = grew || movers.statics_hold(inputs, self.broad_dirty);
+        // The bodies to visit, where bodies were added or sleeping ones keep their records:
+        // the dynamic ones but those asleep now and when their records were last computed,
+        // and the new ones.
+        movers.listed = holds && (grew || quiet);
+        if movers.listed {
+            let (bodies, seen) = (&self.bodies, &movers.seen_asleep);
+            let still = |i: u32| quiet && bodies[i as usize].asleep && seen.get(i as usize) == Some(&true);
+            movers.visit.clear();
+            let before = movers.dynamic.iter().copied().take_while(|&i| i < old as u32);
+            movers.visit.extend(before.filter(|&i| !still(i)));
+            movers.visit.extend(old as u32..n as u32);
+        }
+        if quiet {
+            movers.seen_asleep.resize(n, false);
+        }
+        let statics_hold =
+            holds && Movers::few(movers.visited(), n) && self.boxes.len() == old && self.turns.len() == old;
         self.motions.resize(n, Motion::default());
         self.aabbs.resize(n, Aabb::new(Vec3::ZERO, Vec3::ZERO));
         self.boxes.resize(n, [Vec3A::ZERO; 2]);
@@ -233,15 +251,23 @@ impl World {
                 Shared::new(&mut self.turns),
                 &self.bodies,
             );
+            // Each visited body's sleep at its records (`Movers::seen_asleep`), kept where
+            // sleeping bodies keep their records.
+            let seen = Shared::new(&mut self.movers.seen_asleep);
+            let (visit, workers) =
+                (if self.movers.listed { &self.movers.visit } else { &self.movers.dynamic }, &self.workers);
             if statics_hold {
-                let visit = self.movers.visited();
-                self.workers.for_blocks(visit.len(), MIN_BODIES, |_, r| {
+                workers.for_blocks(visit.len(), MIN_BODIES, |_, r| {
                     for &i in &visit[r] {
                         let i = i as usize;
                         // SAFETY: each body is in one block only (the list has no repeats).
                         let (m, out, lanes, turn) =
                             unsafe { (motions.get_mut(i), aabbs.get_mut(i), boxes.get_mut(i), turns.get_mut(i)) };
                         record((m, out, lanes, turn), &bodies[i], dt, margin);
+                        if quiet {
+                            // SAFETY: as above.
+                            unsafe { *seen.get_mut(i) = bodies[i].asleep };
+                        }
                     }
                 });
             } else {
@@ -256,8 +282,14 @@ impl World {
                         )
                     };
                     let records = motions.iter_mut().zip(aabbs).zip(boxes).zip(turns);
-                    for ((((m, out), lanes), turn), b) in records.zip(&bodies[r]) {
+                    for ((((m, out), lanes), turn), b) in records.zip(&bodies[r.clone()]) {
                         record((m, out, lanes, turn), b, dt, margin);
+                    }
+                    if quiet {
+                        // SAFETY: each block owns its bodies' flags.
+                        for (s, b) in unsafe { seen.range_mut(r.clone()) }.iter_mut().zip(&bodies[r]) {
+                            *s = b.asleep;
+                        }
                     }
                 });
             }
@@ -298,10 +330,11 @@ impl World {
         } else {
             let spheres = !self.fat_spheres.is_empty();
             if statics_hold {
-                // A static body whose records still hold stays inside the enlarged box and
-                // sphere made from them (with these inputs) since they were last checked.
-                let dynamic = &self.movers.dynamic;
-                for &i in &dynamic[..dynamic.partition_point(|&i| (i as usize) < old)] {
+                // A static (or still sleeping) body whose records still hold stays inside the
+                // enlarged box and sphere made from them (with these inputs) since they were
+                // last checked.
+                let visit = self.movers.visited();
+                for &i in &visit[..visit.partition_point(|&i| (i as usize) < old)] {
                     let i = i as usize;
                     let (f, t, m) = (&mut self.fat[i], &self.aabbs[i], &self.motions[i]);
                     if !f.contains(t) || (spheres && !m.inside(self.fat_spheres[i], dt, slack)) {

@@ -157,9 +157,9 @@ impl World {
     /// End of a step (after `step_count` has advanced): one check per body. Where the
     /// static bodies' records held through a soft step (`world/movers.rs`: nothing edited
     /// them, and no stage of that step writes a static body; the one-pass methods' position
-    /// moves and the earliest-collision mode's cuts reach every body), only the dynamic
-    /// bodies are checked: a static body is as finite as when the check after its last edit
-    /// found it.
+    /// moves and the earliest-collision mode's cuts reach every body), only the bodies the
+    /// step visited and those it woke are checked: a static body, or one asleep all step, is
+    /// as finite as when the check after its last edit or its last move found it.
     pub(super) fn contain_after_step(&mut self) {
         let soft = self.methods.get(&self.settings).schedule() == Schedule::SoftStep
             && self.settings.ccd != ContinuousMode::EarliestCollision;
@@ -175,12 +175,13 @@ impl World {
         let bad = std::sync::atomic::AtomicBool::new(false);
         let bodies = &self.bodies;
         if only_dynamic {
-            let visit = self.movers.visited();
-            self.workers.for_blocks(visit.len(), MIN_BODIES, |_, r| {
-                if visit[r].iter().map(|&i| nonfinite_sum(&bodies[i as usize])).sum::<f32>() != 0.0 {
-                    bad.store(true, std::sync::atomic::Ordering::Relaxed);
-                }
-            });
+            for visit in [self.movers.visited(), &self.movers.woken] {
+                self.workers.for_blocks(visit.len(), MIN_BODIES, |_, r| {
+                    if visit[r].iter().map(|&i| nonfinite_sum(&bodies[i as usize])).sum::<f32>() != 0.0 {
+                        bad.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                });
+            }
         } else {
             self.workers.for_blocks(bodies.len(), MIN_BODIES, |_, r| {
                 if bodies[r].iter().map(nonfinite_sum).sum::<f32>() != 0.0 {

@@ -120,6 +120,8 @@ impl World {
                 b.asleep = false;
                 b.sleep_time = 0.0;
                 b.velocity += gravity_dv;
+                // Its records were kept asleep: the prepare stage makes its solver record.
+                self.movers.woken.push(i as u32);
             }
         }
     }

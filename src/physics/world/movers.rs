@@ -15,6 +15,12 @@
 //!   last step (and nothing else changed: [`Movers::grown_from`]) extend the lists; in the
 //!   step that takes them in, the stages visit the dynamic bodies and every new one
 //!   ([`Movers::visited`]), and the broad phase adds them to its grid's pairs in place.
+//!   With sleeping on (and the soft step, without the earliest-collision mode:
+//!   [`StaticInputs::quiet`]) a sleeping body keeps its records the same way: while it is
+//!   asleep nothing moves it, and its records read only its pose, so a body asleep now and
+//!   when its records were last computed ([`Movers::seen_asleep`]) is left out of the
+//!   visited list; one woken after the broad phase ([`Movers::woken`]) gets its solver
+//!   record and its finiteness check beside it.
 //! - [`Movers::active`], the bodies the solver moves this step (dynamic and awake: a
 //!   positive inverse mass in the solver state), filled by the prepare stage. The
 //!   integration loops, the continuous stage's test of who moved far and the sleep timers
@@ -30,9 +36,11 @@
 //! Limits: an edit makes the next step visit every body and rebuild the broad phase's grid
 //! (a world of many static bodies edited every few steps pays that each time), and so does
 //! a new body the grid cannot take in place (one larger than its cells, or more new and
-//! moved bodies than an update pays for); sleeping bodies are still visited by the broad phase, the islands and the
-//! narrow phase's pair list; a static body's solver record is kept as prepared, and no
-//! stage writes it except by adding impulses times its zero inverse mass (a non-finite
+//! moved bodies than an update pays for); sleeping bodies' pairs are still visited by the
+//! broad phase's pair filter, the narrow phase, the prepare stage's constraints and the
+//! islands (a 5,000-box pile asleep still costs most of a millisecond a step:
+//! docs/BENCHMARKS.md); a static or sleeping body's solver record is kept as prepared, and
+//! no stage writes it except by adding impulses times its zero inverse mass (a non-finite
 //! impulse would leave it non-finite until the next edit: the dynamic body it touches is
 //! frozen then, which counts as one).
 
@@ -48,16 +56,20 @@ pub(super) struct StaticInputs {
     pub(super) gravity: [u32; 3],
     /// `Settings::path_test` (whether the enlarged spheres are kept).
     pub(super) path_test: bool,
+    /// Sleeping bodies keep their records too ([`Movers::seen_asleep`]): sleeping on, with
+    /// the soft step and without the earliest-collision mode (whose cuts move every body).
+    pub(super) quiet: bool,
 }
 
 impl StaticInputs {
-    pub(super) fn new(count: usize, margin: f32, dt: f32, gravity: glam::Vec3, path_test: bool) -> Self {
+    pub(super) fn new(count: usize, margin: f32, dt: f32, gravity: glam::Vec3, path_test: bool, quiet: bool) -> Self {
         Self {
             count,
             margin: margin.to_bits(),
             dt: dt.to_bits(),
             gravity: gravity.to_array().map(f32::to_bits),
             path_test,
+            quiet,
         }
     }
 }
@@ -86,10 +98,19 @@ pub(super) struct Movers {
     /// but for `SolverBody::touching`, which nothing reads for a body the solver does not
     /// move).
     pub(super) steady: bool,
-    /// Bodies were added since the last step, and nothing else changed: `visit` holds the
-    /// dynamic bodies that were there before and every new one, in index order.
-    pub(super) grew: bool,
+    /// This step visits `visit`: the dynamic bodies that were there before but for the
+    /// sleeping ones whose records hold, and every new one, in index order (where bodies
+    /// were added, or sleeping bodies keep their records: [`StaticInputs::quiet`]).
+    pub(super) listed: bool,
     pub(super) visit: Vec<u32>,
+    /// Per body, whether it was asleep when its records were last computed (kept while
+    /// [`StaticInputs::quiet`]). A body asleep then and now has not moved since (no stage
+    /// of the soft step moves a sleeping body, and waking or editing one shows), so its
+    /// records, which read only its pose while it sleeps, still hold.
+    pub(super) seen_asleep: Vec<bool>,
+    /// The sleeping bodies this step woke after its broad phase (`World::wake_touched`), in
+    /// index order: the prepare stage and the finiteness check visit them beside `visit`.
+    pub(super) woken: Vec<u32>,
 }
 
 impl Movers {
@@ -108,10 +129,10 @@ impl Movers {
         (last.count < inputs.count && StaticInputs { count: inputs.count, ..last } == inputs).then_some(last.count)
     }
 
-    /// The bodies whose records a steady step computes: the dynamic ones, and where bodies
-    /// were added, every new one.
+    /// The bodies whose records a steady step computes: the dynamic ones (but for the
+    /// sleeping ones whose records hold), and where bodies were added, every new one.
     pub(super) fn visited(&self) -> &[u32] {
-        if self.grew {
+        if self.listed {
             &self.visit
         } else {
             &self.dynamic

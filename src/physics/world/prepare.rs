@@ -7,9 +7,10 @@
 //! method's schedule: every method bounces to it.
 //!
 //! Bodies and contacts are prepared independently, shared out between the world's worker
-//! threads: the result is the same at any thread count. A static body's solver record is
-//! kept from the last step while the broad phase kept its records (`world/movers.rs`), and
-//! the list of the bodies the solver moves is gathered here for the integration.
+//! threads: the result is the same at any thread count. A static (or still sleeping) body's
+//! solver record is kept from the last step while the broad phase kept its records
+//! (`world/movers.rs`), and the list of the bodies the solver moves is gathered here for
+//! the integration.
 //!
 //! Materials: a pair's friction is the geometric mean `√(μa·μb)` and its restitution the
 //! maximum `max(ea, eb)` (Box2D's rules), unless a [`super::PairMaterial`] override names
@@ -64,14 +65,16 @@ impl World {
                 // The static bodies' records are as the last step left them, which is what
                 // they would be made again (`world/movers.rs`): the dynamic and the new
                 // bodies' only.
-                let visit = self.movers.visited();
-                self.workers.for_blocks(visit.len(), MIN_BODIES, |_, r| {
-                    for &i in &visit[r] {
-                        let i = i as usize;
-                        // SAFETY: each body is in one block only (the list has no repeats).
-                        unsafe { (*out.get_mut(i), *poses.get_mut(i)) = (solver_body(&bodies[i]), bodies[i].pose) };
-                    }
-                });
+                // (And the sleeping bodies woken since the broad phase: `Movers::woken`.)
+                for visit in [self.movers.visited(), &self.movers.woken] {
+                    self.workers.for_blocks(visit.len(), MIN_BODIES, |_, r| {
+                        for &i in &visit[r] {
+                            let i = i as usize;
+                            // SAFETY: each body is in one block only (the list has no repeats).
+                            unsafe { (*out.get_mut(i), *poses.get_mut(i)) = (solver_body(&bodies[i]), bodies[i].pose) };
+                        }
+                    });
+                }
             } else {
                 self.workers.for_blocks(n, MIN_BODIES, |_, r| {
                     // SAFETY: each block owns its bodies' records.

@@ -98,7 +98,8 @@ pub struct Profile {
     /// Threads the step ran on.
     pub threads: usize,
     /// Bodies the broad phase's per-body loop visited: every body, or only the dynamic ones
-    /// while the static bodies' records held (`world/movers.rs`).
+    /// (but those still asleep) and the new ones while the static bodies' records held
+    /// (`world/movers.rs`).
     pub visited: usize,
     /// The broad phase built its grid afresh this step (a first step, an edit, or more moved
     /// or new bodies than an update in place pays for), rather than keeping or updating it.
