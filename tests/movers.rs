@@ -224,3 +224,40 @@ fn bodies_added_while_it_runs_give_the_same_steps() {
         assert!(b.pose.pos.y > 0.1 && b.pose.pos.y < 3.5, "{} at {:?}", b.name, b.pose.pos);
     }
 }
+
+#[test]
+fn a_sleeping_body_on_a_static_level_wakes_when_struck() {
+    // The thrown bodies fall asleep on the slabs (the islands are found over the dynamic
+    // bodies only); a ball dropped onto a sleeping cube wakes it, and the cube then comes
+    // to rest and sleeps again.
+    let settings = Settings { sleeping: true, ..Default::default() };
+    let mut w = slab_world(40, settings);
+    for _ in 0..420 {
+        w.step(1.0 / 60.0);
+    }
+    let (cube, at) = w
+        .bodies()
+        .iter()
+        .enumerate()
+        .find(|(_, b)| b.asleep && b.name.starts_with("thrown") && matches!(b.shape, Shape::Box { .. }))
+        .map(|(i, b)| (i, b.pose.pos))
+        .expect("a sleeping thrown cube");
+    let ball = BodyDesc::new("striker", Shape::Sphere { radius: 0.2 }, at + Vec3::new(0.05, 0.8, 0.0))
+        .with_velocity(Vec3::new(0.0, -3.0, 0.0));
+    w.add_body(ball).expect("a striker");
+    let mut woke = None;
+    for step in 0..30 {
+        w.step(1.0 / 60.0);
+        if !w.bodies()[cube].asleep {
+            woke = Some(step);
+            break;
+        }
+    }
+    assert!(woke.is_some(), "the struck cube never woke");
+    for _ in 0..600 {
+        w.step(1.0 / 60.0);
+    }
+    let c = &w.bodies()[cube];
+    assert!(c.asleep, "the cube did not fall asleep again (v = {:?})", c.velocity);
+    assert!((c.pose.pos.y - 0.25).abs() < 2e-3, "the cube rests at y = {}", c.pose.pos.y);
+}

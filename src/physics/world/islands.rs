@@ -14,10 +14,12 @@
 //! sleep, and the others wake.
 //!
 //! Each body's rest timer is updated in blocks of bodies on the world's threads; the
-//! union–find and the waking and sleeping run on the stepping thread.
+//! union–find and the waking and sleeping run on the stepping thread, over the step's list
+//! of dynamic bodies (`world/movers.rs`), so a level of static bodies is not read.
 //!
-//! Limits: islands are rebuilt every step from the contacts (no persistent island graph);
-//! a body touching only static bodies is an island of its own.
+//! Limits: islands are rebuilt every step from the contacts (no persistent island graph),
+//! and the forest is reset over every body; a body touching only static bodies is an island
+//! of its own.
 
 use super::{World, MIN_BODIES};
 use crate::physics::body::Body;
@@ -86,12 +88,14 @@ impl World {
     /// `gravity_dv`: the velocity this step's gravity already gave the awake bodies (the
     /// one-pass methods add it before detection), given to each woken body too.
     ///
-    /// Costs one scan of the compact per-body motions when nothing sleeps, one more of the
-    /// touching contacts and the joints when something does, and the islands only when a
-    /// moving body touches a sleeping one; allocates nothing once the island buffers have
-    /// grown.
+    /// Costs one scan of the dynamic bodies' compact motions when nothing sleeps, one more
+    /// of the touching contacts and the joints when something does, and the islands only
+    /// when a moving body touches a sleeping one; allocates nothing once the island buffers
+    /// have grown.
     pub(super) fn wake_touched(&mut self, gravity_dv: Vec3) {
-        if !self.settings.sleeping || !self.motions.iter().any(|m| m.sleeping) {
+        // (Only a dynamic body sleeps: the step's list of them, `world/movers.rs`.)
+        let motions = &self.motions;
+        if !self.settings.sleeping || !self.movers.dynamic.iter().any(|&i| motions[i as usize].sleeping) {
             return;
         }
         let (motions, contacts) = (&self.motions, &self.contacts);
@@ -109,8 +113,8 @@ impl World {
             return;
         }
         self.find_moving_islands();
-        let n = self.bodies.len();
-        for i in 0..n {
+        for k in 0..self.movers.dynamic.len() {
+            let i = self.movers.dynamic[k] as usize;
             if !self.motions[i].sleeping {
                 continue;
             }
@@ -150,10 +154,12 @@ impl World {
         self.island_moving.clear();
         self.island_moving.resize(n, false);
         let rest = self.settings.sleep_time;
-        for i in 0..n {
-            let b = &self.bodies[i];
-            if b.is_dynamic() && !b.asleep && b.sleep_time < rest {
-                let r = Self::find(&mut self.island_parent, i as u32);
+        // The step's dynamic bodies, in index order (`world/movers.rs`): a level of static
+        // bodies is not read.
+        for &i in &self.movers.dynamic {
+            let b = &self.bodies[i as usize];
+            if !b.asleep && b.sleep_time < rest {
+                let r = Self::find(&mut self.island_parent, i);
                 self.island_moving[r as usize] = true;
             }
         }
@@ -193,11 +199,8 @@ impl World {
             return;
         }
         self.find_moving_islands();
-        let n = self.bodies.len();
-        for i in 0..n {
-            if !self.bodies[i].is_dynamic() {
-                continue;
-            }
+        for k in 0..self.movers.dynamic.len() {
+            let i = self.movers.dynamic[k] as usize;
             let r = Self::find(&mut self.island_parent, i as u32);
             let b = &mut self.bodies[i];
             if self.island_moving[r as usize] {
