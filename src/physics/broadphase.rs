@@ -224,12 +224,12 @@ impl BroadPhase {
         // body's extent, then its cell and bucket, in blocks of bodies on the threads.
         self.extent.resize(n, 0.0);
         {
-            let extent = Shared::new(&mut self.extent);
+            let extents = Shared::new(&mut self.extent);
             workers.for_blocks(n, MIN_BODIES, |_, r| {
                 // SAFETY: each block owns its bodies' extents.
-                let out = unsafe { extent.range_mut(r.clone()) };
+                let out = unsafe { extents.range_mut(r.clone()) };
                 for (e, b) in out.iter_mut().zip(&aabbs[r]) {
-                    *e = (b.max - b.min).max_element();
+                    *e = extent(b);
                 }
             });
         }
@@ -260,12 +260,12 @@ impl BroadPhase {
         self.cell.resize(n, [0; 3]);
         self.bucket_of.resize(n, 0);
         {
-            let (cell, bucket_of, extent) =
+            let (cell, bucket_of, extents) =
                 (Shared::new(&mut self.cell), Shared::new(&mut self.bucket_of), &self.extent);
             workers.for_blocks(n, MIN_BODIES, |_, r| {
                 // SAFETY: each block owns its bodies' cells and buckets.
                 let (cell, bucket_of) = unsafe { (cell.range_mut(r.clone()), bucket_of.range_mut(r.clone())) };
-                for (((c, k), b), &e) in cell.iter_mut().zip(bucket_of).zip(&aabbs[r.clone()]).zip(&extent[r]) {
+                for (((c, k), b), &e) in cell.iter_mut().zip(bucket_of).zip(&aabbs[r.clone()]).zip(&extents[r]) {
                     let f = (b.min * inv).floor();
                     *c = [f.x as i32, f.y as i32, f.z as i32];
                     *k = if e <= limit { bucket(*c, bits) as u32 } else { u32::MAX };
@@ -461,10 +461,8 @@ impl BroadPhase {
             return false;
         }
         let inv = 1.0 / cell_size;
-        let extent = |m: usize| match self.extent.get(m) {
-            Some(&e) if m < built => e,
-            _ => (aabbs[m].max - aabbs[m].min).max_element(),
-        };
+        // A filed body's extent as the last build found it; a new one's as a build would.
+        let extent_of = |m: usize| if m < built { self.extent[m] } else { extent(&aabbs[m]) };
         let (mut newly, mut added) = (0, 0);
         for &m in moved {
             let b = &aabbs[m as usize];
@@ -472,7 +470,7 @@ impl BroadPhase {
             newly += usize::from(m as usize >= built || !self.stale[m as usize]);
             // Also refuses NaN boxes (a full build files them as large).
             let spans = ((b.max * inv).floor() - (b.min * inv).floor()).max_element();
-            if !(extent(m as usize) <= limit && spans < (MOST_CELLS - 1) as f32) {
+            if !(extent_of(m as usize) <= limit && spans < (MOST_CELLS - 1) as f32) {
                 return false;
             }
         }
@@ -483,8 +481,7 @@ impl BroadPhase {
         if n > built {
             // The new bodies' extents, as a full build would have filed them (each is in
             // `moved`, so marked stale below).
-            self.extent.truncate(built);
-            self.extent.extend(aabbs[built..].iter().map(|b| (b.max - b.min).max_element()));
+            self.extent.extend(aabbs[built..].iter().map(extent));
             self.stale.resize(n, false);
             self.moving.resize(n, false);
             self.built = Some((n, cell_size, bits, limit));
@@ -597,6 +594,13 @@ fn passive_behind(
         behind(start[k] as usize, start[k + 1] as usize);
     }
     keys
+}
+
+/// The largest side of box `b`: what a body is filed by (in the grid, or among the large
+/// bodies).
+#[inline]
+fn extent(b: &Aabb) -> f32 {
+    (b.max - b.min).max_element()
 }
 
 /// Pushes the key `a << 32 | b` of the pair {i, j} (a < b) unless it is a body with itself

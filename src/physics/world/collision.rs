@@ -199,9 +199,7 @@ impl World {
         let n = self.bodies.len();
         // Sleeping bodies keep their records too (`world/movers.rs`) where no stage of the
         // step moves them.
-        let quiet = self.settings.sleeping
-            && self.settings.ccd != ContinuousMode::EarliestCollision
-            && self.methods.get(&self.settings).schedule() == Schedule::SoftStep;
+        let quiet = self.settings.sleeping && self.moves_only_solved();
         let inputs = StaticInputs::new(n, margin, dt, self.gravity, self.settings.path_test, quiet);
         // Bodies added since the last step (and nothing edited): `old` is where they start.
         let grown = self.movers.grown_from(inputs, self.broad_dirty);
@@ -252,12 +250,12 @@ impl World {
                 &self.bodies,
             );
             // Each visited body's sleep at its records (`Movers::seen_asleep`), kept where
-            // sleeping bodies keep their records.
-            let seen = Shared::new(&mut self.movers.seen_asleep);
-            let (visit, workers) =
-                (if self.movers.listed { &self.movers.visit } else { &self.movers.dynamic }, &self.workers);
+            // sleeping bodies keep their records (taken out while the lists are read).
+            let mut seen_asleep = std::mem::take(&mut self.movers.seen_asleep);
+            let seen = Shared::new(&mut seen_asleep);
             if statics_hold {
-                workers.for_blocks(visit.len(), MIN_BODIES, |_, r| {
+                let visit = self.movers.visited();
+                self.workers.for_blocks(visit.len(), MIN_BODIES, |_, r| {
                     for &i in &visit[r] {
                         let i = i as usize;
                         // SAFETY: each body is in one block only (the list has no repeats).
@@ -293,6 +291,7 @@ impl World {
                     }
                 });
             }
+            self.movers.seen_asleep = seen_asleep;
         }
         self.movers.statics = Some(inputs);
         self.movers.steady = statics_hold;

@@ -161,9 +161,7 @@ impl World {
     /// step visited and those it woke are checked: a static body, or one asleep all step, is
     /// as finite as when the check after its last edit or its last move found it.
     pub(super) fn contain_after_step(&mut self) {
-        let soft = self.methods.get(&self.settings).schedule() == Schedule::SoftStep
-            && self.settings.ccd != ContinuousMode::EarliestCollision;
-        let only_dynamic = soft && self.movers.steady;
+        let only_dynamic = self.moves_only_solved() && self.movers.steady;
         self.contain(None, self.step_count, only_dynamic);
     }
 
@@ -175,7 +173,7 @@ impl World {
         let bad = std::sync::atomic::AtomicBool::new(false);
         let bodies = &self.bodies;
         if only_dynamic {
-            for visit in [self.movers.visited(), &self.movers.woken] {
+            for visit in self.movers.visited_and_woken() {
                 self.workers.for_blocks(visit.len(), MIN_BODIES, |_, r| {
                     if visit[r].iter().map(|&i| nonfinite_sum(&bodies[i as usize])).sum::<f32>() != 0.0 {
                         bad.store(true, std::sync::atomic::Ordering::Relaxed);

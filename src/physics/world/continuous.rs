@@ -276,13 +276,8 @@ impl World {
                     *m = mark(i as usize);
                 }
             });
-            for (m, &i) in scratch.mark[..active.len()].iter().zip(active) {
-                match m {
-                    Mark::Still => {}
-                    Mark::Fast => scratch.fast.push(i),
-                    Mark::Bullet => scratch.bullets.push(i),
-                }
-            }
+            let ContinuousScratch { mark, fast, bullets, .. } = &mut scratch;
+            list_marked(mark[..active.len()].iter().zip(active.iter().copied()), fast, bullets);
         } else {
             scratch.mark.resize(n, Mark::Still);
             let marks = Shared::new(&mut scratch.mark[..n]);
@@ -293,13 +288,8 @@ impl World {
                     *m = sweep_mark(b, p0, any_frozen && containment.is_frozen(i as u32));
                 }
             });
-            for (i, m) in scratch.mark[..n].iter().enumerate() {
-                match m {
-                    Mark::Still => {}
-                    Mark::Fast => scratch.fast.push(i as u32),
-                    Mark::Bullet => scratch.bullets.push(i as u32),
-                }
-            }
+            let ContinuousScratch { mark, fast, bullets, .. } = &mut scratch;
+            list_marked(mark[..n].iter().zip(0..n as u32), fast, bullets);
         }
         self.continuous.candidates += (scratch.fast.len() + scratch.bullets.len()) as u32;
         if !scratch.fast.is_empty() || !scratch.bullets.is_empty() {
@@ -534,6 +524,18 @@ struct Target<'a> {
     j: u32,
     shape: &'a Shape,
     pose: &'a Iso,
+}
+
+/// The bodies of `marks` (each mark with its body) that are swept, in the order given: the
+/// fast ones into `fast`, the bullets into `bullets`.
+fn list_marked<'a>(marks: impl Iterator<Item = (&'a Mark, u32)>, fast: &mut Vec<u32>, bullets: &mut Vec<u32>) {
+    for (m, i) in marks {
+        match m {
+            Mark::Still => {}
+            Mark::Fast => fast.push(i),
+            Mark::Bullet => bullets.push(i),
+        }
+    }
 }
 
 /// Whether body `b`, which began the step at `p0`, is swept (`frozen`: it is frozen): a

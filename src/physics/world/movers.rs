@@ -44,6 +44,20 @@
 //! impulse would leave it non-finite until the next edit: the dynamic body it touches is
 //! frozen then, which counts as one).
 
+use super::World;
+use crate::physics::solver::{ContinuousMode, Schedule};
+
+impl World {
+    /// Whether this step moves no body but those the solver moves: the soft step without
+    /// the earliest-collision mode (the one-pass methods' position moves and the earliest
+    /// mode's cuts reach every body). Only then may a sleeping body keep its records
+    /// ([`StaticInputs::quiet`]), and the check after the step skip the static ones.
+    pub(super) fn moves_only_solved(&self) -> bool {
+        self.settings.ccd != ContinuousMode::EarliestCollision
+            && self.methods.get_ref(&self.settings).schedule() == Schedule::SoftStep
+    }
+}
+
 /// The inputs a static body's broad-phase records are computed from, besides the body
 /// itself (as bits, so that the comparison is exact).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,6 +151,12 @@ impl Movers {
         } else {
             &self.dynamic
         }
+    }
+
+    /// The bodies a steady step's solver records and finiteness check visit: those the
+    /// broad phase visited, then the sleeping ones woken since.
+    pub(super) fn visited_and_woken(&self) -> [&[u32]; 2] {
+        [self.visited(), &self.woken]
     }
 
     /// Whether a loop over `list` instead of over all `n` bodies pays: it holds fewer than

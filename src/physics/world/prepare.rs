@@ -66,7 +66,7 @@ impl World {
                 // they would be made again (`world/movers.rs`): the dynamic and the new
                 // bodies' only.
                 // (And the sleeping bodies woken since the broad phase: `Movers::woken`.)
-                for visit in [self.movers.visited(), &self.movers.woken] {
+                for visit in self.movers.visited_and_woken() {
                     self.workers.for_blocks(visit.len(), MIN_BODIES, |_, r| {
                         for &i in &visit[r] {
                             let i = i as usize;
