@@ -647,6 +647,13 @@ impl Drops {
         }
     }
 
+    /// Adds `step`'s body, if any, to the contactlab world `w`, as the scene describes it.
+    pub fn before_world_step(&self, w: &mut World, step: usize) {
+        if let Some((desc, _)) = self.at(step) {
+            w.add_body(desc.clone()).expect("a dropped body");
+        }
+    }
+
     /// The start world with the bodies dropped in `steps` steps: what the poses after them
     /// are judged against.
     pub fn after(&self, steps: usize) -> World {

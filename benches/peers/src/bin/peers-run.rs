@@ -92,8 +92,8 @@ fn main() -> ExitCode {
         let (mut swept, mut queries, mut calls) = (0usize, 0usize, 0usize);
         for k in 1..=steps {
             let t = Instant::now();
-            if let Some((desc, _)) = drops.as_ref().and_then(|d| d.at(k - 1)) {
-                w.add_body(desc.clone()).expect("a dropped body");
+            if let Some(d) = &drops {
+                d.before_world_step(&mut w, k - 1);
             }
             w.step(contactlab_peers::DT);
             stepping += t.elapsed();

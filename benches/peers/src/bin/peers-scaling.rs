@@ -64,8 +64,8 @@ fn main() -> ExitCode {
         let mut stages = vec![0.0f64; Stage::ALL.len()];
         let start = Instant::now();
         for k in 0..steps {
-            if let Some((desc, _)) = drops.and_then(|d| d.at(k)) {
-                w.add_body(desc.clone()).expect("a dropped body");
+            if let Some(d) = drops {
+                d.before_world_step(&mut w, k);
             }
             w.step(DT);
             for (s, ms) in stages.iter_mut().zip(w.profile.stage_ms) {
