@@ -9,6 +9,10 @@
 //! (`harness = false` in Cargo.toml): the harness's own thread allocates when a test has run
 //! for over a minute (its list of slow tests), which a loaded machine reached at three
 //! threads and counted as the world's.
+//!
+//! A second check adds balls one at a time to a world of 50,000 still slabs, as Box3D's
+//! large world does: the steps after each add grow no array that held one byte per body or
+//! more, so no per-body array is copied (`physics/per_body.rs`).
 
 mod common;
 use common::*;
@@ -20,6 +24,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 struct Counting;
 
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+/// Reallocations of a block of at least [`LARGE`] bytes: copies of a large array.
+static LARGE_COPIES: AtomicUsize = AtomicUsize::new(0);
+static LARGE: AtomicUsize = AtomicUsize::new(usize::MAX);
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
@@ -31,6 +38,9 @@ unsafe impl GlobalAlloc for Counting {
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        if layout.size() >= LARGE.load(Ordering::SeqCst) {
+            LARGE_COPIES.fetch_add(1, Ordering::SeqCst);
+        }
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
@@ -41,6 +51,48 @@ static GLOBAL: Counting = Counting;
 fn main() {
     settled_world_steps_without_allocating();
     println!("settled_world_steps_without_allocating: ok");
+    bodies_added_to_a_large_world_copy_no_per_body_array();
+    println!("bodies_added_to_a_large_world_copy_no_per_body_array: ok");
+}
+
+fn bodies_added_to_a_large_world_copy_no_per_body_array() {
+    for threads in [1u32, 2] {
+        // Sleeping on (the testbed's default) and off: the sleep stage's arrays too.
+        for sleeping in [true, false] {
+            let mut w = world(Settings { threads, sleeping, ..Default::default() });
+            // 50,000 slabs in a 250 × 200 floor (not a power of two, so the arrays have
+            // room past it), as Box3D's large world lays its own. (Far more slabs than balls:
+            // the arrays of the balls' contacts stay below a byte per body.)
+            let slab = Shape::cuboid(Vec3::new(0.5, 0.1, 0.5)).unwrap();
+            for i in 0..50_000 {
+                let at = Vec3::new((i % 250) as f32, -0.1, (i / 250) as f32);
+                w.add_body(BodyDesc::new(format!("slab{i}"), slab.clone(), at).fixed()).unwrap();
+            }
+            let n = w.bodies().len();
+            w.step(1.0 / 60.0);
+            LARGE.store(n, Ordering::SeqCst);
+            let (mut added, mut large) = (0, 0);
+            // A ball every fifth step for 200 steps, then a second for the last to land.
+            for k in 1..=260 {
+                if k % 5 == 0 && k <= 200 {
+                    let at = Vec3::new((7 * k % 250) as f32 + 0.25, 1.0, (3 * k % 200) as f32 + 0.25);
+                    w.add_body(BodyDesc::new(format!("ball{k}"), Shape::Sphere { radius: 0.25 }, at)).unwrap();
+                    added += 1;
+                }
+                let before = LARGE_COPIES.load(Ordering::SeqCst);
+                w.step(1.0 / 60.0);
+                large += LARGE_COPIES.load(Ordering::SeqCst) - before;
+            }
+            LARGE.store(usize::MAX, Ordering::SeqCst);
+            assert_eq!(
+                large, 0,
+                "{threads} threads, sleeping {sleeping}: {large} arrays of {n} bytes or more copied in the steps after {added} balls were added"
+            );
+            // The balls fell onto the slabs and rest there.
+            let resting = w.bodies()[n..].iter().filter(|b| (b.pose.pos.y - 0.25).abs() < 0.01).count();
+            assert_eq!(resting, added, "every ball rests on the floor");
+        }
+    }
 }
 
 fn settled_world_steps_without_allocating() {

@@ -42,6 +42,7 @@ mod keys;
 
 use crate::physics::math::Aabb;
 use crate::physics::parallel::{Shared, Workers};
+use crate::physics::per_body;
 use glam::Vec3A;
 use keys::{merge_on, radix_sort, unique_pairs, Lane, SortScratch};
 
@@ -222,7 +223,7 @@ impl BroadPhase {
         }
         // Cell size: the largest extent among bodies up to LARGE_FACTOR × the median. Each
         // body's extent, then its cell and bucket, in blocks of bodies on the threads.
-        self.extent.resize(n, 0.0);
+        per_body::fit(&mut self.extent, n, 0.0);
         {
             let extents = Shared::new(&mut self.extent);
             workers.for_blocks(n, MIN_BODIES, |_, r| {
@@ -252,10 +253,10 @@ impl BroadPhase {
         let bits = buckets.trailing_zeros();
         self.built = Some((n, cell_size, bits, limit));
         self.stale.clear();
-        self.stale.resize(n, false);
+        per_body::fit(&mut self.stale, n, false);
         self.stale_list.clear();
         self.moving.clear();
-        self.moving.resize(n, false);
+        per_body::fit(&mut self.moving, n, false);
         // Each body's cell, and its bucket (`u32::MAX`: a large body, outside the grid).
         self.cell.resize(n, [0; 3]);
         self.bucket_of.resize(n, 0);
@@ -481,9 +482,10 @@ impl BroadPhase {
         if n > built {
             // The new bodies' extents, as a full build would have filed them (each is in
             // `moved`, so marked stale below).
+            per_body::room(&mut self.extent, n);
             self.extent.extend(aabbs[built..].iter().map(extent));
-            self.stale.resize(n, false);
-            self.moving.resize(n, false);
+            per_body::fit(&mut self.stale, n, false);
+            per_body::fit(&mut self.moving, n, false);
             self.built = Some((n, cell_size, bits, limit));
         }
         for &m in moved {

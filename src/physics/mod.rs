@@ -102,6 +102,7 @@ pub mod limits;
 pub mod math;
 pub mod mesh;
 pub mod parallel;
+pub(crate) mod per_body;
 pub mod principal;
 pub mod rest_friction;
 pub mod shape;

@@ -38,6 +38,7 @@
 use super::{ContactConstraint, SolverBody};
 use crate::physics::math::prefetch;
 use crate::physics::parallel::{Shared, Workers};
+use crate::physics::per_body;
 
 /// Colours tried before a manifold is left uncoloured (Box2D v3 uses 24 too).
 pub const COLOURS: usize = 24;
@@ -210,7 +211,7 @@ impl Colouring {
         std::mem::swap(&mut self.fresh, &mut self.ends);
         // Every mask is zero between colourings (the end of this one clears them); new
         // bodies' masks start at zero too.
-        self.used.resize(bodies.len(), 0);
+        per_body::fit(&mut self.used, bodies.len(), 0);
         self.key.clear();
         self.counts = [0; COLOURS + 1];
         let mut start = [0u32; SORT_KEYS + 1];

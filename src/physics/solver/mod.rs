@@ -48,6 +48,7 @@ pub use constraint::*;
 pub use settings::{ContinuousMode, Settings, SolverMode};
 
 use crate::physics::contact::Contact;
+use crate::physics::per_body;
 use glam::{Vec3, Vec3A};
 
 /// When a method's stages run within a step.
@@ -96,9 +97,9 @@ impl PositionMoves {
     /// Zeroed moves for `n` bodies (keeps the buffers).
     pub fn reset(&mut self, n: usize) {
         self.linear.clear();
-        self.linear.resize(n, Vec3::ZERO);
+        per_body::fit(&mut self.linear, n, Vec3::ZERO);
         self.angular.clear();
-        self.angular.resize(n, Vec3::ZERO);
+        per_body::fit(&mut self.angular, n, Vec3::ZERO);
         self.pay_lift = false;
     }
 }

@@ -40,6 +40,7 @@ use super::watch;
 use super::*;
 use crate::physics::collide::PairPath;
 use crate::physics::parallel::{Shared, MAX_THREADS};
+use crate::physics::per_body;
 
 /// How many steps of its motion a body's enlarged box reaches ahead of it (Box2D v2's
 /// predicted enlargement, its `b2_aabbMultiplier`): a falling body leaves its box every few
@@ -212,11 +213,13 @@ impl World {
         if grew {
             let new = old as u32..n as u32;
             movers.dynamic.extend(new.clone().filter(|&i| self.bodies[i as usize].is_dynamic()));
+            per_body::room(&mut movers.statics_mask, n);
             movers.statics_mask.extend(self.bodies[old..].iter().map(|b| !b.is_dynamic()));
         } else if self.broad_dirty || movers.statics.is_none_or(|s| s.count != n) {
             movers.dynamic.clear();
             movers.dynamic.extend((0..n as u32).filter(|&i| self.bodies[i as usize].is_dynamic()));
             movers.statics_mask.clear();
+            per_body::room(&mut movers.statics_mask, n);
             movers.statics_mask.extend(self.bodies.iter().map(|b| !b.is_dynamic()));
         }
         let holds = grew || movers.statics_hold(inputs, self.broad_dirty);
@@ -233,14 +236,14 @@ impl World {
             movers.visit.extend(old as u32..n as u32);
         }
         if quiet {
-            movers.seen_asleep.resize(n, false);
+            per_body::fit(&mut movers.seen_asleep, n, false);
         }
         let statics_hold =
             holds && Movers::few(movers.visited(), n) && self.boxes.len() == old && self.turns.len() == old;
-        self.motions.resize(n, Motion::default());
-        self.aabbs.resize(n, Aabb::new(Vec3::ZERO, Vec3::ZERO));
-        self.boxes.resize(n, [Vec3A::ZERO; 2]);
-        self.turns.resize(n, glam::Mat3A::IDENTITY);
+        per_body::fit(&mut self.motions, n, Motion::default());
+        per_body::fit(&mut self.aabbs, n, Aabb::new(Vec3::ZERO, Vec3::ZERO));
+        per_body::fit(&mut self.boxes, n, [Vec3A::ZERO; 2]);
+        per_body::fit(&mut self.turns, n, glam::Mat3A::IDENTITY);
         {
             let (motions, aabbs, boxes, turns, bodies) = (
                 Shared::new(&mut self.motions),
@@ -323,6 +326,7 @@ impl World {
         let stale_spheres = !path_test && !self.fat_spheres.is_empty();
         let full = if self.broad_dirty || self.fat.len() != old || stale_spheres {
             self.fat.clear();
+            per_body::room(&mut self.fat, n);
             self.fat.extend(self.aabbs.iter().zip(&self.motions).map(|(b, m)| m.fat_box(b, dt)));
             self.broad_dirty = false;
             true
@@ -360,6 +364,10 @@ impl World {
             }
             // New bodies get their enlarged boxes (and spheres) and join the grid's pairs as
             // moved ones, without a rebuild where that pays (`BroadPhase::update_moved`).
+            per_body::room(&mut self.fat, n);
+            if spheres {
+                per_body::room(&mut self.fat_spheres, n);
+            }
             for i in old..n {
                 let (b, m) = (&self.aabbs[i], &self.motions[i]);
                 self.fat.push(m.fat_box(b, dt));
@@ -391,6 +399,7 @@ impl World {
         if !updated {
             self.fat_spheres.clear();
             if path_test && take_spheres(&self.motions, &self.aabbs, dt, slack) {
+                per_body::room(&mut self.fat_spheres, n);
                 self.fat_spheres.extend(self.motions.iter().map(|m| m.fat_sphere(dt, slack)));
             }
             // The static bodies are passive: they never pair with one another.

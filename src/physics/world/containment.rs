@@ -25,6 +25,7 @@
 //! reported with its own stage.
 
 use super::*;
+use crate::physics::per_body;
 use glam::Vec3A;
 
 /// Where a non-finite state came from.
@@ -141,7 +142,7 @@ impl World {
     /// [`World::wake`] or sleeping switched off may have woken them).
     pub(super) fn contain_before_step(&mut self) {
         if self.containment.frozen.len() != self.bodies.len() {
-            self.containment.frozen.resize(self.bodies.len(), false);
+            per_body::fit(&mut self.containment.frozen, self.bodies.len(), false);
         }
         if self.broad_dirty {
             self.contain(Some(Origin::Edit), self.step_count + 1, false);

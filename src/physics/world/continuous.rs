@@ -74,6 +74,7 @@ use crate::physics::collide::toi::{
 use crate::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
 use crate::physics::math::{Aabb, Iso};
 use crate::physics::parallel::Shared;
+use crate::physics::per_body;
 use crate::physics::shape::Shape;
 use crate::physics::solver::Schedule;
 use glam::Vec3;
@@ -279,7 +280,7 @@ impl World {
             let ContinuousScratch { mark, fast, bullets, .. } = &mut scratch;
             list_marked(mark[..active.len()].iter().zip(active.iter().copied()), fast, bullets);
         } else {
-            scratch.mark.resize(n, Mark::Still);
+            per_body::fit(&mut scratch.mark, n, Mark::Still);
             let marks = Shared::new(&mut scratch.mark[..n]);
             self.workers.for_blocks(n, MIN_BODIES, |_, r| {
                 // SAFETY: each block owns its bodies' marks.
@@ -330,7 +331,7 @@ impl World {
             t.log.iterations.reserve(iterations);
         }
         scratch.found.clear();
-        scratch.found.resize(n, Found::default());
+        per_body::fit(&mut scratch.found, n, Found::default());
         {
             let (found, threads) = (Shared::new(&mut scratch.found), Shared::new(&mut scratch.threads));
             let (index, world) = (&scratch.index, &*self);

@@ -25,6 +25,7 @@ use super::{World, MIN_BODIES};
 use crate::physics::body::Body;
 use crate::physics::joint::WORLD;
 use crate::physics::parallel::Shared;
+use crate::physics::per_body;
 use glam::Vec3;
 
 impl World {
@@ -134,6 +135,7 @@ impl World {
     /// points between dynamic bodies, and the joints ([`World::union_joints`]).
     fn union_islands(&self, parent: &mut Vec<u32>) {
         parent.clear();
+        per_body::room(parent, self.bodies.len());
         parent.extend(0..self.bodies.len() as u32);
         for c in self.contacts.iter().filter(|c| !c.manifold.points.is_empty()) {
             if self.bodies[c.a as usize].is_dynamic() && self.bodies[c.b as usize].is_dynamic() {
@@ -152,7 +154,7 @@ impl World {
         self.union_islands(&mut parent);
         self.island_parent = parent;
         self.island_moving.clear();
-        self.island_moving.resize(n, false);
+        per_body::fit(&mut self.island_moving, n, false);
         let rest = self.settings.sleep_time;
         // The step's dynamic bodies, in index order (`world/movers.rs`): a level of static
         // bodies is not read.

@@ -40,6 +40,7 @@ use crate::physics::body::Body;
 use crate::physics::free_rotation::Inertia;
 use crate::physics::joint::{Joint, JointKind, WORLD};
 use crate::physics::math::Iso;
+use crate::physics::per_body;
 use crate::physics::solver::SolverBody;
 use glam::{Mat3A, Vec3, Vec3A};
 
@@ -118,7 +119,7 @@ impl Pivots {
     fn rescan(&mut self, joints: &[Joint], bodies: &[Body]) {
         self.list.clear();
         if self.slot.len() < bodies.len() {
-            self.slot.resize(bodies.len(), NONE);
+            per_body::fit(&mut self.slot, bodies.len(), NONE);
         }
         let fixed = |i: u32| i == WORLD || !bodies[i as usize].is_dynamic();
         let alive = || joints.iter().enumerate().filter(|(_, j)| j.is_alive() && !j.broken);

@@ -21,6 +21,7 @@ use super::{World, MIN_BODIES, PREFETCH_AHEAD};
 use crate::physics::body::Body;
 use crate::physics::math::{prefetch_all, tangent_basis};
 use crate::physics::parallel::Shared;
+use crate::physics::per_body;
 use crate::physics::solver::bounce::Impact;
 use crate::physics::solver::{
     relative_velocity, ConstraintPoint, ContactConstraint, ContinuousMode, Schedule, Softness, SolverBody,
@@ -57,8 +58,8 @@ impl World {
         let n = self.bodies.len();
         let mut solver_bodies = std::mem::take(&mut self.solver_bodies);
         let mut start_poses = std::mem::take(&mut self.start_poses);
-        solver_bodies.resize(n, SolverBody::default());
-        start_poses.resize(n, Default::default());
+        per_body::fit(&mut solver_bodies, n, SolverBody::default());
+        per_body::fit(&mut start_poses, n, Default::default());
         {
             let (out, poses, bodies) = (Shared::new(&mut solver_bodies), Shared::new(&mut start_poses), &self.bodies);
             if self.movers.steady {
