@@ -2,9 +2,9 @@
 //! solver's body states), sized to the body count.
 //!
 //! They grow to the next power of two of the count, not to the count itself. `Vec::resize`
-//! from empty allocates exactly what it is asked for. A world of 90,000 static bodies that
-//! then gets one more body (Box3D's large world drops a ball every five steps) would copy
-//! every such array, some 20 MB, in that step. With room to the next power of two, bodies
+//! from empty allocates exactly what it is asked for, so a large world of still bodies that
+//! then gets one more (Box3D's large world drops a ball every five steps) would copy every
+//! such array in that step, into fresh pages. With room to the next power of two, bodies
 //! added one at a time copy nothing until the count passes it, and then each array doubles,
 //! as the body list itself does (docs/BENCHMARKS.md, "Room in the per-body arrays").
 //!
