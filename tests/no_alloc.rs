@@ -5,7 +5,7 @@
 //! joint net large enough for the joints' graph colours and lanes, and a pendulum on a
 //! pivot, all swinging, and a bullet that bounces between two walls for ever, so the
 //! continuous stage sweeps in the counted steps too. This binary installs a counting global
-//! allocator, so it holds only this test, and it runs without the test harness
+//! allocator, so it holds only these two checks, and it runs without the test harness
 //! (`harness = false` in Cargo.toml): the harness's own thread allocates when a test has run
 //! for over a minute (its list of slow tests), which a loaded machine reached at three
 //! threads and counted as the world's.
