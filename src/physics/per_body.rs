@@ -11,10 +11,12 @@
 //! Known limits: the room costs memory, up to a little under twice the count's entries in
 //! each array; a world that loses bodies keeps its arrays' capacity.
 
+use crate::physics::collide::grow;
+
 /// Makes room in `v` for `n` entries: the next power of two of `n` where it has less.
 pub(crate) fn room<T>(v: &mut Vec<T>, n: usize) {
     if n > v.capacity() {
-        v.reserve_exact(n.next_power_of_two() - v.len());
+        grow(v, n.next_power_of_two());
     }
 }
 
