@@ -261,3 +261,97 @@ fn a_sleeping_body_on_a_static_level_wakes_when_struck() {
     assert!(c.asleep, "the cube did not fall asleep again (v = {:?})", c.velocity);
     assert!((c.pose.pos.y - 0.25).abs() < 2e-3, "the cube rests at y = {}", c.pose.pos.y);
 }
+
+/// Per body, its island by brute force: the lowest index among the dynamic bodies it is
+/// joined to through contacts with points (labels spread until none changes); `None` for a
+/// body that is not dynamic. What `World::islands` must give in a world without joints.
+fn islands_by_brute_force(w: &World) -> Vec<Option<u32>> {
+    let dynamic = |i: u32| w.bodies()[i as usize].is_dynamic();
+    let edges: Vec<(usize, usize)> = w
+        .contacts()
+        .iter()
+        .filter(|c| !c.manifold.points.is_empty() && dynamic(c.a) && dynamic(c.b))
+        .map(|c| (c.a as usize, c.b as usize))
+        .collect();
+    let mut label: Vec<u32> = (0..w.bodies().len() as u32).collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &(a, b) in &edges {
+            let low = label[a].min(label[b]);
+            if label[a] != low || label[b] != low {
+                (label[a], label[b], changed) = (low, low, true);
+            }
+        }
+    }
+    (0..label.len() as u32).map(|i| dynamic(i).then_some(label[i as usize])).collect()
+}
+
+/// Checks `World::islands` against [`islands_by_brute_force`], naming the first body that
+/// differs.
+fn same_islands(w: &World, when: &str) {
+    let (got, want) = (w.islands(), islands_by_brute_force(w));
+    let wrong: Vec<usize> = (0..want.len()).filter(|&i| got[i] != want[i]).collect();
+    if let Some(&i) = wrong.first() {
+        panic!("{when}: {} bodies in the wrong island, first body {i}: {:?}, not {:?}", wrong.len(), got[i], want[i]);
+    }
+}
+
+/// A pile asleep is left alone: its steps test none of its pairs in the broad phase's
+/// filter, open none of its contacts in the narrow phase, solve no contact and move no
+/// body. A ball then dropped onto it wakes it, and from there each step is the one a world
+/// that recomputes everything gives (a static body edited before every step), bit for bit,
+/// with the same pairs and contacts; the struck pile's pairs are tested and opened again.
+#[test]
+fn a_sleeping_pile_leaves_its_pairs_alone_until_struck() {
+    for threads in [1, 2] {
+        let settings = Settings { sleeping: true, threads, ..Default::default() };
+        let mut plain = contactlab::scene::stock::box_pile(200, settings);
+        let mut settled = None;
+        for step in 0..1200 {
+            plain.step(1.0 / 60.0);
+            if plain.stats().awake == 0 {
+                settled = Some(step);
+                break;
+            }
+        }
+        assert!(settled.is_some(), "{threads} thread(s): the pile of 200 boxes never fell asleep");
+        // One step more: the boxes' records are made again once, now that they sleep.
+        plain.step(1.0 / 60.0);
+        let (asleep, stats) = (state(&plain), plain.stats());
+        assert!(stats.pairs > 200 && stats.touching > 200, "{stats:?}");
+        for _ in 0..3 {
+            plain.step(1.0 / 60.0);
+            let p = plain.profile;
+            assert_eq!((p.pairs_tested, p.pairs_opened), (0, 0), "{threads} thread(s): a sleeping pile's pairs");
+            assert!(plain.graph_colours().iter().all(Option::is_none), "a sleeping pile's contacts were solved");
+            assert_eq!(state(&plain), asleep, "a sleeping pile moved");
+            assert_eq!((plain.stats().pairs, plain.stats().touching), (stats.pairs, stats.touching));
+            // The islands still hold the sleeping contacts (so a strike wakes the whole pile).
+            same_islands(&plain, &format!("{threads} thread(s), asleep"));
+        }
+        // A ball from above the pile, falling fast, and the reference world beside it.
+        let top = plain.bodies().iter().filter(|b| b.is_dynamic()).map(|b| b.pose.pos.y).fold(0.0, f32::max);
+        let ball = BodyDesc::new("ball", Shape::Sphere { radius: 0.5 }, Vec3::new(0.2, top + 2.0, 0.1))
+            .with_velocity(Vec3::new(0.0, -6.0, 0.0));
+        plain.add_body(ball).expect("a ball");
+        let mut edited = plain.clone();
+        let ground = edited.bodies().iter().position(|b| !b.is_dynamic()).expect("a static body");
+        let ground = edited.handle(ground);
+        let (mut woken, mut opened) = (0, 0);
+        for step in 0..120 {
+            plain.step(1.0 / 60.0);
+            let _ = edited.body_mut(ground).expect("the ground");
+            edited.step(1.0 / 60.0);
+            assert_eq!(state(&plain), state(&edited), "{threads} thread(s), step {step} after the strike");
+            let (a, b) = (plain.stats(), edited.stats());
+            assert_eq!((a.pairs, a.touching, a.points), (b.pairs, b.touching, b.points), "step {step}");
+            same_islands(&plain, &format!("{threads} thread(s), step {step} after the strike"));
+            woken = woken.max(a.awake);
+            opened = opened.max(plain.profile.pairs_opened);
+        }
+        // The boxes the ball struck woke with their island, and their pairs were opened.
+        assert!(woken > 20, "{threads} thread(s): {woken} bodies awake at most after the strike");
+        assert!(opened > 100, "{threads} thread(s): {opened} pairs opened at most after the strike");
+    }
+}

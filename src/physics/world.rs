@@ -97,6 +97,7 @@ mod islands;
 mod joints;
 mod movers;
 mod narrow;
+mod pair_filter;
 mod pivots;
 mod prepare;
 mod recorded;
@@ -241,6 +242,8 @@ pub struct World {
     parts: narrow::MeshParts,
     /// Indices of the contacts with at least one point (prepare visits only these).
     touching: Vec<u32>,
+    /// With sleeping on, the touching contacts with a body that moves (`world/prepare.rs`).
+    moving_contacts: Vec<u32>,
     /// Per pair of this step, what the narrow phase made of it.
     narrow_outcome: Vec<narrow::Outcome>,
     /// The narrow phase's collision scratch, one per worker thread.
@@ -337,6 +340,7 @@ impl World {
             contact_pool: Vec::new(),
             parts: Default::default(),
             touching: Vec::new(),
+            moving_contacts: Vec::new(),
             narrow_outcome: Vec::new(),
             narrow_scratch: Vec::new(),
             bouncy: false,

@@ -15,14 +15,14 @@
 //! swept boxes (with a SIMD copy of each box for the pair filter)
 //! are computed body by body, and the grid's pair search slot by slot
 //! ([`crate::physics::broadphase::BroadPhase::update_on`]), and the pair filter's box and
-//! path tests pair by pair (on one thread written straight into the pair list, on several
-//! a flag each, gathered in pair order, on the threads too), shared out between the world's
+//! path tests pair by pair (`world/pair_filter.rs`), shared out between the world's
 //! worker threads; the enlarged-box and sphere checks, the grid's median, bucket counts and
 //! ranks, and the update of a few moved bodies stay on the stepping thread. A static body's
 //! records are kept from step to step while nothing edits it and the margin, the step and
 //! the gravity stay the same: the per-body loop and the enlarged-box check then visit only
 //! the dynamic bodies, where those are fewer than half (`world/movers.rs`); with sleeping
-//! on, the dynamic bodies but those that slept since their records were made. Bodies added
+//! on, the dynamic bodies but those that slept since their records were made (and the
+//! pair filter passes a pair of two such kept bodies as it did, untested). Bodies added
 //! since the last step (and no edit) get their records and enlarged boxes there, and join
 //! the grid's pairs as moved bodies do, without a rebuild where that pays.
 //!
@@ -39,7 +39,7 @@ use super::movers::{Movers, StaticInputs};
 use super::watch;
 use super::*;
 use crate::physics::collide::PairPath;
-use crate::physics::parallel::{Shared, MAX_THREADS};
+use crate::physics::parallel::Shared;
 use crate::physics::per_body;
 
 /// How many steps of its motion a body's enlarged box reaches ahead of it (Box2D v2's
@@ -50,9 +50,6 @@ const STEPS_AHEAD: f32 = 4.0;
 /// The most an enlarged box reaches ahead (m): a fast body, which leaves any box it gets
 /// every step whatever its reach, does not drag a long box through the kept pairs.
 const AHEAD_MAX: f32 = 2.0 * FAT_MARGIN;
-
-/// Fewest kept pairs a worker thread tests at once (a few nanoseconds each).
-const MIN_PAIRS: usize = 1024;
 
 /// What the narrow phase needs of a body, gathered once per step by the broad phase (so a
 /// pair reads two small records instead of two bodies and their shapes).
@@ -107,7 +104,7 @@ impl Motion {
     /// `t = −p·d / d·d`, clamped; taken without a division, and spheres already within
     /// reach at the start (every resting pair) answer from the first test.
     #[inline]
-    fn paths_meet(a: &Motion, b: &Motion, dt: f32, slack: f32) -> bool {
+    pub(super) fn paths_meet(a: &Motion, b: &Motion, dt: f32, slack: f32) -> bool {
         let p = b.centre - a.centre;
         let r = a.radius + b.radius + slack;
         let (pp, rr) = (p.length_squared(), r * r);
@@ -409,61 +406,7 @@ impl World {
                 spheres => broad.update_on(fat, passive, by_spheres(spheres, excluded), workers),
             }
         }
-        // The kept pairs whose boxes overlap now and whose bodies' paths come close enough
-        // to touch ([`Motion::paths_meet`]).
-        let (aabbs, boxes, motions) = (&self.aabbs, &self.boxes, &self.motions);
-        self.pairs.clear();
-        let meets = |&(a, b): &(u32, u32)| {
-            let (a, b) = (a as usize, b as usize);
-            crate::physics::broadphase::overlap(&boxes[a], &boxes[b])
-                && (!path_test || Motion::paths_meet(&motions[a], &motions[b], dt, slack))
-        };
-        let kept = &self.broad.pairs;
-        if self.workers.threads() == 1 {
-            // Each pair is written at the next free slot, which moves on only if it is kept:
-            // no branch on the outcome to mispredict (as `gather_flagged` below).
-            self.pairs.reserve(kept.len());
-            let slots = &mut self.pairs.spare_capacity_mut()[..kept.len()];
-            let mut count = 0;
-            for p in kept {
-                slots[count].write(*p);
-                count += usize::from(meets(p));
-            }
-            // SAFETY: the first `count` slots hold the kept pairs, in order.
-            unsafe { self.pairs.set_len(count) };
-        } else {
-            // Each pair's tests (two bodies' boxes and motions, read from anywhere in
-            // memory) on the threads: one even share of the pairs per thread (the tests cost
-            // about the same for every pair), a flag per pair and a count of the kept ones
-            // per share; then each share's kept pairs are copied to their place, in order,
-            // on the threads too. Fewer pairs than two blocks: one share, on this thread.
-            let n = kept.len();
-            let shares = if n >= 2 * MIN_PAIRS || self.workers.is_fine() { self.workers.threads() } else { 1 };
-            let share = |t: usize| t * n / shares..(t + 1) * n / shares;
-            self.kept.resize(n, false);
-            let mut counts = [0usize; MAX_THREADS];
-            {
-                let (flags, counts) = (Shared::new(&mut self.kept), Shared::new(&mut counts[..shares]));
-                self.workers.for_blocks(shares, 1, |_, r| {
-                    for t in r {
-                        // SAFETY: each share owns its pairs' flags and its count.
-                        let (flags, count) = unsafe { (flags.range_mut(share(t)), counts.get_mut(t)) };
-                        for (f, p) in flags.iter_mut().zip(&kept[share(t)]) {
-                            *f = meets(p);
-                            *count += usize::from(*f);
-                        }
-                    }
-                });
-            }
-            let flags = &self.kept;
-            // SAFETY: share t is given as many slots as it counted kept pairs, and
-            // `gather_flagged` writes one per kept pair.
-            unsafe {
-                self.workers.concat(&mut self.pairs, &counts[..shares], |t, slots| {
-                    gather_flagged(&kept[share(t)], &flags[share(t)], slots);
-                });
-            }
-        }
+        let (aabbs, motions) = (&self.aabbs, &self.motions);
         if path_test && !self.watch.is_empty() {
             // A watched pair dropped here says so (not "no candidate").
             // (Not looked up in the grid's pairs: a pair whose enlarged spheres miss is not
@@ -486,6 +429,10 @@ impl World {
                 }
             }
         }
+        // The kept pairs whose boxes overlap now and whose bodies' paths come close enough
+        // to touch ([`Motion::paths_meet`]), into the step's pairs (`world/pair_filter.rs`).
+        let reuse = statics_hold && !full && updated;
+        self.filter_pairs(dt, slack, quiet, reuse);
         // Jointed pairs that may not collide (a joint's default) are dropped here.
         if !self.joints.no_collide.is_empty() {
             let joints = &self.joints;
@@ -551,22 +498,6 @@ fn spheres_pay(motions: &[Motion], boxes: &[Aabb], dt: f32, slack: f32) -> bool 
 /// of a coordinate: enough up to a few kilometres from the origin (at 10 km one step is
 /// already about 1 mm).
 const SPHERE_TOLERANCE: f32 = 0.01 * FAT_MARGIN;
-
-/// Writes the pairs of `pairs` whose flag is set into `out`, in order; `out` holds exactly as
-/// many slots as there are flags set. Each pair is written at the next free slot, which
-/// moves on by its flag: a streaming loop without a branch on the flags to mispredict (a
-/// pile's flags mix kept and dropped pairs at random); a dropped pair's write is
-/// overwritten by the next pair's, and once the slots are full nothing more is written.
-fn gather_flagged(pairs: &[(u32, u32)], flags: &[bool], out: &mut [std::mem::MaybeUninit<(u32, u32)>]) {
-    let mut n = 0;
-    for (p, &f) in pairs.iter().zip(flags) {
-        if let Some(slot) = out.get_mut(n) {
-            slot.write(*p);
-        }
-        n += usize::from(f);
-    }
-    debug_assert_eq!(n, out.len(), "as many slots as kept pairs");
-}
 
 #[cfg(test)]
 mod tests {

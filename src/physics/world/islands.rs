@@ -15,7 +15,11 @@
 //!
 //! Each body's rest timer is updated in blocks of bodies on the world's threads; the
 //! union–find and the waking and sleeping run on the stepping thread, over the step's list
-//! of dynamic bodies (`world/movers.rs`), so a level of static bodies is not read.
+//! of dynamic bodies (`world/movers.rs`), so a level of static bodies is not read, and over
+//! the narrow phase's touching list with each pair's bodies read from its compact key
+//! ([`World::touching_pairs`]), so the boxed contacts are not opened. With no body awake
+//! (a world asleep) neither wake-up nor the sleep pass has anything to change, and both
+//! return before building the islands.
 //!
 //! Limits: islands are rebuilt every step from the contacts (no persistent island graph),
 //! and the forest is reset over every body; a body touching only static bodies is an island
@@ -95,16 +99,17 @@ impl World {
     /// have grown.
     pub(super) fn wake_touched(&mut self, gravity_dv: Vec3) {
         // (Only a dynamic body sleeps: the step's list of them, `world/movers.rs`.)
+        // Only a moving body wakes a sleeping one: nothing to do unless both kinds are here.
         let motions = &self.motions;
-        if !self.settings.sleeping || !self.movers.dynamic.iter().any(|&i| motions[i as usize].sleeping) {
+        let kind = |awake: bool| self.movers.dynamic.iter().any(|&i| motions[i as usize].awake == awake);
+        if !self.settings.sleeping || !kind(false) || !kind(true) {
             return;
         }
-        let (motions, contacts) = (&self.motions, &self.contacts);
         let mixed = |a: u32, b: u32| {
             let (ma, mb) = (&motions[a as usize], &motions[b as usize]);
             (ma.awake && mb.sleeping) || (ma.sleeping && mb.awake)
         };
-        let struck = self.touching.iter().any(|&ci| mixed(contacts[ci as usize].a, contacts[ci as usize].b))
+        let struck = self.touching_pairs().any(|(_, a, b)| mixed(a, b))
             || self
                 .joints
                 .joints
@@ -132,14 +137,17 @@ impl World {
     }
 
     /// The islands' union–find forest, into `parent` (its buffer reused): the contacts with
-    /// points between dynamic bodies, and the joints ([`World::union_joints`]).
+    /// points between dynamic bodies (the touching list, in contact order, with the bodies
+    /// read from the pairs' keys, [`World::touching_pairs`]), and the joints
+    /// ([`World::union_joints`]).
     fn union_islands(&self, parent: &mut Vec<u32>) {
         parent.clear();
         per_body::room(parent, self.bodies.len());
         parent.extend(0..self.bodies.len() as u32);
-        for c in self.contacts.iter().filter(|c| !c.manifold.points.is_empty()) {
-            if self.bodies[c.a as usize].is_dynamic() && self.bodies[c.b as usize].is_dynamic() {
-                Self::union(parent, c.a, c.b);
+        let bodies = &self.bodies;
+        for (_, a, b) in self.touching_pairs() {
+            if bodies[a as usize].is_dynamic() && bodies[b as usize].is_dynamic() {
+                Self::union(parent, a, b);
             }
         }
         self.union_joints(parent);
@@ -197,7 +205,9 @@ impl World {
                 unsafe { bodies.range_mut(r) }.iter_mut().for_each(timer);
             });
         }
-        if !s.sleeping {
+        // With every dynamic body asleep no island moves, and none changes.
+        let bodies = &self.bodies;
+        if !s.sleeping || self.movers.dynamic.iter().all(|&i| bodies[i as usize].asleep) {
             return;
         }
         self.find_moving_islands();

@@ -21,6 +21,13 @@
 //!   when its records were last computed ([`Movers::seen_asleep`]) is left out of the
 //!   visited list; one woken after the broad phase ([`Movers::woken`]) gets its solver
 //!   record and its finiteness check beside it.
+//!
+//!   Their pairs are left alone the same way. The broad phase's pair filter passes a pair
+//!   of two bodies whose records were kept ([`Movers::still`]) exactly if it was among the
+//!   last step's pairs ([`Movers::last_pairs`]); the narrow phase leaves a pair of two
+//!   resting bodies unopened, its key saying whether it touches; the prepare stage makes no
+//!   constraint for a contact neither of whose bodies the solver moves; and the islands are
+//!   joined from the touching list and the pairs' keys, not the boxed contacts.
 //! - [`Movers::active`], the bodies the solver moves this step (dynamic and awake: a
 //!   positive inverse mass in the solver state), filled by the prepare stage. The
 //!   integration loops, the continuous stage's test of who moved far and the sleep timers
@@ -36,10 +43,12 @@
 //! Limits: an edit makes the next step visit every body and rebuild the broad phase's grid
 //! (a world of many static bodies edited every few steps pays that each time), and so does
 //! a new body the grid cannot take in place (one larger than its cells, or more new and
-//! moved bodies than an update pays for); sleeping bodies' pairs are still visited by the
-//! broad phase's pair filter, the narrow phase, the prepare stage's constraints and the
-//! islands (a 5,000-box pile asleep still costs most of a millisecond a step:
-//! docs/BENCHMARKS.md); a static or sleeping body's solver record is kept as prepared, and
+//! moved bodies than an update pays for). Sleeping bodies' pairs are still walked over,
+//! each a few instructions, by the pair filter, the narrow phase, the prepare stage and
+//! the islands (Box2D v3 and Box3D move a sleeping island's contacts out of the step
+//! altogether), and a grid built afresh tests all of them again; a 5,000-box pile asleep
+//! costs about a third of a millisecond a step (docs/BENCHMARKS.md). A static or sleeping
+//! body's solver record is kept as prepared, and
 //! no stage writes it except by adding impulses times its zero inverse mass (a non-finite
 //! impulse would leave it non-finite until the next edit: the dynamic body it touches is
 //! frozen then, which counts as one).
@@ -125,6 +134,16 @@ pub(super) struct Movers {
     /// The sleeping bodies this step woke after its broad phase (`World::wake_touched`), in
     /// index order: the prepare stage and the finiteness check visit them beside `visit`.
     pub(super) woken: Vec<u32>,
+    /// `last_pairs` holds the last step's candidate pairs, from a pair filter run while
+    /// sleeping bodies kept their records: a pair of two bodies whose records were kept
+    /// since passes the filter again exactly if it is among them.
+    pub(super) pairs_hold: bool,
+    /// The last step's candidate pairs, sorted (the broad phase swaps them with this
+    /// step's).
+    pub(super) last_pairs: Vec<(u32, u32)>,
+    /// Per body, whether its records were kept this step (not [`Movers::visited`]): the
+    /// pair filter's reading of `last_pairs` (scratch).
+    pub(super) still: Vec<bool>,
 }
 
 impl Movers {

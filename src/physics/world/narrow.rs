@@ -1,7 +1,10 @@
 //! The narrow phase: keep, recycle or recompute each candidate pair's manifold
 //! ([`crate::physics::contact`]). It reads a compact [`PairKey`] per pair first: the pairs
-//! still apart are ruled out from it without touching their boxed contacts, and the rest are
-//! prefetched ahead.
+//! still apart are ruled out from it without touching their boxed contacts, and so, with
+//! sleeping on, are the pairs of two resting bodies (asleep, or asleep and static), whose
+//! manifolds stay as they are and whose keys say whether they touch ([`resting`]); the
+//! rest are prefetched ahead. The touching list it leaves, read through the keys
+//! ([`World::touching_pairs`]), is what the prepare stage and the islands walk.
 //!
 //! **Threads.** Lining last step's contacts up with this step's pairs
 //! ([`World::match_pairs`]) is shared out in blocks of pairs (both lists are sorted, so a
@@ -32,6 +35,7 @@ use crate::physics::collide::{collide_recorded, ContactPoint, PairPath};
 use crate::physics::contact::match_impulses;
 use crate::physics::math::prefetch_all;
 use crate::physics::parallel::{Shared, MAX_THREADS};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 impl World {
     pub(super) fn narrow_phase(&mut self, dt: f32) {
@@ -69,9 +73,12 @@ impl World {
             recycle_distance: self.settings.recycle_distance,
             settle_after: 0.75 * self.settings.sleep_time,
             step: self.step_count + 1,
+            sleeping: self.settings.sleeping,
             dt,
             base,
         };
+        // The pairs whose contacts are opened (`Profile::pairs_opened`).
+        let opened_pairs = AtomicUsize::new(0);
         {
             // Every pair but the watched ones, shared out between the threads.
             let (keys, contacts) = (Shared::new(&mut keys), Shared::new(&mut contacts));
@@ -90,13 +97,20 @@ impl World {
                 // First the pairs still apart are ruled out from the keys alone (three in
                 // four of a moving pile's pairs); then the rest open their contacts.
                 open.clear();
+                // A pair whose bodies both rest (asleep, or asleep and static) keeps its
+                // manifolds, and its key says whether they have points: such a pair is not
+                // opened either (a sleeping pile's pairs).
                 for i in r {
-                    if still_apart(&input, unsafe { keys.get(i) }) {
+                    let k = unsafe { keys.get(i) };
+                    if still_apart(&input, k) {
                         unsafe { *out.get_mut(i) = Outcome::Apart };
+                    } else if let Some(touching) = resting(&input, k) {
+                        unsafe { *out.get_mut(i) = Outcome::from(touching) };
                     } else {
                         open.push(i as u32);
                     }
                 }
+                opened_pairs.fetch_add(open.len(), Ordering::Relaxed);
                 for j in 0..open.len() {
                     // The contacts' boxes lie scattered in memory: ask for the one a few
                     // pairs ahead now, so it has arrived when its turn comes (the hull
@@ -117,10 +131,12 @@ impl World {
                         PartsAccess { start: range.start, prev: unsafe { prev.range_mut(range) }, out: sink, pair: i }
                     });
                     let touching = update_pair(&input, k, unsafe { contacts.get_mut(i) }, scratch, parts, None);
+                    k.touching = touching;
                     unsafe { *out.get_mut(i) = Outcome::from(touching) };
                 }
             });
         }
+        self.profile.pairs_opened += opened_pairs.into_inner();
         // One high-water mark for every thread's scratch (`Scratch::reserve_like`).
         crate::physics::parallel::even_out(&mut self.narrow_scratch, Scratch::reserve_like);
         // The watched pairs, in pair order, on this thread.
@@ -137,6 +153,7 @@ impl World {
             let sink = sinks.last_mut().expect("a list for the calling thread");
             let parts = Some(PartsAccess { start: range.start, prev: &mut prev[range], out: sink, pair: i });
             let touching = update_pair(&input, &mut keys[i], &mut contacts[i], &mut self.scratch, parts, rec);
+            keys[i].touching = touching;
             outcome[i] = Outcome::from(touching);
         }
         self.watch = records;
@@ -154,6 +171,16 @@ impl World {
         self.narrow_outcome = outcome;
         self.keys = keys;
         self.contacts = contacts;
+    }
+
+    /// Each touching contact (`World::touching`) with its two bodies, `(contact, a, b)`, in
+    /// the list's order: a pair-aligned contact's bodies read from its compact key, only a
+    /// mesh pair's further manifolds from their boxes.
+    pub(super) fn touching_pairs(&self) -> impl Iterator<Item = (u32, u32, u32)> + '_ {
+        self.touching.iter().map(|&ci| match self.keys.get(ci as usize) {
+            Some(k) => (ci, k.a, k.b),
+            None => (ci, self.contacts[ci as usize].a, self.contacts[ci as usize].b),
+        })
     }
 
     /// Lines the contacts up with this step's pairs: a persisting pair keeps its contact
@@ -215,6 +242,7 @@ impl World {
                                 a,
                                 b,
                                 persisted: false,
+                                touching: false,
                                 watched,
                                 apart: Apart::default(),
                             });
@@ -322,6 +350,8 @@ struct NarrowInput<'a> {
     settle_after: f32,
     /// The step being taken (for the watched pairs' records).
     step: u64,
+    /// Sleeping is on (`Settings::sleeping`): resting pairs are left unopened ([`resting`]).
+    sleeping: bool,
     dt: f32,
     base: CollideConfig,
 }
@@ -403,6 +433,20 @@ fn still_apart(input: &NarrowInput, k: &PairKey) -> bool {
     let margin = input.base.margin + Motion::pair_reach(ma, mb, input.dt);
     let (xa, xb) = (&input.bodies[k.a as usize].pose, &input.bodies[k.b as usize].pose);
     k.apart.still_apart(xa, xb, ma.radius + mb.radius, margin)
+}
+
+/// Whether the pair of `k` touches, where sleeping is on, its bodies both rest (neither is
+/// awake) and its key already says so: a pair carried over from an earlier step, neither watched nor with
+/// a mesh body (whose further manifolds are carried in [`PartsAccess::carry`]). `None`:
+/// the pair's contact is opened ([`update_pair`]).
+#[inline]
+fn resting(input: &NarrowInput, k: &PairKey) -> Option<bool> {
+    if !input.sleeping {
+        return None;
+    }
+    let (ma, mb) = (&input.motions[k.a as usize], &input.motions[k.b as usize]);
+    let rests = k.persisted && !k.watched && !ma.awake && !mb.awake && !ma.mesh && !mb.mesh;
+    rests.then_some(k.touching)
 }
 
 /// The narrow phase of one candidate pair not [still apart](still_apart): keep,
@@ -656,6 +700,9 @@ pub(super) struct PairKey {
     pub(super) b: u32,
     /// The contact was carried over from an earlier step (false for a new pair).
     persisted: bool,
+    /// Its manifold had points when the narrow phase last opened it (so a resting pair
+    /// is not opened again, [`resting`]).
+    touching: bool,
     /// The pair is watched: the narrow phase records what it does ([`PairRecord`]).
     pub(super) watched: bool,
     pub(super) apart: Apart,
@@ -663,8 +710,8 @@ pub(super) struct PairKey {
 
 impl PairKey {
     /// The key of a contact put in from outside (a recorded one): carried over, not apart.
-    pub(super) fn recorded(a: u32, b: u32) -> PairKey {
-        PairKey { a, b, persisted: true, ..Default::default() }
+    pub(super) fn recorded(c: &Contact) -> PairKey {
+        PairKey { a: c.a, b: c.b, persisted: true, touching: !c.manifold.points.is_empty(), ..Default::default() }
     }
 }
 

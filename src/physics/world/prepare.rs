@@ -10,7 +10,9 @@
 //! threads: the result is the same at any thread count. A static (or still sleeping) body's
 //! solver record is kept from the last step while the broad phase kept its records
 //! (`world/movers.rs`), and the list of the bodies the solver moves is gathered here for
-//! the integration.
+//! the integration. With sleeping on, the touching contacts neither of whose bodies the
+//! solver moves (a sleeping pile's) are left out before the round, from the pairs' keys
+//! and the compact solver records, so they take no constraint slot.
 //!
 //! Materials: a pair's friction is the geometric mean `√(μa·μb)` and its restitution the
 //! maximum `max(ea, eb)` (Box2D's rules), unless a [`super::PairMaterial`] override names
@@ -89,6 +91,18 @@ impl World {
         }
         self.solver_bodies = solver_bodies;
         self.start_poses = start_poses;
+        // With sleeping on, the touching contacts of which neither body moves (both asleep,
+        // or asleep and static or kinematic) are left out before the round, read from the
+        // compact keys and solver records: a sleeping pile's contacts take no slot. (With it
+        // off such contacts are rare, and their slots are dropped after the round.)
+        let mut moving = std::mem::take(&mut self.moving_contacts);
+        moving.clear();
+        let sleeping = self.settings.sleeping;
+        if sleeping {
+            let solver = &self.solver_bodies;
+            moving.extend(self.touching_pairs().filter(|&(_, a, b)| moves(solver, a, b)).map(|(ci, ..)| ci));
+        }
+        let list: &[u32] = if sleeping { &moving } else { &self.touching };
         // The bodies the solver moves, for the integration loops (`world/movers.rs`): with
         // sleeping off, every dynamic body (but the frozen ones) when those are not few.
         let (movers, solver) = (&mut self.movers, &self.solver_bodies);
@@ -118,7 +132,7 @@ impl World {
         // kilobyte, too big to build and move); the slots of pairs with nothing to move are
         // dropped after.
         let mut constraints = std::mem::take(&mut self.constraints);
-        let t = self.touching.len();
+        let t = list.len();
         constraints.clear();
         constraints.reserve(t);
         // Per slot, its two bodies (`u32::MAX` for a dropped slot): the pass after the
@@ -136,14 +150,14 @@ impl World {
                     // The boxed contacts lie scattered in memory: start loading the lines
                     // this loop reads of the contact a few ahead.
                     if j + PREFETCH_AHEAD < r.end {
-                        let c = &w.contacts[w.touching[j + PREFETCH_AHEAD] as usize];
+                        let c = &w.contacts[list[j + PREFETCH_AHEAD] as usize];
                         prefetch_all(&c.manifold);
                         prefetch_all(&c.recycle.levers);
                         prefetch_all(&c.impulses);
                     }
                     // SAFETY: each block owns its slots.
                     let (c, e) = unsafe { (ContactConstraint::default_in(out.get_mut(j)), ends.get_mut(j)) };
-                    w.prepare_contact(w.touching[j], c, &k);
+                    w.prepare_contact(list[j], c, &k);
                     *e = if c.contact == u32::MAX { [u32::MAX; 2] } else { [c.a, c.b] };
                     if c.restitution > 0.0 && c.contact != u32::MAX {
                         bouncy.store(true, Ordering::Relaxed);
@@ -168,6 +182,7 @@ impl World {
             constraints.retain(|c| c.contact != u32::MAX);
         }
         self.constraint_ends = ends;
+        self.moving_contacts = moving;
         self.bouncy = bouncy.into_inner();
         self.constraints = constraints;
         self.prepare_joints(h);
@@ -314,4 +329,12 @@ fn solver_body(b: &Body) -> SolverBody {
         friction: b.friction,
         restitution: b.restitution,
     }
+}
+
+/// Whether a contact between bodies `a` and `b` has a body the solver moves (one with mass
+/// that is awake: a static, kinematic or sleeping body's solver record has none), as
+/// [`World::prepare_contact`] tells.
+#[inline]
+fn moves(solver: &[SolverBody], a: u32, b: u32) -> bool {
+    !(solver[a as usize].inv_mass == 0.0 && solver[b as usize].inv_mass == 0.0)
 }

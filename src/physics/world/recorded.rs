@@ -38,10 +38,13 @@ impl World {
             first
         });
         self.keys.clear();
-        self.keys.extend(contacts.iter().map(|c| PairKey::recorded(c.a, c.b)));
+        self.keys.extend(contacts.iter().map(PairKey::recorded));
         self.pairs.clear();
         self.pairs.extend(contacts.iter().map(|c| (c.a, c.b)));
         self.contacts = contacts.into_iter().chain(groups).map(Box::new).collect();
+        // The contacts with points, as the narrow phase lists them (the islands read them).
+        self.touching.clear();
+        self.touching.extend((0..).zip(&self.contacts).filter(|(_, c)| !c.manifold.points.is_empty()).map(|(i, _)| i));
         self.watch.clear();
         self.broad_dirty = true;
     }

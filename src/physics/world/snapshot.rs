@@ -2,7 +2,8 @@
 //! a later step reads, without the per-step scratch, and its size.
 //!
 //! What a snapshot keeps: bodies, poses and velocities, sleep timers, the persistent contacts
-//! (SAT caches, manifolds, accumulated impulses for warm starting, recycling anchors), the
+//! (SAT caches, manifolds, accumulated impulses for warm starting, recycling anchors) and
+//! the list of those with points, the
 //! broad phase's grid and kept pairs, the joints (with their warm-start impulses), the enlarged boxes
 //! and spheres, the watched-pair records, the
 //! containment record and the settings. What it drops: buffers every step refills before
@@ -56,7 +57,9 @@ impl World {
             open: Vec::new(),
             contact_pool: Vec::new(),
             parts: Default::default(),
-            touching: Vec::new(),
+            // (The islands drawn from a restored snapshot read it.)
+            touching: self.touching.clone(),
+            moving_contacts: Vec::new(),
             narrow_outcome: Vec::new(),
             narrow_scratch: Vec::new(),
             bouncy: self.bouncy,
@@ -103,6 +106,7 @@ impl World {
             + size_of_val(self.pairs.as_slice())
             + contacts
             + size_of_val(self.keys.as_slice())
+            + size_of_val(self.touching.as_slice())
             + size_of_val(self.start_poses.as_slice())
             + size_of_val(self.watch.as_slice())
             + self.containment.heap_bytes()

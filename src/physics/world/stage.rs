@@ -104,6 +104,14 @@ pub struct Profile {
     /// The broad phase built its grid afresh this step (a first step, an edit, or more moved
     /// or new bodies than an update in place pays for), rather than keeping or updating it.
     pub grid_built: bool,
+    /// Kept pairs of the broad phase whose boxes and paths the pair filter tested this step;
+    /// with sleeping on, a pair of two bodies whose records were kept (static, or asleep
+    /// since) passes as it did without a test (`world/collision.rs`).
+    pub pairs_tested: usize,
+    /// Candidate pairs whose contacts the narrow phase opened this step: not the pairs still
+    /// apart by their keys, nor, with sleeping on, those of two resting bodies, whose
+    /// manifolds stay as they are (`world/narrow.rs`).
+    pub pairs_opened: usize,
 }
 
 impl Profile {
