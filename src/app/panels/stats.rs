@@ -1,4 +1,5 @@
-//! The panel's *Stats* section: counts (with the bodies the per-body stages visited),
+//! The panel's *Stats* section: counts (with the bodies the per-body stages visited, and
+//! the pairs the pair filter tested and the narrow phase opened),
 //! penetration, energy and step time, then the thread
 //! count (a slider: the step's stages shared out between that many threads, with the same
 //! results at any count) and the time of each stage of the last step; one column per side
@@ -26,13 +27,17 @@ pub fn stats(ui: &mut egui::Ui, t: &mut Testbed) {
     egui::Grid::new("stats").striped(true).show(ui, |ui| {
         header(ui);
         type Row = fn(&crate::physics::World, f32) -> String;
-        let rows: [(&str, Row); 10] = [
+        let rows: [(&str, Row); 12] = [
             ("bodies", |w, _| w.stats().bodies.to_string()),
             // The broad phase's per-body loop: every body, or the dynamic ones while the
             // static bodies' records hold (physics/world/movers.rs).
             ("bodies visited per step", |w, _| w.profile.visited.to_string()),
             ("awake", |w, _| w.stats().awake.to_string()),
             ("pairs", |w, _| w.stats().pairs.to_string()),
+            // What the last step did with them: with sleeping on, the pairs of two bodies at
+            // rest pass the filter as before and keep their manifolds unopened.
+            ("pairs tested per step", |w, _| w.profile.pairs_tested.to_string()),
+            ("pairs opened per step", |w, _| w.profile.pairs_opened.to_string()),
             ("touching pairs", |w, _| w.stats().touching.to_string()),
             ("contact points", |w, _| w.stats().points.to_string()),
             ("max penetration, this step", |w, _| format!("{:.4} m", w.stats().max_penetration)),
