@@ -432,7 +432,7 @@ impl World {
         // The kept pairs whose boxes overlap now and whose bodies' paths come close enough
         // to touch ([`Motion::paths_meet`]), into the step's pairs (`world/pair_filter.rs`).
         let reuse = statics_hold && !full && updated;
-        self.filter_pairs(dt, slack, quiet, reuse);
+        self.filter_pairs(dt, slack, quiet, reuse, self.escaped.is_empty());
         // Jointed pairs that may not collide (a joint's default) are dropped here.
         if !self.joints.no_collide.is_empty() {
             let joints = &self.joints;

@@ -27,7 +27,9 @@
 //!   last step's pairs ([`Movers::last_pairs`]); the narrow phase leaves a pair of two
 //!   resting bodies unopened, its key saying whether it touches; the prepare stage makes no
 //!   constraint for a contact neither of whose bodies the solver moves; and the islands are
-//!   joined from the touching list and the pairs' keys, not the boxed contacts.
+//!   joined from the touching list and the pairs' keys, not the boxed contacts. Where no
+//!   body was visited and the grid is unchanged, the pair filter keeps the last step's
+//!   pairs without a walk, and the narrow phase its touching list ([`Movers::pairs_kept`]).
 //! - [`Movers::active`], the bodies the solver moves this step (dynamic and awake: a
 //!   positive inverse mass in the solver state), filled by the prepare stage. The
 //!   integration loops, the continuous stage's test of who moved far and the sleep timers
@@ -43,12 +45,13 @@
 //! Limits: an edit makes the next step visit every body and rebuild the broad phase's grid
 //! (a world of many static bodies edited every few steps pays that each time), and so does
 //! a new body the grid cannot take in place (one larger than its cells, or more new and
-//! moved bodies than an update pays for). Sleeping bodies' pairs are still walked over,
-//! each a few instructions, by the pair filter, the narrow phase, the prepare stage and
-//! the islands (Box2D v3 and Box3D move a sleeping island's contacts out of the step
-//! altogether), and a grid built afresh tests all of them again; a 5,000-box pile asleep
-//! costs about a third of a millisecond a step (docs/BENCHMARKS.md). A static or sleeping
-//! body's solver record is kept as prepared, and
+//! moved bodies than an update pays for). In a world wholly asleep the pairs and the
+//! touching list are kept as they are ([`Movers::pairs_kept`]); but while any body is
+//! awake, the sleeping bodies' pairs are still walked over, each a few instructions, by the
+//! pair filter, the narrow phase, the prepare stage and the islands (Box2D v3 and Box3D
+//! move a sleeping island's contacts out of the step altogether), and a grid built afresh
+//! tests all of them again (docs/BENCHMARKS.md has the costs). A static or sleeping body's
+//! solver record is kept as prepared, and
 //! no stage writes it except by adding impulses times its zero inverse mass (a non-finite
 //! impulse would leave it non-finite until the next edit: the dynamic body it touches is
 //! frozen then, which counts as one).
@@ -138,6 +141,12 @@ pub(super) struct Movers {
     /// sleeping bodies kept their records: a pair of two bodies whose records were kept
     /// since passes the filter again exactly if it is among them.
     pub(super) pairs_hold: bool,
+    /// This step's pair filter kept the last step's pairs as they were: no body's records
+    /// were made again (every dynamic body asleep since the last step, none added) and the
+    /// grid is unchanged, so every pair rests or is still apart (a world asleep). The narrow
+    /// phase then leaves its touching list as it is, and the prepare stage has no contact
+    /// to solve.
+    pub(super) pairs_kept: bool,
     /// The last step's candidate pairs, sorted (the broad phase swaps them with this
     /// step's).
     pub(super) last_pairs: Vec<(u32, u32)>,

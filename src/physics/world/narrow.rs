@@ -4,7 +4,9 @@
 //! sleeping on, are the pairs of two resting bodies (asleep, or asleep and static), whose
 //! manifolds stay as they are and whose keys say whether they touch ([`resting`]); the
 //! rest are prefetched ahead. The touching list it leaves, read through the keys
-//! ([`World::touching_pairs`]), is what the prepare stage and the islands walk.
+//! ([`World::touching_pairs`]), is what the prepare stage and the islands walk. In a world
+//! asleep, where the broad phase kept the last step's pairs as they were
+//! (`Movers::pairs_kept`), the stage keeps the last step's touching list and returns.
 //!
 //! **Threads.** Lining last step's contacts up with this step's pairs
 //! ([`World::match_pairs`]) is shared out in blocks of pairs (both lists are sorted, so a
@@ -39,6 +41,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 impl World {
     pub(super) fn narrow_phase(&mut self, dt: f32) {
+        // A world asleep (`Movers::pairs_kept`): the pairs are the last step's and each
+        // rests or is still apart, so its key holds its outcome and the touching list is
+        // the last step's. (Not with a watched pair, whose record is written each step, nor
+        // with a mesh pair's further manifolds, which are carried over here.)
+        if self.movers.pairs_kept && self.watch.is_empty() && self.contacts.len() == self.keys.len() {
+            return;
+        }
         let base = self.collide_config();
         // Last step's further mesh manifolds come off the end of the contacts ([`MeshParts`]).
         let aligned = self.keys.len();

@@ -9,6 +9,8 @@
 //! pair of two bodies whose records were kept since the last step (static, or asleep then
 //! and now) passes exactly if it was among the last step's pairs, which are walked along
 //! beside the kept ones (both lists are sorted): a sleeping pile's pairs are not tested.
+//! Where no body's records were made again and the grid is unchanged (a world asleep),
+//! the last step's pairs stand as they are, without a walk.
 //! `Profile::pairs_tested` counts the pairs tested.
 //!
 //! Limits: a grid built afresh (a rebuild, an edit) tests every kept pair, since it may
@@ -28,8 +30,18 @@ impl World {
     /// bends a path in one step; `quiet`: sleeping bodies keep their records this step;
     /// `reuse`: the grid's pairs were kept or updated in place (not built afresh) and only
     /// the visited bodies' records were made again, so a pair of two other bodies may pass
-    /// as it did.
-    pub(super) fn filter_pairs(&mut self, dt: f32, slack: f32, quiet: bool, reuse: bool) {
+    /// as it did; `same_grid`: and no body moved in the grid, so its pairs are the last
+    /// step's.
+    pub(super) fn filter_pairs(&mut self, dt: f32, slack: f32, quiet: bool, reuse: bool, same_grid: bool) {
+        let pairs_held = std::mem::take(&mut self.movers.pairs_hold);
+        self.movers.pairs_kept = quiet && pairs_held && reuse && same_grid && self.movers.visited().is_empty();
+        if self.movers.pairs_kept {
+            // Every body's records were kept and the grid holds the same pairs: each pair
+            // passes as it did, and the pairs are the last step's, as they are (a world
+            // asleep).
+            self.movers.pairs_hold = true;
+            return;
+        }
         let (boxes, motions, path_test, n) = (&self.boxes, &self.motions, self.settings.path_test, self.bodies.len());
         std::mem::swap(&mut self.pairs, &mut self.movers.last_pairs);
         self.pairs.clear();
@@ -45,7 +57,6 @@ impl World {
         // Where the grid was updated in place, only the moved bodies' pairs changed, and a
         // moved body is not one of those; a grid built afresh may bring back pairs the last
         // step's grid did not have, so all are tested then.
-        let pairs_held = std::mem::take(&mut self.movers.pairs_hold);
         let reuse = pairs_held && reuse;
         if reuse {
             let mut still = std::mem::take(&mut self.movers.still);

@@ -98,7 +98,8 @@ impl World {
         let mut moving = std::mem::take(&mut self.moving_contacts);
         moving.clear();
         let sleeping = self.settings.sleeping;
-        if sleeping {
+        // (In a world asleep, `Movers::pairs_kept`, no contact has a moving body.)
+        if sleeping && !self.movers.pairs_kept {
             let solver = &self.solver_bodies;
             moving.extend(self.touching_pairs().filter(|&(_, a, b)| moves(solver, a, b)).map(|(ci, ..)| ci));
         }
