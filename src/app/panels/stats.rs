@@ -111,19 +111,21 @@ fn graph(ui: &mut egui::Ui, w: &crate::physics::World) {
         return;
     }
     ui.label(RichText::new("each thread's time on shared-out blocks (ms, last step)").small());
+    let shared = |st: Stage| p.thread_ms[st as usize][..threads].iter().any(|&x| x != 0.0);
+    if !Stage::ALL.into_iter().any(shared) {
+        // (A world asleep: no stage had enough to share out.)
+        ui.label(RichText::new("none: no stage shared out blocks this step").small());
+        return;
+    }
     egui::Grid::new("thread shares").striped(true).show(ui, |ui| {
         ui.label("");
         for k in 0..threads {
             ui.label(RichText::new(format!("#{k}")).strong());
         }
         ui.end_row();
-        for st in Stage::ALL {
-            let row = &p.thread_ms[st as usize][..threads];
-            if row.iter().all(|&x| x == 0.0) {
-                continue;
-            }
+        for st in Stage::ALL.into_iter().filter(|&st| shared(st)) {
             ui.label(st.name());
-            for x in row {
+            for x in &p.thread_ms[st as usize][..threads] {
                 ui.label(format!("{x:.3}"));
             }
             ui.end_row();
