@@ -204,7 +204,7 @@ pub struct World {
     /// (scratch of the broad phase).
     escaped: Vec<u32>,
     /// Per kept pair of the broad phase, whether it passed this step's box and path tests
-    /// (filled on the threads, gathered in order; `world/collision.rs`).
+    /// (filled on the threads, gathered in order; `world/pair_filter.rs`).
     kept: Vec<bool>,
     /// Set when bodies were edited: the next broad phase starts afresh. (New bodies are
     /// picked up from the count: `world/movers.rs`.)

@@ -98,8 +98,8 @@ impl World {
     /// when a moving body touches a sleeping one; allocates nothing once the island buffers
     /// have grown.
     pub(super) fn wake_touched(&mut self, gravity_dv: Vec3) {
-        // (Only a dynamic body sleeps: the step's list of them, `world/movers.rs`.)
-        // Only a moving body wakes a sleeping one: nothing to do unless both kinds are here.
+        // (Only a dynamic body sleeps: the step's list of them, `world/movers.rs`.) Only a
+        // moving body wakes a sleeping one: nothing to do unless both kinds are here.
         let motions = &self.motions;
         let kind = |awake: bool| self.movers.dynamic.iter().any(|&i| motions[i as usize].awake == awake);
         if !self.settings.sleeping || !kind(false) || !kind(true) {

@@ -92,7 +92,7 @@ impl World {
         self.solver_bodies = solver_bodies;
         self.start_poses = start_poses;
         // With sleeping on, the touching contacts of which neither body moves (both asleep,
-        // or asleep and static or kinematic) are left out before the round, read from the
+        // or asleep and static) are left out before the round, read from the
         // compact keys and solver records: a sleeping pile's contacts take no slot. (With it
         // off such contacts are rare, and their slots are dropped after the round.)
         let mut moving = std::mem::take(&mut self.moving_contacts);
@@ -333,7 +333,7 @@ fn solver_body(b: &Body) -> SolverBody {
 }
 
 /// Whether a contact between bodies `a` and `b` has a body the solver moves (one with mass
-/// that is awake: a static, kinematic or sleeping body's solver record has none), as
+/// that is awake: a static or sleeping body's solver record has none), as
 /// [`World::prepare_contact`] tells.
 #[inline]
 fn moves(solver: &[SolverBody], a: u32, b: u32) -> bool {
