@@ -137,10 +137,6 @@ pub(super) struct Movers {
     /// The sleeping bodies this step woke after its broad phase (`World::wake_touched`), in
     /// index order: the prepare stage and the finiteness check visit them beside `visit`.
     pub(super) woken: Vec<u32>,
-    /// `last_pairs` holds the last step's candidate pairs, from a pair filter run while
-    /// sleeping bodies kept their records: a pair of two bodies whose records were kept
-    /// since passes the filter again exactly if it is among them.
-    pub(super) pairs_hold: bool,
     /// This step's pair filter kept the last step's pairs as they were: no body's records
     /// were made again (every dynamic body asleep since the last step, none added) and the
     /// grid is unchanged, so every pair rests or is still apart (a world asleep). The narrow

@@ -445,9 +445,9 @@ fn still_apart(input: &NarrowInput, k: &PairKey) -> bool {
 }
 
 /// Whether the pair of `k` touches, where sleeping is on, its bodies both rest (neither is
-/// awake) and its key already says so: a pair carried over from an earlier step, neither watched nor with
-/// a mesh body (whose further manifolds are carried in [`PartsAccess::carry`]). `None`:
-/// the pair's contact is opened ([`update_pair`]).
+/// awake) and its key already says so: a pair carried over from an earlier step, neither
+/// watched nor with a mesh body (whose further manifolds are carried in
+/// [`PartsAccess::carry`]). `None`: the pair's contact is opened ([`update_pair`]).
 #[inline]
 fn resting(input: &NarrowInput, k: &PairKey) -> Option<bool> {
     if !input.sleeping {

@@ -28,18 +28,18 @@ impl World {
     /// Fills `World::pairs` from the grid's kept pairs (module docs), the last step's pairs
     /// moving to `Movers::last_pairs`. `slack`: the contact margin plus how far gravity
     /// bends a path in one step; `quiet`: sleeping bodies keep their records this step;
-    /// `reuse`: the grid's pairs were kept or updated in place (not built afresh) and only
-    /// the visited bodies' records were made again, so a pair of two other bodies may pass
-    /// as it did; `same_grid`: and no body moved in the grid, so its pairs are the last
-    /// step's.
+    /// `reuse`: the last step's broad phase ran with the same inputs (`StaticInputs`,
+    /// `quiet` among them), the grid's pairs were kept or updated in place (not built
+    /// afresh) and only the visited bodies' records were made again, so with `quiet` a pair
+    /// of two other bodies may pass as it did; `same_grid`: and no body moved in the grid,
+    /// so its pairs are the last step's.
     pub(super) fn filter_pairs(&mut self, dt: f32, slack: f32, quiet: bool, reuse: bool, same_grid: bool) {
-        let pairs_held = std::mem::take(&mut self.movers.pairs_hold);
-        self.movers.pairs_kept = quiet && pairs_held && reuse && same_grid && self.movers.visited().is_empty();
+        let reuse = quiet && reuse;
+        self.movers.pairs_kept = reuse && same_grid && self.movers.visited().is_empty();
         if self.movers.pairs_kept {
             // Every body's records were kept and the grid holds the same pairs: each pair
             // passes as it did, and the pairs are the last step's, as they are (a world
             // asleep).
-            self.movers.pairs_hold = true;
             return;
         }
         let (boxes, motions, path_test, n) = (&self.boxes, &self.motions, self.settings.path_test, self.bodies.len());
@@ -57,7 +57,6 @@ impl World {
         // Where the grid was updated in place, only the moved bodies' pairs changed, and a
         // moved body is not one of those; a grid built afresh may bring back pairs the last
         // step's grid did not have, so all are tested then.
-        let reuse = pairs_held && reuse;
         if reuse {
             let mut still = std::mem::take(&mut self.movers.still);
             still.clear();
@@ -87,8 +86,8 @@ impl World {
             // about the same for every pair), a flag per pair and a count of the kept ones
             // per share; then each share's kept pairs are copied to their place, in order,
             // on the threads too. Fewer pairs than two blocks: one share, on this thread.
-            // (With sleeping bodies keeping their records, on one thread too: the flags
-            // are kept for the next step.)
+            // (With sleeping bodies keeping their records, on one thread too: the walk
+            // along the last step's pairs is written here only.)
             let n = kept.len();
             let shares = if n >= 2 * MIN_PAIRS || self.workers.is_fine() { self.workers.threads() } else { 1 };
             let share = |t: usize| t * n / shares..(t + 1) * n / shares;
@@ -137,7 +136,6 @@ impl World {
                     gather_flagged(&kept[share(t)], &flags[share(t)], slots);
                 });
             }
-            self.movers.pairs_hold = quiet;
         }
     }
 }

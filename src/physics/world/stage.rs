@@ -106,7 +106,7 @@ pub struct Profile {
     pub grid_built: bool,
     /// Kept pairs of the broad phase whose boxes and paths the pair filter tested this step;
     /// with sleeping on, a pair of two bodies whose records were kept (static, or asleep
-    /// since) passes as it did without a test (`world/collision.rs`).
+    /// since) passes as it did without a test (`world/pair_filter.rs`).
     pub pairs_tested: usize,
     /// Candidate pairs whose contacts the narrow phase opened this step: not the pairs still
     /// apart by their keys, nor, with sleeping on, those of two resting bodies, whose
