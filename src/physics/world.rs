@@ -203,9 +203,10 @@ pub struct World {
     /// Bodies whose box left its enlarged box, or swept sphere its enlarged sphere, this step
     /// (scratch of the broad phase).
     escaped: Vec<u32>,
-    /// Per kept pair of the broad phase, whether it passed this step's box and path tests
-    /// (filled on the threads, gathered in order; `world/pair_filter.rs`).
-    kept: Vec<bool>,
+    /// The broad phase's kept pairs that passed this step's box and path tests, each
+    /// thread's share at the start of its own stretch (filled on the threads, gathered in
+    /// order; `world/pair_filter.rs`).
+    kept: Vec<(u32, u32)>,
     /// Set when bodies were edited: the next broad phase starts afresh. (New bodies are
     /// picked up from the count: `world/movers.rs`.)
     broad_dirty: bool,

@@ -4,11 +4,12 @@
 //! pairs, in the kept pairs' order (sorted).
 //!
 //! On one thread the kept pairs are written straight into the pair list; on several each
-//! pair's tests set a flag, on the threads, and each thread's share of the kept pairs is
-//! gathered in order. With sleeping bodies keeping their records (`world/movers.rs`), a
-//! pair of two bodies whose records were kept since the last step (static, or asleep then
-//! and now) passes exactly if it was among the last step's pairs, which are walked along
-//! beside the kept ones (both lists are sorted): a sleeping pile's pairs are not tested.
+//! thread writes the pairs of its share that pass into its own stretch of a scratch list,
+//! and the stretches are copied into the pair list in order. With sleeping bodies keeping
+//! their records (`world/movers.rs`), a pair of two bodies whose records were kept since
+//! the last step (static, or asleep then and now) passes exactly if it was among the last
+//! step's pairs, which are walked along beside the kept ones (both lists are sorted): a
+//! sleeping pile's pairs are not tested.
 //! Where no body's records were made again and the grid is unchanged (a world asleep),
 //! the last step's pairs stand as they are, without a walk.
 //! `Profile::pairs_tested` counts the pairs tested.
@@ -69,7 +70,8 @@ impl World {
         let (still, last) = (&self.movers.still, &self.movers.last_pairs);
         if self.workers.threads() == 1 && !quiet {
             // Each pair is written at the next free slot, which moves on only if it is kept:
-            // no branch on the outcome to mispredict (as `gather_flagged` below).
+            // no branch on the outcome to mispredict (a pile's pairs pass and fail at
+            // random).
             self.pairs.reserve(kept.len());
             let slots = &mut self.pairs.spare_capacity_mut()[..kept.len()];
             let mut count = 0;
@@ -83,75 +85,69 @@ impl World {
         } else {
             // Each pair's tests (two bodies' boxes and motions, read from anywhere in
             // memory) on the threads: one even share of the pairs per thread (the tests cost
-            // about the same for every pair), a flag per pair and a count of the kept ones
-            // per share; then each share's kept pairs are copied to their place, in order,
-            // on the threads too. Fewer pairs than two blocks: one share, on this thread.
-            // (With sleeping bodies keeping their records, on one thread too: the walk
-            // along the last step's pairs is written here only.)
+            // about the same for every pair). Each share writes its kept pairs, in order, at
+            // the start of its own stretch of a scratch list, as the one-thread loop above
+            // writes them (no branch on the outcome), and counts them; then each share's kept
+            // pairs are copied to their place, in order, on the threads too. Fewer pairs than
+            // two blocks: one share, on this thread. (With sleeping bodies keeping their
+            // records, on one thread too: the walk along the last step's pairs is written
+            // here only.)
             let n = kept.len();
             let shares = if n >= 2 * MIN_PAIRS || self.workers.is_fine() { self.workers.threads() } else { 1 };
             let share = |t: usize| t * n / shares..(t + 1) * n / shares;
-            self.kept.resize(n, false);
+            self.kept.resize(n, (0, 0));
             let (mut counts, mut tests) = ([0usize; MAX_THREADS], [0usize; MAX_THREADS]);
             {
-                let (flags, counts) = (Shared::new(&mut self.kept), Shared::new(&mut counts[..shares]));
+                let (out, counts) = (Shared::new(&mut self.kept), Shared::new(&mut counts[..shares]));
                 let tests = Shared::new(&mut tests[..shares]);
                 self.workers.for_blocks(shares, 1, |_, r| {
                     for t in r {
-                        // SAFETY: each share owns its pairs' flags and its counts.
-                        let (flags, count, tested) =
-                            unsafe { (flags.range_mut(share(t)), counts.get_mut(t), tests.get_mut(t)) };
-                        let pairs = flags.iter_mut().zip(&kept[share(t)]);
+                        // SAFETY: each share owns its stretch of the scratch list and its
+                        // counts.
+                        let (out, count, tested) =
+                            unsafe { (out.range_mut(share(t)), counts.get_mut(t), tests.get_mut(t)) };
+                        let pairs = &kept[share(t)];
+                        // Each pair is written at slot `c` (never past its own), which moves
+                        // on only if it is kept.
+                        let mut c = 0;
                         if reuse {
                             // Both lists are sorted: the last step's pairs are walked along.
-                            let mut j = kept.get(share(t).start).map_or(0, |s| last.partition_point(|q| q < s));
-                            for (f, p) in pairs {
-                                if still[p.0 as usize] && still[p.1 as usize] {
+                            let mut j = pairs.first().map_or(0, |s| last.partition_point(|q| q < s));
+                            for p in pairs {
+                                let pass = if still[p.0 as usize] && still[p.1 as usize] {
                                     while j < last.len() && last[j] < *p {
                                         j += 1;
                                     }
-                                    *f = last.get(j) == Some(p);
+                                    last.get(j) == Some(p)
                                 } else {
-                                    *f = meets(p);
                                     *tested += 1;
-                                }
-                                *count += usize::from(*f);
+                                    meets(p)
+                                };
+                                out[c] = *p;
+                                c += usize::from(pass);
                             }
                         } else {
                             *tested = pairs.len();
-                            for (f, p) in pairs {
-                                *f = meets(p);
-                                *count += usize::from(*f);
+                            for p in pairs {
+                                out[c] = *p;
+                                c += usize::from(meets(p));
                             }
                         }
+                        *count = c;
                     }
                 });
             }
             self.profile.pairs_tested += tests[..shares].iter().sum::<usize>();
-            let flags = &self.kept;
-            // SAFETY: share t is given as many slots as it counted kept pairs, and
-            // `gather_flagged` writes one per kept pair.
+            let passed = &self.kept;
+            // SAFETY: share t is given as many slots as it kept pairs, and writes them all.
             unsafe {
                 self.workers.concat(&mut self.pairs, &counts[..shares], |t, slots| {
-                    gather_flagged(&kept[share(t)], &flags[share(t)], slots);
+                    let from = &passed[share(t)][..slots.len()];
+                    for (slot, p) in slots.iter_mut().zip(from) {
+                        slot.write(*p);
+                    }
                 });
             }
         }
     }
-}
-
-/// Writes the pairs of `pairs` whose flag is set into `out`, in order; `out` holds exactly as
-/// many slots as there are flags set. Each pair is written at the next free slot, which
-/// moves on by its flag: a streaming loop without a branch on the flags to mispredict (a
-/// pile's flags mix kept and dropped pairs at random); a dropped pair's write is
-/// overwritten by the next pair's, and once the slots are full nothing more is written.
-fn gather_flagged(pairs: &[(u32, u32)], flags: &[bool], out: &mut [std::mem::MaybeUninit<(u32, u32)>]) {
-    let mut n = 0;
-    for (p, &f) in pairs.iter().zip(flags) {
-        if let Some(slot) = out.get_mut(n) {
-            slot.write(*p);
-        }
-        n += usize::from(f);
-    }
-    debug_assert_eq!(n, out.len(), "as many slots as kept pairs");
 }
