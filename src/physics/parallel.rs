@@ -1,8 +1,8 @@
 //! The parallel layer of the step: a small fixed pool of worker threads, and the one way
 //! the stages use it — [`Workers::for_blocks`], which cuts a range of independent items
 //! (the batches of one graph colour, the candidate pairs, the bodies) into blocks that the
-//! workers claim one by one, each its own run of them first and then what the threads after
-//! it have left (as Box2D v3's and Box3D's stage blocks start each worker at its own block):
+//! workers claim one by one, each its own run of them first and then what the others have
+//! left (as Box2D v3's and Box3D's stage blocks start each worker at its own block):
 //! the same blocks go to the same core round after round, and their data stays in its
 //! cache. [`Workers::concat`]
 //! builds on it: a list made of one piece per thread, each written into its place.
@@ -45,20 +45,25 @@ pub const MAX_THREADS: usize = 64;
 const BLOCKS_PER_THREAD: usize = 4;
 
 /// Most blocks a range is cut into (every thread's [`BLOCKS_PER_THREAD`]).
-const MAX_BLOCKS: usize = MAX_THREADS * BLOCKS_PER_THREAD;
+pub const MAX_BLOCKS: usize = MAX_THREADS * BLOCKS_PER_THREAD;
 
 /// The blocks `thread` (of `threads`) tries to claim, in order: its own run of blocks,
-/// `thread·blocks/threads` onwards, and on from there to the last block. When every thread
-/// takes part, each does its own run, and the same blocks go to the same thread pass after
-/// pass: a colour's batches, say, stay in the cache of the core that solved them the pass
-/// before, instead of moving between cores as whichever thread came first took the next
-/// block. A thread that finishes early takes what the threads after it have left, and the
-/// calling thread (0) can take every block, so a worker that never joins the round leaves
-/// nothing undone. Each thread takes its blocks in ascending order, as a single counter
-/// handed them out: a stage that merges the threads' lists of what they found (the narrow
-/// phase's further mesh manifolds) relies on each list being in item order.
-fn claim_order(thread: usize, threads: usize, blocks: usize) -> Range<usize> {
-    thread * blocks / threads..blocks
+/// `thread·blocks/threads` onwards to the last block, then back from the block before its
+/// run down to block 0 (Box2D v3's and Box3D's workers search backwards the same way once
+/// their forward run is done). When every thread takes part, each does its own run, and
+/// the same blocks go to the same thread pass after pass: a colour's batches, say, stay in
+/// the cache of the core that solved them the pass before, instead of moving between cores
+/// as whichever thread came first took the next block. A thread that finishes early takes
+/// what the others have left, the tail of the run before its own first (its owner works
+/// forward, so that is the part it reaches last): where the work is uneven along the range
+/// (a heightfield's pairs, all with the mesh, come first in pair order), a thread whose run
+/// was light helps with the heavy one. The calling thread (0) runs forward over every
+/// block, so a worker that never joins the round leaves nothing undone. A thread's blocks
+/// are not in ascending order: a stage that merges the threads' lists of what they found
+/// (the narrow phase's further mesh manifolds) records where each block starts in them.
+fn claim_order(thread: usize, threads: usize, blocks: usize) -> impl Iterator<Item = usize> {
+    let start = thread * blocks / threads;
+    (start..blocks).chain((0..start).rev())
 }
 
 /// A round's work: called once on every thread with that thread's index (0 = the caller).
@@ -159,8 +164,8 @@ impl Workers {
             }
         };
         // Block b is items b·n/blocks up to (b + 1)·n/blocks: sizes differ by one at most.
-        // Each thread claims its own run of blocks first, then what the threads after it
-        // have left ([`claim_order`]).
+        // Each thread claims its own run of blocks first, then what the others have left
+        // ([`claim_order`]).
         let claimed: [AtomicBool; MAX_BLOCKS] = [const { AtomicBool::new(false) }; MAX_BLOCKS];
         let claimed = &claimed[..blocks];
         pool.run(
@@ -584,17 +589,21 @@ mod tests {
     }
 
     /// Each thread tries its own run of blocks first (the runs of all threads tile the
-    /// range in thread order), then the blocks after it, ascending; the calling thread tries
-    /// them all.
+    /// range in thread order), then the blocks after it, ascending, then those before it,
+    /// descending: every thread can take every block, once.
     #[test]
     fn each_thread_claims_its_own_run_first() {
         for threads in 1..=8 {
             for blocks in 1..=4 * threads {
                 let mut runs = Vec::new();
                 for t in 0..threads {
-                    let order: Vec<usize> = claim_order(t, threads, blocks).collect();
                     let (start, end) = (t * blocks / threads, (t + 1) * blocks / threads);
-                    assert_eq!(order, (start..blocks).collect::<Vec<_>>(), "thread {t} of {threads}, {blocks} blocks");
+                    let order: Vec<usize> = claim_order(t, threads, blocks).collect();
+                    let expected: Vec<usize> = (start..blocks).chain((0..start).rev()).collect();
+                    assert_eq!(order, expected, "thread {t} of {threads}, {blocks} blocks");
+                    let mut every = order.clone();
+                    every.sort_unstable();
+                    assert_eq!(every, (0..blocks).collect::<Vec<_>>(), "thread {t} of {threads}, {blocks} blocks");
                     runs.extend(start..end);
                 }
                 assert_eq!(runs, (0..blocks).collect::<Vec<_>>(), "{threads} threads, {blocks} blocks");

@@ -95,6 +95,7 @@ mod earliest;
 mod integrate;
 mod islands;
 mod joints;
+mod mesh_parts;
 mod movers;
 mod narrow;
 mod pair_filter;
@@ -239,8 +240,8 @@ pub struct World {
     #[allow(clippy::vec_box)]
     contact_pool: Vec<Box<Contact>>,
     /// The further manifolds of body–mesh pairs (one per normal group after the first),
-    /// kept in `contacts` after the pair-aligned ones ([`narrow::MeshParts`]).
-    parts: narrow::MeshParts,
+    /// kept in `contacts` after the pair-aligned ones ([`mesh_parts::MeshParts`]).
+    parts: mesh_parts::MeshParts,
     /// Indices of the contacts with at least one point (prepare visits only these).
     touching: Vec<u32>,
     /// With sleeping on, the touching contacts with a body that moves (`world/prepare.rs`).

@@ -16,8 +16,9 @@
 //! (whose records are shared) is shared out between the world's worker threads in blocks,
 //! each thread with its own collision scratch; the watched pairs follow on the calling
 //! thread. A mesh pair's further manifolds ([`MeshParts`]) go into its thread's own list,
-//! tagged with the pair's place, and the lists are merged in pair order afterwards, when the
-//! manifolds get their pooled boxes; the touching list is gathered in pair order too. So the
+//! tagged with the pair's place, block by block, and the blocks are gathered in pair order
+//! afterwards, when the manifolds get their pooled boxes; the touching list is gathered in
+//! pair order too. So the
 //! step is the same at any thread count — and, with one thread, the same work in the same
 //! order as a single loop.
 //!
@@ -30,13 +31,14 @@
 //! Limits: the watched pairs run on one thread (usually none, or the selected pair).
 
 use super::collision::Motion;
+use super::mesh_parts::{MeshParts, PartOut, PartsAccess};
 use super::watch::{self, PairRecord};
 use super::*;
 use crate::physics::collide::mesh::SAME_NORMAL;
 use crate::physics::collide::{collide_recorded, ContactPoint, PairPath};
 use crate::physics::contact::match_impulses;
 use crate::physics::math::prefetch_all;
-use crate::physics::parallel::{Shared, MAX_THREADS};
+use crate::physics::parallel::Shared;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 impl World {
@@ -92,8 +94,9 @@ impl World {
             // Every pair but the watched ones, shared out between the threads.
             let (keys, contacts) = (Shared::new(&mut keys), Shared::new(&mut contacts));
             let (out, scratch) = (Shared::new(&mut outcome), Shared::new(&mut self.narrow_scratch));
-            let MeshParts { prev, prev_keys, out: sinks, .. } = &mut self.parts;
+            let MeshParts { prev, prev_keys, out: sinks, blocks, .. } = &mut self.parts;
             let (prev, sinks, prev_keys) = (Shared::new(prev), Shared::new(sinks), &*prev_keys);
+            let blocks = Shared::new(blocks);
             let opened = Shared::new(&mut self.open);
             self.workers.for_blocks(keys.len(), MIN_PAIRS, |thread, r| {
                 // SAFETY: one scratch, one list of opened pairs and one list of further
@@ -103,6 +106,9 @@ impl World {
                 let scratch = unsafe { scratch.get_mut(thread) };
                 let sink = unsafe { sinks.get_mut(thread) };
                 let open = unsafe { opened.get_mut(thread) };
+                // Where this block's further manifolds start in the thread's list (the merge
+                // takes the blocks in pair order, whichever thread took which).
+                unsafe { blocks.get_mut(thread) }.push((r.start as u32, sink.len() as u32));
                 // First the pairs still apart are ruled out from the keys alone (three in
                 // four of a moving pile's pairs); then the rest open their contacts.
                 open.clear();
@@ -365,69 +371,6 @@ struct NarrowInput<'a> {
     base: CollideConfig,
 }
 
-/// A mesh pair's further manifolds ([`MeshParts`]): last step's, and the list of the
-/// thread that computes the pair, where this step's go.
-struct PartsAccess<'a> {
-    /// Last step's further manifolds of the pair (its own range of `MeshParts::prev`).
-    #[allow(clippy::vec_box)]
-    prev: &'a mut [Box<Contact>],
-    /// Where `prev` starts in `MeshParts::prev`.
-    start: usize,
-    /// The thread's list.
-    out: &'a mut Vec<PartOut>,
-    /// The pair's place in this step's pairs (the merge's order).
-    pair: usize,
-}
-
-impl PartsAccess<'_> {
-    /// Recycles each of last step's manifolds in place ([`Recycle::reuse_rounded`]);
-    /// whether all of them could be.
-    #[allow(clippy::too_many_arguments)]
-    fn reuse(
-        &mut self,
-        xa: &Iso,
-        xb: &Iso,
-        turns: (&glam::Mat3A, &glam::Mat3A),
-        radii: (f32, f32),
-        rounding: (f32, f32),
-        distance: f32,
-        margin: f32,
-    ) -> bool {
-        self.prev.iter_mut().all(|p| {
-            let Contact { recycle, manifold, .. } = &mut **p;
-            recycle.reuse_rounded(manifold, xa, xb, turns, radii, rounding, distance, margin)
-        })
-    }
-
-    /// Keeps last step's manifolds as they are (a sleeping or recycled pair).
-    fn carry(self) {
-        if !self.prev.is_empty() {
-            let end = self.start + self.prev.len();
-            self.out.push(PartOut::Carry { pair: self.pair as u32, start: self.start as u32, end: end as u32 });
-        }
-    }
-}
-
-/// One entry of a thread's list of further manifolds, tagged with the pair's place in this
-/// step's pairs.
-#[derive(Clone, Debug)]
-// A new manifold is the common entry: boxing it would cost an allocation per entry.
-#[allow(clippy::large_enum_variant)]
-pub(super) enum PartOut {
-    /// Last step's manifolds `MeshParts::prev[start..end]`, kept.
-    Carry { pair: u32, start: u32, end: u32 },
-    /// A new manifold.
-    New { pair: u32, part: Contact },
-}
-
-impl PartOut {
-    fn pair(&self) -> u32 {
-        match self {
-            PartOut::Carry { pair, .. } | PartOut::New { pair, .. } => *pair,
-        }
-    }
-}
-
 /// Whether the pair of `k`, found apart on an earlier step, is still apart by more than
 /// its speculative margin ([`Apart::still_apart`]): its manifold stays empty.
 #[inline]
@@ -618,85 +561,6 @@ struct Group<'a> {
 impl<'a> Group<'a> {
     fn of(c: &'a Contact) -> Group<'a> {
         Group { normal: c.manifold.normal, points: &c.manifold.points, impulses: &c.impulses }
-    }
-}
-
-/// The further manifolds of body–mesh pairs. A body touching mesh faces whose normals
-/// differ by more than 18° (a box in a V valley) gets a manifold per normal group
-/// (`collide/mesh.rs`): the deepest lives in the pair's own contact, the others in contacts
-/// of the same pair that each narrow phase appends to `World::contacts` after the
-/// pair-aligned ones — so the solvers, islands, drawing and traces read them as they read
-/// any contact. Their boxes come from and go back to the contact pool.
-///
-/// A pair with several groups is recycled whole (every group's manifold within the
-/// recycling window) or recomputed whole; the groups of a pair whose bodies sleep are kept
-/// as they were.
-#[derive(Clone, Debug, Default)]
-#[allow(clippy::vec_box)]
-pub(super) struct MeshParts {
-    /// Last step's further manifolds, in pair order (taken off the end of `contacts`).
-    pub(super) prev: Vec<Box<Contact>>,
-    /// The pair of each of `prev`, for finding a pair's range without opening the boxes.
-    prev_keys: Vec<(u32, u32)>,
-    /// What each thread made of its pairs' further manifolds, in the order of its pairs
-    /// (one list per worker thread, and a last one for the calling thread's watched pairs).
-    out: Vec<Vec<PartOut>>,
-    /// This step's, in pair order (the lists merged).
-    next: Vec<Box<Contact>>,
-    /// The most entries the lists have held in one step, all together.
-    most: usize,
-}
-
-impl MeshParts {
-    /// Readies the step: `prev` is filled; one list per thread, plus the calling thread's.
-    fn begin(&mut self, threads: usize) {
-        self.prev_keys.clear();
-        self.prev_keys.extend(self.prev.iter().map(|c| (c.a, c.b)));
-        self.out.resize_with(threads + 1, Vec::new);
-        // Any thread may take every pair that has further manifolds: each list keeps room
-        // for the most a step has had, so a settled step allocates nothing whichever thread
-        // takes which pair.
-        for list in &mut self.out {
-            list.clear();
-            list.reserve(self.most);
-        }
-    }
-
-    /// The range of `prev` holding pair (a, b)'s manifolds (`prev` is in pair order).
-    fn range_of(prev_keys: &[(u32, u32)], a: u32, b: u32) -> std::ops::Range<usize> {
-        let start = prev_keys.partition_point(|&k| k < (a, b));
-        start..start + prev_keys[start..].partition_point(|&k| k == (a, b))
-    }
-
-    /// Gathers the threads' lists into `next` in pair order: a kept manifold moves over in
-    /// its box (a pooled one takes its place in `prev`, which goes back to the pool whole),
-    /// a new one is copied into a pooled box. Every list is in pair order and a pair's
-    /// entries lie together in one list, so the lists are merged by their heads.
-    #[allow(clippy::vec_box)]
-    fn merge(&mut self, pool: &mut Vec<Box<Contact>>) {
-        self.most = self.most.max(self.out.iter().map(Vec::len).sum());
-        let mut heads = [0usize; MAX_THREADS + 1];
-        let lists = &mut self.out;
-        loop {
-            let next_pair = |(l, list): (usize, &Vec<PartOut>)| list.get(heads[l]).map(|e| (e.pair(), l));
-            let Some((pair, l)) = lists.iter().enumerate().filter_map(next_pair).min() else { break };
-            while let Some(e) = lists[l].get(heads[l]).filter(|e| e.pair() == pair) {
-                heads[l] += 1;
-                match e {
-                    PartOut::New { part, .. } => {
-                        let mut b = pool.pop().unwrap_or_default();
-                        (*b).clone_from(part);
-                        self.next.push(b);
-                    }
-                    &PartOut::Carry { start, end, .. } => {
-                        for i in start as usize..end as usize {
-                            let spare = pool.pop().unwrap_or_default();
-                            self.next.push(std::mem::replace(&mut self.prev[i], spare));
-                        }
-                    }
-                }
-            }
-        }
     }
 }
 
