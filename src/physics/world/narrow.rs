@@ -18,9 +18,8 @@
 //! thread. A mesh pair's further manifolds ([`MeshParts`]) go into its thread's own list,
 //! tagged with the pair's place, block by block, and the blocks are gathered in pair order
 //! afterwards, when the manifolds get their pooled boxes; the touching list is gathered in
-//! pair order too. So the
-//! step is the same at any thread count — and, with one thread, the same work in the same
-//! order as a single loop.
+//! pair order too. So the step is the same at any thread count — and, with one thread, the
+//! same work in the same order as a single loop.
 //!
 //! **Recycling** ([`crate::physics::contact::Recycle`]): a touching pair that has barely
 //! moved keeps its manifold; a mesh pair only within the slop, since moving on it can meet
