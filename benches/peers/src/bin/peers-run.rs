@@ -7,7 +7,8 @@
 //!
 //! After the three arguments, `jitter=SEED` moves every dynamic body by a seeded offset of up
 //! to 1 mm along each axis before the run (the same for every engine: a pile settles into
-//! another rest), and `hertz=HZ` sets contactlab's contact stiffness (the peer rows: 30 Hz).
+//! another rest), `hertz=HZ` sets contactlab's contact stiffness (the peer rows: 30 Hz), and
+//! `recycle=M` its contact recycling window (`Settings::recycle_distance`, metres).
 //!
 //! `peers-run narrow PAIR/REGIME ENGINE N` computes N cold manifolds instead (for example
 //! `peers-run narrow hull20-hull20/shallow contactlab 100000`).
@@ -28,7 +29,7 @@ use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peers-run SCENE ENGINE STEPS [jitter=SEED] [hertz=HZ]  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | convex-pile-N (Box3D's convex pile, N/64 layers of 8×8 hulls) | many-pyramids-10780 (Box3D's) | large-world-N (Box3D's floor of N×N static slabs, a ball dropped every 5 steps, 100 in all) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust | box3d-c (the upstream C library, one thread))";
+    let usage = "usage: peers-run SCENE ENGINE STEPS [jitter=SEED] [hertz=HZ] [recycle=M]  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | convex-pile-N (Box3D's convex pile, N/64 layers of 8×8 hulls) | many-pyramids-10780 (Box3D's) | large-world-N (Box3D's floor of N×N static slabs, a ball dropped every 5 steps, 100 in all) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust | box3d-c (the upstream C library, one thread))";
     if let [mode, label, engine, n] = args.as_slice() {
         if mode == "narrow" {
             return narrow(label, engine, n);
@@ -51,8 +52,10 @@ fn main() -> ExitCode {
             seed = Some(s);
         } else if let Some(Ok(hz)) = value("hertz").map(str::parse::<f32>) {
             settings.contact_hertz = hz;
+        } else if let Some(Ok(m)) = value("recycle").map(str::parse::<f32>) {
+            settings.recycle_distance = m;
         } else {
-            eprintln!("'{o}' is neither jitter=SEED (a whole number) nor hertz=HZ (a number)\n{usage}");
+            eprintln!("'{o}' is not jitter=SEED (a whole number), hertz=HZ or recycle=M (numbers)\n{usage}");
             return ExitCode::FAILURE;
         }
     }
