@@ -226,6 +226,29 @@ fn bodies_added_while_it_runs_give_the_same_steps() {
 }
 
 #[test]
+fn room_made_for_bodies_keeps_them_in_place_and_changes_no_step() {
+    // A clone has no spare room; `reserve_bodies` gives it room for the bodies to come, so
+    // adding them moves no body, and the steps are those of a clone without it, bit for bit.
+    let settings = Settings { sleeping: true, ..Default::default() };
+    let source = slab_world(30, settings);
+    let mut plain = source.clone();
+    let mut roomy = source.clone();
+    roomy.reserve_bodies(24);
+    let at = roomy.bodies().as_ptr();
+    for step in 0..120 {
+        if step > 0 && step % 5 == 0 {
+            let (a, b) = (add_late(&mut plain, step), add_late(&mut roomy, step));
+            assert_eq!(a.is_some(), b.is_some());
+        }
+        plain.step(1.0 / 60.0);
+        roomy.step(1.0 / 60.0);
+        assert_eq!(state(&plain), state(&roomy), "step {step}: making room changed the result");
+    }
+    assert_eq!(roomy.bodies().len(), source.bodies().len() + 23);
+    assert_eq!(roomy.bodies().as_ptr(), at, "adding the bodies moved the body storage");
+}
+
+#[test]
 fn a_sleeping_body_on_a_static_level_wakes_when_struck() {
     // The thrown bodies fall asleep on the slabs (the islands are found over the dynamic
     // bodies only); a ball dropped onto a sleeping cube wakes it, and the cube then comes

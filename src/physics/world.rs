@@ -423,6 +423,15 @@ impl World {
         Ok(BodyHandle { index: self.bodies.len() as u32 - 1, generation: 0 })
     }
 
+    /// Makes room for `additional` more bodies, so that adding them does not move the body
+    /// storage. A clone of a world has no spare room (`Vec`'s clone keeps only the length):
+    /// the first body added to a clone of a large world copies every body (about 10 ms for
+    /// 90,000 bodies) unless room was made first.
+    pub fn reserve_bodies(&mut self, additional: usize) {
+        self.bodies.reserve(additional);
+        self.generations.reserve(additional);
+    }
+
     /// All bodies, indexed by handle index.
     pub fn bodies(&self) -> &[Body] {
         &self.bodies
