@@ -265,14 +265,15 @@ impl Compact {
     }
 
     /// Record `idx`'s impulse and per-step sum back to its joint `j` (after the step, in
-    /// the pass that measures the joints' errors).
+    /// the pass that measures the joints' errors); whether it is a ball joint's record.
     #[inline]
-    pub fn write_back(&self, idx: usize, j: &mut Joint) {
+    pub fn write_back(&self, idx: usize, j: &mut Joint) -> bool {
         let h = &self.hot[idx];
         if h.ball {
             j.impulses.point = h.p;
             j.linear_impulse += glam::Vec3::from(self.sums[idx]);
         }
+        h.ball
     }
 }
 

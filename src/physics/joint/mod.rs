@@ -315,12 +315,15 @@ pub struct StepStart {
 }
 
 /// A joint in the world.
+///
+/// Laid out in the order written (`repr(C)`): what the step's last stage reads and writes of
+/// every joint (`World::finish_joints`: bodies, break limits, errors, impulses, then the
+/// anchors in `local`) comes first, so that it touches three of a joint's nine cache lines
+/// where Rust's own order, which put the small fields after the large parts, made it touch
+/// five.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct Joint {
-    /// Name.
-    pub name: String,
-    /// Kind and parameters (as created; the mouse target changes).
-    pub kind: JointKind,
     /// Body A (or [`WORLD`]).
     pub a: u32,
     /// Body B (or [`WORLD`]).
@@ -329,30 +332,34 @@ pub struct Joint {
     pub break_force: Option<f32>,
     /// Break threshold (N·m).
     pub break_torque: Option<f32>,
-    /// The two bodies collide with each other.
-    pub collide: bool,
-    /// Broken (no longer solved).
-    pub broken: bool,
-    /// Geometry in the bodies' frames.
-    pub local: Local,
-    /// Accumulated impulses of the last substep.
-    pub impulses: Impulses,
-    /// Linear impulse applied to B over the last step (N·s, world).
-    pub linear_impulse: Vec3,
-    /// Of `linear_impulse`, what the pinned body's turn about this joint's point took over
-    /// the last step (its centripetal pull, `world/pivots.rs`; zero unless a body is pinned
-    /// here): the rows' impulses do not carry it.
-    pub pivot_impulse: Vec3,
-    /// Angular impulse applied to B over the last step, without the moment of the linear one
-    /// about B's anchor (N·m·s, world).
-    pub angular_impulse: Vec3,
     /// Linear position error after the last step (m): the point/line rows' error, plus how
     /// far a linear limit is exceeded.
     pub position_error: f32,
     /// Angular position error after the last step (rad).
     pub angular_error: f32,
+    /// Linear impulse applied to B over the last step (N·s, world).
+    pub linear_impulse: Vec3,
+    /// Angular impulse applied to B over the last step, without the moment of the linear one
+    /// about B's anchor (N·m·s, world).
+    pub angular_impulse: Vec3,
+    /// Of `linear_impulse`, what the pinned body's turn about this joint's point took over
+    /// the last step (its centripetal pull, `world/pivots.rs`; zero unless a body is pinned
+    /// here): the rows' impulses do not carry it.
+    pub pivot_impulse: Vec3,
+    /// The two bodies collide with each other.
+    pub collide: bool,
+    /// Broken (no longer solved).
+    pub broken: bool,
     pub(crate) alive: bool,
+    /// Accumulated impulses of the last substep.
+    pub impulses: Impulses,
+    /// Geometry in the bodies' frames.
+    pub local: Local,
     pub(crate) start: StepStart,
+    /// Kind and parameters (as created; the mouse target changes).
+    pub kind: JointKind,
+    /// Name.
+    pub name: String,
 }
 
 /// How a row of [`rows`] takes part (records, error measures).
@@ -679,9 +686,15 @@ impl Joint {
     /// (read directly; `ball_fast_paths_equal_rows` checks it against the rows).
     pub fn errors(&self, f: &Frame) -> (f32, f32) {
         if let JointKind::Ball = self.kind {
-            return (f.d.length(), 0.0);
+            return Self::ball_errors(f);
         }
         self.errors_from_rows(f)
+    }
+
+    /// [`Joint::errors`] of a ball joint: the anchors' distance, no angular error.
+    #[inline]
+    pub fn ball_errors(f: &Frame) -> (f32, f32) {
+        (f.d.length(), 0.0)
     }
 
     /// [`Joint::errors`] from the rows, for every kind.

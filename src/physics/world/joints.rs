@@ -599,11 +599,12 @@ impl World {
                 for idx in r {
                     // SAFETY: a joint is in `active` once.
                     let j = unsafe { joints.get_mut(active[idx] as usize) };
-                    if fast {
-                        compact.write_back(idx, j);
-                    }
+                    // (A ball joint's record says so: its kind, far down the joint, is
+                    // not read.)
+                    let ball = fast && compact.write_back(idx, j);
                     let (pa, pb) = (pose_of(j.a), pose_of(j.b));
-                    let (lin, ang) = j.errors(&j.frame_at(&pa, &pb));
+                    let f = j.frame_at(&pa, &pb);
+                    let (lin, ang) = if ball { Joint::ball_errors(&f) } else { j.errors(&f) };
                     j.position_error = lin;
                     j.angular_error = ang;
                     let over = |limit: Option<f32>, impulse: Vec3| limit.is_some_and(|l| impulse.length() > l * dt);
