@@ -425,8 +425,8 @@ impl World {
 
     /// Makes room for `additional` more bodies, so that adding them does not move the body
     /// storage. A clone of a world has no spare room (`Vec`'s clone keeps only the length):
-    /// the first body added to a clone of a large world copies every body (about 10 ms for
-    /// 90,000 bodies) unless room was made first.
+    /// the first body added to a clone of a large world copies every body unless room was
+    /// made first (what that cost the large world's bench row: docs/BENCHMARKS.md).
     pub fn reserve_bodies(&mut self, additional: usize) {
         self.bodies.reserve(additional);
         self.generations.reserve(additional);

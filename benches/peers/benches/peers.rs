@@ -123,9 +123,9 @@ fn run_world(
     // The first step and at least one timed one.
     let steps = steps.max(2);
     // contactlab's worlds are clones of the template, and a clone has no spare room for
-    // bodies: the first drop into the large world's clone copied all 90,000 bodies (10 ms,
-    // 0.02 ms a step over the row) where the peers, built body by body, had room to spare.
-    // Each gets room for the drops, as the template built body by body had.
+    // bodies: the first drop into the large world's clone copied all its bodies, where the
+    // peers, built body by body, had room to spare (docs/BENCHMARKS.md). Each gets room for
+    // the drops, as the template built body by body had.
     let room = drops.map_or(0, |d| d.bodies.len());
     let roomy = |mut w: World| {
         w.reserve_bodies(room);
