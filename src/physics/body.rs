@@ -17,6 +17,13 @@
 //! [`crate::physics::free_rotation::NEEDLE_RATIO`]) take an implicit update instead, which
 //! never gains energy but damps their slow flips; bodies in contact turn by ω·h with the
 //! solver's inertia ([`Body::carry_spin`]).
+//!
+//! Kinds ([`BodyKind`]): dynamic bodies move under gravity and contacts; static bodies never
+//! move; kinematic bodies move at the velocity and spin they are given (by a scene or by
+//! code, each step if it likes) and nothing pushes them back: they have infinite mass, feel
+//! no gravity, and push the dynamic bodies they meet (a moving platform, a turntable, a
+//! paddle). A kinematic body's velocity stays as set; its pose advances by it each substep
+//! (a rotation by ω·h, exact for a constant spin).
 
 use crate::physics::free_rotation::{isotropic, Inertia};
 use crate::physics::math::Iso;
@@ -32,7 +39,8 @@ pub struct BodyHandle {
     pub generation: u32,
 }
 
-/// Static bodies never move (infinite mass); dynamic bodies respond to forces and contacts.
+/// Static bodies never move (infinite mass); dynamic bodies respond to forces and contacts;
+/// kinematic bodies move at their own velocity and spin (infinite mass, no gravity).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum BodyKind {
     /// Moved by gravity and contacts.
@@ -40,6 +48,9 @@ pub enum BodyKind {
     Dynamic,
     /// Fixed in place.
     Static,
+    /// Moved by its velocity and spin alone, which only the user changes; pushes dynamic
+    /// bodies and is not pushed back.
+    Kinematic,
 }
 
 /// Everything needed to create a body.
@@ -49,7 +60,7 @@ pub struct BodyDesc {
     pub name: String,
     /// Collision shape in the body's authored frame.
     pub shape: Shape,
-    /// Static or dynamic.
+    /// Dynamic, static or kinematic.
     pub kind: BodyKind,
     /// Position of the authored frame's origin.
     pub position: Vec3,
@@ -103,6 +114,15 @@ impl BodyDesc {
         self
     }
 
+    /// Builder: make kinematic, moving at `velocity` and turning at `spin` (rad/s, world
+    /// axes).
+    pub fn kinematic(mut self, velocity: Vec3, spin: Vec3) -> Self {
+        self.kind = BodyKind::Kinematic;
+        self.velocity = velocity;
+        self.angular_velocity = spin;
+        self
+    }
+
     /// Builder: set rotation.
     pub fn with_rotation(mut self, q: Quat) -> Self {
         self.rotation = q;
@@ -130,7 +150,7 @@ pub struct Body {
     pub name: String,
     /// Collision shape, re-centred so the centre of mass is the body origin.
     pub shape: Shape,
-    /// Static or dynamic.
+    /// Dynamic, static or kinematic.
     pub kind: BodyKind,
     /// Centre of mass and orientation.
     pub pose: Iso,
@@ -138,11 +158,11 @@ pub struct Body {
     pub velocity: Vec3,
     /// Angular velocity (world).
     pub angular_velocity: Vec3,
-    /// 1/mass (0 for static).
+    /// 1/mass (0 for static and kinematic bodies).
     pub inv_mass: f32,
     /// Inertia about the centre of mass, body axes.
     pub inertia_local: Mat3,
-    /// Inverse inertia, body axes (zero for static).
+    /// Inverse inertia, body axes (zero for static and kinematic bodies).
     pub inv_inertia_local: Mat3,
     /// The principal axes of `inertia_local` in body axes, as the rotation whose columns
     /// they are ([`crate::physics::principal`]).
@@ -173,7 +193,7 @@ impl Body {
         r * self.inv_inertia_local * r.transpose()
     }
 
-    /// Mass (∞ for static bodies).
+    /// Mass (∞ for static and kinematic bodies).
     pub fn mass(&self) -> f32 {
         if self.inv_mass > 0.0 {
             1.0 / self.inv_mass
@@ -182,9 +202,20 @@ impl Body {
         }
     }
 
-    /// Whether the body moves.
+    /// Whether gravity and contacts move the body.
     pub fn is_dynamic(&self) -> bool {
         self.kind == BodyKind::Dynamic
+    }
+
+    /// Whether the body moves at its own velocity alone ([`BodyKind::Kinematic`]).
+    pub fn is_kinematic(&self) -> bool {
+        self.kind == BodyKind::Kinematic
+    }
+
+    /// A kinematic body with a velocity or a spin: it moves this step, and wakes and keeps
+    /// awake the bodies it touches.
+    pub fn is_moving_kinematic(&self) -> bool {
+        self.is_kinematic() && (self.velocity != Vec3::ZERO || self.angular_velocity != Vec3::ZERO)
     }
 
     /// Pose of the authored frame (what a scene file or a renderer names the body's pose).

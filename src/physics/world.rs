@@ -303,7 +303,7 @@ pub enum BodyError {
     /// Mass or inertia not representable in f32 (a shape too small or too light).
     #[error("body '{0}': its mass or inertia is not a positive finite f32 (the shape is too small or too light)")]
     BadInertia(String),
-    /// A triangle mesh on a body that is not static.
+    /// A triangle mesh on a body that is not static (dynamic or kinematic).
     #[error("body '{0}': a triangle mesh has no volume, so it can only be static (kind: Static)")]
     DynamicMesh(String),
 }
@@ -373,7 +373,7 @@ impl World {
 
     /// Adds a body; hull shapes are re-centred so the centre of mass is the body origin.
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle, BodyError> {
-        if desc.shape.mesh().is_some() && desc.kind == BodyKind::Dynamic {
+        if desc.shape.mesh().is_some() && desc.kind != BodyKind::Static {
             return Err(BodyError::DynamicMesh(desc.name));
         }
         let density = match desc.mass {
@@ -392,6 +392,8 @@ impl World {
             s => (s.clone(), Vec3::ZERO),
         };
         let dynamic = desc.kind == BodyKind::Dynamic;
+        // A static body is at rest; a kinematic one keeps the velocity it is given.
+        let moves = desc.kind != BodyKind::Static;
         let inv_inertia = if dynamic { mp.inertia.inverse() } else { Mat3::ZERO };
         if dynamic && !containment::mass_data_ok(mp.mass, &inv_inertia) {
             return Err(BodyError::BadInertia(desc.name));
@@ -402,8 +404,8 @@ impl World {
             shape,
             kind: desc.kind,
             pose: Iso::new(desc.position + desc.rotation * com, desc.rotation.normalize()),
-            velocity: if dynamic { desc.velocity } else { Vec3::ZERO },
-            angular_velocity: if dynamic { desc.angular_velocity } else { Vec3::ZERO },
+            velocity: if moves { desc.velocity } else { Vec3::ZERO },
+            angular_velocity: if moves { desc.angular_velocity } else { Vec3::ZERO },
             inv_mass: if dynamic { 1.0 / mp.mass } else { 0.0 },
             inertia_local: mp.inertia,
             inv_inertia_local: inv_inertia,
@@ -455,6 +457,22 @@ impl World {
         b.asleep = false;
         b.sleep_time = 0.0;
         Some(b)
+    }
+
+    /// Sets a kinematic body's velocity and spin (rad/s, world axes) for the steps that
+    /// follow, as a script driving a platform or a pusher does before each step: unlike an
+    /// edit through [`World::body_mut`], this keeps what the world has cached (a kinematic
+    /// body's records are made again every step anyway). Returns false, changing nothing,
+    /// for a stale handle, a body that is not kinematic, or a velocity or spin that is not
+    /// finite.
+    pub fn set_kinematic_velocity(&mut self, h: BodyHandle, velocity: Vec3, spin: Vec3) -> bool {
+        let live = self.generations.get(h.index as usize) == Some(&h.generation);
+        if !(live && self.bodies[h.index as usize].is_kinematic() && velocity.is_finite() && spin.is_finite()) {
+            return false;
+        }
+        let b = &mut self.bodies[h.index as usize];
+        (b.velocity, b.angular_velocity) = (velocity, spin);
+        true
     }
 
     /// Handle of the body at `index`.

@@ -60,6 +60,9 @@ pub const PALETTE: [[f32; 3]; 8] = [
 
 /// Colour of static bodies without an explicit colour.
 pub const STATIC_COLOR: [f32; 3] = [0.55, 0.56, 0.58];
+/// Colour of kinematic bodies with none of their own: a muted steel blue, apart from the
+/// palette's colours and the static grey.
+pub const KINEMATIC_COLOR: [f32; 3] = [0.36, 0.47, 0.62];
 
 /// The scene's checks: each failure names the file, the body (or section) and the field.
 pub(super) struct Check<'a> {
@@ -416,7 +419,7 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
             return Err(c.err(&ctx, "name", "is used by another body; names must be unique"));
         }
         let shape = shape(&c, &ctx, &b.shape)?;
-        if shape.mesh().is_some() && b.kind == KindDesc::Dynamic {
+        if shape.mesh().is_some() && b.kind != KindDesc::Static {
             let msg = "a triangle mesh (Mesh, Obj, Heightfield, Stairs, Ramp) has no volume, so it can only be static: add kind: Static";
             return Err(c.err(&ctx, "kind", msg));
         }
@@ -464,6 +467,7 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
         let kind = match b.kind {
             KindDesc::Dynamic => BodyKind::Dynamic,
             KindDesc::Static => BodyKind::Static,
+            KindDesc::Kinematic => BodyKind::Kinematic,
         };
         let color = match b.color {
             Some(col) => {
@@ -471,6 +475,7 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
                 [col.0, col.1, col.2]
             }
             None if kind == BodyKind::Static => STATIC_COLOR,
+            None if kind == BodyKind::Kinematic => KINEMATIC_COLOR,
             None => PALETTE[colors.len() % PALETTE.len()],
         };
         let d = BodyDesc {
@@ -592,7 +597,8 @@ fn joint(c: &Check, jd: &JointDescFile, world: &World, all: &[JointDescFile]) ->
     }
     let moving = |i: u32| i != WORLD && world.bodies()[i as usize].is_dynamic();
     if !moving(a) && !moving(b) {
-        return Err(c.err(ctx, "b", "joins two bodies that never move (static or the world): one must be dynamic"));
+        let msg = "joins two bodies that never move (static or the world) or move on their own (kinematic): one must be dynamic";
+        return Err(c.err(ctx, "b", msg));
     }
     c.limit3(ctx, "anchor", jd.anchor, limits::POSITION)?;
     for (f, v) in [("break_force", jd.break_force), ("break_torque", jd.break_torque)] {

@@ -46,6 +46,7 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("spinning_stick.ron", include_str!("../../scenes/spinning_stick.ron")),
     ("stack_10.ron", include_str!("../../scenes/stack_10.ron")),
     ("stairs_and_ramps.ron", include_str!("../../scenes/stairs_and_ramps.ron")),
+    ("turntable.ron", include_str!("../../scenes/turntable.ron")),
     ("twisted_boxes.ron", include_str!("../../scenes/twisted_boxes.ron")),
     ("v_valley.ron", include_str!("../../scenes/v_valley.ron")),
     ("welcome.ron", include_str!("../../scenes/welcome.ron")),

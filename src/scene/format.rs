@@ -385,14 +385,17 @@ impl Default for RotationDesc {
     }
 }
 
-/// Static or dynamic.
+/// Dynamic, static or kinematic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum KindDesc {
-    /// Moves.
+    /// Moves under gravity and contacts.
     #[default]
     Dynamic,
     /// Fixed.
     Static,
+    /// Moves at its `velocity` and `angular_velocity` for ever, pushing dynamic bodies and
+    /// not pushed back (a moving platform, a turntable, a paddle).
+    Kinematic,
 }
 
 /// One body in a file.
@@ -403,7 +406,7 @@ pub struct BodyDescFile {
     pub name: String,
     /// Shape.
     pub shape: ShapeDesc,
-    /// Static or dynamic.
+    /// Dynamic (the default), static or kinematic.
     #[serde(default)]
     pub kind: KindDesc,
     /// Position of the body's frame.

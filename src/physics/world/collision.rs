@@ -62,7 +62,7 @@ pub(super) struct Motion {
     spin: f32,
     /// Bounding radius about the centre.
     pub(super) radius: f32,
-    /// Dynamic and awake.
+    /// Dynamic and awake, or kinematic and moving.
     pub(super) awake: bool,
     /// Dynamic and asleep (a body an awake one may wake before the solve, `world/islands.rs`).
     pub(super) sleeping: bool,
@@ -92,6 +92,16 @@ impl Motion {
             mesh: false,
             rounding,
         }
+    }
+
+    /// The record of a kinematic body: [`Motion::of`]'s for a static one, or while it
+    /// moves, a moving body's (awake, never asleep).
+    fn kinematic(b: &Body) -> Motion {
+        let mut m = Motion::of(b);
+        if b.is_moving_kinematic() {
+            (m.v, m.spin, m.awake) = (b.velocity.into(), b.angular_velocity.length() * m.radius, true);
+        }
+        m
     }
 
     /// Whether the bounding spheres of `a` and `b` come within `slack` of each other while
@@ -178,7 +188,19 @@ fn record(
     dt: f32,
     margin: f32,
 ) {
-    *m = Motion::of(b);
+    record_motion((m, out, lanes, turn), Motion::of(b), b, dt, margin);
+}
+
+/// [`record`] with the body's motion record `motion` given.
+#[inline(always)]
+fn record_motion(
+    (m, out, lanes, turn): (&mut Motion, &mut Aabb, &mut [Vec3A; 2], &mut glam::Mat3A),
+    motion: Motion,
+    b: &Body,
+    dt: f32,
+    margin: f32,
+) {
+    *m = motion;
     *turn = glam::Mat3A::from_quat(b.pose.rot);
     let bb = b.shape.aabb(&b.pose);
     let d = Vec3::from(m.v * dt).clamp_length_max(MAX_SPECULATIVE);
@@ -187,6 +209,18 @@ fn record(
 }
 
 impl World {
+    /// The kinematic bodies' records ([`World::broad_phase`]; none in most worlds, and kept
+    /// out of its code): a moving one's are a moving body's, since it moves without the
+    /// solver.
+    #[inline(never)]
+    fn record_kinematic(&mut self, dt: f32, margin: f32) {
+        for &i in &self.movers.kinematic {
+            let (i, b) = (i as usize, &self.bodies[i as usize]);
+            let slots = (&mut self.motions[i], &mut self.aabbs[i], &mut self.boxes[i], &mut self.turns[i]);
+            record_motion(slots, Motion::kinematic(b), b, dt, margin);
+        }
+    }
+
     /// Each body's AABB swept along its step `v·dt` and grown by its spin reach and half
     /// the margin: two boxes overlap whenever their bodies may touch during the step.
     pub(super) fn broad_phase(&mut self, dt: f32) {
@@ -210,16 +244,20 @@ impl World {
         if grew {
             let new = old as u32..n as u32;
             movers.dynamic.extend(new.clone().filter(|&i| self.bodies[i as usize].is_dynamic()));
+            movers.kinematic.extend(new.clone().filter(|&i| self.bodies[i as usize].is_kinematic()));
             per_body::room(&mut movers.statics_mask, n);
             movers.statics_mask.extend(self.bodies[old..].iter().map(|b| !b.is_dynamic()));
         } else if self.broad_dirty || movers.statics.is_none_or(|s| s.count != n) {
             movers.dynamic.clear();
             movers.dynamic.extend((0..n as u32).filter(|&i| self.bodies[i as usize].is_dynamic()));
+            movers.kinematic.clear();
+            movers.kinematic.extend((0..n as u32).filter(|&i| self.bodies[i as usize].is_kinematic()));
             movers.statics_mask.clear();
             per_body::room(&mut movers.statics_mask, n);
             movers.statics_mask.extend(self.bodies.iter().map(|b| !b.is_dynamic()));
         }
-        let holds = grew || movers.statics_hold(inputs, self.broad_dirty);
+        // (A kinematic body moves each step: then every body's records are made again.)
+        let holds = movers.kinematic.is_empty() && (grew || movers.statics_hold(inputs, self.broad_dirty));
         // The bodies to visit, where bodies were added or sleeping ones keep their records:
         // the dynamic ones but those asleep now and when their records were last computed,
         // and the new ones.
@@ -292,6 +330,9 @@ impl World {
                 });
             }
             self.movers.seen_asleep = seen_asleep;
+        }
+        if !self.movers.kinematic.is_empty() {
+            self.record_kinematic(dt, margin);
         }
         self.movers.statics = Some(inputs);
         self.movers.steady = statics_hold;

@@ -128,6 +128,8 @@ impl World {
         scratch.sweeps.extend(self.bodies.iter().map(|b| {
             if b.is_dynamic() && !b.asleep {
                 Sweep::ballistic(&b.pose, b.velocity, b.angular_velocity, g, rest)
+            } else if b.is_moving_kinematic() {
+                Sweep::ballistic(&b.pose, b.velocity, b.angular_velocity, Vec3::ZERO, rest)
             } else {
                 Sweep::fixed(&b.pose)
             }

@@ -4,7 +4,8 @@
 //! bodies move independently, shared out between the world's worker threads; bodies hung
 //! from a fixed point turn about it after the others (`world/pivots.rs`). Where the solver
 //! moves fewer than half the bodies (a level of static pieces, a pile mostly asleep), the
-//! soft step's loops visit only those it moves (`world/movers.rs`).
+//! soft step's loops visit only those it moves (`world/movers.rs`). Kinematic bodies move
+//! at their own velocity and spin after them, on the stepping thread (a world has few).
 
 use super::{World, MIN_BODIES};
 use crate::physics::body::{Body, MAX_CONTACT_TURN};
@@ -65,6 +66,15 @@ impl World {
         }
         // Bodies hung from a fixed point turn about it (`world/pivots.rs`).
         self.joints.pivots.integrate(&self.bodies, &mut self.solver_bodies, &self.start_poses, h);
+        // The kinematic bodies at their own velocity and spin (none in most worlds).
+        for &i in &self.movers.kinematic {
+            let s = &mut self.solver_bodies[i as usize];
+            s.dp += s.v * h;
+            let turn = s.w * h;
+            if turn != Vec3A::ZERO {
+                s.dq = (rotation(turn.into()) * s.dq).normalize();
+            }
+        }
     }
 
     /// Writes the poses and velocities of the bodies moved in [`World::integrate_positions`]
@@ -94,6 +104,13 @@ impl World {
                     finish_body(b, s, start, h, small_turn);
                 }
             });
+        }
+        // The kinematic bodies' poses; their velocities are theirs.
+        for &i in &self.movers.kinematic {
+            let (b, s, start) =
+                (&mut self.bodies[i as usize], &self.solver_bodies[i as usize], &self.start_poses[i as usize]);
+            b.pose.pos = start.pos + Vec3::from(s.dp);
+            b.pose.rot = (s.dq * start.rot).normalize();
         }
     }
 

@@ -21,6 +21,9 @@
 //! (a world asleep) neither wake-up nor the sleep pass has anything to change, and both
 //! return before building the islands.
 //!
+//! A kinematic body joins no island, but while it moves it keeps every island it touches
+//! (or holds by a joint) awake, and wakes a sleeping one it runs into.
+//!
 //! Limits: islands are rebuilt every step from the contacts (no persistent island graph),
 //! and the forest is reset over every body; a body touching only static bodies is an island
 //! of its own.
@@ -102,7 +105,8 @@ impl World {
         // moving body wakes a sleeping one: nothing to do unless both kinds are here.
         let motions = &self.motions;
         let kind = |awake: bool| self.movers.dynamic.iter().any(|&i| motions[i as usize].awake == awake);
-        if !self.settings.sleeping || !kind(false) || !kind(true) {
+        let pushed = self.movers.kinematic.iter().any(|&i| motions[i as usize].awake);
+        if !self.settings.sleeping || !kind(false) || !(kind(true) || pushed) {
             return;
         }
         let mixed = |a: u32, b: u32| {
@@ -172,6 +176,23 @@ impl World {
                 let r = Self::find(&mut self.island_parent, i);
                 self.island_moving[r as usize] = true;
             }
+        }
+        // A moving kinematic body moves every island it touches or holds by a joint (it
+        // joins none: Box3D links it into them, to the same effect).
+        let bodies = &self.bodies;
+        let pushing = |i: u32| i != WORLD && bodies[i as usize].is_moving_kinematic();
+        if self.movers.kinematic.iter().any(|&i| pushing(i)) {
+            let (mut parent, mut moving) =
+                (std::mem::take(&mut self.island_parent), std::mem::take(&mut self.island_moving));
+            let joined = self.joints.joints.iter().filter(|j| j.is_alive() && !j.broken).map(|j| (j.a, j.b));
+            for (a, b) in self.touching_pairs().map(|(_, a, b)| (a, b)).chain(joined) {
+                for (k, d) in [(a, b), (b, a)] {
+                    if pushing(k) && d != WORLD && bodies[d as usize].is_dynamic() {
+                        moving[Self::find(&mut parent, d) as usize] = true;
+                    }
+                }
+            }
+            (self.island_parent, self.island_moving) = (parent, moving);
         }
     }
 

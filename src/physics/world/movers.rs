@@ -42,6 +42,10 @@
 //! bodies (a pile, a pyramid), the stages keep their loop over every body: reading by index
 //! then buys nothing.
 //!
+//! Kinematic bodies ([`Movers::kinematic`]) move every step without the solver: a world
+//! with any visits every body in the broad phase and the prepare stage, as before these
+//! lists (they are for worlds of few kinematic bodies).
+//!
 //! Limits: an edit makes the next step visit every body and rebuild the broad phase's grid
 //! (a world of many static bodies edited every few steps pays that each time), and so does
 //! a new body the grid cannot take in place (one larger than its cells, or more new and
@@ -105,6 +109,11 @@ impl StaticInputs {
 pub(super) struct Movers {
     /// The dynamic bodies, asleep or awake, in index order.
     pub(super) dynamic: Vec<u32>,
+    /// The kinematic bodies, in index order (gathered with `dynamic`; most worlds have
+    /// none). Their records change every step, so while there are any the broad phase and
+    /// the prepare stage visit every body (the static bodies' records are not kept); the
+    /// integration moves them after the bodies the solver moves.
+    pub(super) kinematic: Vec<u32>,
     /// Per body, whether it is not dynamic: the broad phase's passive bodies, which never
     /// pair with one another (`BroadPhase::update_on`). Gathered with `dynamic`.
     pub(super) statics_mask: Vec<bool>,

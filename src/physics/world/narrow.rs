@@ -453,7 +453,8 @@ fn update_pair(
         if c.recycle.reuse_rounded(&mut c.manifold, xa, xb, turns, (ra, rb), rounding, distance, margin)
             && parts.as_mut().is_none_or(|p| p.reuse(xa, xb, turns, (ra, rb), rounding, distance, margin))
         {
-            let rests = |b: &Body| !b.is_dynamic() || b.sleep_time >= input.settle_after;
+            // (A kinematic body rests while it does not move.)
+            let rests = |b: &Body| (!b.is_dynamic() || b.sleep_time >= input.settle_after) && !b.is_moving_kinematic();
             let unsettled =
                 !c.recycle.settled || parts.as_ref().is_some_and(|p| p.prev.iter().any(|b| !b.recycle.settled));
             if unsettled && rests(ba) && rests(bb) {

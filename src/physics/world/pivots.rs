@@ -121,7 +121,7 @@ impl Pivots {
         if self.slot.len() < bodies.len() {
             per_body::fit(&mut self.slot, bodies.len(), NONE);
         }
-        let fixed = |i: u32| i == WORLD || !bodies[i as usize].is_dynamic();
+        let fixed = |i: u32| i == WORLD || bodies[i as usize].kind == crate::physics::BodyKind::Static;
         let alive = || joints.iter().enumerate().filter(|(_, j)| j.is_alive() && !j.broken);
         for (k, j) in alive() {
             if !holds_a_point(&j.kind) || fixed(j.a) == fixed(j.b) {
