@@ -31,7 +31,7 @@ fn body_row(b: &Body) -> Vec<String> {
         let i = b.inertia_local;
         (num(b.mass()), format!("diag({}, {}, {})", num(i.x_axis.x), num(i.y_axis.y), num(i.z_axis.z)))
     } else {
-        ("static".into(), "—".into())
+        (if b.is_kinematic() { "kinematic" } else { "static" }.into(), "—".into())
     };
     vec![
         b.name.clone(),

@@ -196,7 +196,7 @@ fn iterative(run: &Run, s: &mut Section) {
         set.iterations,
         set.iterations,
         num(hertz),
-        if static_pair { ": twice the setting's, capped, against a static body" } else { "" },
+        if static_pair { ": twice the setting's, capped, against a static or kinematic body" } else { "" },
         num(set.damping_ratio),
         num(c.softness.bias_rate),
         num(c.softness.mass_scale),
@@ -333,8 +333,9 @@ pub fn check_section(run: &Run) -> Section {
             let weight = body.mass() * (-g.dot(m.normal * sign)) * run.dt;
             let rest = body.velocity.length() < 0.05 && body.angular_velocity.length() < 0.5;
             s.para(format!(
-                "{} rests on a static body{}: the contact must carry its weight over the step, Σλn = m·|g·n|·dt. Σλn = {} N·s; m·|g·n|·dt = {} × {} × {} = {} N·s; ratio {}.{}",
+                "{} rests on a {} body{}: the contact must carry its weight over the step, Σλn = m·|g·n|·dt. Σλn = {} N·s; m·|g·n|·dt = {} × {} × {} = {} N·s; ratio {}.{}",
                 body.name,
+                if a0.is_kinematic() || b0.is_kinematic() { "kinematic" } else { "static" },
                 if rest { "" } else { " (it is moving, so expect more or less than its weight)" },
                 imp(sum),
                 num(body.mass()),

@@ -3,6 +3,7 @@
 //! friction, restitution and density. Any edit wakes the body so the change shows at once.
 
 use crate::app::testbed::Testbed;
+use crate::physics::{limits, BodyKind};
 use egui::RichText;
 use glam::Vec3;
 
@@ -18,11 +19,11 @@ pub fn body(ui: &mut egui::Ui, t: &mut Testbed, k: usize, i: usize) {
     if i >= world.bodies().len() {
         return;
     }
-    let (name, dynamic, mass, moments, vel, spin, ke, asleep, mut friction, mut restitution, volume) = {
+    let (name, kind, mass, moments, vel, spin, ke, asleep, mut friction, mut restitution, volume) = {
         let b = &world.bodies()[i];
         (
             b.name.clone(),
-            b.is_dynamic(),
+            b.kind,
             b.mass(),
             b.principal_inertia.to_array(),
             b.velocity,
@@ -50,11 +51,13 @@ pub fn body(ui: &mut egui::Ui, t: &mut Testbed, k: usize, i: usize) {
             ui.label(v);
             ui.end_row();
         };
-        if dynamic {
-            row("mass", format!("{mass:.3} kg"));
-            row("inertia (principal)", format!("{:.4}, {:.4}, {:.4} kg·m²", moments[0], moments[1], moments[2]));
-        } else {
-            row("mass", "static (infinite)".into());
+        match kind {
+            BodyKind::Dynamic => {
+                row("mass", format!("{mass:.3} kg"));
+                row("inertia (principal)", format!("{:.4}, {:.4}, {:.4} kg·m²", moments[0], moments[1], moments[2]));
+            }
+            BodyKind::Static => row("mass", "static (infinite)".into()),
+            BodyKind::Kinematic => row("mass", "kinematic (infinite): moves at its set velocity".into()),
         }
         row("velocity", format!("{} m/s", v3(vel)));
         row("spin", format!("{} rad/s", v3(spin)));
@@ -69,7 +72,7 @@ pub fn body(ui: &mut egui::Ui, t: &mut Testbed, k: usize, i: usize) {
     let mut changed = false;
     changed |= ui.add(egui::Slider::new(&mut friction, 0.0..=2.0).text("friction")).changed();
     changed |= ui.add(egui::Slider::new(&mut restitution, 0.0..=1.0).text("restitution")).changed();
-    if dynamic && volume > 0.0 {
+    if kind == BodyKind::Dynamic && volume > 0.0 {
         let mut density = mass / volume;
         if ui.add(egui::Slider::new(&mut density, 10.0..=20_000.0).logarithmic(true).text("density (kg/m³)")).changed()
         {
@@ -87,6 +90,36 @@ pub fn body(ui: &mut egui::Ui, t: &mut Testbed, k: usize, i: usize) {
                 b.restitution = restitution;
             }
             side.world.wake(i);
+        }
+        t.edited();
+    }
+    if kind == BodyKind::Kinematic {
+        kinematic_motion(ui, t, i, vel, spin);
+    }
+}
+
+/// Slider range of each component of a kinematic body's velocity (m/s) and spin (rad/s);
+/// a scene's larger values show at the end of the slider and stay until it is moved.
+const MOTION_RANGE: f32 = 20.0;
+
+/// A kinematic body's velocity and spin, each component on a slider: it keeps them until
+/// they are changed, on every side.
+fn kinematic_motion(ui: &mut egui::Ui, t: &mut Testbed, i: usize, mut vel: Vec3, mut spin: Vec3) {
+    ui.label(RichText::new("motion (kinematic: kept until changed)").strong());
+    let mut moved = false;
+    for (v, unit, name) in [(&mut vel, "m/s", "velocity"), (&mut spin, "rad/s", "spin")] {
+        for (c, axis) in v.as_mut().iter_mut().zip(["x", "y", "z"]) {
+            let slider = egui::Slider::new(c, -MOTION_RANGE..=MOTION_RANGE)
+                .clamping(egui::SliderClamping::Edits)
+                .text(format!("{name} {axis} ({unit})"));
+            moved |= ui.add(slider).changed();
+        }
+    }
+    if moved {
+        let (vel, spin) = (vel.clamp_length_max(limits::SPEED.max), spin.clamp_length_max(limits::SPIN.max));
+        for side in t.sides.iter_mut() {
+            let h = side.world.handle(i);
+            side.world.set_kinematic_velocity(h, vel, spin);
         }
         t.edited();
     }
