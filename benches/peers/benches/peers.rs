@@ -29,7 +29,7 @@ use contactlab::scene::stock::{barrage, box_pile, heightfield_pile, hull_pile, j
 use contactlab_peers::narrow::{engines, pairs, wobble};
 use contactlab_peers::{
     below_terrain, contactlab_settings, escaped, joint_error, joint_error_over_run, max_penetration, Box3d, Contactlab,
-    ContactlabDefault, Drops, Engine, Rapier,
+    ContactlabDefault, Engine, Rapier, RowScript,
 };
 use criterion::{black_box, Criterion};
 use std::fmt::Write as _;
@@ -111,14 +111,14 @@ const SEGMENTS: usize = 20;
 /// Most bodies a world row mirrors into box3d-rust (see `run_world`).
 const BOX3D_RUST_MOST: usize = 50_000;
 
-/// Steps every engine through `template` (with `drops` added while it runs, inside the
-/// timing, as Box3D's runner adds them).
+/// Steps every engine through `template` (with what `script` does while it runs, inside
+/// the timing, as Box3D's runner does it).
 fn run_world(
     scene: &str,
     template: &contactlab::physics::World,
     steps: usize,
     top: Option<usize>,
-    drops: Option<&Drops>,
+    script: &RowScript,
 ) -> Vec<WorldRow> {
     // The first step and at least one timed one.
     let steps = steps.max(2);
@@ -126,7 +126,7 @@ fn run_world(
     // bodies: the first drop into the large world's clone copied all its bodies, where the
     // peers, built body by body, had room to spare (docs/BENCHMARKS.md). Each gets room for
     // the drops, as the template built body by body had.
-    let room = drops.map_or(0, |d| d.bodies.len());
+    let room = script.drops.as_ref().map_or(0, |d| d.bodies.len());
     let roomy = |mut w: World| {
         w.reserve_bodies(room);
         w
@@ -178,9 +178,7 @@ fn run_world(
         for ((e, total), samples) in engines.iter_mut().zip(&mut elapsed).zip(&mut joint_samples) {
             let t = Instant::now();
             for k in done..done + n {
-                if let Some(d) = drops {
-                    d.before_step(e.as_mut(), k);
-                }
+                script.before_step(e.as_mut(), k);
                 e.step();
             }
             *total += t.elapsed().as_secs_f64();
@@ -191,8 +189,7 @@ fn run_world(
         done += n;
     }
     // The poses at the end are judged against the world with the bodies dropped so far.
-    let dropped = drops.map(|d| d.after(steps));
-    let judge = dropped.as_ref().unwrap_or(template);
+    let judge = &script.judge(template, steps);
     let mut rows = Vec::new();
     let runs = engines.iter().zip(elapsed).zip(first).zip(start_poses).zip(&joint_samples);
     for ((((e, secs), first), start_pose), samples) in runs {
@@ -242,8 +239,8 @@ fn worlds(filter: &str, quick: bool) -> Vec<WorldRow> {
         if name.contains(filter) {
             let w = build();
             let top = top.then(|| w.bodies().len() - 1);
-            let drops = contactlab_peers::stock_drops(name, &w);
-            rows.extend(run_world(name, &w, steps / div, top, drops.as_ref()));
+            let script = contactlab_peers::stock_script(name, &w);
+            rows.extend(run_world(name, &w, steps / div, top, &script));
         }
     };
     scene("pyramid-210", &|| pyramid(20, s), 600, true);
@@ -262,6 +259,8 @@ fn worlds(filter: &str, quick: bool) -> Vec<WorldRow> {
     // steps as Box3D's runner drops them (`peers-run large-world-1000` runs its own size;
     // docs/BENCHMARKS.md).
     scene("large-world-300", &|| contactlab_peers::box3d_scenes::large_world_floor(300, s), 500, false);
+    // Box3D's junkyard: 10,584 rocks and a kinematic pusher driven round the yard.
+    scene("junkyard-10584", &|| contactlab_peers::box3d_scenes::junkyard(s), 500, false);
     rows
 }
 

@@ -17,6 +17,14 @@
 //!   the same: a step with a handful of moving bodies in a world of very many static ones.
 //!   Box3D's runner steps it 500 times.
 //!
+//! - [`junkyard`]: `CreateJunkyard` and `StepJunkyard`, 21 × 21 × 24 = 10,584 rocks (Box3D's
+//!   `b3CreateRock(1.5)`: the hull of 10 points on a Fibonacci lattice of a sphere of radius
+//!   1.5 m) dropped from 25 to 117 m into a walled yard (a floor of half extents 120 × 1 ×
+//!   120 m, walls 16 m high round a square of 100 m), and a *kinematic* cylinder (radius 4 m,
+//!   24 m high, 16 sides) pushed round a circle of radius 35 m at 6° a second
+//!   ([`JunkyardDrive`]). Box3D's ground is one body of five boxes; here (one shape a body)
+//!   it is five static bodies of the same boxes. Box3D's runner steps it 500 times.
+//!
 //! Box3D steps at 60 Hz with 4 substeps; its gravity is −10 m/s². Friction stays the
 //! comparison's common 0.5 (Box3D's default is 0.6).
 
@@ -149,4 +157,83 @@ pub fn large_world(side: usize, balls: usize, settings: Settings) -> World {
         w.add_body(desc).expect("ball");
     }
     w
+}
+
+/// Box3D's `b3CreateRock(radius)`: the hull of 10 points on a Fibonacci lattice of the
+/// sphere of `radius` (z from 0.9 down to −0.9 in steps of 0.2, each point turned by the
+/// golden angle 2π/φ from the last).
+pub fn rock(radius: f32) -> Hull {
+    let phi = 0.5 * (1.0 + 5f32.sqrt());
+    let theta = 2.0 * std::f32::consts::PI / phi;
+    let points: Vec<Vec3> = (0..10)
+        .map(|i| {
+            let z = 1.0 - (2.0 * i as f32 + 1.0) / 10.0;
+            let rxy = (1.0 - z * z).sqrt();
+            let a = theta * i as f32;
+            radius * Vec3::new(rxy * a.cos(), rxy * a.sin(), z)
+        })
+        .collect();
+    Hull::from_points(&points).expect("the rock's hull")
+}
+
+/// Where `CreateJunkyard` puts the pusher's centre: 35 m out along x, half its 24 m up.
+const PUSHER_START: Vec3 = Vec3::new(35.0, 12.0, 0.0);
+
+/// `CreateJunkyard`: the ground and walls (five static boxes), 21 × 21 × 24 rocks 4 m apart
+/// from (−40, 25, −40) m, density 1,000, and last the kinematic pusher, moving at the
+/// drive's first velocity ([`JunkyardDrive::velocity`]).
+pub fn junkyard(settings: Settings) -> World {
+    let mut w = World::new(Vec3::new(0.0, -10.0, 0.0), settings);
+    // Box3D's ground body sits at y = −1 with its boxes offset in its frame.
+    let boxes = [
+        ("floor", Vec3::new(120.0, 1.0, 120.0), Vec3::new(0.0, -1.0, 0.0)),
+        ("wall +x", Vec3::new(1.0, 8.0, 50.0), Vec3::new(50.0, 7.0, 0.0)),
+        ("wall -x", Vec3::new(1.0, 8.0, 50.0), Vec3::new(-50.0, 7.0, 0.0)),
+        ("wall +z", Vec3::new(50.0, 8.0, 1.0), Vec3::new(0.0, 7.0, 50.0)),
+        ("wall -z", Vec3::new(50.0, 8.0, 1.0), Vec3::new(0.0, 7.0, -50.0)),
+    ];
+    for (name, half, at) in boxes {
+        w.add_body(BodyDesc::new(name, Shape::cuboid(half).expect("a wall"), at).fixed()).expect("a wall");
+    }
+    let rock = Shape::Hull(Arc::new(rock(1.5)));
+    for y in 0..24 {
+        for x in 0..=20 {
+            for z in 0..=20 {
+                let at = Vec3::new(-40.0 + 4.0 * x as f32, 4.0 * y as f32 + 25.0, -40.0 + 4.0 * z as f32);
+                w.add_body(BodyDesc::new(format!("rock{}", w.bodies().len()), rock.clone(), at)).expect("a rock");
+            }
+        }
+    }
+    let pusher = Shape::Hull(Arc::new(Hull::prism(4.0, 12.0, 16).expect("the pusher")));
+    let v = JunkyardDrive::new(w.bodies().len()).velocity(0);
+    w.add_body(BodyDesc::new("pusher", pusher, PUSHER_START).kinematic(v, Vec3::ZERO)).expect("the pusher");
+    w
+}
+
+/// `StepJunkyard`: before each step the pusher is given the velocity that takes it to the
+/// next point of its circle (radius 35 m about the yard's centre, −0.1° a step), as
+/// Box3D's `b3Body_SetTargetTransform` does. Every engine gets the same velocities.
+#[derive(Clone, Copy, Debug)]
+pub struct JunkyardDrive {
+    /// The pusher's body index.
+    pub body: usize,
+}
+
+impl JunkyardDrive {
+    /// The drive of the pusher at index `body`.
+    pub fn new(body: usize) -> Self {
+        Self { body }
+    }
+
+    /// Where the circle puts the pusher's centre before step `step` (the first is 0).
+    pub fn target(step: usize) -> Vec3 {
+        let (radius, degrees) = (PUSHER_START.x, -0.1 * step as f32);
+        let a = degrees.to_radians();
+        Vec3::new(radius * a.cos(), PUSHER_START.y, radius * a.sin())
+    }
+
+    /// The pusher's velocity through step `step`: from this step's point to the next one's.
+    pub fn velocity(&self, step: usize) -> Vec3 {
+        (Self::target(step + 1) - Self::target(step)) / crate::DT
+    }
 }

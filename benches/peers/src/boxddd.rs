@@ -12,7 +12,7 @@
 
 use crate::{ball_joints, Engine, DT, SUBSTEPS};
 use boxddd::prelude::*;
-use contactlab::physics::{Body, BodyDesc, Iso, Shape, World as ClWorld};
+use contactlab::physics::{Body, BodyDesc, BodyKind, Iso, Shape, World as ClWorld};
 
 fn v(p: glam::Vec3) -> boxddd::Vec3 {
     boxddd::Vec3 { x: p.x, y: p.y, z: p.z }
@@ -60,7 +60,11 @@ impl Box3dUpstream {
     fn add_to(foundation: &Foundation, world: &mut boxddd::World, b: &Body) -> boxddd::Result<boxddd::BodyId> {
         let def = foundation
             .body_def_builder()
-            .body_type(if b.is_dynamic() { BodyType::Dynamic } else { BodyType::Static })
+            .body_type(match b.kind {
+                BodyKind::Dynamic => BodyType::Dynamic,
+                BodyKind::Static => BodyType::Static,
+                BodyKind::Kinematic => BodyType::Kinematic,
+            })
             .position([b.pose.pos.x, b.pose.pos.y, b.pose.pos.z])
             .rotation(q(b.pose.rot))
             .linear_velocity(v(b.velocity))
@@ -110,6 +114,9 @@ impl Engine for Box3dUpstream {
         let foundation = Foundation::get().expect("the foundation the world was made with");
         let id = Self::add_to(foundation, &mut self.world, body).expect("box3d body");
         self.ids.push(id);
+    }
+    fn drive(&mut self, body: usize, velocity: glam::Vec3) {
+        self.world.set_body_linear_velocity(self.ids[body], v(velocity)).expect("a kinematic body's velocity");
     }
     /// Box3D's `b3Profile` of the last step: its solver's stages (which run inside `solve`)
     /// and the stages around them, in the order the step runs them.

@@ -21,10 +21,12 @@ pub mod box3d_scenes;
 pub mod boxddd;
 pub mod character;
 pub mod narrow;
+pub mod script;
+pub use script::{stock_drops, stock_script, Drops, RowScript};
 
 use contactlab::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
 use contactlab::physics::hull::builders::SplitMix64;
-use contactlab::physics::{Body, BodyDesc, Iso, JointKind, Settings, Shape, World, WORLD};
+use contactlab::physics::{Body, BodyDesc, BodyKind, Iso, JointKind, Settings, Shape, World, WORLD};
 use glam::{Quat, Vec3};
 
 /// Time step of every world run (s).
@@ -62,6 +64,9 @@ pub trait Engine {
     /// Adds a body while the world runs ([`Drops`]): `desc` as the scene gives it, `body`
     /// as a contactlab world made it (what a peer mirrors: its mass, centred pose).
     fn add(&mut self, desc: &BodyDesc, body: &Body);
+    /// Sets the velocity of kinematic body `body` (index in the contactlab world) for the
+    /// steps that follow ([`RowScript`]'s drive; its spin stays zero).
+    fn drive(&mut self, body: usize, velocity: Vec3);
     /// How the engine's own manifolds hold their touching points now, where it can say.
     fn touching_points(&self) -> Option<TouchingPoints> {
         None
@@ -146,6 +151,10 @@ impl Engine for ContactlabDefault {
     fn add(&mut self, desc: &BodyDesc, _: &Body) {
         self.0.add_body(desc.clone()).expect("a body the scene's own world took");
     }
+    fn drive(&mut self, body: usize, velocity: Vec3) {
+        let h = self.0.handle(body);
+        assert!(self.0.set_kinematic_velocity(h, velocity, Vec3::ZERO), "body {body} is not kinematic");
+    }
 }
 
 impl ContactlabDefault {
@@ -186,6 +195,10 @@ impl Engine for Contactlab {
     }
     fn add(&mut self, desc: &BodyDesc, _: &Body) {
         self.0.add_body(desc.clone()).expect("a body the scene's own world took");
+    }
+    fn drive(&mut self, body: usize, velocity: Vec3) {
+        let h = self.0.handle(body);
+        assert!(self.0.set_kinematic_velocity(h, velocity, Vec3::ZERO), "body {body} is not kinematic");
     }
     fn touching_points(&self) -> Option<TouchingPoints> {
         let mut t = TouchingPoints::default();
@@ -244,7 +257,11 @@ impl Rapier {
         let q = b.pose.rot;
         let pose =
             rapier3d::math::Pose::from_parts(rv(b.pose.pos), rapier3d::math::Rotation::from_xyzw(q.x, q.y, q.z, q.w));
-        let rb = if b.is_dynamic() { RigidBodyBuilder::dynamic() } else { RigidBodyBuilder::fixed() };
+        let rb = match b.kind {
+            BodyKind::Dynamic => RigidBodyBuilder::dynamic(),
+            BodyKind::Static => RigidBodyBuilder::fixed(),
+            BodyKind::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
+        };
         // Bullets get rapier's (hard) continuous collision.
         let rb = rb.pose(pose).linvel(rv(b.velocity)).angvel(rv(b.angular_velocity)).can_sleep(false);
         let h = world.bodies.insert(rb.ccd_enabled(b.bullet));
@@ -311,6 +328,9 @@ impl Engine for Rapier {
     fn add(&mut self, _: &BodyDesc, body: &Body) {
         let h = Self::add_to(&mut self.world, body);
         self.handles.push(h);
+    }
+    fn drive(&mut self, body: usize, velocity: Vec3) {
+        self.world.bodies[self.handles[body]].set_linvel(rv(velocity), true);
     }
     fn touching_points(&self) -> Option<TouchingPoints> {
         let mut t = TouchingPoints::default();
@@ -394,7 +414,11 @@ impl Box3d {
         use box3d_rust::shape::{create_capsule_shape, create_hull_shape, create_sphere_shape};
         use box3d_rust::types::{default_body_def, default_shape_def, BodyType};
         let mut bd = default_body_def();
-        bd.type_ = if b.is_dynamic() { BodyType::Dynamic } else { BodyType::Static };
+        bd.type_ = match b.kind {
+            BodyKind::Dynamic => BodyType::Dynamic,
+            BodyKind::Static => BodyType::Static,
+            BodyKind::Kinematic => BodyType::Kinematic,
+        };
         bd.position = bv(b.pose.pos);
         bd.rotation = bq(b.pose.rot);
         bd.linear_velocity = bv(b.velocity);
@@ -445,6 +469,9 @@ impl Engine for Box3d {
     fn add(&mut self, _: &BodyDesc, body: &Body) {
         let id = Self::add_to(&mut self.world, body);
         self.ids.push(id);
+    }
+    fn drive(&mut self, body: usize, velocity: Vec3) {
+        box3d_rust::body::body_set_linear_velocity(&mut self.world, self.ids[body], bv(velocity));
     }
 }
 
@@ -605,81 +632,14 @@ pub fn depth_summary(mut depths: Vec<f32>) -> String {
     )
 }
 
-/// Bodies a world row adds while it runs, as Box3D's runner does (`StepLargeWorld` drops a
-/// ball every five steps): before step `every`, `2·every`, … (the first step being step 0)
-/// the next body of `bodies`, until there are none left. Every runner adds them inside its
-/// timing, as Box3D's runner does.
-pub struct Drops {
-    /// Steps between two drops.
-    pub every: usize,
-    /// The bodies, in the order they are dropped.
-    pub bodies: Vec<BodyDesc>,
-    /// The start world with every body dropped: each body as a contactlab world makes it
-    /// (what the peers mirror).
-    full: World,
-    /// The start world.
-    start: World,
-}
-
-impl Drops {
-    /// The drops of `bodies` into `start`, one every `every` steps.
-    pub fn new(start: &World, every: usize, bodies: Vec<BodyDesc>) -> Self {
-        let mut full = start.clone();
-        for d in &bodies {
-            full.add_body(d.clone()).expect("a dropped body");
-        }
-        Self { every: every.max(1), bodies, full, start: start.clone() }
-    }
-
-    /// The body to add before step `step` (0 for the first), as described and as made.
-    pub fn at(&self, step: usize) -> Option<(&BodyDesc, &Body)> {
-        if step == 0 || !step.is_multiple_of(self.every) {
-            return None;
-        }
-        let k = step / self.every - 1;
-        Some((self.bodies.get(k)?, &self.full.bodies()[self.start.bodies().len() + k]))
-    }
-
-    /// Adds `step`'s body, if any, to `engine`.
-    pub fn before_step(&self, engine: &mut dyn Engine, step: usize) {
-        if let Some((desc, body)) = self.at(step) {
-            engine.add(desc, body);
-        }
-    }
-
-    /// Adds `step`'s body, if any, to the contactlab world `w`, as the scene describes it.
-    pub fn before_world_step(&self, w: &mut World, step: usize) {
-        if let Some((desc, _)) = self.at(step) {
-            w.add_body(desc.clone()).expect("a dropped body");
-        }
-    }
-
-    /// The start world with the bodies dropped in `steps` steps: what the poses after them
-    /// are judged against.
-    pub fn after(&self, steps: usize) -> World {
-        let dropped = (steps.saturating_sub(1) / self.every).min(self.bodies.len());
-        let mut w = self.start.clone();
-        for d in &self.bodies[..dropped] {
-            w.add_body(d.clone()).expect("a dropped body");
-        }
-        w
-    }
-}
-
-/// The bodies the row `name` drops while it runs (into [`stock_world`]'s world), where it
-/// drops any: large-world-N, Box3D's 100 balls, one every 5 steps.
-pub fn stock_drops(name: &str, start: &World) -> Option<Drops> {
-    let side = name.strip_prefix("large-world-")?.parse::<usize>().ok().filter(|&n| n > 0)?;
-    Some(Drops::new(start, 5, box3d_scenes::large_world_balls(side, 100)))
-}
-
 /// The stock world a row name stands for, built with `s`, or `None` for an unknown name:
 /// pyramid-210, pyramid-5050, pyramid-layers-L (L rows), hull-pile-640, box-pile-Nk (N
 /// thousand boxes), stack-N (a column of N unit cubes on the ground), joint-grid-N (N × N),
 /// barrage-N (N shots), heightfield-N (N bodies), and Box3D's own scenes: convex-pile-N (N/64
-/// layers of 8 × 8 hulls; its 5,120), many-pyramids-10780 (14 × 14 pyramids of 55 cubes) and
+/// layers of 8 × 8 hulls; its 5,120), many-pyramids-10780 (14 × 14 pyramids of 55 cubes),
 /// large-world-N (N × N static slabs, its N is 1,000, onto which [`stock_drops`] drops 100
-/// balls).
+/// balls) and junkyard-10584 (10,584 rocks and a kinematic pusher that [`stock_script`]
+/// drives round the yard).
 pub fn stock_world(name: &str, s: Settings) -> Option<World> {
     use contactlab::scene::stock::{barrage, box_pile, heightfield_pile, hull_pile, joint_grid, pyramid};
     let count = |prefix: &str| name.strip_prefix(prefix).and_then(|n| n.parse::<usize>().ok());
@@ -688,6 +648,7 @@ pub fn stock_world(name: &str, s: Settings) -> Option<World> {
         "pyramid-5050" => pyramid(100, s),
         "hull-pile-640" => hull_pile(640, s),
         "many-pyramids-10780" => box3d_scenes::many_pyramids(14, 14, 10, s),
+        "junkyard-10584" => box3d_scenes::junkyard(s),
         _ if name.starts_with("pyramid-layers-") => pyramid(count("pyramid-layers-").filter(|&l| l > 0)?, s),
         _ if name.starts_with("joint-grid-") => joint_grid(count("joint-grid-").filter(|&n| n > 1)?, s),
         _ if name.starts_with("heightfield-") => heightfield_pile(count("heightfield-")?, s),

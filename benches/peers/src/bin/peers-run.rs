@@ -70,10 +70,11 @@ fn main() -> ExitCode {
     if let Some(seed) = seed {
         contactlab_peers::jitter(&mut world, seed, 1e-3);
     }
-    // Bodies the scene drops while it runs (Box3D's large world), and the world with those
-    // dropped in these steps, which the poses at the end are judged against.
-    let drops = contactlab_peers::stock_drops(scene, &world);
-    let judge = drops.as_ref().map_or_else(|| world.clone(), |d| d.after(steps));
+    // What the scene does while it runs (Box3D's large world drops bodies, its junkyard
+    // drives a pusher), and the world with the bodies dropped in these steps, which the
+    // poses at the end are judged against.
+    let script = contactlab_peers::stock_script(scene, &world);
+    let judge = script.judge(&world, steps);
     // `contactlab@N`: contactlab on N threads (0: every core).
     let threads = engine.strip_prefix("contactlab@").map(|n| n.parse::<u32>());
     if let Some(Err(_)) = threads {
@@ -95,9 +96,7 @@ fn main() -> ExitCode {
         let (mut swept, mut queries, mut calls) = (0usize, 0usize, 0usize);
         for k in 1..=steps {
             let t = Instant::now();
-            if let Some(d) = &drops {
-                d.before_world_step(&mut w, k - 1);
-            }
+            script.before_world_step(&mut w, k - 1);
             w.step(contactlab_peers::DT);
             stepping += t.elapsed();
             samples.take(k, &world, || w.bodies().iter().map(|b| b.pose).collect());
@@ -190,9 +189,7 @@ fn main() -> ExitCode {
     let mut stages: Vec<(&'static str, f64)> = Vec::new();
     for k in 1..=steps {
         let t = Instant::now();
-        if let Some(d) = &drops {
-            d.before_step(e.as_mut(), k - 1);
-        }
+        script.before_step(e.as_mut(), k - 1);
         e.step();
         stepping += t.elapsed();
         for (i, (name, ms)) in e.stage_ms().unwrap_or_default().into_iter().enumerate() {

@@ -20,7 +20,7 @@
 
 use contactlab::physics::{Stage, World};
 use contactlab_peers::boxddd::Box3dUpstream;
-use contactlab_peers::{contactlab_settings, max_penetration, Contactlab, Drops, Engine, Rapier, DT};
+use contactlab_peers::{contactlab_settings, max_penetration, Contactlab, Engine, Rapier, RowScript, DT};
 use std::hash::{Hash, Hasher};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -48,11 +48,11 @@ fn main() -> ExitCode {
         eprintln!("unknown scene '{scene}'\n{usage}");
         return ExitCode::FAILURE;
     };
-    // Bodies the scene drops while it runs (Box3D's large world), added inside the timing;
-    // the poses at the end are judged against the world with them.
-    let drops = contactlab_peers::stock_drops(scene, &world);
-    let judge = drops.as_ref().map_or_else(|| world.clone(), |d| d.after(steps));
-    let drops = drops.as_ref();
+    // What the scene does while it runs (Box3D's large world drops bodies, its junkyard
+    // drives a pusher), inside the timing; the poses at the end are judged against the
+    // world with the bodies dropped.
+    let script = contactlab_peers::stock_script(scene, &world);
+    let judge = script.judge(&world, steps);
 
     let mut rows = Vec::new();
     let mut reference: Option<u64> = None;
@@ -64,9 +64,7 @@ fn main() -> ExitCode {
         let mut stages = vec![0.0f64; Stage::ALL.len()];
         let start = Instant::now();
         for k in 0..steps {
-            if let Some(d) = drops {
-                d.before_world_step(&mut w, k);
-            }
+            script.before_world_step(&mut w, k);
             w.step(DT);
             for (s, ms) in stages.iter_mut().zip(w.profile.stage_ms) {
                 *s += f64::from(ms);
@@ -92,13 +90,13 @@ fn main() -> ExitCode {
         );
 
         let b3 = match Box3dUpstream::mirror(&world, t) {
-            Ok(e) => Some(time(scene, t, Box::new(e), steps, (drops, &judge))),
+            Ok(e) => Some(time(scene, t, Box::new(e), steps, (&script, &judge))),
             Err(e) => {
                 eprintln!("{scene}: the upstream Box3D could not mirror this world: {e}");
                 None
             }
         };
-        let ra = rapier(&world, t).map(|e| time(scene, t, e, steps, (drops, &judge)));
+        let ra = rapier(&world, t).map(|e| time(scene, t, e, steps, (&script, &judge)));
         rows.push((t, cl, b3, ra));
     }
 
@@ -135,20 +133,12 @@ fn main() -> ExitCode {
     }
 }
 
-/// `e` stepped `steps` times (with the scene's drops): ms per step; prints one line with its
+/// `e` stepped `steps` times (with the scene's script): ms per step; prints one line with its
 /// penetration, judged against `world` (the scene with the bodies dropped).
-fn time(
-    scene: &str,
-    threads: u32,
-    mut e: Box<dyn Engine>,
-    steps: usize,
-    (drops, world): (Option<&Drops>, &World),
-) -> f64 {
+fn time(scene: &str, threads: u32, mut e: Box<dyn Engine>, steps: usize, (script, world): (&RowScript, &World)) -> f64 {
     let start = Instant::now();
     for k in 0..steps {
-        if let Some(d) = drops {
-            d.before_step(e.as_mut(), k);
-        }
+        script.before_step(e.as_mut(), k);
         e.step();
     }
     let ms = start.elapsed().as_secs_f64() * 1e3 / steps as f64;
