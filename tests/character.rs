@@ -176,3 +176,38 @@ fn walkers_climb_stairs_and_walkable_ramps_but_not_a_steep_one() {
     let steep = &s.world.characters()[3];
     assert!(steep.body.position.x < 0.0, "stopped at the foot of the 55° ramp (x = {})", steep.body.position.x);
 }
+
+/// Standing on a kinematic platform, the character rides it: a deck that starts sliding at
+/// (1, 0, 0.5) m/s takes it along at its speed, and a lift that starts sinking at 0.5 m/s
+/// takes it down standing, from the first step on (`World::platform_carry`).
+#[test]
+fn it_rides_a_moving_kinematic_platform() {
+    for (name, v) in [("deck", Vec3::new(1.0, 0.0, 0.5)), ("lift", Vec3::new(0.0, -0.5, 0.0))] {
+        let mut w = World::new(Vec3::new(0.0, -9.81, 0.0), Settings::default());
+        let slab = Shape::cuboid(Vec3::new(3.0, 0.25, 3.0)).unwrap();
+        let p =
+            w.add_body(BodyDesc::new(name, slab, Vec3::new(0.0, 4.0, 0.0)).kinematic(Vec3::ZERO, Vec3::ZERO)).unwrap();
+        let radii = Vec3::new(0.3, 0.9, 0.3);
+        let i = w.add_character(CharacterDesc::new("rider", radii, Vec3::new(0.0, 4.25 + 0.9 + 0.002, 0.0))).unwrap();
+        // Standing on it at rest, then it starts.
+        for _ in 0..30 {
+            w.step(DT);
+        }
+        assert!(w.characters()[i].body.on_ground);
+        assert!(w.set_kinematic_velocity(p, v, Vec3::ZERO));
+        let x0 = w.characters()[i].body.position.x;
+        let start = w.characters()[i].body.position - w.body(p).unwrap().pose.pos;
+        for step in 0..120 {
+            w.step(DT);
+            let c = &w.characters()[i];
+            assert!(c.body.on_ground, "{name}, step {step}: off the platform at {}", c.body.position);
+            // Where it stood on the platform, to a few millimetres (the very-close distance
+            // and one step's settling).
+            let moved = c.body.position - w.body(p).unwrap().pose.pos - start;
+            assert!(moved.length() < 0.006, "{name}, step {step}: {moved} off where it stood");
+        }
+        // It went 2 s at the platform's speed.
+        let travelled = w.characters()[i].body.position.x - x0;
+        assert!((travelled - 2.0 * v.x).abs() < 0.01, "{name}: rode {travelled} m along x");
+    }
+}

@@ -25,9 +25,16 @@
 //! The character itself slides as against a wall this step; next step the body has moved.
 //! The pushes of the last step are recorded ([`Push`]).
 //!
-//! Known limits: the character is kinematic — bodies never push it back, only block it; it
-//! does not ride moving platforms; no step-up rule (stairs are climbed only as far as
-//! sliding on their edges allows).
+//! **Riding.** A character that stood on a moving kinematic body at its last move (a
+//! platform, a turntable) is carried with it: its walking pass takes the body's velocity
+//! at the character's centre too (`World::platform_carry`).
+//!
+//! Known limits: the character is kinematic — bodies never push it back, only block it; a
+//! platform carries it along its velocity at the character's centre for the step (a
+//! turntable's rider drifts outwards by the first-order step's (ωr·Δt)²/2r a step, as a
+//! body riding it does, and is not turned with it); it rides kinematic bodies only, not
+//! dynamic ones; no step-up rule (stairs are climbed only as far as sliding on their edges
+//! allows).
 
 use super::World;
 use crate::physics::character::{Character, Pass, SoupTri, TriangleSoup};
@@ -186,7 +193,8 @@ impl World {
         for c in &mut chars {
             c.steer(dt);
             c.fall += self.gravity * dt;
-            c.body.move_and_slide(&*self, c.walk * dt, c.fall * dt);
+            let carry = self.platform_carry(&c.body, dt);
+            c.body.move_and_slide(&*self, c.walk * dt + carry, c.fall * dt);
             c.fall = if c.body.on_ground { Vec3::ZERO } else { (c.body.position - c.body.walked_to) / dt };
             c.pushes.clear();
             for s in c.body.steps.iter().filter(|s| s.pass == Pass::Velocity) {
@@ -207,6 +215,22 @@ impl World {
             }
         }
         self.characters = chars;
+    }
+
+    /// How far the ground the character stood on at its last move carries it this step
+    /// (zero unless that ground is a moving kinematic body): the body's velocity at the
+    /// character's centre, `v + ω × (p − c)`, over `dt`. The body has already moved this
+    /// step (the characters move after the bodies), so this keeps the character where it
+    /// stood on it.
+    fn platform_carry(&self, c: &Character, dt: f32) -> Vec3 {
+        if !c.on_ground {
+            return Vec3::ZERO;
+        }
+        let ground = c.steps.iter().rev().find(|s| s.pass == Pass::Gravity).and_then(|s| s.hit);
+        match ground.and_then(|h| self.bodies.get(h.owner as usize)) {
+            Some(b) if b.is_moving_kinematic() => b.point_velocity(c.position) * dt,
+            _ => Vec3::ZERO,
+        }
     }
 }
 
