@@ -256,18 +256,25 @@ impl World {
             per_body::room(&mut movers.statics_mask, n);
             movers.statics_mask.extend(self.bodies.iter().map(|b| !b.is_dynamic()));
         }
-        // (A kinematic body moves each step: then every body's records are made again.)
-        let holds = movers.kinematic.is_empty() && (grew || movers.statics_hold(inputs, self.broad_dirty));
-        // The bodies to visit, where bodies were added or sleeping ones keep their records:
-        // the dynamic ones but those asleep now and when their records were last computed,
-        // and the new ones.
-        movers.listed = holds && (grew || quiet);
+        let holds = grew || movers.statics_hold(inputs, self.broad_dirty);
+        // The bodies to visit, where bodies were added, sleeping ones keep their records or
+        // kinematic ones move: the dynamic ones but those asleep now and when their records
+        // were last computed, the kinematic ones, and the new ones.
+        movers.listed = holds && (grew || quiet || !movers.kinematic.is_empty());
         if movers.listed {
             let (bodies, seen) = (&self.bodies, &movers.seen_asleep);
             let still = |i: u32| quiet && bodies[i as usize].asleep && seen.get(i as usize) == Some(&true);
             movers.visit.clear();
-            let before = movers.dynamic.iter().copied().take_while(|&i| i < old as u32);
-            movers.visit.extend(before.filter(|&i| !still(i)));
+            let before = movers.dynamic.iter().copied().take_while(|&i| i < old as u32).filter(|&i| !still(i));
+            // The kinematic bodies merged in, in index order.
+            let mut kinematic = movers.kinematic.iter().copied().take_while(|&i| i < old as u32).peekable();
+            for i in before {
+                while let Some(k) = kinematic.next_if(|&k| k < i) {
+                    movers.visit.push(k);
+                }
+                movers.visit.push(i);
+            }
+            movers.visit.extend(kinematic);
             movers.visit.extend(old as u32..n as u32);
         }
         if quiet {

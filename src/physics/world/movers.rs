@@ -42,9 +42,9 @@
 //! bodies (a pile, a pyramid), the stages keep their loop over every body: reading by index
 //! then buys nothing.
 //!
-//! Kinematic bodies ([`Movers::kinematic`]) move every step without the solver: a world
-//! with any visits every body in the broad phase and the prepare stage, as before these
-//! lists (they are for worlds of few kinematic bodies).
+//! Kinematic bodies ([`Movers::kinematic`]) move every step without the solver: while
+//! there are any, the visited list holds them too, merged in index order, so their records
+//! are made again every step while the static bodies' are kept.
 //!
 //! Limits: an edit makes the next step visit every body and rebuild the broad phase's grid
 //! (a world of many static bodies edited every few steps pays that each time), and so does
@@ -110,9 +110,9 @@ pub(super) struct Movers {
     /// The dynamic bodies, asleep or awake, in index order.
     pub(super) dynamic: Vec<u32>,
     /// The kinematic bodies, in index order (gathered with `dynamic`; most worlds have
-    /// none). Their records change every step, so while there are any the broad phase and
-    /// the prepare stage visit every body (the static bodies' records are not kept); the
-    /// integration moves them after the bodies the solver moves.
+    /// none). Their records change every step: they are visited beside the dynamic ones
+    /// ([`Movers::visited`]), and the integration moves them after the bodies the solver
+    /// moves.
     pub(super) kinematic: Vec<u32>,
     /// Per body, whether it is not dynamic: the broad phase's passive bodies, which never
     /// pair with one another (`BroadPhase::update_on`). Gathered with `dynamic`.
@@ -177,7 +177,8 @@ impl Movers {
     }
 
     /// The bodies whose records a steady step computes: the dynamic ones (but for the
-    /// sleeping ones whose records hold), and where bodies were added, every new one.
+    /// sleeping ones whose records hold), the kinematic ones, and where bodies were added,
+    /// every new one.
     pub(super) fn visited(&self) -> &[u32] {
         if self.listed {
             &self.visit
