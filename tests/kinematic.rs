@@ -264,3 +264,49 @@ fn a_script_drives_a_kinematic_body_round_a_circle_step_by_step() {
     assert!(!w.set_kinematic_velocity(p, Vec3::new(f32::NAN, 0.0, 0.0), Vec3::ZERO));
     assert_eq!(w.body(p).unwrap().velocity, (at(180) - at(179)) / DT);
 }
+
+/// The swing of a 1 m pendulum of 10° amplitude hung by a ball joint from a body that is
+/// `kind` and moves at `v`, the bob starting beside it at rest relative to it: the times
+/// its offset along x from the pivot crosses zero upwards, over 6 s.
+fn pendulum_crossings(kinematic: bool, v: Vec3) -> Vec<f32> {
+    use contactlab::physics::{JointDesc, JointKind};
+    let mut w = world(Settings { sleeping: false, ..Default::default() });
+    let (l, theta) = (1.0f32, 10f32.to_radians());
+    let pivot = Vec3::new(0.0, 3.0, 0.0);
+    let cart = BodyDesc::new("cart", cube(0.1), pivot);
+    let cart = if kinematic { cart.kinematic(v, Vec3::ZERO) } else { cart.fixed() };
+    let c = w.add_body(cart).unwrap().index;
+    let at = pivot + l * Vec3::new(theta.sin(), -theta.cos(), 0.0);
+    let mut bob =
+        BodyDesc::new("bob", Shape::Sphere { radius: 0.05 }, at).with_velocity(if kinematic { v } else { Vec3::ZERO });
+    bob.mass = Some(1.0);
+    let b = w.add_body(bob).unwrap().index;
+    w.add_joint(JointDesc::new("string", JointKind::Ball, c, b, pivot)).unwrap();
+    let xs: Vec<f32> = (0..360)
+        .map(|_| {
+            w.step(DT);
+            w.bodies()[b as usize].pose.pos.x - w.bodies()[c as usize].pose.pos.x
+        })
+        .collect();
+    crossings(&xs, DT)
+}
+
+#[test]
+fn a_pendulum_hung_from_a_moving_kinematic_cart_swings_as_from_a_fixed_pivot() {
+    // In the cart's frame, moving at a constant 2 m/s, the pendulum swings as on the ground
+    // (Galilean invariance): period 2π·√(L/g)·(1 + θ₀²/16) for amplitude θ₀.
+    let theta: f32 = 10f32.to_radians();
+    let period = 2.0 * std::f32::consts::PI * (1.0f32 / 9.81).sqrt() * (1.0 + theta * theta / 16.0);
+    let periods = |c: &[f32]| c.windows(2).map(|p| p[1] - p[0]).collect::<Vec<f32>>();
+    let (moving, fixed) = (pendulum_crossings(true, Vec3::new(2.0, 0.0, 0.0)), pendulum_crossings(false, Vec3::ZERO));
+    assert!(moving.len() >= 2 && moving.len() == fixed.len(), "{moving:?} against {fixed:?}");
+    println!(
+        "periods on the cart {:?}, on a fixed pivot {:?}, closed form {period}",
+        periods(&moving),
+        periods(&fixed)
+    );
+    for (m, f) in periods(&moving).into_iter().zip(periods(&fixed)) {
+        assert!((m - period).abs() < 0.01 * period, "period {m} s on the cart, closed form {period} s");
+        assert!((m - f).abs() < 0.002 * period, "period {m} s on the cart, {f} s on a fixed pivot");
+    }
+}
