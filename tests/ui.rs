@@ -118,6 +118,19 @@ fn click_body(h: &mut Harness<'_, Testbed>, name: &str) {
 }
 
 /// The view rectangle the last frame used (the part of the window the panel leaves).
+/// Drags the slider labelled `label` by `dx` points to the right, as a mouse does.
+fn drag_slider(h: &mut Harness<'_, Testbed>, label: &str, dx: f32) {
+    let r = h.get_by_role_and_label(egui::accesskit::Role::Slider, label).rect();
+    h.hover_at(r.center());
+    h.run();
+    h.drag_at(r.center());
+    h.run();
+    h.hover_at(r.center() + egui::vec2(dx, 0.0));
+    h.run();
+    h.drop_at(r.center() + egui::vec2(dx, 0.0));
+    h.run();
+}
+
 fn central_rect(h: &Harness<'_, Testbed>) -> egui::Rect {
     h.state().view.rect
 }
@@ -200,15 +213,7 @@ fn changing_the_method_or_a_solver_setting_wakes_every_body() {
     h.get_by_label("warm starting").click();
     h.run();
     settle(h.state_mut());
-    let r = h.get_by_role_and_label(egui::accesskit::Role::Slider, "substeps").rect();
-    h.hover_at(r.center());
-    h.run();
-    h.drag_at(r.center());
-    h.run();
-    h.hover_at(r.center() + egui::vec2(25.0, 0.0));
-    h.run();
-    h.drop_at(r.center() + egui::vec2(25.0, 0.0));
-    h.run();
+    drag_slider(&mut h, "substeps", 25.0);
     assert_ne!(h.state().world().settings.substeps, 4);
     assert_eq!(h.state().world().stats().awake, 10, "a solver slider wakes the stack");
 }
@@ -294,28 +299,12 @@ fn one_selected_body_is_shown_and_its_material_edits_wake_it() {
     h.get_by_label(&format!("{mass:.3} kg"));
     h.get_by_label("inertia (principal)");
     h.get_by_label("asleep");
-    let r = h.get_by_role_and_label(egui::accesskit::Role::Slider, "restitution").rect();
-    h.hover_at(r.center());
-    h.run();
-    h.drag_at(r.center());
-    h.run();
-    h.hover_at(r.center() + egui::vec2(20.0, 0.0));
-    h.run();
-    h.drop_at(r.center() + egui::vec2(20.0, 0.0));
-    h.run();
+    drag_slider(&mut h, "restitution", 20.0);
     let b = &h.state().world().bodies()[i];
     assert!(!b.asleep, "editing restitution wakes the body");
     assert!(b.restitution > 0.0, "restitution {}", b.restitution);
     // Density: mass follows, the shape stays.
-    let r = h.get_by_role_and_label(egui::accesskit::Role::Slider, "density (kg/m³)").rect();
-    h.hover_at(r.center());
-    h.run();
-    h.drag_at(r.center());
-    h.run();
-    h.hover_at(r.center() + egui::vec2(40.0, 0.0));
-    h.run();
-    h.drop_at(r.center() + egui::vec2(40.0, 0.0));
-    h.run();
+    drag_slider(&mut h, "density (kg/m³)", 40.0);
     let m2 = h.state().world().bodies()[i].mass();
     assert!(m2 > mass * 1.5, "denser: {mass} → {m2}");
 }
@@ -331,15 +320,7 @@ fn a_kinematic_bodys_spin_is_set_from_the_inspector() {
     h.get_by_label("kinematic (infinite): moves at its set velocity");
     let before = h.state().world().bodies()[i].angular_velocity;
     assert_eq!(before, glam::Vec3::new(0.0, 2.0, 0.0));
-    let r = h.get_by_role_and_label(egui::accesskit::Role::Slider, "spin y (rad/s)").rect();
-    h.hover_at(r.center());
-    h.run();
-    h.drag_at(r.center());
-    h.run();
-    h.hover_at(r.center() + egui::vec2(40.0, 0.0));
-    h.run();
-    h.drop_at(r.center() + egui::vec2(40.0, 0.0));
-    h.run();
+    drag_slider(&mut h, "spin y (rad/s)", 40.0);
     let b = &h.state().world().bodies()[i];
     assert!(b.angular_velocity.y > 2.0 && b.angular_velocity.x == 0.0, "spin {:?}", b.angular_velocity);
     // The table keeps the new spin through a step: nothing else changes it.
