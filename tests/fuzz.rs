@@ -222,6 +222,7 @@ fn body(name: String, shape: ShapeDesc, position: V3, density: f32, rng: &mut Rn
         restitution: if rng.below(3) == 0 { rng.range(0.0, 1.0) } else { 0.0 },
         color: None,
         bullet: false,
+        path: None,
     }
 }
 
@@ -253,6 +254,7 @@ fn volume(s: &ShapeDesc) -> f32 {
             restitution: 0.0,
             color: None,
             bullet: false,
+            path: None,
         }],
         generators: vec![],
         joints: Vec::new(),
@@ -282,6 +284,7 @@ fn scene(seed: u64) -> SceneDesc {
         restitution: 0.0,
         color: None,
         bullet: false,
+        path: None,
     };
     let mut bodies = vec![ground];
     // Target masses within a factor of 1000 (the limit) of a reference mass.

@@ -4,7 +4,9 @@
 //! them. The turntable (`scenes/turntable.ron`) is checked against its closed forms:
 //! friction holds a crate on its circle where ω²r ≤ μg, and a first-order step carries a
 //! riding crate outwards at the rate ω²·Δt/2 (the creep halves with the step), until it
-//! slips off where its radius passes μg/ω².
+//! slips off where its radius passes μg/ω². Bodies on a path (`world/paths.rs`) run it at
+//! its speed, and the shuttle's crate (`scenes/shuttle.ron`) slips v²/2μg as the deck
+//! starts and (2v)²/2μg as it turns.
 
 mod common;
 use common::*;
@@ -309,4 +311,66 @@ fn a_pendulum_hung_from_a_moving_kinematic_cart_swings_as_from_a_fixed_pivot() {
         assert!((m - period).abs() < 0.01 * period, "period {m} s on the cart, closed form {period} s");
         assert!((m - f).abs() < 0.002 * period, "period {m} s on the cart, {f} s on a fixed pivot");
     }
+}
+
+/// `scenes/shuttle.ron`: the platform (body 1) and the crate's place along its deck (m),
+/// after each step, for `steps` steps.
+fn shuttle(steps: usize) -> Vec<(f32, f32)> {
+    let mut w = scene::load(&scene::scenes_dir().join("shuttle.ron")).unwrap().world;
+    (0..steps)
+        .map(|_| {
+            w.step(DT);
+            let (p, c) = (w.bodies()[1].pose.pos.x, w.bodies()[2].pose.pos.x);
+            (p, c - p)
+        })
+        .collect()
+}
+
+#[test]
+fn a_shuttle_platform_runs_its_path_and_its_crate_slips_as_friction_allows() {
+    let (v, mu, g) = (1.5f32, 0.6f32, 9.81f32);
+    let run = shuttle(500);
+    // From x = −3 m to +3 m at 1.5 m/s (4 s, 240 steps), back by step 480.
+    let at = |k: usize| run[k - 1].0;
+    assert!((at(120) - 0.0).abs() < 1e-3 && (at(240) - 3.0).abs() < 1e-3, "{} {}", at(120), at(240));
+    assert!((at(360) - 0.0).abs() < 1e-3 && (at(480) + 3.0).abs() < 1e-3, "{} {}", at(360), at(480));
+    // Starting at full speed, the deck slides v²/2μg under the crate before friction has
+    // brought the crate up to its speed; turning at once (+v to −v), (2v)²/2μg.
+    let start = -run[200].1;
+    let turn = run[400].1 - run[200].1;
+    let (want_start, want_turn) = (v * v / (2.0 * mu * g), (2.0 * v).powi(2) / (2.0 * mu * g));
+    assert!((start - want_start).abs() < 0.03 * want_start, "slid {start} m at the start, v²/2μg = {want_start}");
+    assert!((turn - want_turn).abs() < 0.03 * want_turn, "slid {turn} m at the turn, (2v)²/2μg = {want_turn}");
+}
+
+#[test]
+fn a_looping_path_goes_round_its_points_and_bad_paths_are_refused() {
+    use contactlab::physics::KinematicPath;
+    let mut w = world(Settings::default());
+    let p = w.add_body(BodyDesc::new("cart", cube(0.2), Vec3::ZERO).kinematic(Vec3::ZERO, Vec3::ZERO)).unwrap();
+    // A 3-4-5 triangle at 2 m/s: round in 6 s (360 steps), through (3, 0, 0) at 1.5 s and
+    // (3, 0, 4) at 3.5 s.
+    let points = vec![Vec3::ZERO, Vec3::new(3.0, 0.0, 0.0), Vec3::new(3.0, 0.0, 4.0)];
+    w.set_kinematic_path(p, KinematicPath { points, speed: 2.0, looping: true }).unwrap();
+    let mut xs = Vec::new();
+    for _ in 0..360 {
+        w.step(DT);
+        xs.push(w.body(p).unwrap().pose.pos);
+    }
+    for (k, want) in [(90, Vec3::new(3.0, 0.0, 0.0)), (210, Vec3::new(3.0, 0.0, 4.0)), (360, Vec3::ZERO)] {
+        assert!((xs[k - 1] - want).length() < 2e-3, "step {k}: at {}, expected {want}", xs[k - 1]);
+    }
+    // Only a kinematic body, with points and a positive speed.
+    let d = w.add_body(BodyDesc::new("box", cube(0.2), Vec3::Y * 3.0)).unwrap();
+    let ok = KinematicPath { points: vec![Vec3::X], speed: 1.0, looping: false };
+    assert!(w.set_kinematic_path(d, ok.clone()).is_err());
+    assert!(w.set_kinematic_path(p, KinematicPath { points: vec![], ..ok.clone() }).is_err());
+    assert!(w.set_kinematic_path(p, KinematicPath { speed: 0.0, ..ok.clone() }).is_err());
+    let e = scene::load_str(
+        "Scene(name: \"k\", bodies: [(name: \"box\", shape: Box(half_extents: (0.2, 0.2, 0.2)), path: Some((points: [(1.0, 0.0, 0.0)], speed: 1.0)))])",
+        "k.ron",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("body 'box'") && e.contains("path") && e.contains("kinematic"), "{e}");
 }

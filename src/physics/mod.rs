@@ -116,4 +116,6 @@ pub use joint::{JointDesc, JointHandle, JointKind, WORLD};
 pub use math::{Aabb, Iso};
 pub use shape::{MassProperties, Shape};
 pub use solver::{ContinuousMode, Settings, SolverMode};
-pub use world::{Contact, ContinuousRecord, NonFinite, Profile, Stage, Stats, SubEvent, ToiEvent, ToiQuery, World};
+pub use world::{
+    Contact, ContinuousRecord, KinematicPath, NonFinite, Profile, Stage, Stats, SubEvent, ToiEvent, ToiQuery, World,
+};

@@ -5,6 +5,10 @@
 //! [`crate::physics::solver::Resolver`] whose stage verbs the world calls (the world knows
 //! no method's internals):
 //!
+//! Before either, each kinematic body on a path is given its velocity towards the path's
+//! next point (`world/paths.rs`); kinematic bodies move with the integration, after the
+//! bodies the solver moves (`world/integrate.rs`).
+//!
 //! Both schedules wake, right after `NarrowPhase`, every sleeping island a moving body now
 //! touches or pulls through a joint (`world/islands.rs`), so a struck sleeper takes part in
 //! the same step's solve.
@@ -99,6 +103,7 @@ mod mesh_parts;
 mod movers;
 mod narrow;
 mod pair_filter;
+mod paths;
 mod pivots;
 mod prepare;
 mod recorded;
@@ -114,6 +119,7 @@ pub use continuous::CCD_EXTENT_FRACTION;
 pub use earliest::MIN_CUT;
 pub use integrate::SMALL_TURN;
 pub use joints::{joint_hertz_cap, JointError, JointRecord, JointSet};
+pub use paths::{KinematicPath, PathError, ARRIVED};
 pub use solve_trace::{PairSolve, PassKind, PassRecord};
 pub use stage::{Profile, Stage, PROFILED_THREADS};
 pub use watch::PairRecord;
@@ -278,6 +284,8 @@ pub struct World {
     joints: JointSet,
     /// Collide-and-slide characters (`world/characters.rs`).
     characters: Vec<WorldCharacter>,
+    /// The kinematic bodies on a path (`world/paths.rs`).
+    paths: Vec<paths::PathRun>,
     /// Static triangle meshes (the characters collide with them).
     meshes: Vec<std::sync::Arc<crate::physics::mesh::TriMesh>>,
     /// What continuous collision did in the last step ([`World::continuous`]).
@@ -363,6 +371,7 @@ impl World {
             solve_trace: None,
             joints: JointSet::default(),
             characters: Vec::new(),
+            paths: Vec::new(),
             meshes: Vec::new(),
             continuous: ContinuousRecord::default(),
             continuous_scratch: Default::default(),
@@ -602,6 +611,9 @@ impl World {
         self.convergence.clear();
         self.workers.configure(self.settings.threads);
         self.profile.threads = self.workers.threads();
+        if !self.paths.is_empty() {
+            self.steer_paths(dt);
+        }
         if !self.settings.sleeping {
             // Only the dynamic bodies can have fallen asleep, while the last step's list of
             // them holds (`world/movers.rs`).

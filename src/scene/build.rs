@@ -11,7 +11,7 @@ use super::format::*;
 use super::{generators, SceneError};
 use crate::physics::joint::{JointDesc, JointKind, Motor, Spring, WORLD};
 use crate::physics::limits::{self, Limit};
-use crate::physics::world::{CharacterDesc, CharacterError};
+use crate::physics::world::{CharacterDesc, CharacterError, KinematicPath};
 use crate::physics::{BodyDesc, BodyKind, Hull, Shape, World};
 use glam::{Quat, Vec3};
 use std::collections::HashSet;
@@ -492,7 +492,26 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
             restitution: b.restitution,
             bullet: b.bullet,
         };
-        world.add_body(d).map_err(|e| c.err(&ctx, "mass", e.to_string()))?;
+        let h = world.add_body(d).map_err(|e| c.err(&ctx, "mass", e.to_string()))?;
+        if let Some(path) = &b.path {
+            if kind != BodyKind::Kinematic {
+                return Err(c.err(&ctx, "path", "only a kinematic body follows a path: add kind: Kinematic"));
+            }
+            if path.points.is_empty() {
+                return Err(c.err(&ctx, "path", "needs at least one point"));
+            }
+            for p in &path.points {
+                c.limit3(&ctx, "path", *p, limits::POSITION)?;
+            }
+            c.positive(&ctx, "path", path.speed)?;
+            c.limit(&ctx, "path", path.speed, limits::SPEED)?;
+            let path = KinematicPath {
+                points: path.points.iter().map(|p| v3(*p)).collect(),
+                speed: path.speed,
+                looping: path.looping,
+            };
+            world.set_kinematic_path(h, path).map_err(|e| c.err(&ctx, "path", e.to_string()))?;
+        }
         colors.push(color);
     }
     if let (Some((light, ml)), Some((heavy, mh))) = (lightest, heaviest) {

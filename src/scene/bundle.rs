@@ -40,6 +40,7 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("ragdoll.ron", include_str!("../../scenes/ragdoll.ron")),
     ("restitution_row.ron", include_str!("../../scenes/restitution_row.ron")),
     ("rope_bridge.ron", include_str!("../../scenes/rope_bridge.ron")),
+    ("shuttle.ron", include_str!("../../scenes/shuttle.ron")),
     ("single_box_drop.ron", include_str!("../../scenes/single_box_drop.ron")),
     ("slider_crank.ron", include_str!("../../scenes/slider_crank.ron")),
     ("spheres_and_capsules.ron", include_str!("../../scenes/spheres_and_capsules.ron")),

@@ -439,6 +439,24 @@ pub struct BodyDescFile {
     /// A bullet: continuous collision against dynamic bodies too (default false).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bullet: bool,
+    /// A kinematic body's path (`physics::world::KinematicPath`): the points its frame goes
+    /// to in turn, at a speed, then back (or round, `looping`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathDesc>,
+}
+
+/// A kinematic body's path in a file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathDesc {
+    /// The points the body's frame origin goes to in turn (m).
+    pub points: Vec<V3>,
+    /// Speed along the path (m/s).
+    pub speed: f32,
+    /// After the last point, on to the first (a circuit); otherwise back through the points
+    /// in reverse (a shuttle, the default).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub looping: bool,
 }
 
 /// Material shared by generated bodies.

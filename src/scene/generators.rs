@@ -20,6 +20,7 @@ fn body(name: String, shape: ShapeDesc, position: V3, m: &GenMaterial) -> BodyDe
         restitution: m.restitution,
         color: m.color,
         bullet: false,
+        path: None,
     }
 }
 

@@ -80,6 +80,7 @@ impl World {
             solve_trace: self.solve_trace.clone(),
             joints: self.joints.clone(),
             characters: self.characters.clone(),
+            paths: self.paths.clone(),
             meshes: self.meshes.clone(),
             continuous: Default::default(),
             continuous_scratch: Default::default(),
@@ -113,6 +114,7 @@ impl World {
             + size_of_val(self.convergence.as_slice())
             + self.joints.heap_bytes()
             + self.characters.iter().map(|c| c.heap_bytes()).sum::<usize>()
+            + self.paths.iter().map(|r| size_of_val(r) + r.heap_bytes()).sum::<usize>()
             + size_of_val(self.meshes.as_slice())
     }
 }
