@@ -330,6 +330,18 @@ fn a_kinematic_bodys_spin_is_set_from_the_inspector() {
 }
 
 #[test]
+fn a_kinematic_body_on_a_path_shows_its_path_instead_of_velocity_sliders() {
+    let mut t = testbed("shuttle.ron");
+    let i = t.session.scene.body_index("platform").unwrap();
+    t.click_body(Some(i));
+    let mut h = harness(t);
+    h.run();
+    h.get_by_label("path: 2 points at 1.50 m/s, there and back");
+    assert!(h.query_by_label("velocity x (m/s)").is_none(), "the path sets the velocity");
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "spin y (rad/s)");
+}
+
+#[test]
 fn reset_restores_the_scenes_camera() {
     let mut t = testbed("box_on_box.ron");
     let start = t.view.camera;

@@ -103,11 +103,21 @@ pub fn body(ui: &mut egui::Ui, t: &mut Testbed, k: usize, i: usize) {
 const MOTION_RANGE: f32 = 20.0;
 
 /// A kinematic body's velocity and spin, each component on a slider: it keeps them until
-/// they are changed, on every side.
+/// they are changed, on every side. A body on a path has its velocity set by the path each
+/// step: the path is named instead, and only the spin is on sliders.
 fn kinematic_motion(ui: &mut egui::Ui, t: &mut Testbed, i: usize, mut vel: Vec3, mut spin: Vec3) {
     ui.label(RichText::new("motion (kinematic: kept until changed)").strong());
+    let path = t.world().kinematic_path(i).map(|p| {
+        let (n, how) = (p.points.len(), if p.looping { "round" } else { "there and back" });
+        format!("path: {n} point{} at {:.2} m/s, {how}", if n == 1 { "" } else { "s" }, p.speed)
+    });
+    if let Some(text) = &path {
+        ui.label(text);
+    }
     let mut moved = false;
-    for (v, unit, name) in [(&mut vel, "m/s", "velocity"), (&mut spin, "rad/s", "spin")] {
+    let (velocity, spins) = ((&mut vel, "m/s", "velocity"), (&mut spin, "rad/s", "spin"));
+    let rows = if path.is_some() { vec![spins] } else { vec![velocity, spins] };
+    for (v, unit, name) in rows {
         for (c, axis) in v.as_mut().iter_mut().zip(["x", "y", "z"]) {
             let slider = egui::Slider::new(c, -MOTION_RANGE..=MOTION_RANGE)
                 .clamping(egui::SliderClamping::Edits)
