@@ -152,8 +152,7 @@ impl Engine for ContactlabDefault {
         self.0.add_body(desc.clone()).expect("a body the scene's own world took");
     }
     fn drive(&mut self, body: usize, velocity: Vec3) {
-        let h = self.0.handle(body);
-        assert!(self.0.set_kinematic_velocity(h, velocity, Vec3::ZERO), "body {body} is not kinematic");
+        script::drive_world(&mut self.0, body, velocity);
     }
 }
 
@@ -197,8 +196,7 @@ impl Engine for Contactlab {
         self.0.add_body(desc.clone()).expect("a body the scene's own world took");
     }
     fn drive(&mut self, body: usize, velocity: Vec3) {
-        let h = self.0.handle(body);
-        assert!(self.0.set_kinematic_velocity(h, velocity, Vec3::ZERO), "body {body} is not kinematic");
+        script::drive_world(&mut self.0, body, velocity);
     }
     fn touching_points(&self) -> Option<TouchingPoints> {
         let mut t = TouchingPoints::default();

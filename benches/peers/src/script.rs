@@ -103,8 +103,7 @@ impl RowScript {
             d.before_world_step(w, step);
         }
         if let Some(d) = &self.drive {
-            let h = w.handle(d.body);
-            assert!(w.set_kinematic_velocity(h, d.velocity(step), Vec3::ZERO), "body {} is not kinematic", d.body);
+            drive_world(w, d.body, d.velocity(step));
         }
     }
 
@@ -120,4 +119,11 @@ impl RowScript {
 pub fn stock_script(name: &str, start: &World) -> RowScript {
     let drive = name.starts_with("junkyard").then(|| box3d_scenes::JunkyardDrive::new(start.bodies().len() - 1));
     RowScript { drops: stock_drops(name, start), drive }
+}
+
+/// Sets the velocity of kinematic body `body` of the contactlab world `w` (its spin zero):
+/// [`Engine::drive`] for contactlab's engines, and the drive of a world stepped by hand.
+pub fn drive_world(w: &mut World, body: usize, velocity: Vec3) {
+    let h = w.handle(body);
+    assert!(w.set_kinematic_velocity(h, velocity, Vec3::ZERO), "body {body} is not kinematic");
 }
