@@ -70,10 +70,7 @@ impl World {
         for &i in &self.movers.kinematic {
             let s = &mut self.solver_bodies[i as usize];
             s.dp += s.v * h;
-            let turn = s.w * h;
-            if turn != Vec3A::ZERO {
-                s.dq = (rotation(turn.into()) * s.dq).normalize();
-            }
+            turn_plainly(s, h);
         }
     }
 
@@ -107,10 +104,8 @@ impl World {
         }
         // The kinematic bodies' poses; their velocities are theirs.
         for &i in &self.movers.kinematic {
-            let (b, s, start) =
-                (&mut self.bodies[i as usize], &self.solver_bodies[i as usize], &self.start_poses[i as usize]);
-            b.pose.pos = start.pos + Vec3::from(s.dp);
-            b.pose.rot = (s.dq * start.rot).normalize();
+            let i = i as usize;
+            self.bodies[i].pose = moved_pose(&self.solver_bodies[i], &self.start_poses[i]);
         }
     }
 
@@ -227,14 +222,11 @@ fn integrate_body(b: &mut Body, s: &mut SolverBody, start: &Iso, h: f32) {
     if s.touching && (s.w * h).length_squared() > MAX_CONTACT_TURN * MAX_CONTACT_TURN {
         s.w = b.limit_contact_spin(s.w.into(), start.rot, h).into();
     }
-    let turn = s.w * h;
     // A body in contact turns by ω·h: the contact rows use its world inertia of the
     // step's start, and only this keeps the energy they see (its spin is carried to
     // the new orientation once, in `finish_positions`).
     if s.isotropic || s.touching {
-        if turn != Vec3A::ZERO {
-            s.dq = (rotation(turn.into()) * s.dq).normalize();
-        }
+        turn_plainly(s, h);
     } else {
         b.pose.rot = (s.dq * start.rot).normalize();
         b.angular_velocity = s.w.into();
@@ -247,13 +239,28 @@ fn integrate_body(b: &mut Body, s: &mut SolverBody, start: &Iso, h: f32) {
     }
 }
 
+/// Turns `s` by its spin over `h` as a plain rotation by ω·h (a body in contact or with
+/// equal moments, and a kinematic body).
+#[inline(always)]
+fn turn_plainly(s: &mut SolverBody, h: f32) {
+    let turn = s.w * h;
+    if turn != Vec3A::ZERO {
+        s.dq = (rotation(turn.into()) * s.dq).normalize();
+    }
+}
+
+/// The pose the solver state `s` has moved the step's start pose `start` to.
+#[inline(always)]
+fn moved_pose(s: &SolverBody, start: &Iso) -> Iso {
+    Iso::new(start.pos + Vec3::from(s.dp), (s.dq * start.rot).normalize())
+}
+
 /// Writes one body's pose and velocities from its solver state (see
 /// [`World::finish_positions`]; `small_turn`: the turn below which its spin is kept).
 #[inline(always)]
 fn finish_body(b: &mut Body, s: &SolverBody, start: &Iso, h: f32, small_turn: f32) {
     if s.inv_mass > 0.0 {
-        b.pose.pos = start.pos + Vec3::from(s.dp);
-        b.pose.rot = (s.dq * start.rot).normalize();
+        b.pose = moved_pose(s, start);
         b.velocity = s.v.into();
         b.angular_velocity = s.w.into();
         if s.touching && (s.w * h).length_squared() > MAX_CONTACT_TURN * MAX_CONTACT_TURN {
