@@ -309,13 +309,20 @@ fn one_selected_body_is_shown_and_its_material_edits_wake_it() {
     assert!(m2 > mass * 1.5, "denser: {mass} → {m2}");
 }
 
-#[test]
-fn a_kinematic_bodys_spin_is_set_from_the_inspector() {
-    let mut t = testbed("turntable.ron");
-    let i = t.session.scene.body_index("turntable").unwrap();
+/// A harness on `scene` with its body `body` selected and shown in the inspector, and the
+/// body's index.
+fn inspecting(scene: &str, body: &str) -> (Harness<'static, Testbed>, usize) {
+    let mut t = testbed(scene);
+    let i = t.session.scene.body_index(body).unwrap();
     t.click_body(Some(i));
     let mut h = harness(t);
     h.run();
+    (h, i)
+}
+
+#[test]
+fn a_kinematic_bodys_spin_is_set_from_the_inspector() {
+    let (mut h, i) = inspecting("turntable.ron", "turntable");
     h.get_by_label("body: turntable");
     h.get_by_label("kinematic (infinite): moves at its set velocity");
     let before = h.state().world().bodies()[i].angular_velocity;
@@ -331,11 +338,7 @@ fn a_kinematic_bodys_spin_is_set_from_the_inspector() {
 
 #[test]
 fn a_kinematic_body_on_a_path_shows_its_path_instead_of_velocity_sliders() {
-    let mut t = testbed("shuttle.ron");
-    let i = t.session.scene.body_index("platform").unwrap();
-    t.click_body(Some(i));
-    let mut h = harness(t);
-    h.run();
+    let (h, _) = inspecting("shuttle.ron", "platform");
     h.get_by_label("path: 2 points at 1.50 m/s, there and back");
     assert!(h.query_by_label("velocity x (m/s)").is_none(), "the path sets the velocity");
     h.get_by_role_and_label(egui::accesskit::Role::Slider, "spin y (rad/s)");
