@@ -168,8 +168,8 @@ fn bisection_and_advancement_agree_on_random_hull_pairs() {
             &pb,
             &Iso::new(pb.pos + aim, Quat::from_axis_angle(unit(&mut seed), 2.0 * next(&mut seed)) * pb.rot),
         );
-        let a = Mover { proxy: Proxy::of(&ha), sweep: sa, radius: ha.bounding_radius() };
-        let b = Mover { proxy: Proxy::of(&hb), sweep: sb, radius: hb.bounding_radius() };
+        let a = Mover { proxy: Proxy::of(&ha), sweep: sa, radius: ha.bounding_radius(), local: None };
+        let b = Mover { proxy: Proxy::of(&hb), sweep: sb, radius: hb.bounding_radius(), local: None };
         let cfg = ToiConfig::new(0.005, ha.min_extent(), hb.min_extent());
         let gap = |t: f32| shape_distance(&ha, &sa.at(t), &hb, &sb.at(t)).distance;
         if gap(0.0) <= cfg.target + cfg.tolerance {

@@ -100,6 +100,12 @@ fn semantic_errors_name_the_body_and_the_field() {
         ("(name: \"neg\", shape: Sphere(radius: 1.0), restitution: -0.1)", "neg", "restitution"),
         ("(name: \"can\", shape: Cylinder(radius: 1.0, half_height: 1.0, segments: 2))", "can", "segments"),
         ("(name: \"q\", shape: Sphere(radius: 1.0), rotation: Quat(0.0, 0.0, 0.0, 0.0))", "q", "rotation"),
+        ("(name: \"none\", shape: Compound(children: []))", "none", "children"),
+        ("(name: \"c\", shape: Compound(children: [(shape: Sphere(radius: -1.0))]))", "c", "radius"),
+        ("(name: \"t\", shape: Compound(children: [(shape: Sphere(radius: 1.0), rotation: Quat(0.0, 0.0, 0.0, 0.0))]))", "t", "rotation"),
+        ("(name: \"m\", shape: Compound(children: [(shape: Ramp(angle_deg: 10.0, length: 1.0, width: 1.0))]))", "m", "shape"),
+        ("(name: \"n\", shape: Compound(children: [(shape: Compound(children: [(shape: Sphere(radius: 1.0))]))]))", "n", "shape"),
+        ("(name: \"far\", shape: Compound(children: [(shape: Sphere(radius: 1.0), position: (1e9, 0.0, 0.0))]))", "far", "position"),
     ];
     for (body, name, field) in cases {
         let e = err(&with_body(body));

@@ -121,6 +121,11 @@ fn a_kinematic_turntable_is_the_same_at_every_thread_count() {
 }
 
 #[test]
+fn compound_bodies_are_the_same_at_every_thread_count() {
+    same_at_every_thread_count("compounds", &|| scene_world("compounds.ron"), true, 300);
+}
+
+#[test]
 fn the_barrage_and_the_bullets_are_the_same_at_every_thread_count() {
     for file in ["bullet_wall.ron", "bullet_stack.ron", "spheres_and_capsules.ron"] {
         same_at_every_thread_count(file, &|| scene_world(file), true, 300);

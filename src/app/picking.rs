@@ -1,7 +1,7 @@
 //! Ray casts for clicking bodies and for the labels' line of sight: exact for spheres,
 //! capsules, hulls and triangle meshes (through the mesh's tree).
 
-use crate::physics::{Body, Shape, World};
+use crate::physics::{Body, Iso, Shape, World};
 use glam::Vec3;
 
 /// Distance along the unit ray (o, d) to sphere (c, r), if hit.
@@ -21,8 +21,12 @@ fn ray_sphere(o: Vec3, d: Vec3, c: Vec3, r: f32) -> Option<f32> {
 
 /// Ray against a body; returns the hit distance.
 pub fn ray_body(o: Vec3, d: Vec3, b: &Body) -> Option<f32> {
-    let x = &b.pose;
-    match &b.shape {
+    ray_shape(o, d, &b.shape, &b.pose)
+}
+
+/// Ray against a shape at pose `x`; returns the hit distance.
+fn ray_shape(o: Vec3, d: Vec3, shape: &Shape, x: &Iso) -> Option<f32> {
+    match shape {
         Shape::Sphere { radius } => ray_sphere(o, d, x.pos, *radius),
         Shape::Capsule { radius, half_height } => {
             // Exact: the side (an infinite cylinder about local Y clipped to the core
@@ -58,6 +62,10 @@ pub fn ray_body(o: Vec3, d: Vec3, b: &Body) -> Option<f32> {
             // the labels ask this every frame, so not every triangle of a terrain.
             let (lo, ld) = (x.inv_transform_point(o), x.inv_transform_vector(d));
             mesh.bvh().ray(lo, ld, f32::MAX, |i| ray_triangle(lo, ld, mesh.triangle(i)))
+        }
+        // The nearest child hit.
+        Shape::Compound(c) => {
+            c.children().iter().filter_map(|ch| ray_shape(o, d, &ch.shape, &x.mul(&ch.pose))).min_by(f32::total_cmp)
         }
     }
 }

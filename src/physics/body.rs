@@ -135,6 +135,12 @@ impl BodyDesc {
         self
     }
 
+    /// Builder: set angular velocity (rad/s, world axes).
+    pub fn with_angular_velocity(mut self, w: Vec3) -> Self {
+        self.angular_velocity = w;
+        self
+    }
+
     /// Builder: set friction and restitution.
     pub fn with_material(mut self, friction: f32, restitution: f32) -> Self {
         self.friction = friction;

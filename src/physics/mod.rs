@@ -7,8 +7,8 @@
 //!
 //! ## How a step works (for students)
 //! **Bodies** ([`body`]) carry a pose, velocities and mass data computed exactly from their
-//! [`shape`] (hulls by tetrahedral decomposition); a static body may instead be a triangle
-//! [`mesh`]. [`World::step`] then runs, in this order (the one-pass methods' order; the
+//! [`shape`] (hulls by tetrahedral decomposition; a [`compound`] of several shapes by the
+//! parallel-axis theorem); a static body may instead be a triangle [`mesh`]. [`World::step`] then runs, in this order (the one-pass methods' order; the
 //! world's module docs, [`world`], give each method's schedule and the [`Stage`] each part
 //! is timed under):
 //! 1. **Gravity** into the velocities (`IntegrateForces`; the soft step adds it in each
@@ -26,7 +26,9 @@
 //!    at most 4 points; an edge axis clips the two edges' faces along that axis the same
 //!    way (one point where they are too steep). Spheres and capsules take closed forms.
 //!    **Mesh contacts**: a convex body on a static triangle mesh gets per-triangle
-//!    contacts, grouped by normal into one manifold per group. Each point carries a
+//!    contacts, grouped by normal into one manifold per group. **Compound bodies**
+//!    ([`compound`], several convex shapes as one body) collide child pair by child pair,
+//!    a manifold per touching child pair. Each point carries a
 //!    feature ID so it can be recognised next step; a pair that barely moved keeps its
 //!    manifold (depths measured again), and a pair still apart is skipped. Then every
 //!    sleeping island that a moving body now touches or pulls through a joint wakes.
@@ -93,6 +95,7 @@ pub mod body;
 pub mod broadphase;
 pub mod character;
 pub mod collide;
+pub mod compound;
 pub mod contact;
 pub mod debug;
 pub mod free_rotation;
@@ -111,6 +114,7 @@ pub mod world;
 
 pub use body::{Body, BodyDesc, BodyHandle, BodyKind};
 pub use collide::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold};
+pub use compound::{Compound, CompoundError};
 pub use hull::{Hull, HullError};
 pub use joint::{JointDesc, JointHandle, JointKind, WORLD};
 pub use math::{Aabb, Iso};

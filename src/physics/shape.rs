@@ -3,7 +3,8 @@
 //! A shape is described in its body's frame. Hull-based shapes (boxes, cylinders, general
 //! hulls) share one collision path; spheres and capsules have their own closed forms.
 //! Capsules are aligned with the local Y axis. Triangle meshes (`Shape::Mesh`) belong to
-//! static bodies only: they have no volume and no mass.
+//! static bodies only: they have no volume and no mass. A compound (`Shape::Compound`) is
+//! several of the convex shapes at their poses in the body's frame ([`Compound`]).
 //!
 //! Mass properties (Baraff 1997 for the definitions):
 //! - hull: exact, by splitting the hull into tetrahedra from an interior point and summing
@@ -13,6 +14,7 @@
 //! - box `m/12·(h²+d²)` etc., sphere `2/5·m·r²`, capsule = cylinder + two hemispheres
 //!   (with the parallel-axis shift of each hemisphere's centroid, 3r/8 from its flat face).
 
+use crate::physics::compound::Compound;
 use crate::physics::hull::Hull;
 use crate::physics::math::{Aabb, Iso};
 use crate::physics::mesh::TriMesh;
@@ -47,6 +49,9 @@ pub enum Shape {
     /// A static triangle mesh (a triangle soup with its bounding volume hierarchy), in the
     /// body's frame. Static bodies only: it has no volume, so no mass.
     Mesh(Arc<TriMesh>),
+    /// Several convex shapes at their poses in the body's frame, moving as one body
+    /// ([`Compound`]).
+    Compound(Arc<Compound>),
 }
 
 /// Mass, centre of mass and inertia about the centre of mass (body axes).
@@ -101,6 +106,7 @@ impl Shape {
             // No volume: a mesh body is static (the loader and `World::add_body` refuse a
             // dynamic one).
             Shape::Mesh(_) => MassProperties { mass: 0.0, center: Vec3::ZERO, inertia: Mat3::ZERO },
+            Shape::Compound(c) => c.mass_properties(density),
         }
     }
 
@@ -124,6 +130,7 @@ impl Shape {
                 let e = Vec3::from(m.x_axis.abs() * half.x + m.y_axis.abs() * half.y + m.z_axis.abs() * half.z);
                 Aabb::new(c - e, c + e)
             }
+            Shape::Compound(c) => c.aabb(x),
         }
     }
 
@@ -138,6 +145,7 @@ impl Shape {
             Shape::Hull(hull) => hull.inner_radius(),
             // Static: never swept.
             Shape::Mesh(_) => f32::INFINITY,
+            Shape::Compound(c) => c.min_extent(),
         }
     }
 
@@ -146,6 +154,7 @@ impl Shape {
         match self {
             Shape::Box { hull, .. } | Shape::Hull(hull) => hull.local_aabb(),
             Shape::Mesh(mesh) => mesh.aabb(),
+            Shape::Compound(c) => c.local_aabb(),
             _ => self.aabb(&Iso::IDENTITY),
         }
     }
@@ -159,12 +168,14 @@ impl Shape {
     }
 
     /// The radius swept around the shape's core: a sphere's or a capsule's, zero for a box,
-    /// a hull or a mesh. A contact point's lever arm ends this far out along the normal from
+    /// a hull, a mesh or a compound (whose contacts take their child's). A contact point's lever arm ends this far out along the normal from
     /// the core, and that part of it does not turn with the body.
     pub fn rounding(&self) -> f32 {
         match self {
             Shape::Sphere { radius } | Shape::Capsule { radius, .. } => *radius,
-            Shape::Box { .. } | Shape::Hull(_) | Shape::Mesh(_) => 0.0,
+            // A compound's contacts take the rounding of the child they touch
+            // ([`Compound::child_rounding`]).
+            Shape::Box { .. } | Shape::Hull(_) | Shape::Mesh(_) | Shape::Compound(_) => 0.0,
         }
     }
 
@@ -178,6 +189,7 @@ impl Shape {
                 let b = mesh.aabb();
                 b.min.abs().max(b.max.abs()).length()
             }
+            Shape::Compound(c) => c.radius(),
         }
     }
 }

@@ -380,7 +380,8 @@ impl World {
         }
     }
 
-    /// Adds a body; hull shapes are re-centred so the centre of mass is the body origin.
+    /// Adds a body; hull and compound shapes are re-centred so the centre of mass is the
+    /// body origin.
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle, BodyError> {
         if desc.shape.mesh().is_some() && desc.kind != BodyKind::Static {
             return Err(BodyError::DynamicMesh(desc.name));
@@ -397,6 +398,9 @@ impl World {
         let (shape, com) = match &desc.shape {
             Shape::Hull(h) if mp.center.length() > 1e-6 * h.radius().max(1e-3) => {
                 (Shape::Hull(Arc::new(h.translated(-mp.center))), mp.center)
+            }
+            Shape::Compound(c) if mp.center.length() > 1e-6 * c.radius().max(1e-3) => {
+                (Shape::Compound(Arc::new(c.translated(-mp.center))), mp.center)
             }
             s => (s.clone(), Vec3::ZERO),
         };

@@ -142,7 +142,34 @@ pub fn own_mesh(shape: &Shape) -> MeshData {
         Shape::Hull(h) | Shape::Box { hull: h, .. } => hull_mesh(h),
         Shape::Sphere { .. } => sphere_mesh(32, 20),
         Shape::Mesh(mesh) => tri_mesh(mesh),
+        Shape::Compound(c) => compound_mesh(c),
     }
+}
+
+/// A compound's mesh: each child's, moved to its pose in the body's frame, with its
+/// outlines.
+pub fn compound_mesh(c: &crate::physics::Compound) -> MeshData {
+    let mut out = MeshData::default();
+    for child in c.children() {
+        let mut m = match &child.shape {
+            Shape::Sphere { radius } => {
+                let mut m = sphere_mesh(32, 20);
+                m.vertices.iter_mut().for_each(|v| v.position = (Vec3::from(v.position) * *radius).to_array());
+                m
+            }
+            s => own_mesh(s),
+        };
+        let x = child.pose;
+        let base = out.vertices.len() as u32;
+        for v in &mut m.vertices {
+            v.position = x.transform_point(Vec3::from(v.position)).to_array();
+            v.normal = x.transform_vector(Vec3::from(v.normal)).to_array();
+        }
+        out.vertices.append(&mut m.vertices);
+        out.indices.extend(m.indices.iter().map(|i| i + base));
+        out.edges.extend(m.edges.iter().map(|(a, b)| (x.transform_point(*a), x.transform_point(*b))));
+    }
+    out
 }
 
 /// Crease angle above which a shared edge of a triangle mesh is drawn as an outline (cos of
@@ -236,6 +263,7 @@ impl MeshCache {
             .map(|b| match &b.shape {
                 Shape::Hull(h) | Shape::Box { hull: h, .. } => std::sync::Arc::as_ptr(h) as usize,
                 Shape::Mesh(m) => std::sync::Arc::as_ptr(m) as usize,
+                Shape::Compound(c) => std::sync::Arc::as_ptr(c) as usize,
                 Shape::Sphere { radius } => radius.to_bits() as usize,
                 Shape::Capsule { radius, half_height } => {
                     (radius.to_bits() as usize) ^ ((half_height.to_bits() as usize) << 1)

@@ -12,7 +12,7 @@ use super::{generators, SceneError};
 use crate::physics::joint::{JointDesc, JointKind, Motor, Spring, WORLD};
 use crate::physics::limits::{self, Limit};
 use crate::physics::world::{CharacterDesc, CharacterError, KinematicPath};
-use crate::physics::{BodyDesc, BodyKind, Hull, Shape, World};
+use crate::physics::{BodyDesc, BodyKind, Hull, Iso, Shape, World};
 use glam::{Quat, Vec3};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -217,6 +217,29 @@ fn shape(c: &Check, ctx: &str, s: &ShapeDesc) -> Result<Shape, SceneError> {
         | ShapeDesc::Heightfield { .. }
         | ShapeDesc::Stairs { .. }
         | ShapeDesc::Ramp { .. } => super::mesh::mesh_shape(c, ctx, s)?,
+        ShapeDesc::Compound { children } => {
+            if children.is_empty() || children.len() > crate::physics::compound::MAX_CHILDREN {
+                let most = crate::physics::compound::MAX_CHILDREN;
+                return Err(c.err(
+                    ctx,
+                    "children",
+                    format!("a compound has 1 to {most} children, got {}", children.len()),
+                ));
+            }
+            let mut parts = Vec::with_capacity(children.len());
+            for (i, ch) in children.iter().enumerate() {
+                let here = format!("{ctx}, child {i}");
+                if matches!(ch.shape, ShapeDesc::Compound { .. }) || super::mesh::is_mesh(&ch.shape) {
+                    let what = "must be a box, sphere, capsule, hull or cylinder (not a mesh or a compound)";
+                    return Err(c.err(&here, "shape", what.to_string()));
+                }
+                c.limit3(&here, "position", ch.position, limits::POSITION)?;
+                let pose = Iso::new(v3(ch.position), rotation(c, &here, &ch.rotation)?);
+                parts.push((pose, shape(c, &here, &ch.shape)?));
+            }
+            let compound = crate::physics::Compound::new(parts).map_err(|e| c.err(ctx, "children", e.to_string()))?;
+            Shape::Compound(Arc::new(compound))
+        }
         ShapeDesc::Cylinder { radius, half_height, segments } => {
             size("radius", *radius)?;
             size("half_height", *half_height)?;

@@ -17,6 +17,7 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("bullet_wall.ron", include_str!("../../scenes/bullet_wall.ron")),
     ("car.ron", include_str!("../../scenes/car.ron")),
     ("chain_50.ron", include_str!("../../scenes/chain_50.ron")),
+    ("compounds.ron", include_str!("../../scenes/compounds.ron")),
     ("corridor.ron", include_str!("../../scenes/corridor.ron")),
     ("crossed_edges.ron", include_str!("../../scenes/crossed_edges.ron")),
     ("dominoes.ron", include_str!("../../scenes/dominoes.ron")),

@@ -336,6 +336,13 @@ pub enum ShapeDesc {
         /// Width (m, along z).
         width: f32,
     },
+    /// Several convex shapes moving as one body, each at its position and rotation in the
+    /// body's frame. Children are boxes, spheres, capsules, hulls or cylinders (not meshes,
+    /// nor compounds); the body's centre of mass is theirs together, at one density.
+    Compound {
+        /// The shapes and their poses.
+        children: Vec<ChildDesc>,
+    },
     /// A static flat ramp rising along +x from the body origin.
     Ramp {
         /// Slope (degrees).
@@ -345,6 +352,20 @@ pub enum ShapeDesc {
         /// Width (m, along z).
         width: f32,
     },
+}
+
+/// One shape of a compound, at its pose in the body's frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChildDesc {
+    /// The shape.
+    pub shape: ShapeDesc,
+    /// Its position in the body's frame (m).
+    #[serde(default)]
+    pub position: V3,
+    /// Its orientation in the body's frame.
+    #[serde(default)]
+    pub rotation: RotationDesc,
 }
 
 /// Heights of a heightfield's grid points.

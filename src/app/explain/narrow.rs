@@ -22,6 +22,7 @@ pub fn shape_words(s: &Shape) -> String {
             format!("capsule, radius {} m, half height {} m", num(*radius), num(*half_height))
         }
         Shape::Mesh(m) => format!("triangle mesh, {} triangles", m.triangles().len()),
+        Shape::Compound(c) => format!("compound of {} shapes", c.children().len()),
     }
 }
 

@@ -62,7 +62,8 @@ impl Testbed {
                 _ => ContactKind::Edge,
             };
             let mut contact = Contact { a, b, ..Default::default() };
-            contact.manifold = Manifold { normal: Vec3::from_array(c.normal), kind, points: Default::default() };
+            contact.manifold =
+                Manifold { normal: Vec3::from_array(c.normal), kind, points: Default::default(), part: 0 };
             if let Some([t1, t2]) = c.tangents {
                 contact.tangents = [Vec3::from_array(t1), Vec3::from_array(t2)];
             }

@@ -100,6 +100,9 @@ impl<'a> Proxy<'a> {
             // stands for a point at its origin (callers query its triangles instead,
             // [`Proxy::triangle`]).
             Shape::Mesh(_) => Proxy::point(Vec3::ZERO, 0.0),
+            // Nor is a compound: callers query its children
+            // ([`crate::physics::compound::child`]).
+            Shape::Compound(_) => Proxy::point(Vec3::ZERO, 0.0),
         }
     }
 
@@ -540,9 +543,25 @@ fn ball_box_from(h: Vec3, pose: &Iso, rb: f32, centre: Vec3, r: f32, ball_first:
     }
 }
 
-/// Distance between two posed shapes (see [`distance`]).
+/// Distance between two posed shapes (see [`distance`]); with a compound, the least over
+/// its children.
 pub fn shape_distance(a: &Shape, xa: &Iso, b: &Shape, xb: &Iso) -> Distance {
-    distance(&Proxy::of(a), xa, &Proxy::of(b), xb)
+    use crate::physics::compound::{child, child_count};
+    if !matches!(a, Shape::Compound(_)) && !matches!(b, Shape::Compound(_)) {
+        return distance(&Proxy::of(a), xa, &Proxy::of(b), xb);
+    }
+    let mut best: Option<Distance> = None;
+    for ia in 0..child_count(a) {
+        let (sa, pa) = child(a, ia);
+        for ib in 0..child_count(b) {
+            let (sb, pb) = child(b, ib);
+            let d = distance(&Proxy::of(sa), &xa.mul(&pa), &Proxy::of(sb), &xb.mul(&pb));
+            if best.as_ref().is_none_or(|b| d.distance < b.distance) {
+                best = Some(d);
+            }
+        }
+    }
+    best.expect("a compound has a child")
 }
 
 #[cfg(test)]

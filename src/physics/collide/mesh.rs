@@ -483,7 +483,8 @@ pub fn collide_mesh(
                 hull_triangle(mesh, t, hull, &x, &scratch.mesh_verts, &ball, margin, reach, cands);
             }
         }
-        Shape::Mesh(_) => return,
+        // (A compound meets a mesh child by child, `compound.rs`.)
+        Shape::Mesh(_) | Shape::Compound(_) => return,
     }
     if cands.is_empty() {
         return;

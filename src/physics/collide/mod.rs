@@ -29,7 +29,7 @@
 //!    ([`hull_hull::edge_contact`]).
 //!
 //! Other pairs (spheres, capsules) live in [`round`], convex shapes against static triangle
-//! meshes in [`mesh`]. Distances between any two shapes (GJK, [`distance`]) and times of
+//! meshes in [`mesh`], pairs with a compound body child pair by child pair in [`compound`]. Distances between any two shapes (GJK, [`distance`]) and times of
 //! impact of moving bodies ([`toi`]) serve continuous collision detection.
 //!
 //! Limits: a face contact's points are the incident face's, clipped to the reference face.
@@ -45,6 +45,7 @@
 //! of that pair only: an unwatched pair pays one flag test.
 
 pub mod clip;
+pub mod compound;
 pub mod distance;
 pub mod hull_hull;
 pub mod mesh;
@@ -145,6 +146,9 @@ pub struct Manifold {
     pub kind: ContactKind,
     /// The points (at most 4).
     pub points: ArrayVec<ContactPoint, 4>,
+    /// For a pair with a compound body, the child pair that gave the manifold
+    /// (`child_a · count_b + child_b`, [`compound`]); 0 for any other pair.
+    pub part: u16,
 }
 
 impl Manifold {
@@ -198,6 +202,11 @@ pub struct Scratch {
     /// The manifolds of a mesh pair's further normal groups (the deepest is `out`), set by
     /// every mesh pair's call and empty after any other pair's; same orientation as `out`.
     pub mesh_groups: Vec<Manifold>,
+    /// A compound pair's manifolds as its child pairs give them ([`compound`]).
+    pub(crate) compound_parts: Vec<Manifold>,
+    /// A lower bound on the gap of the last compound pair found apart, 0 when it touches
+    /// ([`compound`]).
+    pub compound_gap: f32,
 }
 
 impl Scratch {
@@ -213,6 +222,7 @@ impl Scratch {
         grow(&mut self.mesh_verts, other.mesh_verts.capacity());
         grow(&mut self.mesh_candidates, other.mesh_candidates.capacity());
         grow(&mut self.mesh_groups, other.mesh_groups.capacity());
+        grow(&mut self.compound_parts, other.compound_parts.capacity());
     }
 }
 
@@ -266,6 +276,10 @@ pub fn collide_recorded(
         }
     }
     match (a, b) {
+        // Several convex children: child pair by child pair (`compound.rs`).
+        (Shape::Compound(_), _) | (_, Shape::Compound(_)) => {
+            compound::collide_compound(a, xa, b, xb, cfg, scratch, out, record)
+        }
         // A mesh is not convex: per-triangle contacts merged into a manifold per normal group
         // (`mesh.rs`).
         (Shape::Mesh(m), _) => mesh::collide_mesh(m, xa, b, xb, cfg, scratch, out),

@@ -232,6 +232,20 @@ pub struct Mover<'a> {
     pub sweep: Sweep,
     /// Largest distance of a point of the shape from the centre of mass (m).
     pub radius: f32,
+    /// A compound's child: its pose in the body's frame, which the proxy is in (`None`:
+    /// the proxy is in the body's frame). The sweep and the radius stay the body's.
+    pub local: Option<Iso>,
+}
+
+impl Mover<'_> {
+    /// The pose of the proxy's frame at time `t`.
+    #[inline]
+    pub fn at(&self, t: f32) -> Iso {
+        match &self.local {
+            None => self.sweep.at(t),
+            Some(l) => self.sweep.at(t).mul(l),
+        }
+    }
 }
 
 /// Triangle `t` of a static mesh at `pose` as a mover: centred on its centroid (so its
@@ -243,7 +257,7 @@ pub fn triangle_mover(mesh: &crate::physics::mesh::TriMesh, t: u32, pose: &Iso) 
     let corners = [a - centroid, b - centroid, c - centroid];
     let radius = corners.iter().map(|c| c.length()).fold(0.0, f32::max);
     let at = Iso::new(pose.transform_point(centroid), pose.rot);
-    Mover { proxy: Proxy::triangle(corners), sweep: Sweep::fixed(&at), radius }
+    Mover { proxy: Proxy::triangle(corners), sweep: Sweep::fixed(&at), radius, local: None }
 }
 
 /// Bound on how fast the gap along `n` (from A to B) can shrink, per unit time (module docs).
@@ -259,7 +273,7 @@ fn closing_bound(a: &Mover, b: &Mover, n: Vec3) -> f32 {
 /// is on (else from one point, the cache left empty).
 #[inline]
 fn gap(a: &Mover, b: &Mover, t: f32, cfg: &ToiConfig, cache: &mut SimplexCache) -> Distance {
-    let (xa, xb) = (a.sweep.at(t), b.sweep.at(t));
+    let (xa, xb) = (a.at(t), b.at(t));
     if cfg.closed_form {
         if let Some(d) = ball_box(&a.proxy, &xa, &b.proxy, &xb) {
             return d;
@@ -475,7 +489,7 @@ mod tests {
     use crate::physics::shape::Shape;
 
     fn mover(shape: &Shape, sweep: Sweep) -> Mover<'_> {
-        Mover { proxy: Proxy::of(shape), sweep, radius: shape.bounding_radius() }
+        Mover { proxy: Proxy::of(shape), sweep, radius: shape.bounding_radius(), local: None }
     }
 
     /// A sphere falling under gravity onto a static plane (a wide thin box): the gap reaches
@@ -565,7 +579,7 @@ mod tests {
                 let gjk = time_of_impact(x, y, &cfg.with_closed_form(false), None);
                 assert_eq!(closed.state, gjk.state, "case {case}");
                 if closed.state == ToiState::Hit {
-                    let d = distance(&x.proxy, &x.sweep.at(closed.t), &y.proxy, &y.sweep.at(closed.t)).distance;
+                    let d = distance(&x.proxy, &x.at(closed.t), &y.proxy, &y.at(closed.t)).distance;
                     assert!(
                         d >= cfg.target - 1e-4 && d <= cfg.target + cfg.tolerance + 1e-4,
                         "case {case}: GJK measures {d} m at the closed form's time"

@@ -4,8 +4,9 @@
 //!
 //! **What they collide with.** The world is a [`TriangleSoup`]: every box and hull body
 //! (static or dynamic) whose box overlaps the query, its faces fanned into triangles wound
-//! outwards, plus the world's static meshes. Spheres and capsules are not triangles and are
-//! passed through (a known limit).
+//! outwards, a compound's box and hull children alike, plus the world's static meshes.
+//! Spheres and capsules (a compound's too) are not triangles and are passed through (a
+//! known limit).
 //!
 //! **Walking.** Each character walks at [`WorldCharacter::walk`] (m/s, set by the window's
 //! keys or by its scripted path: towards the next waypoint at its speed, horizontally, the
@@ -38,7 +39,8 @@
 
 use super::World;
 use crate::physics::character::{Character, Pass, SoupTri, TriangleSoup};
-use crate::physics::math::Aabb;
+use crate::physics::compound::{child, child_count};
+use crate::physics::math::{Aabb, Iso};
 use crate::physics::mesh::TriMesh;
 use glam::Vec3;
 use std::sync::Arc;
@@ -293,26 +295,36 @@ impl TriangleSoup for World {
                 );
                 continue;
             }
-            let Some(hull) = body.shape.hull() else { continue };
             if !body.shape.aabb(&body.pose).overlaps(b) {
                 continue;
             }
-            let verts = hull.vertices();
-            for f in 0..hull.faces().len() {
-                let mut ids = hull.face_vertices(f);
-                let Some(first) = ids.next() else { continue };
-                let p0 = body.pose.transform_point(verts[first as usize]);
-                let mut prev = None;
-                for k in ids {
-                    let p = body.pose.transform_point(verts[k as usize]);
-                    if let Some(q) = prev {
-                        out.push(SoupTri { corners: [p0, q, p], owner: i as u32 });
-                    }
-                    prev = Some(p);
+            // A hull's faces, fanned; a compound's hull children's, each at its pose.
+            for k in 0..child_count(&body.shape) {
+                let (shape, pose) = child(&body.shape, k);
+                if let Some(hull) = shape.hull() {
+                    fan_faces(hull, &body.pose.mul(&pose), i as u32, out);
                 }
             }
         }
         self.meshes.as_slice().triangles_in(b, scratch, out);
+    }
+}
+
+/// The faces of `hull` at pose `x`, each fanned into triangles from its first corner.
+fn fan_faces(hull: &crate::physics::hull::Hull, x: &Iso, owner: u32, out: &mut Vec<SoupTri>) {
+    let verts = hull.vertices();
+    for f in 0..hull.faces().len() {
+        let mut ids = hull.face_vertices(f);
+        let Some(first) = ids.next() else { continue };
+        let p0 = x.transform_point(verts[first as usize]);
+        let mut prev = None;
+        for k in ids {
+            let p = x.transform_point(verts[k as usize]);
+            if let Some(q) = prev {
+                out.push(SoupTri { corners: [p0, q, p], owner });
+            }
+            prev = Some(p);
+        }
     }
 }
 

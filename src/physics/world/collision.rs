@@ -70,6 +70,8 @@ pub(super) struct Motion {
     centre: Vec3A,
     /// A triangle mesh: its pairs may have several manifolds (`world/narrow.rs`).
     pub(super) mesh: bool,
+    /// A compound: its pairs may have several manifolds, one per touching child pair.
+    pub(super) compound: bool,
     /// The shape's rounding ([`Shape::rounding`]), for its contacts' constraints.
     pub(super) rounding: f32,
 }
@@ -79,8 +81,8 @@ impl Motion {
     fn of(b: &Body) -> Motion {
         let (radius, centre, rounding) = (b.shape.bounding_radius(), Vec3A::from(b.pose.pos), b.shape.rounding());
         if !b.is_dynamic() || b.asleep {
-            let mesh = b.shape.mesh().is_some();
-            return Motion { radius, centre, sleeping: b.is_dynamic(), mesh, rounding, ..Default::default() };
+            let (mesh, compound) = (b.shape.mesh().is_some(), matches!(b.shape, Shape::Compound(_)));
+            return Motion { radius, centre, sleeping: b.is_dynamic(), mesh, compound, rounding, ..Default::default() };
         }
         Motion {
             v: b.velocity.into(),
@@ -90,6 +92,7 @@ impl Motion {
             sleeping: false,
             centre,
             mesh: false,
+            compound: matches!(b.shape, Shape::Compound(_)),
             rounding,
         }
     }
@@ -662,6 +665,7 @@ mod tests {
                 sleeping: false,
                 spin: 0.0,
                 mesh: false,
+                compound: false,
                 rounding: 0.0,
             };
             let b = Motion {
@@ -672,6 +676,7 @@ mod tests {
                 sleeping: false,
                 spin: 0.0,
                 mesh: false,
+                compound: false,
                 rounding: 0.0,
             };
             let (dt, slack) = (1.0 / 60.0, 0.02);

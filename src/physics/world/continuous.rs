@@ -72,6 +72,7 @@ use crate::physics::collide::toi::{
     contact_time, time_of_impact, triangle_mover, Mover, Sweep, Toi, ToiConfig, ToiIteration, ToiState,
 };
 use crate::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
+use crate::physics::compound::{child, child_count};
 use crate::physics::math::{Aabb, Iso};
 use crate::physics::parallel::Shared;
 use crate::physics::per_body;
@@ -390,13 +391,13 @@ impl World {
         let radius = body.shape.bounding_radius();
         let extent = body.shape.min_extent();
         let slop = self.settings.slop;
-        let mover = Mover { proxy: Proxy::of(&body.shape), sweep, radius };
+        let mover = Mover { proxy: Proxy::of(&body.shape), sweep, radius, local: None };
         let probe_radius = (4.0 * slop).min(0.5 * extent);
-        let probe = Mover { proxy: Proxy::point(Vec3::ZERO, probe_radius), sweep, radius: probe_radius };
+        let probe = Mover { proxy: Proxy::point(Vec3::ZERO, probe_radius), sweep, radius: probe_radius, local: None };
         // (time, other, query index, target gap, normal from the other body)
         let mut best: Option<Best> = None;
         index.gather(self, i, &swept, bullet, &mut t.candidates);
-        let ctx = SweepCtx {
+        let mut ctx = SweepCtx {
             i: i as u32,
             shape: &body.shape,
             p0,
@@ -411,52 +412,65 @@ impl World {
             closed_form: self.settings.closed_form_distance,
         };
         let SweepThread { candidates, tris, narrow, log } = t;
-        'candidates: for &j in candidates.iter() {
-            let (j, o) = (j as usize, &self.bodies[j as usize]);
-            if self.joints.excludes(i.min(j) as u32, i.max(j) as u32) {
-                continue;
+        // A compound is swept child by child: each child's proxy at its pose on the body's
+        // sweep (the body's radius bounds every child's motion).
+        'children: for ic in 0..child_count(&body.shape) {
+            if let Shape::Compound(c) = &body.shape {
+                let ch = &c.children()[ic];
+                ctx.mover = Mover { proxy: Proxy::of(&ch.shape), sweep, radius, local: Some(ch.pose) };
             }
-            let mut start_contact = None;
-            let target = Target { j: j as u32, shape: &o.shape, pose: &o.pose };
-            if let Some(mesh) = o.shape.mesh() {
-                // A mesh, one triangle at a time: those under the swept box (in the mesh's
-                // frame), in index order.
-                tris.clear();
-                mesh.query_aabb(&swept.to_local(&o.pose), tris);
-                tris.sort_unstable();
-                for &t in tris.iter() {
-                    let other = triangle_mover(mesh, t, &o.pose);
-                    let tri = mesh.triangle(t).map(|c| o.pose.transform_point(c));
-                    if ctx.centre_crosses(&tri) {
-                        // Its centre went through the triangle: passed, however it started
-                        // (a triangle has no inside: past its plane the contact normal
-                        // turns and pushes the body on through). Back to its time of
-                        // impact, or held where it started, the face's normal towards it.
-                        let cfg = ctx.toi_config(extent, &target, 1.0);
-                        let (toi, q) = record_toi(log, i as u32, j as u32, &other, &ctx.mover, &cfg, false);
-                        let face = o.pose.transform_vector(mesh.normal(t));
-                        let n = if face.dot(p0.pos - tri[0]) >= 0.0 { face } else { -face };
-                        let t = if toi.state == ToiState::Hit && toi.t < 1.0 { toi.t } else { 0.0 };
-                        if best.is_none_or(|b| t < b.0) {
-                            best = Some((t, j as u32, q, cfg.target, n));
-                        }
-                        if t == 0.0 {
-                            break 'candidates;
-                        }
-                        continue;
-                    }
-                    if ctx.test(&target, &other, log, narrow, &mut start_contact, &mut best) {
-                        break 'candidates;
-                    }
+            for &j in candidates.iter() {
+                let (j, o) = (j as usize, &self.bodies[j as usize]);
+                if self.joints.excludes(i.min(j) as u32, i.max(j) as u32) {
+                    continue;
                 }
-            } else {
-                let other = Mover {
-                    proxy: Proxy::of(&o.shape),
-                    sweep: Sweep::fixed(&o.pose),
-                    radius: o.shape.bounding_radius(),
-                };
-                if ctx.test(&target, &other, log, narrow, &mut start_contact, &mut best) {
-                    break;
+                let mut start_contact = None;
+                let target = Target { j: j as u32, shape: &o.shape, pose: &o.pose };
+                if let Some(mesh) = o.shape.mesh() {
+                    // A mesh, one triangle at a time: those under the swept box (in the mesh's
+                    // frame), in index order.
+                    tris.clear();
+                    mesh.query_aabb(&swept.to_local(&o.pose), tris);
+                    tris.sort_unstable();
+                    for &t in tris.iter() {
+                        let other = triangle_mover(mesh, t, &o.pose);
+                        let tri = mesh.triangle(t).map(|c| o.pose.transform_point(c));
+                        if ctx.centre_crosses(&tri) {
+                            // Its centre went through the triangle: passed, however it started
+                            // (a triangle has no inside: past its plane the contact normal
+                            // turns and pushes the body on through). Back to its time of
+                            // impact, or held where it started, the face's normal towards it.
+                            let cfg = ctx.toi_config(extent, &target, 1.0);
+                            let (toi, q) = record_toi(log, i as u32, j as u32, &other, &ctx.mover, &cfg, false);
+                            let face = o.pose.transform_vector(mesh.normal(t));
+                            let n = if face.dot(p0.pos - tri[0]) >= 0.0 { face } else { -face };
+                            let t = if toi.state == ToiState::Hit && toi.t < 1.0 { toi.t } else { 0.0 };
+                            if best.is_none_or(|b| t < b.0) {
+                                best = Some((t, j as u32, q, cfg.target, n));
+                            }
+                            if t == 0.0 {
+                                break 'children;
+                            }
+                            continue;
+                        }
+                        if ctx.test(&target, &other, log, narrow, &mut start_contact, &mut best) {
+                            break 'children;
+                        }
+                    }
+                } else {
+                    // A compound target, child by child.
+                    for k in 0..child_count(&o.shape) {
+                        let (shape, pose) = child(&o.shape, k);
+                        let other = Mover {
+                            proxy: Proxy::of(shape),
+                            sweep: Sweep::fixed(&o.pose.mul(&pose)),
+                            radius: shape.bounding_radius(),
+                            local: None,
+                        };
+                        if ctx.test(&target, &other, log, narrow, &mut start_contact, &mut best) {
+                            break 'children;
+                        }
+                    }
                 }
             }
         }

@@ -47,7 +47,9 @@ use crate::physics::collide::distance::{distance, Proxy};
 use crate::physics::collide::toi::{
     contact_time, sphere_window, time_of_impact_bisection, triangle_mover, Mover, Sweep, ToiConfig, ToiState,
 };
+use crate::physics::compound::{child, child_count};
 use crate::physics::math::{Aabb, Iso};
+use crate::physics::shape::Shape;
 use crate::physics::solver::{Schedule, Settings};
 use glam::Vec3;
 
@@ -166,31 +168,39 @@ impl World {
                     scratch.tris.clear();
                     mesh.query_aabb(&flight.to_local(&bm.pose), &mut scratch.tris);
                     scratch.tris.sort_unstable();
-                    let mo = Mover { proxy: Proxy::of(&bo.shape), sweep: s, radius: bo.shape.bounding_radius() };
                     let mut first: Option<(f32, f32, u32)> = None;
-                    for &t in &scratch.tris {
-                        let tri = triangle_mover(mesh, t, &bm.pose);
-                        // Movers in the pair's order (a < b), as the record names them.
-                        let (ma, mb) = if m == a { (&tri, &mo) } else { (&mo, &tri) };
-                        if let Some(hit) = pair_time(rec, (a as u32, b as u32), ma, mb, (ea, eb), &settings, round) {
-                            if first.is_none_or(|f| hit.0 < f.0) {
-                                first = Some(hit);
+                    for k in 0..child_count(&bo.shape) {
+                        let mo = mover(&bo.shape, k, s);
+                        for &t in &scratch.tris {
+                            let tri = triangle_mover(mesh, t, &bm.pose);
+                            // Movers in the pair's order (a < b), as the record names them.
+                            let (ma, mb) = if m == a { (&tri, &mo) } else { (&mo, &tri) };
+                            if let Some(hit) = pair_time(rec, (a as u32, b as u32), ma, mb, (ea, eb), &settings, round)
+                            {
+                                if first.is_none_or(|f| hit.0 < f.0) {
+                                    first = Some(hit);
+                                }
                             }
                         }
                     }
                     first
                 } else {
-                    let ma = Mover {
-                        proxy: Proxy::of(&ba.shape),
-                        sweep: scratch.sweeps[a],
-                        radius: ba.shape.bounding_radius(),
-                    };
-                    let mb = Mover {
-                        proxy: Proxy::of(&bb.shape),
-                        sweep: scratch.sweeps[b],
-                        radius: bb.shape.bounding_radius(),
-                    };
-                    pair_time(rec, (a as u32, b as u32), &ma, &mb, (ea, eb), &settings, round)
+                    // A compound, child by child; the earliest kept.
+                    let mut first: Option<(f32, f32, u32)> = None;
+                    for ka in 0..child_count(&ba.shape) {
+                        let ma = mover(&ba.shape, ka, scratch.sweeps[a]);
+                        for kb in 0..child_count(&bb.shape) {
+                            let mb = mover(&bb.shape, kb, scratch.sweeps[b]);
+                            if let Some(hit) =
+                                pair_time(rec, (a as u32, b as u32), &ma, &mb, (ea, eb), &settings, round)
+                            {
+                                if first.is_none_or(|f| hit.0 < f.0) {
+                                    first = Some(hit);
+                                }
+                            }
+                        }
+                    }
+                    first
                 };
                 if let Some((t, upper, query)) = found {
                     scratch.hits.push((t, upper, a as u32, b as u32, query));
@@ -271,7 +281,7 @@ fn pair_time(
     let (enter, _) = sphere_window(ma, mb, margin, 1.0)?;
     rec.candidates += 1;
     // Already within the margin: a contact of the solver's, not an event.
-    if enter == 0.0 && distance(&ma.proxy, &ma.sweep.at(0.0), &mb.proxy, &mb.sweep.at(0.0)).distance <= margin {
+    if enter == 0.0 && distance(&ma.proxy, &ma.at(0.0), &mb.proxy, &mb.at(0.0)).distance <= margin {
         return None;
     }
     let cfg = ToiConfig::new(slop, extents.0, extents.1)
@@ -290,4 +300,12 @@ fn pair_time(
     });
     let hit = matches!(toi.state, ToiState::Hit | ToiState::MaxIterations) && toi.t < 1.0;
     hit.then(|| (toi.t, toi.t_upper, rec.queries.len() as u32 - 1))
+}
+
+/// Child `k` of `shape` on the body's sweep `s`: the child's proxy at its pose in the body
+/// (a shape that is not a compound is its own only child), with the body's radius.
+fn mover(shape: &Shape, k: usize, s: Sweep) -> Mover<'_> {
+    let (c, pose) = child(shape, k);
+    let local = matches!(shape, Shape::Compound(_)).then_some(pose);
+    Mover { proxy: Proxy::of(c), sweep: s, radius: shape.bounding_radius(), local }
 }

@@ -1,5 +1,5 @@
-//! A body–mesh pair's further manifolds, one per group of mesh normals beyond the first
-//! ([`MeshParts`]): how the narrow phase's threads hand them over ([`PartsAccess`],
+//! A body–mesh pair's further manifolds, one per group of mesh normals beyond the first,
+//! and a compound pair's, one per touching child pair beyond the first ([`MeshParts`]): how the narrow phase's threads hand them over ([`PartsAccess`],
 //! [`PartOut`]) and how they are gathered, in pair order, into the contacts after the
 //! pair-aligned ones ([`MeshParts::merge`]).
 //!
@@ -11,7 +11,8 @@ use crate::physics::parallel::MAX_BLOCKS;
 
 /// The further manifolds of body–mesh pairs. A body touching mesh faces whose normals
 /// differ by more than 18° (a box in a V valley) gets a manifold per normal group
-/// (`collide/mesh.rs`): the deepest lives in the pair's own contact, the others in contacts
+/// (`collide/mesh.rs`), and a pair with a compound body one per touching child pair
+/// (`collide/compound.rs`): the deepest (a compound's first) lives in the pair's own contact, the others in contacts
 /// of the same pair that each narrow phase appends to `World::contacts` after the
 /// pair-aligned ones — so the solvers, islands, drawing and traces read them as they read
 /// any contact. Their boxes come from and go back to the contact pool.

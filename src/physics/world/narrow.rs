@@ -15,7 +15,7 @@
 //! reads the two bodies and writes its own contact and key. Every pair but the watched ones
 //! (whose records are shared) is shared out between the world's worker threads in blocks,
 //! each thread with its own collision scratch; the watched pairs follow on the calling
-//! thread. A mesh pair's further manifolds ([`MeshParts`]) go into its thread's own list,
+//! thread. A mesh or compound pair's further manifolds ([`MeshParts`]) go into its thread's own list,
 //! tagged with the pair's place, block by block, and the blocks are gathered in pair order
 //! afterwards, when the manifolds get their pooled boxes; the touching list is gathered in
 //! pair order too. So the step is the same at any thread count — and, with one thread, the
@@ -140,7 +140,7 @@ impl World {
                     if k.watched {
                         continue;
                     }
-                    let parts = (ma.mesh || mb.mesh).then(|| {
+                    let parts = (ma.mesh || mb.mesh || ma.compound || mb.compound).then(|| {
                         let range = MeshParts::range_of(prev_keys, k.a, k.b);
                         PartsAccess { start: range.start, prev: unsafe { prev.range_mut(range) }, out: sink, pair: i }
                     });
@@ -396,15 +396,16 @@ fn resting(input: &NarrowInput, k: &PairKey) -> Option<bool> {
         return None;
     }
     let (ma, mb) = (&input.motions[k.a as usize], &input.motions[k.b as usize]);
-    let rests = k.persisted && !k.watched && !ma.awake && !mb.awake && !ma.mesh && !mb.mesh;
+    let rests =
+        k.persisted && !k.watched && !ma.awake && !mb.awake && !ma.mesh && !mb.mesh && !ma.compound && !mb.compound;
     rests.then_some(k.touching)
 }
 
 /// The narrow phase of one candidate pair not [still apart](still_apart): keep,
 /// recycle or recompute the manifold of `c` (which holds last step's contact of the same
 /// pair if `k.persisted`). Returns whether the pair touches (its manifold has points).
-/// `parts`: a mesh pair's further manifolds (`None` for a pair without a mesh body, which
-/// has none); `rec`: the pair's record when it is watched (what each decision was).
+/// `parts`: a mesh or compound pair's further manifolds (`None` for a pair without a mesh
+/// or compound body, which has none); `rec`: the pair's record when it is watched (what each decision was).
 #[inline]
 fn update_pair(
     input: &NarrowInput,
@@ -445,7 +446,17 @@ fn update_pair(
         // slop: such a feature gets no deeper than the solver lets any contact sink before
         // the pair is computed again (heightfield-1000's deepest box: 15.1 mm with the full
         // window, 11.5 mm with the slop; docs/BENCHMARKS.md).
-        let distance = if ma.mesh || mb.mesh { input.recycle_distance.min(base.slop) } else { input.recycle_distance };
+        let mut distance =
+            if ma.mesh || mb.mesh { input.recycle_distance.min(base.slop) } else { input.recycle_distance };
+        // A compound's contacts take the rounding of the child they touch, which the
+        // recycling's per-body rounding does not know: one with a sphere or a capsule
+        // among its children is computed afresh each step.
+        if (ma.compound || mb.compound)
+            && (rounded_compound(&input.bodies[k.a as usize].shape)
+                || rounded_compound(&input.bodies[k.b as usize].shape))
+        {
+            distance = 0.0;
+        }
         // A pair with several normal groups is recycled whole or not at all.
         let rounding = (ma.rounding, mb.rounding);
         let turns = (&input.turns[k.a as usize], &input.turns[k.b as usize]);
@@ -486,7 +497,8 @@ fn update_pair(
         watch::took(&mut rec, PairPath::SphereSkip);
         return false;
     }
-    let (prev_points, prev_impulses, prev_normal) = (c.manifold.points.clone(), c.impulses, c.manifold.normal);
+    let (prev_points, prev_impulses, prev_normal, prev_part) =
+        (c.manifold.points.clone(), c.impulses, c.manifold.normal, c.manifold.part);
     let record = rec.as_deref_mut().map(|r| &mut r.collide);
     collide_recorded(&ba.shape, &ba.pose, &bb.shape, &bb.pose, &cfg, &mut c.cache, scratch, &mut c.manifold, record);
     if let Some(r) = rec {
@@ -497,21 +509,28 @@ fn update_pair(
     }
     let rel = Iso::relative(&ba.pose, &bb.pose);
     c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose, rel);
-    k.apart = Apart::capture(&c.manifold, rel, &c.cache);
+    k.apart = if ma.compound || mb.compound {
+        // The least of its child pairs' gaps (`collide/compound.rs`).
+        Apart { rel, gap: scratch.compound_gap }
+    } else {
+        Apart::capture(&c.manifold, rel, &c.cache)
+    };
     c.impulses = Default::default();
     let groups = &scratch.mesh_groups;
     match parts {
         Some(p) if !(groups.is_empty() && p.prev.is_empty()) => {
             // A mesh pair with several normal groups now or last step: each group's
-            // manifold takes its warm impulses from last step's group of the nearest normal.
-            let prev = Group { normal: prev_normal, points: &prev_points, impulses: &prev_impulses };
+            // manifold takes its warm impulses from last step's group of the nearest normal
+            // (a compound pair's, among those of the same child pair).
+            let prev = Group { normal: prev_normal, part: prev_part, points: &prev_points, impulses: &prev_impulses };
             let radius = 4.0 * base.slop;
             let parts_prev = &*p.prev;
             let warm = |target: &mut Contact| {
-                let n = target.manifold.normal;
+                let (n, part) = (target.manifold.normal, target.manifold.part);
                 let best = std::iter::once(prev)
                     .filter(|_| persisted)
                     .chain(parts_prev.iter().map(|p| Group::of(p)))
+                    .filter(|g| g.part == part)
                     .map(|g| (g.normal.dot(n), g))
                     .filter(|(d, _)| *d >= SAME_NORMAL)
                     .max_by(|x, y| x.0.total_cmp(&y.0));
@@ -532,7 +551,7 @@ fn update_pair(
             }
         }
         _ => {
-            debug_assert!(groups.is_empty(), "only a pair with a mesh body has further manifolds");
+            debug_assert!(groups.is_empty(), "only a pair with a mesh or a compound body has further manifolds");
             if persisted {
                 match_impulses(&prev_points, &prev_impulses, c, 4.0 * base.slop);
             } else {
@@ -541,6 +560,11 @@ fn update_pair(
         }
     }
     !c.manifold.points.is_empty()
+}
+
+/// Whether `shape` is a compound with a sphere or a capsule among its children.
+fn rounded_compound(shape: &Shape) -> bool {
+    matches!(shape, Shape::Compound(c) if c.rounded())
 }
 
 /// New impulses (none accumulated) for every point of `c`'s manifold.
@@ -554,13 +578,14 @@ fn fresh_impulses(c: &mut Contact) {
 #[derive(Clone, Copy)]
 struct Group<'a> {
     normal: Vec3,
+    part: u16,
     points: &'a [ContactPoint],
     impulses: &'a [PointImpulse; 4],
 }
 
 impl<'a> Group<'a> {
     fn of(c: &'a Contact) -> Group<'a> {
-        Group { normal: c.manifold.normal, points: &c.manifold.points, impulses: &c.impulses }
+        Group { normal: c.manifold.normal, part: c.manifold.part, points: &c.manifold.points, impulses: &c.impulses }
     }
 }
 

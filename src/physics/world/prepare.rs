@@ -192,6 +192,16 @@ impl World {
         method.prepare(&mut self.constraints, &mut self.solver_bodies, &self.settings);
     }
 
+    /// The roundings of a compound pair's contact `c`: those of the children its manifold's
+    /// child pair names ([`crate::physics::collide::Manifold::part`]).
+    #[inline(never)]
+    fn part_rounding(&self, c: &crate::physics::contact::Contact) -> [f32; 2] {
+        use crate::physics::compound::{part_children, side_rounding};
+        let (sa, sb) = (&self.bodies[c.a as usize].shape, &self.bodies[c.b as usize].shape);
+        let (ia, ib) = part_children(sb, c.manifold.part);
+        [side_rounding(sa, ia), side_rounding(sb, ib)]
+    }
+
     /// Writes contact `ci`'s constraint into `cc`, a default constraint (`cc.contact =
     /// u32::MAX` when neither body moves: static, kinematic or asleep, read from the compact
     /// solver bodies).
@@ -229,7 +239,11 @@ impl World {
         cc.softness = if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft };
         cc.count = c.manifold.points.len() as u32;
         cc.idle = 0;
-        cc.rounding = [self.motions[c.a as usize].rounding, self.motions[c.b as usize].rounding];
+        let (ma, mb) = (&self.motions[c.a as usize], &self.motions[c.b as usize]);
+        cc.rounding = [ma.rounding, mb.rounding];
+        if ma.compound || mb.compound {
+            cc.rounding = self.part_rounding(c);
+        }
         // The rate at which gravity closes the pair along n (a body of inverse mass 0
         // feels none): what it adds to a bounce's approach over the gap.
         let felt = |s: &SolverBody| if s.inv_mass > 0.0 { gravity } else { Vec3A::ZERO };

@@ -1,0 +1,117 @@
+//! Contacts of a pair with a compound body ([`crate::physics::compound`]): child by child.
+//!
+//! Each child of A (a shape that is not a compound is its own only child) whose world box
+//! comes within the margin of B's box is paired with each child of B whose box comes
+//! within the margin of its own, and the child pair goes through the ordinary narrow phase
+//! ([`collide_recorded`]) at the children's world poses. Every child pair that touches
+//! gives a manifold tagged with the pair (`part = child_a · count_b + child_b`, so that the
+//! world carries each one's impulses over to the same child pair next step); a child that
+//! meets a mesh gives one per normal group, each with the same tag. The first in tag order
+//! is the pair's manifold, the others go to [`Scratch::mesh_groups`] beside it, as a mesh
+//! pair's further groups do.
+//!
+//! The pair's gap for skipping it while it stays apart ([`Scratch::compound_gap`]) is the
+//! least of its child pairs' lower bounds: the gap between two boxes along the axis that
+//! separates them most for a pair the boxes cull, the SAT's separation for a pair of hulls
+//! found apart, and 0 for a pair of curved children found apart (no bound) or any that
+//! touches.
+//!
+//! Limits: a child pair starts each computation without a SAT cache (a full SAT for two
+//! hulls); the boxes are the children's own, so a long thin child turned 45° is culled by
+//! a box larger than it.
+
+use super::{collide_recorded, CollideConfig, CollideRecord, Manifold, SatCache, Scratch};
+use crate::physics::compound::{child, child_count};
+use crate::physics::contact::Apart;
+use crate::physics::math::{Aabb, Iso};
+use crate::physics::shape::Shape;
+
+/// A lower bound on the distance between anything in box `a` and anything in box `b`: the
+/// largest gap between them along one axis (negative when they overlap).
+fn box_gap(a: &Aabb, b: &Aabb) -> f32 {
+    (a.min - b.max).max(b.min - a.max).max_element()
+}
+
+/// The manifolds of shapes `a` at `xa` and `b` at `xb`, either or both compounds
+/// ([module docs](self)): the first into `out`, the others into `scratch.mesh_groups`, and
+/// the pair's gap bound into `scratch.compound_gap`. `record`: the watched pair's record,
+/// filled by the child pair that gives `out` (or, when none touches, the nearest one).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn collide_compound(
+    a: &Shape,
+    xa: &Iso,
+    b: &Shape,
+    xb: &Iso,
+    cfg: &CollideConfig,
+    scratch: &mut Scratch,
+    out: &mut Manifold,
+    record: Option<&mut CollideRecord>,
+) {
+    let (na, nb) = (child_count(a), child_count(b));
+    let mut found = std::mem::take(&mut scratch.compound_parts);
+    found.clear();
+    let (box_a, box_b) = (a.aabb(xa), b.aabb(xb));
+    let mut gap = f32::INFINITY;
+    // The child pair with the least gap, for a watched pair that touches nowhere.
+    let mut nearest = (f32::INFINITY, 0usize, 0usize);
+    for ia in 0..na {
+        let (sa, pa) = child(a, ia);
+        let xca = xa.mul(&pa);
+        let child_box_a = if na == 1 { box_a } else { sa.aabb(&xca) };
+        let g = box_gap(&child_box_a, &box_b);
+        if g > cfg.margin {
+            gap = gap.min(g);
+            continue;
+        }
+        for ib in 0..nb {
+            let (sb, pb) = child(b, ib);
+            let xcb = xb.mul(&pb);
+            if nb > 1 {
+                let g = box_gap(&child_box_a, &sb.aabb(&xcb));
+                if g > cfg.margin {
+                    gap = gap.min(g);
+                    continue;
+                }
+            }
+            let mut cache = SatCache::default();
+            let mut m = Manifold::default();
+            collide_recorded(sa, &xca, sb, &xcb, cfg, &mut cache, scratch, &mut m, None);
+            let part = (ia * nb + ib) as u16;
+            if m.points.is_empty() {
+                let g = Apart::capture(&m, Iso::relative(&xca, &xcb), &cache).gap;
+                gap = gap.min(g);
+                if g < nearest.0 {
+                    nearest = (g, ia, ib);
+                }
+            } else {
+                gap = 0.0;
+                m.part = part;
+                found.push(m);
+            }
+            for mut g in scratch.mesh_groups.drain(..) {
+                g.part = part;
+                found.push(g);
+            }
+        }
+    }
+    scratch.compound_gap = if gap.is_finite() { gap.max(0.0) } else { 0.0 };
+    if let Some(r) = record {
+        // The record shows the child pair behind the pair's manifold (or the nearest one):
+        // run again, recorded, it gives the same manifold.
+        let (ia, ib) = match found.first() {
+            Some(m) => (m.part as usize / nb, m.part as usize % nb),
+            None => (nearest.1, nearest.2),
+        };
+        let ((sa, pa), (sb, pb)) = (child(a, ia), child(b, ib));
+        let mut m = Manifold::default();
+        collide_recorded(sa, &xa.mul(&pa), sb, &xb.mul(&pb), cfg, &mut SatCache::default(), scratch, &mut m, Some(r));
+        scratch.mesh_groups.clear();
+    }
+    let mut rest = found.drain(..);
+    match rest.next() {
+        Some(first) => *out = first,
+        None => out.clear(),
+    }
+    scratch.mesh_groups.extend(rest);
+    scratch.compound_parts = found;
+}
