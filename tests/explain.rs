@@ -417,3 +417,29 @@ fn the_figures_name_the_step_they_start_and_the_reference_faces_body() {
     assert!(clips.iter().any(|s| s.contains("reference face (on ridge)") || s.contains("reference face (on roof)")));
     assert!(clips.iter().all(|s| !s.contains("(on A)") && !s.contains("(on B)")));
 }
+
+/// A compound pair's section lists each child pair's manifold: the table in
+/// `compounds.ron` stands on the ground on four legs, one manifold each, every point at
+/// the foot of a leg (the legs' bottoms at y = 0, their centres ±0.5 m, ±0.3 m from the
+/// table's middle), and the check by hand adds up the four to Σλn = m·g·dt.
+#[test]
+fn a_compound_pair_is_explained_child_pair_by_child_pair() {
+    let scene = load("compounds.ron");
+    let table_at = scene.world.bodies()[scene.body_index("table").unwrap()].pose.pos;
+    let md = doc(scene, 20, "ground", "table").markdown();
+    assert!(md.contains("## 3. Contact with a compound") && !md.contains("## 3. The separating-axis test"), "{md}");
+    let rows = table(&md, "child of A");
+    let legs: std::collections::BTreeSet<&str> = rows.iter().map(|r| r[1].as_str()).collect();
+    assert_eq!(legs.len(), 4, "{legs:?}");
+    assert!(legs.iter().all(|l| l.contains("box, half extents (0.050000, 0.35000, 0.050000)")), "{legs:?}");
+    for r in &rows {
+        let p = vec3(&r[4]);
+        assert!(p.y.abs() < 0.005, "a point off the floor: {p:?}");
+        let (dx, dz) = ((p.x - table_at.x).abs(), (p.z - table_at.z).abs());
+        assert!((dx - 0.5).abs() <= 0.05 + 1e-3 && (dz - 0.3).abs() <= 0.05 + 1e-3, "a point off a leg's foot: {p:?}");
+    }
+    // The check by hand sums the four legs' manifolds: the table's weight over the step.
+    let line = md.lines().find(|l| l.contains("over the pair's 4 manifolds")).expect("the check over four manifolds");
+    let ratio = f(line.split("ratio ").nth(1).unwrap().split(". ").next().unwrap().trim_end_matches('.'));
+    assert!((ratio - 1.0).abs() < 0.01, "{line}");
+}

@@ -162,6 +162,10 @@ pub fn sat_at_start(run: &Run) -> Option<SatRecord> {
 pub fn sat_section(run: &Run, sat: Option<&SatRecord>) -> Section {
     let Some(sat) = sat else {
         let bodies = run.start.bodies();
+        let compound = |i: usize| matches!(bodies[i].shape, Shape::Compound(_));
+        if compound(run.a) || compound(run.b) {
+            return compound_section(run);
+        }
         if bodies[run.a].shape.mesh().is_some() || bodies[run.b].shape.mesh().is_some() {
             return mesh_section(run);
         }
@@ -288,6 +292,39 @@ fn mesh_section(run: &Run) -> Section {
         }
     }
     s.table(&["group", "normal", "point", "position (m)", "depth (m)", "features"], rows);
+    s
+}
+
+/// Section 3 for a pair with a compound body: its child pairs and their manifolds.
+fn compound_section(run: &Run) -> Section {
+    use crate::physics::compound::{child, part_children};
+    let mut s = Section::new("Contact with a compound: child pair by child pair");
+    s.para("A compound body is several convex shapes at their own poses in one body. Its pair is collided child pair by child pair: each child of one body whose box comes within the margin of a child of the other goes through the ordinary narrow phase (the separating-axis test for two hulls, closest points for a curved shape, the triangles for a mesh), at the children's poses in the world. Each child pair that touches gives its own manifold of at most four points, and next step its impulses are carried over to the same child pair.");
+    let bodies = run.start.bodies();
+    let (sa, sb) = (&bodies[run.a].shape, &bodies[run.b].shape);
+    let (a, b) = (run.a as u32, run.b as u32);
+    let parts: Vec<_> =
+        run.end.contacts().iter().filter(|c| (c.a, c.b) == (a, b) && !c.manifold.points.is_empty()).collect();
+    s.para(format!("This step gave {} manifold(s) for the pair:", parts.len()));
+    let mut rows = Vec::new();
+    for c in &parts {
+        let (ia, ib) = part_children(sb, c.manifold.part);
+        let name = |shape: &Shape, i: usize| match shape {
+            Shape::Compound(_) => format!("{i}: {}", shape_words(child(shape, i).0)),
+            other => shape_words(other),
+        };
+        for (k, p) in c.manifold.points.iter().enumerate() {
+            rows.push(vec![
+                name(sa, ia),
+                name(sb, ib),
+                v3(c.manifold.normal),
+                k.to_string(),
+                v3(p.position),
+                sep(p.depth),
+            ]);
+        }
+    }
+    s.table(&["child of A", "child of B", "normal", "point", "position (m)", "depth (m)"], rows);
     s
 }
 

@@ -321,7 +321,27 @@ pub fn check_section(run: &Run) -> Section {
         s.para("The pair did not touch in this step: no impulse to check.");
         return s;
     }
-    let sum: f32 = m.points.iter().enumerate().map(|(k, _)| run.record.impulses[k].normal).sum();
+    let main: f32 = m.points.iter().enumerate().map(|(k, _)| run.record.impulses[k].normal).sum();
+    // A mesh or compound pair's further manifolds (after the first of the pair's contacts,
+    // the main one the record follows), each impulse projected on the main normal.
+    let (ia, ib) = (run.a.min(run.b) as u32, run.a.max(run.b) as u32);
+    let further: Vec<f32> = run
+        .end
+        .contacts()
+        .iter()
+        .filter(|c| (c.a, c.b) == (ia, ib) && !c.manifold.points.is_empty())
+        .skip(1)
+        .map(|c| {
+            let along = c.manifold.normal.dot(m.normal);
+            c.impulses[..c.manifold.points.len()].iter().map(|p| p.normal * along).sum::<f32>()
+        })
+        .collect();
+    let sum = main + further.iter().sum::<f32>();
+    let over = if further.is_empty() {
+        String::new()
+    } else {
+        format!(" (over the pair's {} manifolds, each projected on n)", further.len() + 1)
+    };
     let others = run.end.contacts().iter().filter(|c| {
         let involves = |i: usize| c.a as usize == i || c.b as usize == i;
         (involves(run.a) || involves(run.b)) && !(involves(run.a) && involves(run.b)) && !c.manifold.points.is_empty()
@@ -333,10 +353,11 @@ pub fn check_section(run: &Run) -> Section {
             let weight = body.mass() * (-g.dot(m.normal * sign)) * run.dt;
             let rest = body.velocity.length() < 0.05 && body.angular_velocity.length() < 0.5;
             s.para(format!(
-                "{} rests on a {} body{}: the contact must carry its weight over the step, Σλn = m·|g·n|·dt. Σλn = {} N·s; m·|g·n|·dt = {} × {} × {} = {} N·s; ratio {}.{}",
+                "{} rests on a {} body{}: the contact must carry its weight over the step, Σλn = m·|g·n|·dt. Σλn{} = {} N·s; m·|g·n|·dt = {} × {} × {} = {} N·s; ratio {}.{}",
                 body.name,
                 if a0.is_kinematic() || b0.is_kinematic() { "kinematic" } else { "static" },
                 if rest { "" } else { " (it is moving, so expect more or less than its weight)" },
+                over,
                 imp(sum),
                 num(body.mass()),
                 num(-g.dot(m.normal * sign)),

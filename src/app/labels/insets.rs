@@ -125,6 +125,7 @@ pub fn empty_inset_reason(w: &World, p: &PairDebug) -> String {
         Shape::Capsule { .. } => "capsule",
         Shape::Box { .. } => "box",
         s if s.mesh().is_some() => "mesh",
+        Shape::Compound(_) => "compound",
         _ => "hull",
     };
     let (a, b) = (kind(p.a), kind(p.b));
@@ -132,6 +133,11 @@ pub fn empty_inset_reason(w: &World, p: &PairDebug) -> String {
         format!(
             "{a}–{b}: the contact comes from the triangles under the body, one manifold per normal \
              group; there is no Gauss map or Minkowski difference of the pair"
+        )
+    } else if a == "compound" || b == "compound" {
+        format!(
+            "{a}–{b}: a compound collides child pair by child pair, a manifold for each that \
+             touches; the insets show a pair of two single hulls"
         )
     } else if ["sphere", "capsule"].contains(&a) || ["sphere", "capsule"].contains(&b) {
         format!(
