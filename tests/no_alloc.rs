@@ -16,7 +16,7 @@
 
 mod common;
 use common::*;
-use contactlab::physics::{BodyDesc, JointDesc, JointKind, Settings, Shape, SolverMode, WORLD};
+use contactlab::physics::{BodyDesc, Iso, JointDesc, JointKind, Settings, Shape, SolverMode, WORLD};
 use glam::Vec3;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -164,6 +164,28 @@ fn settled_world_steps_without_allocating() {
         let valley = w.add_body(BodyDesc::new("valley", valley, at).fixed()).unwrap().index;
         let wedged = BodyDesc::new("wedged", Shape::cuboid(Vec3::splat(0.25)).unwrap(), at + Vec3::new(0.0, 0.6, 0.0));
         let wedged = w.add_body(wedged).unwrap().index;
+        // A compound table on four legs (four manifolds with the ground, handed back in pair
+        // order like the valley's) and a dumbbell of two balls on a rod (its contacts take
+        // their child's rounding, and it is never recycled).
+        let leg = Shape::cuboid(Vec3::new(0.05, 0.35, 0.05)).unwrap();
+        let mut parts =
+            vec![(Iso::from_translation(Vec3::new(0.0, 0.75, 0.0)), Shape::cuboid(Vec3::new(0.6, 0.05, 0.4)).unwrap())];
+        for (x, z) in [(-0.5, -0.3), (0.5, -0.3), (-0.5, 0.3), (0.5, 0.3)] {
+            parts.push((Iso::from_translation(Vec3::new(x, 0.35, z)), leg.clone()));
+        }
+        let table = Shape::Compound(std::sync::Arc::new(contactlab::physics::Compound::new(parts).unwrap()));
+        w.add_body(BodyDesc::new("table", table, Vec3::new(-3.0, 0.0, -4.0))).unwrap();
+        let dumbbell = contactlab::physics::Compound::new(vec![
+            (Iso::from_translation(Vec3::new(-0.4, 0.0, 0.0)), Shape::Sphere { radius: 0.2 }),
+            (Iso::from_translation(Vec3::new(0.4, 0.0, 0.0)), Shape::Sphere { radius: 0.2 }),
+        ])
+        .unwrap();
+        w.add_body(BodyDesc::new(
+            "dumbbell",
+            Shape::Compound(std::sync::Arc::new(dumbbell)),
+            Vec3::new(3.0, 0.2, -4.0),
+        ))
+        .unwrap();
         // A pendulum hung from the world alone: it turns about its pivot (`world/pivots.rs`).
         let bob = w.add_body(BodyDesc::new("bob", Shape::Sphere { radius: 0.1 }, Vec3::new(-6.0, 2.0, 0.5))).unwrap();
         w.add_joint(JointDesc::new("pivot", JointKind::Ball, WORLD, bob.index, Vec3::new(-6.0, 3.0, 0.0))).unwrap();

@@ -118,18 +118,8 @@ impl Shape {
                 let a = x.transform_vector(Vec3::new(0.0, *half_height, 0.0)).abs() + Vec3::splat(*radius);
                 Aabb::new(x.pos - a, x.pos + a)
             }
-            Shape::Box { .. } | Shape::Hull(_) | Shape::Mesh(_) => {
-                let local = self.local_aabb();
-                let half = 0.5 * (local.max - local.min);
-                // One rotation matrix for the centre and the extent, in SIMD lanes (a box's
-                // centre is the origin: its box is centred on the body's position). |R|·half
-                // by columns: component i is (|Ri0|·hx + |Ri1|·hy) + |Ri2|·hz, row i's dot
-                // product in the same order.
-                let m = glam::Mat3A::from_quat(x.rot);
-                let c = Vec3::from(m * glam::Vec3A::from(local.center())) + x.pos;
-                let e = Vec3::from(m.x_axis.abs() * half.x + m.y_axis.abs() * half.y + m.z_axis.abs() * half.z);
-                Aabb::new(c - e, c + e)
-            }
+            Shape::Box { hull, .. } | Shape::Hull(hull) => turned_box(hull.local_aabb(), x),
+            Shape::Mesh(mesh) => turned_box(mesh.aabb(), x),
             Shape::Compound(c) => c.aabb(x),
         }
     }
@@ -192,6 +182,19 @@ impl Shape {
             Shape::Compound(c) => c.radius(),
         }
     }
+}
+
+/// The world box of a box `local` in a shape's frame, the shape at pose `x`: one rotation
+/// matrix for the centre and the extent, in SIMD lanes (a box's centre is the origin: its box
+/// is centred on the body's position). |R|·half by columns: component i is
+/// (|Ri0|·hx + |Ri1|·hy) + |Ri2|·hz, row i's dot product in the same order.
+#[inline(always)]
+fn turned_box(local: Aabb, x: &Iso) -> Aabb {
+    let half = 0.5 * (local.max - local.min);
+    let m = glam::Mat3A::from_quat(x.rot);
+    let c = Vec3::from(m * glam::Vec3A::from(local.center())) + x.pos;
+    let e = Vec3::from(m.x_axis.abs() * half.x + m.y_axis.abs() * half.y + m.z_axis.abs() * half.z);
+    Aabb::new(c - e, c + e)
 }
 
 fn capsule_mass(r: f32, hh: f32, density: f32) -> MassProperties {

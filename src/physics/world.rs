@@ -219,6 +219,9 @@ pub struct World {
     broad_dirty: bool,
     /// Per body, what the narrow phase reads (filled by the broad phase).
     motions: Vec<collision::Motion>,
+    /// A compound with round children touched this step: `prepare` gives its contacts
+    /// their child's rounding (`World::part_rounding`).
+    round_parts: bool,
     /// The bodies the per-body stages visit (`world/movers.rs`).
     movers: movers::Movers,
     /// The candidate pairs of this step: the grid's pairs (on the enlarged boxes) whose
@@ -340,6 +343,7 @@ impl World {
             broad_dirty: true,
             pairs: Vec::new(),
             motions: Vec::new(),
+            round_parts: false,
             movers: Default::default(),
             contacts: Vec::new(),
             contacts_next: Vec::new(),

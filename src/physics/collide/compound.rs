@@ -1,8 +1,9 @@
 //! Contacts of a pair with a compound body ([`crate::physics::compound`]): child by child.
 //!
-//! Each child of A (a shape that is not a compound is its own only child) whose world box
-//! comes within the margin of B's box is paired with each child of B whose box comes
-//! within the margin of its own, and the child pair goes through the ordinary narrow phase
+//! Each child of A (a shape that is not a compound is its own only child) whose box comes
+//! within the margin of B's box is paired with each child of B whose box comes within the
+//! margin of its own (the boxes taken in the frame of the body with more children: its
+//! children's boxes are stored, the other's few are turned into it), and the child pair goes through the ordinary narrow phase
 //! ([`collide_recorded`]) at the children's world poses. Every child pair that touches
 //! gives a manifold tagged with the pair (`part = child_a · count_b + child_b`, so that the
 //! world carries each one's impulses over to the same child pair next step); a child that
@@ -26,8 +27,23 @@ use crate::physics::contact::Apart;
 use crate::physics::math::{Aabb, Iso};
 use crate::physics::shape::Shape;
 
+/// Child `i`'s box in its body's frame.
+fn local_box(shape: &Shape, i: usize) -> Aabb {
+    match shape {
+        Shape::Compound(c) => c.children()[i].local_aabb(),
+        s => s.local_aabb(),
+    }
+}
+
+/// Child `i`'s box in a frame where its body is at `x`.
+fn turned_box(shape: &Shape, i: usize, x: &Iso) -> Aabb {
+    let (s, pose) = child(shape, i);
+    s.aabb(&x.mul(&pose))
+}
+
 /// A lower bound on the distance between anything in box `a` and anything in box `b`: the
-/// largest gap between them along one axis (negative when they overlap).
+/// largest gap between them along one axis (negative when they overlap). Both boxes in one
+/// frame: a rigid motion keeps distances, so the bound holds in the world too.
 fn box_gap(a: &Aabb, b: &Aabb) -> f32 {
     (a.min - b.max).max(b.min - a.max).max_element()
 }
@@ -37,6 +53,7 @@ fn box_gap(a: &Aabb, b: &Aabb) -> f32 {
 /// the pair's gap bound into `scratch.compound_gap`. `record`: the watched pair's record,
 /// filled by the child pair that gives `out` (or, when none touches, the nearest one).
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 pub(super) fn collide_compound(
     a: &Shape,
     xa: &Iso,
@@ -50,29 +67,43 @@ pub(super) fn collide_compound(
     let (na, nb) = (child_count(a), child_count(b));
     let mut found = std::mem::take(&mut scratch.compound_parts);
     found.clear();
-    let (box_a, box_b) = (a.aabb(xa), b.aabb(xb));
+    // The children's boxes in the frame of the body with more children: its own boxes as
+    // they are, the other's few turned into it (a drum of 40 hulls against a cube turns
+    // one box, not 40).
+    let mut boxes = std::mem::take(&mut scratch.compound_boxes);
+    boxes.clear();
+    if na >= nb {
+        let rel = Iso::relative(xa, xb);
+        boxes.extend((0..na).map(|i| local_box(a, i)));
+        boxes.extend((0..nb).map(|i| turned_box(b, i, &rel)));
+    } else {
+        let rel = Iso::relative(xb, xa);
+        boxes.extend((0..na).map(|i| turned_box(a, i, &rel)));
+        boxes.extend((0..nb).map(|i| local_box(b, i)));
+    }
+    let (boxes_a, boxes_b) = boxes.split_at(na);
+    let box_b = boxes_b.iter().skip(1).fold(boxes_b[0], |u, b| u.union(b));
     let mut gap = f32::INFINITY;
     // The child pair with the least gap, for a watched pair that touches nowhere.
     let mut nearest = (f32::INFINITY, 0usize, 0usize);
-    for ia in 0..na {
-        let (sa, pa) = child(a, ia);
-        let xca = xa.mul(&pa);
-        let child_box_a = if na == 1 { box_a } else { sa.aabb(&xca) };
-        let g = box_gap(&child_box_a, &box_b);
+    for (ia, child_box_a) in boxes_a.iter().enumerate() {
+        let g = box_gap(child_box_a, &box_b);
         if g > cfg.margin {
             gap = gap.min(g);
             continue;
         }
-        for ib in 0..nb {
-            let (sb, pb) = child(b, ib);
-            let xcb = xb.mul(&pb);
+        let (sa, pa) = child(a, ia);
+        let xca = xa.mul(&pa);
+        for (ib, child_box_b) in boxes_b.iter().enumerate() {
             if nb > 1 {
-                let g = box_gap(&child_box_a, &sb.aabb(&xcb));
+                let g = box_gap(child_box_a, child_box_b);
                 if g > cfg.margin {
                     gap = gap.min(g);
                     continue;
                 }
             }
+            let (sb, pb) = child(b, ib);
+            let xcb = xb.mul(&pb);
             let mut cache = SatCache::default();
             let mut m = Manifold::default();
             collide_recorded(sa, &xca, sb, &xcb, cfg, &mut cache, scratch, &mut m, None);
@@ -94,6 +125,7 @@ pub(super) fn collide_compound(
             }
         }
     }
+    scratch.compound_boxes = boxes;
     scratch.compound_gap = if gap.is_finite() { gap.max(0.0) } else { 0.0 };
     if let Some(r) = record {
         // The record shows the child pair behind the pair's manifold (or the nearest one):

@@ -204,6 +204,8 @@ pub struct Scratch {
     pub mesh_groups: Vec<Manifold>,
     /// A compound pair's manifolds as its child pairs give them ([`compound`]).
     pub(crate) compound_parts: Vec<Manifold>,
+    /// A compound pair's children's boxes, A's then B's ([`compound`]).
+    pub(crate) compound_boxes: Vec<crate::physics::math::Aabb>,
     /// A lower bound on the gap of the last compound pair found apart, 0 when it touches
     /// ([`compound`]).
     pub compound_gap: f32,
@@ -223,6 +225,7 @@ impl Scratch {
         grow(&mut self.mesh_candidates, other.mesh_candidates.capacity());
         grow(&mut self.mesh_groups, other.mesh_groups.capacity());
         grow(&mut self.compound_parts, other.compound_parts.capacity());
+        grow(&mut self.compound_boxes, other.compound_boxes.capacity());
     }
 }
 

@@ -72,17 +72,35 @@ pub(super) struct Motion {
     pub(super) mesh: bool,
     /// A compound: its pairs may have several manifolds, one per touching child pair.
     pub(super) compound: bool,
-    /// The shape's rounding ([`Shape::rounding`]), for its contacts' constraints.
+    /// A mesh or a compound (`mesh || compound`): its pairs may have several manifolds.
+    pub(super) parts: bool,
+    /// The shape's rounding ([`Shape::rounding`]), for its contacts' constraints; NaN for a
+    /// compound with a ball or a capsule among its children, whose contacts take their
+    /// child's (`World::part_rounding`) and are never recycled.
     pub(super) rounding: f32,
 }
 
 impl Motion {
-    #[inline]
+    #[inline(always)]
     fn of(b: &Body) -> Motion {
-        let (radius, centre, rounding) = (b.shape.bounding_radius(), Vec3A::from(b.pose.pos), b.shape.rounding());
+        let (radius, centre) = (b.shape.bounding_radius(), Vec3A::from(b.pose.pos));
+        let (compound, rounding) = match &b.shape {
+            Shape::Compound(c) => (true, if c.rounded() { f32::NAN } else { 0.0 }),
+            s => (false, s.rounding()),
+        };
         if !b.is_dynamic() || b.asleep {
-            let (mesh, compound) = (b.shape.mesh().is_some(), matches!(b.shape, Shape::Compound(_)));
-            return Motion { radius, centre, sleeping: b.is_dynamic(), mesh, compound, rounding, ..Default::default() };
+            let mesh = b.shape.mesh().is_some();
+            let parts = mesh || compound;
+            return Motion {
+                radius,
+                centre,
+                sleeping: b.is_dynamic(),
+                mesh,
+                compound,
+                parts,
+                rounding,
+                ..Default::default()
+            };
         }
         Motion {
             v: b.velocity.into(),
@@ -92,7 +110,8 @@ impl Motion {
             sleeping: false,
             centre,
             mesh: false,
-            compound: matches!(b.shape, Shape::Compound(_)),
+            compound,
+            parts: compound,
             rounding,
         }
     }
@@ -666,6 +685,7 @@ mod tests {
                 spin: 0.0,
                 mesh: false,
                 compound: false,
+                parts: false,
                 rounding: 0.0,
             };
             let b = Motion {
@@ -677,6 +697,7 @@ mod tests {
                 spin: 0.0,
                 mesh: false,
                 compound: false,
+                parts: false,
                 rounding: 0.0,
             };
             let (dt, slack) = (1.0 / 60.0, 0.02);

@@ -458,12 +458,18 @@ impl World {
                         }
                     }
                 } else {
-                    // A compound target, child by child.
+                    // A compound target, child by child: those whose box meets the swept
+                    // box (a drum's own box holds all that tumbles inside it).
+                    let several = child_count(&o.shape) > 1;
                     for k in 0..child_count(&o.shape) {
                         let (shape, pose) = child(&o.shape, k);
+                        let at = o.pose.mul(&pose);
+                        if several && !shape.aabb(&at).overlaps(&swept) {
+                            continue;
+                        }
                         let other = Mover {
                             proxy: Proxy::of(shape),
-                            sweep: Sweep::fixed(&o.pose.mul(&pose)),
+                            sweep: Sweep::fixed(&at),
                             radius: shape.bounding_radius(),
                             local: None,
                         };

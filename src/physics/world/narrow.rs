@@ -38,7 +38,7 @@ use crate::physics::collide::{collide_recorded, ContactPoint, PairPath};
 use crate::physics::contact::match_impulses;
 use crate::physics::math::prefetch_all;
 use crate::physics::parallel::Shared;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 impl World {
     pub(super) fn narrow_phase(&mut self, dt: f32) {
@@ -76,6 +76,7 @@ impl World {
             open.clear();
             open.reserve(keys.len());
         }
+        let round_parts = AtomicBool::new(false);
         let input = NarrowInput {
             bodies: &self.bodies,
             motions: &self.motions,
@@ -86,6 +87,7 @@ impl World {
             sleeping: self.settings.sleeping,
             dt,
             base,
+            round_parts: &round_parts,
         };
         // The pairs whose contacts are opened (`Profile::pairs_opened`).
         let opened_pairs = AtomicUsize::new(0);
@@ -140,7 +142,7 @@ impl World {
                     if k.watched {
                         continue;
                     }
-                    let parts = (ma.mesh || mb.mesh || ma.compound || mb.compound).then(|| {
+                    let parts = (ma.parts | mb.parts).then(|| {
                         let range = MeshParts::range_of(prev_keys, k.a, k.b);
                         PartsAccess { start: range.start, prev: unsafe { prev.range_mut(range) }, out: sink, pair: i }
                     });
@@ -171,6 +173,7 @@ impl World {
             outcome[i] = Outcome::from(touching);
         }
         self.watch = records;
+        self.round_parts = round_parts.load(Ordering::Relaxed);
         self.touching.extend((0..).zip(&outcome).filter(|(_, &o)| o == Outcome::Touching).map(|(i, _)| i));
         // This step's further mesh manifolds go after the pair-aligned contacts, in pair
         // order, in boxes from the pool; last step's boxes go back to the pool.
@@ -368,6 +371,9 @@ struct NarrowInput<'a> {
     sleeping: bool,
     dt: f32,
     base: CollideConfig,
+    /// Set by a touching pair with a compound that has round children, whose constraints
+    /// take their child's rounding (`World::round_parts`).
+    round_parts: &'a AtomicBool,
 }
 
 /// Whether the pair of `k`, found apart on an earlier step, is still apart by more than
@@ -396,8 +402,7 @@ fn resting(input: &NarrowInput, k: &PairKey) -> Option<bool> {
         return None;
     }
     let (ma, mb) = (&input.motions[k.a as usize], &input.motions[k.b as usize]);
-    let rests =
-        k.persisted && !k.watched && !ma.awake && !mb.awake && !ma.mesh && !mb.mesh && !ma.compound && !mb.compound;
+    let rests = k.persisted && !k.watched && !ma.awake && !mb.awake && !ma.parts && !mb.parts;
     rests.then_some(k.touching)
 }
 
@@ -446,17 +451,8 @@ fn update_pair(
         // slop: such a feature gets no deeper than the solver lets any contact sink before
         // the pair is computed again (heightfield-1000's deepest box: 15.1 mm with the full
         // window, 11.5 mm with the slop; docs/BENCHMARKS.md).
-        let mut distance =
-            if ma.mesh || mb.mesh { input.recycle_distance.min(base.slop) } else { input.recycle_distance };
-        // A compound's contacts take the rounding of the child they touch, which the
-        // recycling's per-body rounding does not know: one with a sphere or a capsule
-        // among its children is computed afresh each step.
-        if (ma.compound || mb.compound)
-            && (rounded_compound(&input.bodies[k.a as usize].shape)
-                || rounded_compound(&input.bodies[k.b as usize].shape))
-        {
-            distance = 0.0;
-        }
+        let distance = if ma.mesh || mb.mesh { input.recycle_distance.min(base.slop) } else { input.recycle_distance };
+
         // A pair with several normal groups is recycled whole or not at all.
         let rounding = (ma.rounding, mb.rounding);
         let turns = (&input.turns[k.a as usize], &input.turns[k.b as usize]);
@@ -510,6 +506,15 @@ fn update_pair(
     let rel = Iso::relative(&ba.pose, &bb.pose);
     c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose, rel);
     k.apart = if ma.compound || mb.compound {
+        if (ma.rounding + mb.rounding).is_nan() {
+            // A compound with round children: its contacts take their child's rounding,
+            // which the recycling's per-body rounding does not know, so it is never
+            // recycled: its capture is marked invalid (the further ones go only with it).
+            c.recycle.valid = false;
+            if !c.manifold.points.is_empty() {
+                input.round_parts.store(true, Ordering::Relaxed);
+            }
+        }
         // The least of its child pairs' gaps (`collide/compound.rs`).
         Apart { rel, gap: scratch.compound_gap }
     } else {
@@ -560,11 +565,6 @@ fn update_pair(
         }
     }
     !c.manifold.points.is_empty()
-}
-
-/// Whether `shape` is a compound with a sphere or a capsule among its children.
-fn rounded_compound(shape: &Shape) -> bool {
-    matches!(shape, Shape::Compound(c) if c.rounded())
 }
 
 /// New impulses (none accumulated) for every point of `c`'s manifold.

@@ -168,6 +168,14 @@ impl World {
         }
         // SAFETY: the round wrote every slot 0..t.
         unsafe { constraints.set_len(t) };
+        if self.round_parts {
+            // A compound with round children: each contact takes its child's rounding.
+            for cc in
+                constraints.iter_mut().filter(|cc| cc.contact != u32::MAX && cc.rounding.iter().any(|r| r.is_nan()))
+            {
+                cc.rounding = self.part_rounding(&self.contacts[cc.contact as usize]);
+            }
+        }
         // Who touches (a body's flag set by each of its contacts, so not on the threads),
         // and the slots of pairs with nothing to move dropped, if there are any.
         let mut dropped = false;
@@ -194,7 +202,6 @@ impl World {
 
     /// The roundings of a compound pair's contact `c`: those of the children its manifold's
     /// child pair names ([`crate::physics::collide::Manifold::part`]).
-    #[inline(never)]
     fn part_rounding(&self, c: &crate::physics::contact::Contact) -> [f32; 2] {
         use crate::physics::compound::{part_children, side_rounding};
         let (sa, sb) = (&self.bodies[c.a as usize].shape, &self.bodies[c.b as usize].shape);
@@ -239,11 +246,8 @@ impl World {
         cc.softness = if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft };
         cc.count = c.manifold.points.len() as u32;
         cc.idle = 0;
-        let (ma, mb) = (&self.motions[c.a as usize], &self.motions[c.b as usize]);
-        cc.rounding = [ma.rounding, mb.rounding];
-        if ma.compound || mb.compound {
-            cc.rounding = self.part_rounding(c);
-        }
+        // (NaN for a compound with round children, made its child's below.)
+        cc.rounding = [self.motions[c.a as usize].rounding, self.motions[c.b as usize].rounding];
         // The rate at which gravity closes the pair along n (a body of inverse mass 0
         // feels none): what it adds to a bounce's approach over the gap.
         let felt = |s: &SolverBody| if s.inv_mass > 0.0 { gravity } else { Vec3A::ZERO };

@@ -45,6 +45,7 @@ impl World {
             turns: Vec::new(),
             broad_dirty: self.broad_dirty,
             motions: self.motions.clone(),
+            round_parts: self.round_parts,
             // Without the boxes and rotation matrices above: the first step computes every
             // body's again.
             movers: Default::default(),
