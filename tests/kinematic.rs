@@ -374,3 +374,36 @@ fn a_looping_path_goes_round_its_points_and_bad_paths_are_refused() {
     .to_string();
     assert!(e.contains("body 'box'") && e.contains("path") && e.contains("kinematic"), "{e}");
 }
+
+#[test]
+fn continuous_collision_sweeps_against_a_kinematic_body_only_what_moved_fast_against_it() {
+    // A crate riding a platform that moves at 30 m/s (half a metre a step, more than half
+    // the crate's 0.2 m inner radius): fast against the world, still against the platform,
+    // so no time of impact is asked of the pair. A ball shot at 150 m/s at a thin kinematic
+    // wall drifting at 1 m/s is fast against it: swept, and stopped short of it.
+    let mut w = World::new(Vec3::ZERO, Settings::default());
+    let v = Vec3::new(30.0, 0.0, 0.0);
+    let deck = w
+        .add_body(
+            BodyDesc::new("deck", Shape::cuboid(Vec3::new(2.0, 0.1, 2.0)).unwrap(), Vec3::ZERO)
+                .kinematic(v, Vec3::ZERO),
+        )
+        .unwrap()
+        .index;
+    let rider = BodyDesc::new("rider", Shape::cuboid(Vec3::splat(0.2)).unwrap(), Vec3::new(0.0, 0.3, 0.0));
+    let rider = w.add_body(rider.with_velocity(v)).unwrap().index;
+    let wall = BodyDesc::new("wall", Shape::cuboid(Vec3::new(0.01, 1.0, 1.0)).unwrap(), Vec3::new(5.0, 0.0, 10.0));
+    let wall = w.add_body(wall.kinematic(Vec3::new(1.0, 0.0, 0.0), Vec3::ZERO)).unwrap().index;
+    let ball = BodyDesc::new("ball", Shape::Sphere { radius: 0.05 }, Vec3::new(0.0, 0.0, 10.0));
+    let ball = w.add_body(ball.with_velocity(Vec3::new(150.0, 0.0, 0.0))).unwrap().index;
+    let mut swept_ball = false;
+    for _ in 0..3 {
+        w.step(DT);
+        let queries = &w.continuous().queries;
+        assert!(!queries.iter().any(|q| q.body == rider && q.other == deck), "the rider was swept against its deck");
+        swept_ball |= queries.iter().any(|q| q.body == ball && q.other == wall);
+        let (b, k) = (w.bodies()[ball as usize].pose.pos.x, w.bodies()[wall as usize].pose.pos.x);
+        assert!(b < k, "the ball at x = {b} passed the wall at {k}");
+    }
+    assert!(swept_ball, "the ball was never swept against the wall");
+}

@@ -1,10 +1,12 @@
 //! The `Continuous` stage in its fast form ([`ContinuousMode::Fast`], Box2D v3's
 //! `b2SolveContinuous`): after the step's positions are final, a body that moved farther
 //! than [`CCD_EXTENT_FRACTION`] of its minimum extent is swept from its pose at the step's
-//! start to its pose now and tested against the static bodies its swept bounds touch (a
-//! *bullet* also against the dynamic bodies, at their end-of-step poses, except other
-//! bullets; bullets go after the other fast bodies, so they see those at their final
-//! poses). The earliest time of impact found by conservative advancement
+//! start to its pose now and tested against the static bodies its swept bounds touch, and
+//! the kinematic ones it also moved that far against (its pose in theirs at the step's
+//! start against the end: a crate riding a fast platform is not swept against it; Box3D
+//! sweeps only bullets against kinematic bodies), at their end-of-step poses (a *bullet*
+//! also against the dynamic bodies, at their end-of-step poses, except other bullets;
+//! bullets go after the other fast bodies, so they see those at their final poses). The earliest time of impact found by conservative advancement
 //! ([`crate::physics::collide::toi`]) moves the body back to its pose at that time; its
 //! velocity is kept, as Box2D does, so the next step's speculative contact meets the
 //! surface a few millimetres away and the solver resolves the collision there — less the
@@ -424,6 +426,11 @@ impl World {
                 if self.joints.excludes(i.min(j) as u32, i.max(j) as u32) {
                     continue;
                 }
+                if o.is_moving_kinematic() && !self.moved_against(i, j, radius, extent) {
+                    // Slow against a moving kinematic body (riding it, carried by it): it
+                    // cannot have passed through it.
+                    continue;
+                }
                 let mut start_contact = None;
                 let target = Target { j: j as u32, shape: &o.shape, pose: &o.pose };
                 if let Some(mesh) = o.shape.mesh() {
@@ -481,6 +488,17 @@ impl World {
             }
         }
         best
+    }
+
+    /// Whether body `i` (bounding radius `radius`, inner radius `extent`) moved farther
+    /// against body `j` over the step than [`CCD_EXTENT_FRACTION`] of its inner radius: its
+    /// pose in `j`'s frame at the step's start against the end, as [`sweep_mark`] measures
+    /// its motion against the world.
+    fn moved_against(&self, i: usize, j: usize, radius: f32, extent: f32) -> bool {
+        let (a0, a1) = (self.start_poses[i], self.bodies[i].pose);
+        let (o0, o1) = (self.start_poses[j], self.bodies[j].pose);
+        let (r0, r1) = (Iso::relative(&o0, &a0), Iso::relative(&o1, &a1));
+        motion(&r0, &r1, radius, true) > CCD_EXTENT_FRACTION * extent
     }
 
     /// Moves body `i` back to the earliest impact its sweep found (`best`, its query an
