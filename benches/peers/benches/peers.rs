@@ -28,8 +28,8 @@ use contactlab::physics::World;
 use contactlab::scene::stock::{barrage, box_pile, heightfield_pile, hull_pile, joint_grid, pyramid};
 use contactlab_peers::narrow::{engines, pairs, wobble};
 use contactlab_peers::{
-    below_terrain, contactlab_settings, escaped, joint_error, joint_error_over_run, max_penetration, Box3d, Contactlab,
-    ContactlabDefault, Engine, Rapier, RowScript,
+    below_terrain, contactlab_settings, escaped, joint_error, joint_error_over_run, max_penetration, out_of_washer,
+    Box3d, Contactlab, ContactlabDefault, Engine, Rapier, RowScript,
 };
 use criterion::{black_box, Criterion};
 use std::fmt::Write as _;
@@ -58,7 +58,8 @@ struct WorldRow {
     /// largest, and the means of their largest and of their means. A net that still swings
     /// is caught anywhere in its swing by one snapshot at the end.
     joint_error_run: Option<(f32, f32, f32)>,
-    /// The barrage: bodies outside the room at the end.
+    /// The barrage: bodies outside the room at the end (the heightfield: below the terrain;
+    /// the washer: cubes out of the drum).
     escaped: Option<usize>,
 }
 
@@ -209,6 +210,8 @@ fn run_world(
                 Some(escaped(judge, &poses))
             } else if scene.starts_with("heightfield-") {
                 Some(below_terrain(judge, &poses))
+            } else if scene.starts_with("washer-") {
+                Some(out_of_washer(judge, &poses))
             } else {
                 None
             },
@@ -224,7 +227,7 @@ fn run_world(
                     .joint_error
                     .map(|(m, a)| format!(", joint error max {m:.5} m mean {a:.5} m"))
                     .unwrap_or_default()
-                + &row.escaped.map(|n| format!(", {n} bodies outside (room or terrain)")).unwrap_or_default()
+                + &row.escaped.map(|n| format!(", {n} bodies outside (room, terrain or drum)")).unwrap_or_default()
         );
         rows.push(row);
     }
@@ -261,6 +264,9 @@ fn worlds(filter: &str, quick: bool) -> Vec<WorldRow> {
     scene("large-world-300", &|| contactlab_peers::box3d_scenes::large_world_floor(300, s), 500, false);
     // Box3D's junkyard: 10,584 rocks and a kinematic pusher driven round the yard.
     scene("junkyard-10584", &|| contactlab_peers::box3d_scenes::junkyard(s), 500, false);
+    // Box3D's washer: 8,000 cubes in a kinematic drum of 40 hulls (one compound body) that
+    // turns at a constant speed (no script).
+    scene("washer-8000", &|| contactlab_peers::box3d_scenes::washer(s), 1000, false);
     rows
 }
 
@@ -450,10 +456,13 @@ fn table(narrow: &[NarrowRow], world: &[WorldRow], quick: bool) -> String {
             }
         }
         // Continuous collision: bodies that ended outside the barrage's room.
-        let barrages: Vec<&str> =
-            scenes.iter().copied().filter(|s| s.starts_with("barrage-") || s.starts_with("heightfield-")).collect();
+        let barrages: Vec<&str> = scenes
+            .iter()
+            .copied()
+            .filter(|s| ["barrage-", "heightfield-", "washer-"].iter().any(|p| s.starts_with(p)))
+            .collect();
         if !barrages.is_empty() {
-            out += "\nBodies that got through at the end: barrage (continuous collision on in every engine: contactlab fast mode, rapier3d CCD, box3d-rust bullets) — dynamic bodies outside the room; heightfield — dynamic bodies whose centre is below the terrain:\n\n";
+            out += "\nBodies that got through at the end: barrage (continuous collision on in every engine: contactlab fast mode, rapier3d CCD, box3d-rust bullets) — dynamic bodies outside the room; heightfield — dynamic bodies whose centre is below the terrain; washer — cubes out of the drum (fallen out of its open ends, or through its rim):\n\n";
             out += "| scene | contactlab | rapier3d | box3d-rust | box3d (C) | contactlab 4×3 |\n|---|---:|---:|---:|---:|---:|\n";
             for s in barrages {
                 let n = |e: &str| cell(find(s, e).and_then(|r| r.escaped).map(|n| n.to_string()));

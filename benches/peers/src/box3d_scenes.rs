@@ -25,11 +25,19 @@
 //!   ([`JunkyardDrive`]). Box3D's ground is one body of five boxes; here (one shape a body)
 //!   it is five static bodies of the same boxes. Box3D's runner steps it 500 times.
 //!
+//! - [`washer`]: `CreateWasher`, a *kinematic* drum — one body of 40 hulls (Box3D's 40
+//!   shapes on one body; here one compound): 36 rim segments between radii 16 and 18 m,
+//!   20 m long (z from −10 to 10 m, both ends open), and 4 vanes between radii 14 and 16 m —
+//!   turning about z at 25° a second with its centre 21 m up, and 20 × 20 × 20 = 8,000
+//!   cubes of half extent 0.2 m tumbling inside it, on a ground slab of half extents 60 × 1
+//!   × 60 m. The drum's constant velocity and spin are its own (no per-step drive). Box3D's
+//!   runner steps it 1,000 times.
+//!
 //! Box3D steps at 60 Hz with 4 substeps; its gravity is −10 m/s². Friction stays the
 //! comparison's common 0.5 (Box3D's default is 0.6).
 
-use contactlab::physics::{BodyDesc, Hull, Settings, Shape, World};
-use glam::Vec3;
+use contactlab::physics::{BodyDesc, Compound, Hull, Iso, Settings, Shape, World};
+use glam::{Quat, Vec3};
 use std::sync::Arc;
 
 /// `CreateManyPyramids`: `rows` × `columns` pyramids of `base` cubes at the bottom
@@ -236,4 +244,86 @@ impl JunkyardDrive {
     pub fn velocity(&self, step: usize) -> Vec3 {
         (Self::target(step + 1) - Self::target(step)) / crate::DT
     }
+}
+
+/// Where `CreateWasher` puts the drum's centre (its axis is z).
+pub const WASHER_CENTRE: Vec3 = Vec3::new(0.0, 21.0, 0.0);
+
+/// The washer drum's outer radius and half length (m): a cube whose centre is farther from
+/// the drum's axis, or farther along it, is out of the drum ([`crate::out_of_washer`]).
+pub const WASHER_OUTER: (f32, f32) = (18.0, 10.0);
+
+/// `CreateWasher`'s drum, as one compound: for each of 36 steps of 10° round z (`u1` to
+/// `u2`, turned step by step as Box3D turns them), the rim hull of 8 points between radii 16
+/// and 18 m, its ends turned out by a tenth of the step each side (Box3D's `qo`: −1° before
+/// `u1`, +1° after `u2`, so neighbouring segments overlap by 2°), and on every ninth step a
+/// vane hull between radii 14 and 16 m from `u1` to `u2`; z from −10 to 10 m. Each hull is
+/// centred on the mean of its points, at that point in the drum's frame.
+pub fn washer_drum() -> Compound {
+    let (r0, r1, r2) = (14.0f32, 16.0f32, 18.0f32);
+    let (nd, pd) = (Vec3::new(0.0, 0.0, -10.0), Vec3::new(0.0, 0.0, 10.0));
+    let angle = std::f32::consts::PI / 18.0;
+    let q = Quat::from_axis_angle(Vec3::Z, angle);
+    let qo = Quat::from_axis_angle(Vec3::Z, 0.1 * angle);
+    // One hull of the 8 corners `r_in·a`, `r_out·a`, `r_in·b`, `r_out·b` at both ends.
+    let slab = |r_in: f32, r_out: f32, a: Vec3, b: Vec3| {
+        let points = [
+            nd + r_in * a,
+            nd + r_out * a,
+            nd + r_in * b,
+            nd + r_out * b,
+            pd + r_in * a,
+            pd + r_out * a,
+            pd + r_in * b,
+            pd + r_out * b,
+        ];
+        let centre = points.iter().sum::<Vec3>() / points.len() as f32;
+        let local: Vec<Vec3> = points.iter().map(|p| *p - centre).collect();
+        let hull = Hull::from_points(&local).expect("a washer hull");
+        (Iso::new(centre, Quat::IDENTITY), Shape::Hull(Arc::new(hull)))
+    };
+    let mut children = Vec::new();
+    let mut u1 = Vec3::X;
+    for i in 0..36 {
+        let u2 = if i == 35 { Vec3::X } else { q * u1 };
+        children.push(slab(r1, r2, qo.inverse() * u1, qo * u2));
+        if i % 9 == 0 {
+            children.push(slab(r0, r1, u1, u2));
+        }
+        u1 = u2;
+    }
+    Compound::new(children).expect("the washer drum")
+}
+
+/// `CreateWasher`: the ground (a static slab of half extents 60 × 1 × 60 m at y = −1 m),
+/// the kinematic drum ([`washer_drum`]) at [`WASHER_CENTRE`] turning at 25° a second about
+/// z and drifting at (0.001, −0.002, 0) m/s as Box3D's does, then 20 × 20 × 20 cubes of
+/// half extent 0.2 m, 0.8 m apart from (−8, 13, −8) m (x outermost, z innermost, Box3D's
+/// order), of the comparison's default density.
+pub fn washer(settings: Settings) -> World {
+    let mut w = World::new(Vec3::new(0.0, -10.0, 0.0), settings);
+    let ground = Shape::cuboid(Vec3::new(60.0, 1.0, 60.0)).expect("ground");
+    w.add_body(BodyDesc::new("ground", ground, Vec3::new(0.0, -1.0, 0.0)).fixed()).expect("ground");
+    let spin = Vec3::new(0.0, 0.0, std::f32::consts::PI / 180.0 * 25.0);
+    let drum = Shape::Compound(Arc::new(washer_drum()));
+    let desc = BodyDesc::new("drum", drum, WASHER_CENTRE).kinematic(Vec3::new(0.001, -0.002, 0.0), spin);
+    w.add_body(desc).expect("the drum");
+    let (count, a) = (20, 0.2f32);
+    let cube = Shape::cuboid(Vec3::splat(a)).expect("cube");
+    // Box3D's sums, step by step (its floats exactly).
+    let mut x = -2.0 * a * count as f32;
+    for _ in 0..count {
+        let mut y = -2.0 * a * count as f32 + WASHER_CENTRE.y;
+        for _ in 0..count {
+            let mut z = -2.0 * a * count as f32;
+            for _ in 0..count {
+                let at = Vec3::new(x, y, z);
+                w.add_body(BodyDesc::new(format!("c{}", w.bodies().len()), cube.clone(), at)).expect("cube");
+                z += 4.0 * a;
+            }
+            y += 4.0 * a;
+        }
+        x += 4.0 * a;
+    }
+    w
 }

@@ -1,8 +1,8 @@
 //! The upstream Box3D — Erin Catto's C library, vendored and built by the `boxddd` crate
 //! (`boxddd-sys` compiles it with the C compiler) — mirrored from a contactlab world like
-//! the other peers: same shapes, poses, densities, materials, gravity and time step,
-//! sleeping off, 4 substeps, contact stiffness 30 Hz (Box3D's default), ball joints as
-//! spherical joints. `workers` > 1 lets Box3D start its own worker threads and run its
+//! the other peers: same shapes (a compound as several shapes on one body), poses,
+//! densities, materials, gravity and time step, sleeping off, 4 substeps, contact stiffness
+//! 30 Hz (Box3D's default), ball joints as spherical joints. `workers` > 1 lets Box3D start its own worker threads and run its
 //! built-in scheduler (`b3WorldDef::workerCount` without task callbacks, as Box3D's own
 //! benchmark does).
 //!
@@ -76,27 +76,38 @@ impl Box3dUpstream {
         let density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
         let sd =
             foundation.shape_def_builder().density(density).friction(b.friction).restitution(b.restitution).build()?;
-        match &b.shape {
-            Shape::Sphere { radius } => {
-                world.create_sphere_shape(id, &sd, &boxddd::Sphere::new(v(glam::Vec3::ZERO), *radius))?;
-            }
-            Shape::Capsule { radius, half_height } => {
-                let (c1, c2) = (v(glam::Vec3::Y * -*half_height), v(glam::Vec3::Y * *half_height));
-                world.create_capsule_shape(id, &sd, &boxddd::Capsule::new(c1, c2, *radius))?;
-            }
-            Shape::Box { half_extents: e, .. } => {
-                world.create_hull_shape(id, &sd, &boxddd::BoxHull::new(e.x, e.y, e.z)?)?;
-            }
-            Shape::Hull(h) => {
-                let pts: Vec<boxddd::Vec3> = h.vertices().iter().map(|p| v(*p)).collect();
-                let hull = boxddd::Hull::from_points(&pts, pts.len().max(4) as i32)?;
-                world.create_created_hull_shape(id, &sd, &hull)?;
-            }
-            Shape::Mesh(m) => {
-                let verts: Vec<boxddd::Vec3> = m.vertices().iter().map(|p| v(*p)).collect();
-                let idx: Vec<i32> = m.triangles().iter().flat_map(|t| t.map(|i| i as i32)).collect();
-                let mesh = boxddd::MeshDataBuilder::new(verts, idx).identify_edges(true).build()?;
-                world.create_mesh_shape(id, &sd, mesh, [1.0, 1.0, 1.0])?;
+        // A compound's children are shapes of the one body, each moved into the body's frame.
+        for (shape, x) in crate::parts(&b.shape) {
+            let moved = x != Iso::IDENTITY;
+            match shape {
+                Shape::Sphere { radius } => {
+                    world.create_sphere_shape(id, &sd, &boxddd::Sphere::new(v(x.pos), *radius))?;
+                }
+                Shape::Capsule { radius, half_height } => {
+                    let c1 = v(x.transform_point(glam::Vec3::Y * -*half_height));
+                    let c2 = v(x.transform_point(glam::Vec3::Y * *half_height));
+                    world.create_capsule_shape(id, &sd, &boxddd::Capsule::new(c1, c2, *radius))?;
+                }
+                Shape::Box { half_extents: e, .. } if moved => {
+                    let t = boxddd::Transform { p: v(x.pos), q: q(x.rot) };
+                    world.create_hull_shape(id, &sd, &boxddd::BoxHull::transformed(e.x, e.y, e.z, t)?)?;
+                }
+                Shape::Box { half_extents: e, .. } => {
+                    world.create_hull_shape(id, &sd, &boxddd::BoxHull::new(e.x, e.y, e.z)?)?;
+                }
+                Shape::Hull(h) => {
+                    let at = |p: glam::Vec3| if moved { x.transform_point(p) } else { p };
+                    let pts: Vec<boxddd::Vec3> = h.vertices().iter().map(|p| v(at(*p))).collect();
+                    let hull = boxddd::Hull::from_points(&pts, pts.len().max(4) as i32)?;
+                    world.create_created_hull_shape(id, &sd, &hull)?;
+                }
+                Shape::Mesh(m) => {
+                    let verts: Vec<boxddd::Vec3> = m.vertices().iter().map(|p| v(*p)).collect();
+                    let idx: Vec<i32> = m.triangles().iter().flat_map(|t| t.map(|i| i as i32)).collect();
+                    let mesh = boxddd::MeshDataBuilder::new(verts, idx).identify_edges(true).build()?;
+                    world.create_mesh_shape(id, &sd, mesh, [1.0, 1.0, 1.0])?;
+                }
+                Shape::Compound(_) => unreachable!("a compound's children are not compounds"),
             }
         }
         Ok(id)
@@ -151,5 +162,26 @@ impl Engine for Box3dUpstream {
                 Iso::new(glam::Vec3::new(t.p.x, t.p.y, t.p.z), glam::Quat::from_xyzw(t.q.v.x, t.q.v.y, t.q.v.z, t.q.s))
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tests::{assert_inertia, compound_world, expected};
+
+    #[test]
+    fn upstream_box3d_mirrors_a_compound_with_its_mass() {
+        let w = compound_world();
+        let (mass, inertia) = expected(&w.bodies()[1]);
+        let e = Box3dUpstream::mirror(&w, 1).expect("the upstream Box3D");
+        let id = e.ids[1];
+        let got = e.world.body_mass(id).unwrap();
+        assert!((got - mass).abs() <= 1e-4 * mass, "box3d (C) mass {got} vs {mass}");
+        let c = e.world.body_local_center_of_mass(id).unwrap();
+        assert!(glam::Vec3::new(c.x, c.y, c.z).length() < 1e-4, "box3d (C) local centre {c:?}");
+        let i = e.world.body_local_rotational_inertia(id).unwrap();
+        let col = |v: boxddd::Vec3| glam::Vec3::new(v.x, v.y, v.z);
+        assert_inertia(glam::Mat3::from_cols(col(i.cx), col(i.cy), col(i.cz)), inertia, 1e-3, "box3d (C)");
     }
 }

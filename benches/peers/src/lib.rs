@@ -3,8 +3,9 @@
 //!
 //! Every world here is first built as a contactlab [`World`] (from
 //! [`contactlab::scene::stock`]) and then *mirrored* into each peer body by body: same
-//! shapes (boxes as boxes, hulls from the same hull vertices), same poses, density, friction
-//! and restitution, same gravity and time step, sleeping off, single thread, four substeps
+//! shapes (boxes as boxes, hulls from the same hull vertices, a compound as one body of one
+//! shape a child at the child's pose: [`parts`]), same poses, density, friction and
+//! restitution, same gravity and time step, sleeping off, single thread, four substeps
 //! (rapier: `num_solver_iterations = 4`; box3d: `sub_step_count = 4`; contactlab: 4 substeps
 //! × 1 iteration). Quality is then judged with one yardstick for every engine:
 //! [`max_penetration`] runs contactlab's exact SAT on the poses an engine produced, and
@@ -214,6 +215,22 @@ fn rv(v: Vec3) -> rapier3d::math::Vector {
     rapier3d::math::Vector::new(v.x, v.y, v.z)
 }
 
+fn rpose(x: &Iso) -> rapier3d::math::Pose {
+    let q = x.rot;
+    rapier3d::math::Pose::from_parts(rv(x.pos), rapier3d::math::Rotation::from_xyzw(q.x, q.y, q.z, q.w))
+}
+
+/// The convex parts of a body's shape, each with its pose in the body's frame: a compound's
+/// children, or the shape itself at the identity. Every peer mirrors a compound as one body
+/// of several shapes (Box3D's shapes on one body, rapier3d's colliders on one rigid body),
+/// all of the body's density, as contactlab gives its children.
+pub fn parts(shape: &Shape) -> Vec<(&Shape, Iso)> {
+    match shape {
+        Shape::Compound(c) => c.children().iter().map(|c| (&c.shape, c.pose)).collect(),
+        shape => vec![(shape, Iso::IDENTITY)],
+    }
+}
+
 /// rapier3d's `PhysicsWorld`, mirrored from a contactlab world.
 pub struct Rapier {
     world: rapier3d::pipeline::PhysicsWorld,
@@ -251,20 +268,33 @@ impl Rapier {
 impl Rapier {
     /// One body of a contactlab world, mirrored into `world`.
     fn add_to(world: &mut rapier3d::pipeline::PhysicsWorld, b: &Body) -> rapier3d::dynamics::RigidBodyHandle {
-        use rapier3d::prelude::{ColliderBuilder, RigidBodyBuilder};
-        let q = b.pose.rot;
-        let pose =
-            rapier3d::math::Pose::from_parts(rv(b.pose.pos), rapier3d::math::Rotation::from_xyzw(q.x, q.y, q.z, q.w));
+        use rapier3d::prelude::RigidBodyBuilder;
         let rb = match b.kind {
             BodyKind::Dynamic => RigidBodyBuilder::dynamic(),
             BodyKind::Static => RigidBodyBuilder::fixed(),
             BodyKind::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
         };
         // Bullets get rapier's (hard) continuous collision.
-        let rb = rb.pose(pose).linvel(rv(b.velocity)).angvel(rv(b.angular_velocity)).can_sleep(false);
+        let rb = rb.pose(rpose(&b.pose)).linvel(rv(b.velocity)).angvel(rv(b.angular_velocity)).can_sleep(false);
         let h = world.bodies.insert(rb.ccd_enabled(b.bullet));
         let density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
-        let col = match &b.shape {
+        // A compound is one collider a child, each at the child's pose in the body's frame
+        // (Box3D's several shapes on one body); the children share the body's density.
+        for (shape, at) in parts(&b.shape) {
+            let col = Self::collider(shape).position(rpose(&at));
+            world.colliders.insert_with_parent(
+                col.density(density).friction(b.friction).restitution(b.restitution),
+                h,
+                &mut world.bodies,
+            );
+        }
+        h
+    }
+
+    /// The collider of one plain (not compound) contactlab shape, in its own frame.
+    fn collider(shape: &Shape) -> rapier3d::prelude::ColliderBuilder {
+        use rapier3d::prelude::ColliderBuilder;
+        match shape {
             Shape::Box { half_extents: e, .. } => ColliderBuilder::cuboid(e.x, e.y, e.z),
             Shape::Hull(h) => {
                 let pts: Vec<_> = h.vertices().iter().map(|v| rv(*v)).collect();
@@ -276,13 +306,8 @@ impl Rapier {
                 ColliderBuilder::trimesh(m.vertices().iter().map(|v| rv(*v)).collect(), m.triangles().to_vec())
                     .expect("rapier triangle mesh")
             }
-        };
-        world.colliders.insert_with_parent(
-            col.density(density).friction(b.friction).restitution(b.restitution),
-            h,
-            &mut world.bodies,
-        );
-        h
+            Shape::Compound(_) => panic!("a compound's children are not compounds"),
+        }
     }
 }
 
@@ -355,10 +380,24 @@ pub(crate) fn bq(q: Quat) -> box3d_rust::math_functions::Quat {
 
 /// A box3d-rust hull for a contactlab box or hull shape.
 pub fn box3d_hull(shape: &Shape) -> box3d_rust::hull::HullData {
+    box3d_hull_at(shape, &Iso::IDENTITY)
+}
+
+/// A box3d-rust hull for a contactlab box or hull shape at pose `x` in the body's frame (a
+/// compound's child): a box as Box3D's transformed box hull (`b3MakeTransformedBoxHull`),
+/// a hull from its vertices moved into the body's frame.
+pub fn box3d_hull_at(shape: &Shape, x: &Iso) -> box3d_rust::hull::HullData {
     match shape {
-        Shape::Box { half_extents: e, .. } => box3d_rust::hull::make_box_hull(e.x, e.y, e.z).base,
+        Shape::Box { half_extents: e, .. } if *x == Iso::IDENTITY => {
+            box3d_rust::hull::make_box_hull(e.x, e.y, e.z).base
+        }
+        Shape::Box { half_extents: e, .. } => {
+            let t = box3d_rust::math_functions::Transform { p: bv(x.pos), q: bq(x.rot) };
+            box3d_rust::hull::make_transformed_box_hull(e.x, e.y, e.z, t).base
+        }
         Shape::Hull(h) => {
-            let pts: Vec<_> = h.vertices().iter().map(|v| bv(*v)).collect();
+            let at = |v: Vec3| if *x == Iso::IDENTITY { v } else { x.transform_point(v) };
+            let pts: Vec<_> = h.vertices().iter().map(|v| bv(at(*v))).collect();
             box3d_rust::hull::create_hull(&pts, box3d_rust::constants::MAX_HULL_VERTICES).expect("box3d hull")
         }
         _ => panic!("box3d_hull takes boxes and hulls"),
@@ -429,19 +468,23 @@ impl Box3d {
         sd.density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
         sd.base_material.friction = b.friction;
         sd.base_material.restitution = b.restitution;
-        match &b.shape {
-            Shape::Sphere { radius } => {
-                create_sphere_shape(world, id, &sd, &Sphere { center: bv(Vec3::ZERO), radius: *radius });
-            }
-            Shape::Capsule { radius, half_height } => {
-                let (c1, c2) = (bv(Vec3::Y * -*half_height), bv(Vec3::Y * *half_height));
-                create_capsule_shape(world, id, &sd, &Capsule { center1: c1, center2: c2, radius: *radius });
-            }
-            Shape::Mesh(m) => {
-                box3d_rust::shape::create_mesh_shape(world, id, &sd, &box3d_mesh(m), bv(Vec3::ONE));
-            }
-            shape => {
-                create_hull_shape(world, id, &sd, &box3d_hull(shape));
+        // A compound's children are shapes of the one body, each moved into the body's frame.
+        for (shape, x) in parts(&b.shape) {
+            match shape {
+                Shape::Sphere { radius } => {
+                    create_sphere_shape(world, id, &sd, &Sphere { center: bv(x.pos), radius: *radius });
+                }
+                Shape::Capsule { radius, half_height } => {
+                    let c1 = bv(x.transform_point(Vec3::Y * -*half_height));
+                    let c2 = bv(x.transform_point(Vec3::Y * *half_height));
+                    create_capsule_shape(world, id, &sd, &Capsule { center1: c1, center2: c2, radius: *radius });
+                }
+                Shape::Mesh(m) => {
+                    box3d_rust::shape::create_mesh_shape(world, id, &sd, &box3d_mesh(m), bv(Vec3::ONE));
+                }
+                shape => {
+                    create_hull_shape(world, id, &sd, &box3d_hull_at(shape, &x));
+                }
             }
         }
         id
@@ -524,6 +567,28 @@ pub fn joint_error(template: &World, poses: &[Iso]) -> Option<(f32, f32)> {
 pub fn escaped(template: &World, poses: &[Iso]) -> usize {
     use contactlab::scene::stock::inside_barrage_room;
     template.bodies().iter().zip(poses).filter(|(b, x)| b.is_dynamic() && !inside_barrage_room(x.pos)).count()
+}
+
+/// Dynamic bodies of `template` whose centre is at `poses` out of the drum of
+/// [`box3d_scenes::washer`] (the template's kinematic body, where the engine moved it): farther
+/// than its outer radius from its axis, or past one of its open ends. A cube that fell out
+/// of an end lies on the ground, out of the drum; one through the rim is out too. The same
+/// yardstick for every engine.
+pub fn out_of_washer(template: &World, poses: &[Iso]) -> usize {
+    let Some(drum) = template.bodies().iter().position(|b| b.is_kinematic()) else { return 0 };
+    let (radius, half_length) = box3d_scenes::WASHER_OUTER;
+    let local = |x: &Iso| poses[drum].inverse().transform_point(x.pos);
+    template
+        .bodies()
+        .iter()
+        .zip(poses)
+        .filter(|(b, x)| {
+            b.is_dynamic() && {
+                let p = local(x);
+                p.truncate().length() > radius || p.z.abs() > half_length
+            }
+        })
+        .count()
 }
 
 /// Dynamic bodies of `template` whose centre is at `poses` below the terrain of
@@ -637,7 +702,8 @@ pub fn depth_summary(mut depths: Vec<f32>) -> String {
 /// layers of 8 × 8 hulls; its 5,120), many-pyramids-10780 (14 × 14 pyramids of 55 cubes),
 /// large-world-N (N × N static slabs, its N is 1,000, onto which [`stock_drops`] drops 100
 /// balls) and junkyard-10584 (10,584 rocks and a kinematic pusher that [`stock_script`]
-/// drives round the yard).
+/// drives round the yard) and washer-8000 (8,000 cubes in a kinematic drum of 40 hulls, one
+/// compound body, turning at constant speed).
 pub fn stock_world(name: &str, s: Settings) -> Option<World> {
     use contactlab::scene::stock::{barrage, box_pile, heightfield_pile, hull_pile, joint_grid, pyramid};
     let count = |prefix: &str| name.strip_prefix(prefix).and_then(|n| n.parse::<usize>().ok());
@@ -647,6 +713,7 @@ pub fn stock_world(name: &str, s: Settings) -> Option<World> {
         "hull-pile-640" => hull_pile(640, s),
         "many-pyramids-10780" => box3d_scenes::many_pyramids(14, 14, 10, s),
         "junkyard-10584" => box3d_scenes::junkyard(s),
+        "washer-8000" => box3d_scenes::washer(s),
         _ if name.starts_with("pyramid-layers-") => pyramid(count("pyramid-layers-").filter(|&l| l > 0)?, s),
         _ if name.starts_with("joint-grid-") => joint_grid(count("joint-grid-").filter(|&n| n > 1)?, s),
         _ if name.starts_with("heightfield-") => heightfield_pile(count("heightfield-")?, s),
@@ -672,4 +739,108 @@ pub fn stock_world(name: &str, s: Settings) -> Option<World> {
             box_pile(k.checked_mul(1000).filter(|&n| n > 0)?, s)
         }
     })
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use contactlab::physics::{Compound, Hull};
+    use glam::Mat3;
+    use std::sync::Arc;
+
+    /// A world of one dynamic compound body off the origin and turned (a turned box, a hull
+    /// off its own origin, a sphere and a turned capsule, its centre of mass away from the
+    /// given origin), on a static slab.
+    pub(crate) fn compound_world() -> World {
+        let mut w = World::new(Vec3::new(0.0, -10.0, 0.0), contactlab_settings());
+        let ground = Shape::cuboid(Vec3::new(10.0, 1.0, 10.0)).unwrap();
+        w.add_body(BodyDesc::new("ground", ground, Vec3::new(0.0, -1.0, 0.0)).fixed()).unwrap();
+        let tilt = Quat::from_axis_angle(Vec3::new(1.0, 2.0, 0.5).normalize(), 0.7);
+        let wedge = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 0.6, 0.0),
+            Vec3::new(0.0, 0.0, 0.8),
+            Vec3::new(0.7, 0.5, 0.6),
+        ]
+        .map(|p| p + Vec3::new(0.4, 0.1, -0.2));
+        let children = vec![
+            (Iso::new(Vec3::new(0.5, 0.2, 0.0), tilt), Shape::cuboid(Vec3::new(0.6, 0.3, 0.2)).unwrap()),
+            (
+                Iso::new(Vec3::new(-0.8, 0.4, 0.3), Quat::IDENTITY),
+                Shape::Hull(Arc::new(Hull::from_points(&wedge).unwrap())),
+            ),
+            (Iso::new(Vec3::new(0.1, -0.6, 0.7), Quat::IDENTITY), Shape::Sphere { radius: 0.35 }),
+            (Iso::new(Vec3::new(0.9, 0.5, -0.6), tilt.inverse()), Shape::Capsule { radius: 0.2, half_height: 0.5 }),
+        ];
+        let shape = Shape::Compound(Arc::new(Compound::new(children).unwrap()));
+        let mut desc = BodyDesc::new("compound", shape, Vec3::new(1.0, 3.0, -2.0))
+            .with_rotation(Quat::from_rotation_y(0.4))
+            .with_material(0.3, 0.1);
+        desc.density = 700.0;
+        w.add_body(desc).unwrap();
+        w
+    }
+
+    /// contactlab's mass and inertia (about the centre of mass, body axes) of body `b`.
+    pub(crate) fn expected(b: &Body) -> (f32, Mat3) {
+        let density = b.mass() / b.shape.volume();
+        let mp = b.shape.mass_properties(density);
+        assert!(mp.center.length() < 1e-5, "the world put the body's origin at its centre of mass");
+        (mp.mass, mp.inertia)
+    }
+
+    /// `a` and `b` agree to `rel` of `b`'s largest entry.
+    pub(crate) fn assert_inertia(a: Mat3, b: Mat3, rel: f32, engine: &str) {
+        let scale = b.to_cols_array().iter().fold(0.0f32, |m, x| m.max(x.abs()));
+        let gap = (a - b).to_cols_array().iter().fold(0.0f32, |m, x| m.max(x.abs()));
+        assert!(gap <= rel * scale, "{engine}: inertia {a:?}, contactlab's {b:?}");
+    }
+
+    #[test]
+    fn rapier_mirrors_a_compound_with_its_mass() {
+        let w = compound_world();
+        let b = &w.bodies()[1];
+        let (mass, inertia) = expected(b);
+        let r = Rapier::mirror(&w);
+        let rb = &r.world.bodies[r.handles[1]];
+        assert_eq!(r.world.colliders.len(), 1 + 4, "one collider a child");
+        assert!((rb.mass() - mass).abs() <= 1e-4 * mass, "rapier3d mass {} vs {mass}", rb.mass());
+        let c = rb.center_of_mass();
+        assert!((Vec3::new(c.x, c.y, c.z) - b.pose.pos).length() < 1e-4, "rapier3d centre {c:?} vs {:?}", b.pose.pos);
+        let m = rb.mass_properties().local_mprops.reconstruct_inertia_matrix().to_cols_array();
+        assert_inertia(Mat3::from_cols_array(&m), inertia, 1e-3, "rapier3d");
+    }
+
+    #[test]
+    fn box3d_rust_mirrors_a_compound_with_its_mass() {
+        use box3d_rust::body::{body_get_local_center, body_get_local_rotational_inertia, body_get_mass};
+        let w = compound_world();
+        let (mass, inertia) = expected(&w.bodies()[1]);
+        let e = Box3d::mirror(&w);
+        let got = body_get_mass(&e.world, e.ids[1]);
+        assert!((got - mass).abs() <= 1e-4 * mass, "box3d-rust mass {got} vs {mass}");
+        let c = body_get_local_center(&e.world, e.ids[1]);
+        assert!(Vec3::new(c.x, c.y, c.z).length() < 1e-4, "box3d-rust local centre {c:?}");
+        let i = body_get_local_rotational_inertia(&e.world, e.ids[1]);
+        let col = |v: box3d_rust::math_functions::Vec3| Vec3::new(v.x, v.y, v.z);
+        assert_inertia(Mat3::from_cols(col(i.cx), col(i.cy), col(i.cz)), inertia, 1e-3, "box3d-rust");
+    }
+
+    /// The washer's drum: 40 hulls in one body, in every engine, at the same place.
+    #[test]
+    fn washer_drum_is_one_body_of_forty_hulls() {
+        let drum = box3d_scenes::washer_drum();
+        assert_eq!(drum.children().len(), 40);
+        let w = box3d_scenes::washer(contactlab_settings());
+        assert_eq!(w.bodies().len(), 2 + 8000);
+        let b = &w.bodies()[1];
+        assert!(b.is_kinematic());
+        assert!((b.pose.pos - box3d_scenes::WASHER_CENTRE).length() < 1e-3, "the drum's centre {:?}", b.pose.pos);
+        // Every cube starts inside the drum.
+        let poses: Vec<Iso> = w.bodies().iter().map(|b| b.pose).collect();
+        assert_eq!(out_of_washer(&w, &poses), 0);
+        let r = Rapier::mirror(&w);
+        assert_eq!(r.world.colliders.len(), 1 + 40 + 8000);
+    }
 }

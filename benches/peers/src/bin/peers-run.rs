@@ -14,7 +14,7 @@
 //! `peers-run narrow hull20-hull20/shallow contactlab 100000`).
 //!
 //! Scenes: the row names of `contactlab_peers::stock_world` (pyramid-5050, box-pile-Nk,
-//! convex-pile-5120, …). Thread scaling across engines is `peers-scaling`'s.
+//! convex-pile-5120, junkyard-10584, washer-8000, …). Thread scaling across engines is `peers-scaling`'s.
 //! Engines: contactlab (`contactlab@N`: on N threads, 0 every core), rapier3d, box3d-rust,
 //! box3d-c (Erin Catto's Box3D itself through `boxddd`, on one thread: under callgrind its
 //! step is `b3World_Step`).
@@ -29,7 +29,7 @@ use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peers-run SCENE ENGINE STEPS [jitter=SEED] [hertz=HZ] [recycle=M]  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | convex-pile-N (Box3D's convex pile, N/64 layers of 8×8 hulls) | many-pyramids-10780 (Box3D's) | large-world-N (Box3D's floor of N×N static slabs, a ball dropped every 5 steps, 100 in all) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust | box3d-c (the upstream C library, one thread))";
+    let usage = "usage: peers-run SCENE ENGINE STEPS [jitter=SEED] [hertz=HZ] [recycle=M]  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | convex-pile-N (Box3D's convex pile, N/64 layers of 8×8 hulls) | many-pyramids-10780 (Box3D's) | junkyard-10584 (Box3D's) | washer-8000 (Box3D's) | large-world-N (Box3D's floor of N×N static slabs, a ball dropped every 5 steps, 100 in all) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust | box3d-c (the upstream C library, one thread))";
     if let [mode, label, engine, n] = args.as_slice() {
         if mode == "narrow" {
             return narrow(label, engine, n);
@@ -92,6 +92,7 @@ fn main() -> ExitCode {
         let mut shares = vec![[0.0f64; contactlab::physics::world::PROFILED_THREADS]; stages.len()];
         let mut stepping = std::time::Duration::ZERO;
         let mut samples = JointSamples::default();
+        let mut watch = WasherWatch::new(scene, &world);
         // Continuous collision's work: swept bodies, time-of-impact queries, distance calls.
         let (mut swept, mut queries, mut calls) = (0usize, 0usize, 0usize);
         for k in 1..=steps {
@@ -100,6 +101,9 @@ fn main() -> ExitCode {
             w.step(contactlab_peers::DT);
             stepping += t.elapsed();
             samples.take(k, &world, || w.bodies().iter().map(|b| b.pose).collect());
+            if let Some(watch) = &mut watch {
+                watch.take(k, &world, &w.bodies().iter().map(|b| b.pose).collect::<Vec<_>>());
+            }
             for (s, ms) in stages.iter_mut().zip(w.profile.stage_ms) {
                 *s += f64::from(ms);
             }
@@ -164,6 +168,12 @@ fn main() -> ExitCode {
                 contactlab_peers::deepest_vertex_below_terrain(&world, &poses)
             );
         }
+        if scene.starts_with("washer-") {
+            washer(&world, &poses);
+        }
+        if let Some(watch) = &watch {
+            watch.print();
+        }
         return ExitCode::SUCCESS;
     }
     let mut e: Box<dyn Engine> = match engine.as_str() {
@@ -186,6 +196,7 @@ fn main() -> ExitCode {
     let start = judge.bodies()[last].pose.pos;
     let mut stepping = std::time::Duration::ZERO;
     let mut samples = JointSamples::default();
+    let mut watch = WasherWatch::new(scene, &world);
     let mut stages: Vec<(&'static str, f64)> = Vec::new();
     for k in 1..=steps {
         let t = Instant::now();
@@ -199,6 +210,9 @@ fn main() -> ExitCode {
             stages[i].1 += ms as f64;
         }
         samples.take(k, &world, || e.poses());
+        if let Some(watch) = &mut watch {
+            watch.take(k, &world, &e.poses());
+        }
     }
     let ms = stepping.as_secs_f64() * 1e3 / steps.max(1) as f64;
     // The engine's own stage profile, where it keeps one (the upstream Box3D's).
@@ -230,7 +244,105 @@ fn main() -> ExitCode {
             contactlab_peers::deepest_vertex_below_terrain(&judge, &poses)
         );
     }
+    if scene.starts_with("washer-") {
+        washer(&judge, &poses);
+    }
+    if let Some(watch) = &watch {
+        watch.print();
+    }
     ExitCode::SUCCESS
+}
+
+/// The washer's cubes at `poses`: how many are out of the drum
+/// ([`contactlab_peers::out_of_washer`]), and of those past an open end or beyond the rim
+/// within its length (in the drum's frame), how many lie on the ground (centre below the
+/// drum's lowest point), how many are below the ground's top (y < 0), and the drum's pose.
+fn washer(world: &contactlab::physics::World, poses: &[contactlab::physics::Iso]) {
+    use contactlab_peers::box3d_scenes::WASHER_OUTER;
+    let Some(drum) = world.bodies().iter().position(|b| b.is_kinematic()) else { return };
+    let (radius, half_length) = WASHER_OUTER;
+    let cubes = || world.bodies().iter().zip(poses).filter(|(b, _)| b.is_dynamic()).map(|(_, x)| x.pos);
+    let local = |p: glam::Vec3| poses[drum].inverse().transform_point(p);
+    let past_end = cubes().filter(|p| local(*p).z.abs() > half_length).count();
+    let beyond_rim =
+        cubes().filter(|p| local(*p).z.abs() <= half_length && local(*p).truncate().length() > radius).count();
+    let low = poses[drum].pos.y - radius;
+    let on_ground = cubes().filter(|p| p.y < low).count();
+    let below = cubes().filter(|p| p.y < 0.0).count();
+    let nan = cubes().filter(|p| !p.is_finite()).count();
+    println!(
+        "  washer: {} cubes out of the drum ({past_end} past an open end, {beyond_rim} beyond the rim within its length), {on_ground} below the drum's lowest point (y < {low:.2}), {below} below y = 0, {nan} not finite; drum at {:?}",
+        contactlab_peers::out_of_washer(world, poses),
+        poses[drum].pos
+    );
+}
+
+/// The washer's cubes watched after every step, outside the timed steps: a cube seen in the
+/// drum (within its outer radius and length) one step and the next farther than the outer
+/// radius plus its own half diagonal from the axis while still within the drum's length went
+/// through the rim; and how many cubes are out of the drum every [`WasherWatch::EVERY`]
+/// steps.
+struct WasherWatch {
+    /// The drum's body index.
+    drum: usize,
+    /// Whether each body was in the drum after the last step.
+    inside: Vec<bool>,
+    /// Cubes through the rim: (step, body, distance from the axis, along the axis).
+    crossed: Vec<(usize, usize, f32, f32)>,
+    /// (step, cubes out of the drum).
+    out: Vec<(usize, usize)>,
+}
+
+impl WasherWatch {
+    const EVERY: usize = 100;
+
+    /// A watch for a washer row (`None` for another scene).
+    fn new(scene: &str, world: &contactlab::physics::World) -> Option<Self> {
+        if !scene.starts_with("washer-") {
+            return None;
+        }
+        let drum = world.bodies().iter().position(|b| b.is_kinematic())?;
+        let poses: Vec<_> = world.bodies().iter().map(|b| b.pose).collect();
+        let mut w = Self { drum, inside: Vec::new(), crossed: Vec::new(), out: Vec::new() };
+        w.inside = (0..poses.len()).map(|i| w.place(&poses, i).0).collect();
+        Some(w)
+    }
+
+    /// Body `i` at `poses`: (in the drum, distance from its axis, coordinate along it).
+    fn place(&self, poses: &[contactlab::physics::Iso], i: usize) -> (bool, f32, f32) {
+        let (radius, half_length) = contactlab_peers::box3d_scenes::WASHER_OUTER;
+        let p = poses[self.drum].inverse().transform_point(poses[i].pos);
+        let r = p.truncate().length();
+        (r <= radius && p.z.abs() <= half_length, r, p.z)
+    }
+
+    /// After step `k` (from 1), the bodies of `world` at `poses`.
+    fn take(&mut self, k: usize, world: &contactlab::physics::World, poses: &[contactlab::physics::Iso]) {
+        let (radius, half_length) = contactlab_peers::box3d_scenes::WASHER_OUTER;
+        for (i, b) in world.bodies().iter().enumerate().filter(|(_, b)| b.is_dynamic()) {
+            let (inside, r, z) = self.place(poses, i);
+            let half_diagonal = b.shape.bounding_radius();
+            if self.inside[i] && r > radius + half_diagonal && z.abs() <= half_length {
+                self.crossed.push((k, i, r, z));
+            }
+            self.inside[i] = inside;
+        }
+        if k.is_multiple_of(Self::EVERY) {
+            self.out.push((k, contactlab_peers::out_of_washer(world, poses)));
+        }
+    }
+
+    fn print(&self) {
+        let out: Vec<String> = self.out.iter().map(|(k, n)| format!("{k}: {n}")).collect();
+        println!("  washer: cubes out of the drum after step {}", out.join(", "));
+        println!(
+            "  washer: {} cubes went through the rim (in the drum one step, past its rim the next)",
+            self.crossed.len()
+        );
+        for (k, i, r, z) in self.crossed.iter().take(10) {
+            println!("    step {k}: body {i} at {r:.2} m from the axis, {z:.2} m along it");
+        }
+    }
 }
 
 fn narrow(label: &str, engine: &str, n: &str) -> ExitCode {
