@@ -12,6 +12,7 @@ pub mod format;
 pub mod generators;
 pub mod mesh;
 pub mod methods_table;
+pub mod shapes;
 pub mod share;
 pub mod stock;
 
