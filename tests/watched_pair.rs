@@ -205,3 +205,36 @@ fn watching_a_pyramid_pair_leaves_the_run_bit_identical() {
     assert_eq!(r.manifold.points.len(), 4);
     assert_eq!(watched.pair_record(1, 2).unwrap().path, PairPath::NotCandidate);
 }
+
+/// A pair with a compound: the SAT, the Gauss maps and the Minkowski difference are those
+/// of the child pair behind the pair's manifold, each child where it is in the world. The
+/// table of `compounds.ron` on the ground: the step's manifold comes from its first leg
+/// (child 1), and the SAT of the ground's box against that leg's box finds the ground's top
+/// face, the leg's foot 0 to 5 mm into it, and clips the foot's four corners.
+#[test]
+fn a_compound_pair_shows_the_sat_of_the_child_pair_behind_its_manifold() {
+    let mut scene = contactlab::scene::load(&contactlab::scene::scenes_dir().join("compounds.ron")).unwrap();
+    let (g, t) = (scene.body_index("ground").unwrap(), scene.body_index("table").unwrap());
+    scene.world.set_watched(&[(g as u32, t as u32)]);
+    for _ in 0..20 {
+        scene.world.step(1.0 / 60.0);
+    }
+    let pd = PairDebug::gather(&scene.world, g, t);
+    let record = pd.record.as_ref().expect("the step's record");
+    assert_eq!(record.manifold.part, 1, "the first leg gives the pair's manifold");
+    let sat = pd.sat.as_ref().expect("the child pair's SAT");
+    assert!(pd.gauss_a.is_some() && pd.gauss_b.is_some() && pd.minkowski.is_some());
+    // The ground's top face: its normal up, the leg's depth within the slop.
+    assert!(sat.axis.dot(Vec3::Y) > 0.999, "axis {:?}", sat.axis);
+    let depth = sat.manifold.max_depth();
+    assert!((0.0..0.005).contains(&depth), "the leg is {depth} m in");
+    // The four corners of the leg's foot, 0.1 m square, under the table's first leg.
+    let body = &scene.world.bodies()[t];
+    let (_, leg) = contactlab::physics::compound::child(&body.shape, 1);
+    let foot = body.pose.transform_point(leg.pos - Vec3::new(0.0, 0.35, 0.0));
+    assert_eq!(sat.manifold.points.len(), 4);
+    for p in &sat.manifold.points {
+        let d = p.position - foot;
+        assert!(d.x.abs() <= 0.0501 && d.z.abs() <= 0.0501 && d.y.abs() < 0.005, "a point {d:?} off the foot");
+    }
+}

@@ -10,12 +10,17 @@
 //!   record with every query (the SAT table, the Gauss maps, the Minkowski difference). When
 //!   its manifold differs from the step's (a recycled manifold, a cached axis, bodies that
 //!   moved in the step), both are shown so a student sees why.
+//!
+//! A pair with a compound body shows its SAT records for the child pair behind the pair's
+//! manifold (the step's, else the fresh one's), each child at its pose in the world; while no
+//! child pair touches, none.
 
 use crate::physics::collide::clip::ClipRecord;
 use crate::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
+use crate::physics::compound::{child, part_children};
 use crate::physics::debug::{minkowski_difference, sat_record, GaussMap, MinkowskiRecord, SatRecord};
 use crate::physics::world::PairRecord;
-use crate::physics::World;
+use crate::physics::{Shape, World};
 
 /// Everything the inspector and the debug views show for a pair.
 #[derive(Clone, Debug)]
@@ -67,16 +72,30 @@ impl PairDebug {
             &mut Scratch::default(),
             &mut fresh,
         );
+        let record = world.pair_record(a as u32, b as u32).filter(|r| r.step > 0).cloned();
+        // A pair with a compound: the child pair behind the pair's manifold (the step's, else
+        // the fresh one's), each child at its pose in the world; none while no child pair
+        // touches.
+        let compound = |s: &Shape| matches!(s, Shape::Compound(_));
+        let children = if compound(&ba.shape) || compound(&bb.shape) {
+            let touching = record.as_ref().map(|r| &r.manifold).filter(|m| !m.points.is_empty());
+            touching.or(Some(&fresh).filter(|m| !m.points.is_empty())).map(|m| part_children(&bb.shape, m.part))
+        } else {
+            Some((0, 0))
+        };
         let (mut sat, mut gauss_a, mut gauss_b, mut minkowski) = (None, None, None, None);
-        if let (Some(ha), Some(hb)) = (ba.shape.hull(), bb.shape.hull()) {
-            sat = Some(sat_record(ha, &ba.pose, hb, &bb.pose, &cfg));
-            gauss_a = Some(GaussMap::of(ha, &ba.pose));
-            gauss_b = Some(GaussMap::of(hb, &bb.pose).negated());
-            if ha.vertices().len() * hb.vertices().len() <= 20_000 {
-                minkowski = minkowski_difference(ha, &ba.pose, hb, &bb.pose);
+        if let Some((ia, ib)) = children {
+            let ((sa, pa), (sb, pb)) = (child(&ba.shape, ia), child(&bb.shape, ib));
+            let (xa, xb) = (ba.pose.mul(&pa), bb.pose.mul(&pb));
+            if let (Some(ha), Some(hb)) = (sa.hull(), sb.hull()) {
+                sat = Some(sat_record(ha, &xa, hb, &xb, &cfg));
+                gauss_a = Some(GaussMap::of(ha, &xa));
+                gauss_b = Some(GaussMap::of(hb, &xb).negated());
+                if ha.vertices().len() * hb.vertices().len() <= 20_000 {
+                    minkowski = minkowski_difference(ha, &xa, hb, &xb);
+                }
             }
         }
-        let record = world.pair_record(a as u32, b as u32).filter(|r| r.step > 0).cloned();
         let (manifold, impulses) = match &record {
             Some(r) => {
                 let n = r.manifold.points.len();

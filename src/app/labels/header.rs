@@ -147,10 +147,13 @@ pub(super) fn header(
         s.fixed(at, Align2::LEFT_TOP, line, FontId::proportional(14.0), dark);
         line_y += 22.0 * u;
     }
-    // A body on a mesh along several normals: how its points' labels are named.
+    // A body on a mesh along several normals, or a compound on several children: how its
+    // points' labels are named.
     let further = w.contact_groups(pd.a as u32, pd.b as u32).count();
     if further > 0 && !inset_alone(t) {
-        let mut items = vec![format!("{} normal groups, one manifold each: points 0, 1, … of group 1", further + 1)];
+        let compound = [pd.a, pd.b].iter().any(|&i| matches!(w.bodies()[i].shape, crate::physics::Shape::Compound(_)));
+        let groups = if compound { "touching child pairs" } else { "normal groups" };
+        let mut items = vec![format!("{} {groups}, one manifold each: points 0, 1, … of group 1", further + 1)];
         items.extend((2..further + 2).map(|g| format!("g{g}·0, g{g}·1, … of group {g}")));
         let at = s.p(main.x + 14.0 * u, line_y);
         let lines = s.wrapped(at, &items, FontId::proportional(14.0), (main.w - 28.0 * u) / u);

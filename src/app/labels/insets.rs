@@ -137,7 +137,8 @@ pub fn empty_inset_reason(w: &World, p: &PairDebug) -> String {
     } else if a == "compound" || b == "compound" {
         format!(
             "{a}–{b}: a compound collides child pair by child pair, a manifold for each that \
-             touches; the insets show a pair of two single hulls"
+             touches; the insets show the hull children behind the pair's first manifold, and \
+             none touches now (or one of them is curved)"
         )
     } else if ["sphere", "capsule"].contains(&a) || ["sphere", "capsule"].contains(&b) {
         format!(
