@@ -188,11 +188,6 @@ impl Compound {
         let children = self.children.iter().map(|c| (Iso::new(c.pose.pos + offset, c.pose.rot), c.shape.clone()));
         Compound::new(children.collect()).expect("moving a valid compound keeps it valid")
     }
-
-    /// The rounding of child `i` ([`Shape::rounding`]).
-    pub fn child_rounding(&self, i: usize) -> f32 {
-        self.children[i].shape.rounding()
-    }
 }
 
 /// `a·bᵀ`.
@@ -222,15 +217,6 @@ pub fn child(shape: &Shape, i: usize) -> (&Shape, Iso) {
 pub fn part_children(b: &Shape, part: u16) -> (usize, usize) {
     let nb = child_count(b);
     (part as usize / nb, part as usize % nb)
-}
-
-/// The rounding of the child of `shape` a contact's side names (`child`), for a compound;
-/// a plain shape's own rounding.
-pub fn side_rounding(shape: &Shape, child: usize) -> f32 {
-    match shape {
-        Shape::Compound(c) => c.child_rounding(child),
-        s => s.rounding(),
-    }
 }
 
 #[cfg(test)]

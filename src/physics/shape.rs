@@ -164,7 +164,7 @@ impl Shape {
         match self {
             Shape::Sphere { radius } | Shape::Capsule { radius, .. } => *radius,
             // A compound's contacts take the rounding of the child they touch
-            // ([`Compound::child_rounding`]).
+            // (`World::part_rounding`).
             Shape::Box { .. } | Shape::Hull(_) | Shape::Mesh(_) | Shape::Compound(_) => 0.0,
         }
     }

@@ -58,14 +58,7 @@ pub(super) fn shape(c: &Check, ctx: &str, s: &ShapeDesc) -> Result<Shape, SceneE
         | ShapeDesc::Stairs { .. }
         | ShapeDesc::Ramp { .. } => super::mesh::mesh_shape(c, ctx, s)?,
         ShapeDesc::Compound { children } => {
-            if children.is_empty() || children.len() > crate::physics::compound::MAX_CHILDREN {
-                let most = crate::physics::compound::MAX_CHILDREN;
-                return Err(c.err(
-                    ctx,
-                    "children",
-                    format!("a compound has 1 to {most} children, got {}", children.len()),
-                ));
-            }
+            // (Their count is checked by `Compound::new`, its error named under `children`.)
             let mut parts = Vec::with_capacity(children.len());
             for (i, ch) in children.iter().enumerate() {
                 let here = format!("{ctx}, child {i}");

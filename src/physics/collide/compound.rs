@@ -22,7 +22,7 @@
 //! a box larger than it.
 
 use super::{collide_recorded, CollideConfig, CollideRecord, Manifold, SatCache, Scratch};
-use crate::physics::compound::{child, child_count};
+use crate::physics::compound::{child, child_count, part_children};
 use crate::physics::contact::Apart;
 use crate::physics::math::{Aabb, Iso};
 use crate::physics::shape::Shape;
@@ -131,7 +131,7 @@ pub(super) fn collide_compound(
         // The record shows the child pair behind the pair's manifold (or the nearest one):
         // run again, recorded, it gives the same manifold.
         let (ia, ib) = match found.first() {
-            Some(m) => (m.part as usize / nb, m.part as usize % nb),
+            Some(m) => part_children(b, m.part),
             None => (nearest.1, nearest.2),
         };
         let ((sa, pa), (sb, pb)) = (child(a, ia), child(b, ib));

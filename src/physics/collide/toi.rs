@@ -237,7 +237,16 @@ pub struct Mover<'a> {
     pub local: Option<Iso>,
 }
 
-impl Mover<'_> {
+impl<'a> Mover<'a> {
+    /// Child `k` of `shape` on the body's sweep `s`: the child's proxy at its pose in the
+    /// body (a shape that is not a compound is its own only child, in the body's frame), with
+    /// the body's radius.
+    pub fn child_of(shape: &'a crate::physics::Shape, k: usize, sweep: Sweep) -> Mover<'a> {
+        let (c, pose) = crate::physics::compound::child(shape, k);
+        let local = matches!(shape, crate::physics::Shape::Compound(_)).then_some(pose);
+        Mover { proxy: Proxy::of(c), sweep, radius: shape.bounding_radius(), local }
+    }
+
     /// The pose of the proxy's frame at time `t`.
     #[inline]
     pub fn at(&self, t: f32) -> Iso {

@@ -393,7 +393,7 @@ impl World {
         let radius = body.shape.bounding_radius();
         let extent = body.shape.min_extent();
         let slop = self.settings.slop;
-        let mover = Mover { proxy: Proxy::of(&body.shape), sweep, radius, local: None };
+        let mover = Mover::child_of(&body.shape, 0, sweep);
         let probe_radius = (4.0 * slop).min(0.5 * extent);
         let probe = Mover { proxy: Proxy::point(Vec3::ZERO, probe_radius), sweep, radius: probe_radius, local: None };
         // (time, other, query index, target gap, normal from the other body)
@@ -417,10 +417,7 @@ impl World {
         // A compound is swept child by child: each child's proxy at its pose on the body's
         // sweep (the body's radius bounds every child's motion).
         'children: for ic in 0..child_count(&body.shape) {
-            if let Shape::Compound(c) = &body.shape {
-                let ch = &c.children()[ic];
-                ctx.mover = Mover { proxy: Proxy::of(&ch.shape), sweep, radius, local: Some(ch.pose) };
-            }
+            ctx.mover = Mover::child_of(&body.shape, ic, sweep);
             for &j in candidates.iter() {
                 let (j, o) = (j as usize, &self.bodies[j as usize]);
                 if self.joints.excludes(i.min(j) as u32, i.max(j) as u32) {

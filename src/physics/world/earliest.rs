@@ -43,13 +43,12 @@
 
 use super::ccd_record::{ContinuousRecord, SubEvent, ToiEvent, ToiMethod, ToiQuery};
 use super::{Stage, World};
-use crate::physics::collide::distance::{distance, Proxy};
+use crate::physics::collide::distance::distance;
 use crate::physics::collide::toi::{
     contact_time, sphere_window, time_of_impact_bisection, triangle_mover, Mover, Sweep, ToiConfig, ToiState,
 };
-use crate::physics::compound::{child, child_count};
+use crate::physics::compound::child_count;
 use crate::physics::math::{Aabb, Iso};
-use crate::physics::shape::Shape;
 use crate::physics::solver::{Schedule, Settings};
 use glam::Vec3;
 
@@ -170,7 +169,7 @@ impl World {
                     scratch.tris.sort_unstable();
                     let mut first: Option<(f32, f32, u32)> = None;
                     for k in 0..child_count(&bo.shape) {
-                        let mo = mover(&bo.shape, k, s);
+                        let mo = Mover::child_of(&bo.shape, k, s);
                         for &t in &scratch.tris {
                             let tri = triangle_mover(mesh, t, &bm.pose);
                             // Movers in the pair's order (a < b), as the record names them.
@@ -188,9 +187,9 @@ impl World {
                     // A compound, child by child; the earliest kept.
                     let mut first: Option<(f32, f32, u32)> = None;
                     for ka in 0..child_count(&ba.shape) {
-                        let ma = mover(&ba.shape, ka, scratch.sweeps[a]);
+                        let ma = Mover::child_of(&ba.shape, ka, scratch.sweeps[a]);
                         for kb in 0..child_count(&bb.shape) {
-                            let mb = mover(&bb.shape, kb, scratch.sweeps[b]);
+                            let mb = Mover::child_of(&bb.shape, kb, scratch.sweeps[b]);
                             if let Some(hit) =
                                 pair_time(rec, (a as u32, b as u32), &ma, &mb, (ea, eb), &settings, round)
                             {
@@ -300,12 +299,4 @@ fn pair_time(
     });
     let hit = matches!(toi.state, ToiState::Hit | ToiState::MaxIterations) && toi.t < 1.0;
     hit.then(|| (toi.t, toi.t_upper, rec.queries.len() as u32 - 1))
-}
-
-/// Child `k` of `shape` on the body's sweep `s`: the child's proxy at its pose in the body
-/// (a shape that is not a compound is its own only child), with the body's radius.
-fn mover(shape: &Shape, k: usize, s: Sweep) -> Mover<'_> {
-    let (c, pose) = child(shape, k);
-    let local = matches!(shape, Shape::Compound(_)).then_some(pose);
-    Mover { proxy: Proxy::of(c), sweep: s, radius: shape.bounding_radius(), local }
 }

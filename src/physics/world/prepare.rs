@@ -203,10 +203,10 @@ impl World {
     /// The roundings of a compound pair's contact `c`: those of the children its manifold's
     /// child pair names ([`crate::physics::collide::Manifold::part`]).
     fn part_rounding(&self, c: &crate::physics::contact::Contact) -> [f32; 2] {
-        use crate::physics::compound::{part_children, side_rounding};
+        use crate::physics::compound::{child, part_children};
         let (sa, sb) = (&self.bodies[c.a as usize].shape, &self.bodies[c.b as usize].shape);
         let (ia, ib) = part_children(sb, c.manifold.part);
-        [side_rounding(sa, ia), side_rounding(sb, ib)]
+        [child(sa, ia).0.rounding(), child(sb, ib).0.rounding()]
     }
 
     /// Writes contact `ci`'s constraint into `cc`, a default constraint (`cc.contact =
