@@ -157,6 +157,14 @@ impl Shape {
         }
     }
 
+    /// The compound of a compound shape.
+    pub fn compound(&self) -> Option<&Compound> {
+        match self {
+            Shape::Compound(c) => Some(c),
+            _ => None,
+        }
+    }
+
     /// The radius swept around the shape's core: a sphere's or a capsule's, zero for a box,
     /// a hull, a mesh or a compound (whose contacts take their child's). A contact point's lever arm ends this far out along the normal from
     /// the core, and that part of it does not turn with the body.

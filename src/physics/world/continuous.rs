@@ -463,12 +463,22 @@ impl World {
                     }
                 } else {
                     // A compound target, child by child: those whose box meets the swept
-                    // box (a drum's own box holds all that tumbles inside it).
-                    let several = child_count(&o.shape) > 1;
+                    // box (a drum's own box holds all that tumbles inside it): in the
+                    // compound's frame, against each child's box kept there (the swept box
+                    // turned into that frame holds it), and in the world. Each test holds
+                    // every child that meets the swept box, and each drops some the other
+                    // keeps (a slab turned 45° fills its world box loosely).
+                    let local =
+                        o.shape.compound().filter(|c| c.children().len() > 1).map(|c| (c, swept.to_local(&o.pose)));
                     for k in 0..child_count(&o.shape) {
+                        if let Some((c, local)) = &local {
+                            if !c.children()[k].local_aabb().overlaps(local) {
+                                continue;
+                            }
+                        }
                         let (shape, pose) = child(&o.shape, k);
                         let at = o.pose.mul(&pose);
-                        if several && !shape.aabb(&at).overlaps(&swept) {
+                        if local.is_some() && !shape.aabb(&at).overlaps(&swept) {
                             continue;
                         }
                         let other = Mover {
