@@ -331,8 +331,8 @@ fn a_recycled_ball_turning_in_place_keeps_its_depth() {
     }
 }
 
-/// A pair found apart is skipped while `gap − motion > margin`; whenever the skip says
-/// "still apart", running the narrow phase from scratch must give no points. Checked on
+/// A pair found apart is skipped while `gap − motion > margin` (B's motion in A's frame);
+/// whenever the skip says "still apart", running the narrow phase from scratch must give no points. Checked on
 /// 2,000 random hull pairs (every fourth a pair of boxes, which take the box SAT) and random
 /// relative motions, with a bound that must also fire often enough to matter — for gaps
 /// measured along a face normal and along an edge pair's axis alike.
@@ -383,13 +383,21 @@ fn still_apart_never_skips_a_pair_that_touches() {
         let rec = Apart::capture(&m, Iso::relative(&xa, &xb), &cache);
         assert_eq!(rec.gap, separation);
         // Move B by up to 0–4 cm and turn it by up to 0–0.04 rad (scales drawn per case,
-        // so some motions stay within the gap and some do not).
+        // so some motions stay within the gap and some do not); every other case A moves
+        // and turns as well, by up to 2 cm and 0.02 rad (the bound is B's motion in A's
+        // frame, whichever body moved).
         let (reach, turn) = (0.04 * rng.next_f32(), 0.04 * rng.next_f32());
         let mut r3 = || Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 2.0 - 1.0;
         let moved = Iso::new(xb.pos + r3() * reach, Quat::from_scaled_axis(r3() * turn) * xb.rot);
-        let radii = a.bounding_radius() + b.bounding_radius();
+        let xa = if i % 2 == 1 {
+            let (reach, turn) = (0.02 * rng.next_f32(), 0.02 * rng.next_f32());
+            let mut r3 = || Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 2.0 - 1.0;
+            Iso::new(xa.pos + r3() * reach, Quat::from_scaled_axis(r3() * turn) * xa.rot)
+        } else {
+            xa
+        };
         checked[kind] += 1;
-        if rec.still_apart(&xa, &moved, radii, cfg.margin) {
+        if rec.still_apart(&xa, &moved, b.bounding_radius(), cfg.margin) {
             skipped[kind] += 1;
             let fresh = contact(&a, xa, &b, moved);
             assert!(fresh.points.is_empty(), "pair {i}: skipped but touching ({cache:?})");

@@ -280,16 +280,19 @@ impl Apart {
         Apart { rel, gap }
     }
 
-    /// Whether the pair is still apart by more than `margin`: the shapes' distance shrinks
-    /// by at most the relative motion since then, `|Δt| + angle·radii` (in A's frame), so
-    /// `gap − motion > margin` proves the manifold empty without running the narrow phase.
+    /// Whether the pair is still apart by more than `margin`: in A's frame, A stands still
+    /// and each point of B moves by at most `|Δt| + angle·radius_b` since then (`t` and the
+    /// angle those of B's pose in A's, `radius_b` B's bounding radius about its origin), so
+    /// the shapes' distance shrinks by at most that, and `gap − motion > margin` proves the
+    /// manifold empty without running the narrow phase. (A's own size does not enter: a
+    /// drum turning about a cube moves the cube's pose in the drum's frame, no more.)
     #[inline]
-    pub fn still_apart(&self, xa: &Iso, xb: &Iso, radii: f32, margin: f32) -> bool {
+    pub fn still_apart(&self, xa: &Iso, xb: &Iso, radius_b: f32, margin: f32) -> bool {
         if self.gap <= margin {
             return false;
         }
         let rel = Iso::relative(xa, xb);
-        self.gap - (rel.pos.distance(self.rel.pos) + angle(rel.rot, self.rel.rot) * radii) > margin
+        self.gap - (rel.pos.distance(self.rel.pos) + angle(rel.rot, self.rel.rot) * radius_b) > margin
     }
 }
 

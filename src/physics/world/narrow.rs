@@ -389,7 +389,7 @@ fn still_apart(input: &NarrowInput, k: &PairKey) -> bool {
     }
     let margin = input.base.margin + Motion::pair_reach(ma, mb, input.dt);
     let (xa, xb) = (&input.bodies[k.a as usize].pose, &input.bodies[k.b as usize].pose);
-    k.apart.still_apart(xa, xb, ma.radius + mb.radius, margin)
+    k.apart.still_apart(xa, xb, mb.radius, margin)
 }
 
 /// Whether the pair of `k` touches, where sleeping is on, its bodies both rest (neither is
