@@ -21,9 +21,12 @@
 //!
 //! Limits: children may be spheres, capsules, boxes and hulls — not meshes, and not other
 //! compounds — and at most [`MAX_CHILDREN`]. Where children overlap, their common volume
-//! counts twice in the mass (Box3D and rapier3d do the same). A child pair has no SAT
-//! cache of its own, so each of its computations is a full one; a pair whose children are
-//! all far apart is skipped by a lower bound on its gap, as any pair still apart is.
+//! counts twice in the mass (Box3D and rapier3d do the same). A child pair that touches
+//! keeps its SAT cache to the next step; one found apart does not, so its next computation
+//! is a full one; a pair whose children are all far apart is skipped by a lower bound on
+//! its gap, as any pair still apart is. Where two children meet side by side (two slabs of
+//! one floor), a body sliding across the seam can meet the inner face edge-on and be
+//! braked by it (`collide/compound.rs`).
 
 use crate::physics::math::{Aabb, Iso};
 use crate::physics::shape::{MassProperties, Shape};

@@ -17,9 +17,18 @@
 //! found apart, and 0 for a pair of curved children found apart (no bound) or any that
 //! touches.
 //!
-//! Limits: a child pair starts each computation without a SAT cache (a full SAT for two
-//! hulls); the boxes are the children's own, so a long thin child turned 45° is culled by
-//! a box larger than it.
+//! A child pair that touched keeps its SAT cache (the face or edge pair it was built on)
+//! to the next step, in its manifold's contact, as any pair keeps its own: the caller lists
+//! them by tag in [`Scratch::compound_caches`] before the call, and this step's come back
+//! in [`Scratch::compound_caches_out`], one per manifold. A child pair resting or sliding
+//! on the same face then uses that face again instead of a full SAT.
+//!
+//! Limits: a child pair found apart keeps no cache (its next computation is a full SAT);
+//! the boxes are the children's own, so a long thin child turned 45° is culled by a box
+//! larger than it. Two children side by side have faces inside the body where they meet,
+//! and a body sliding across that seam can meet the inner face edge-on: a ghost contact
+//! that brakes it (Box3D's and rapier3d's fixes of internal edges are for meshes, not for
+//! compounds).
 
 use super::{collide_recorded, CollideConfig, CollideRecord, Manifold, SatCache, Scratch};
 use crate::physics::compound::{child, child_count, part_children};
@@ -39,6 +48,12 @@ fn local_box(shape: &Shape, i: usize) -> Aabb {
 fn turned_box(shape: &Shape, i: usize, x: &Iso) -> Aabb {
     let (s, pose) = child(shape, i);
     s.aabb(&x.mul(&pose))
+}
+
+/// Child pair `part`'s SAT cache from the pair's last computation (`caches`, set by the
+/// caller), or none.
+fn cached(caches: &[(u16, SatCache)], part: u16) -> SatCache {
+    caches.iter().find(|c| c.0 == part).map_or(SatCache::Empty, |c| c.1)
 }
 
 /// A lower bound on the distance between anything in box `a` and anything in box `b`: the
@@ -67,6 +82,8 @@ pub(super) fn collide_compound(
     let (na, nb) = (child_count(a), child_count(b));
     let mut found = std::mem::take(&mut scratch.compound_parts);
     found.clear();
+    let mut caches = std::mem::take(&mut scratch.compound_caches_out);
+    caches.clear();
     // The children's boxes in the frame of the body with more children: its own boxes as
     // they are, the other's few turned into it (a drum of 40 hulls against a cube turns
     // one box, not 40).
@@ -104,10 +121,10 @@ pub(super) fn collide_compound(
             }
             let (sb, pb) = child(b, ib);
             let xcb = xb.mul(&pb);
-            let mut cache = SatCache::default();
+            let part = (ia * nb + ib) as u16;
+            let mut cache = cached(&scratch.compound_caches, part);
             let mut m = Manifold::default();
             collide_recorded(sa, &xca, sb, &xcb, cfg, &mut cache, scratch, &mut m, None);
-            let part = (ia * nb + ib) as u16;
             if m.points.is_empty() {
                 let g = Apart::capture(&m, Iso::relative(&xca, &xcb), &cache).gap;
                 gap = gap.min(g);
@@ -118,10 +135,12 @@ pub(super) fn collide_compound(
                 gap = 0.0;
                 m.part = part;
                 found.push(m);
+                caches.push(cache);
             }
             for mut g in scratch.mesh_groups.drain(..) {
                 g.part = part;
                 found.push(g);
+                caches.push(SatCache::Empty);
             }
         }
     }
@@ -136,9 +155,12 @@ pub(super) fn collide_compound(
         };
         let ((sa, pa), (sb, pb)) = (child(a, ia), child(b, ib));
         let mut m = Manifold::default();
-        collide_recorded(sa, &xa.mul(&pa), sb, &xb.mul(&pb), cfg, &mut SatCache::default(), scratch, &mut m, Some(r));
+        let mut cache = cached(&scratch.compound_caches, (ia * nb + ib) as u16);
+        collide_recorded(sa, &xa.mul(&pa), sb, &xb.mul(&pb), cfg, &mut cache, scratch, &mut m, Some(r));
         scratch.mesh_groups.clear();
     }
+    scratch.compound_caches.clear();
+    scratch.compound_caches_out = caches;
     let mut rest = found.drain(..);
     match rest.next() {
         Some(first) => *out = first,

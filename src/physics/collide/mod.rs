@@ -209,6 +209,13 @@ pub struct Scratch {
     /// A lower bound on the gap of the last compound pair found apart, 0 when it touches
     /// ([`compound`]).
     pub compound_gap: f32,
+    /// A compound pair's SAT caches from its last computation, by child pair (`part`),
+    /// for its next one: set by the caller before the pair's call, emptied by it
+    /// ([`compound`]). Empty: every child pair starts without one.
+    pub compound_caches: Vec<(u16, SatCache)>,
+    /// The SAT cache of each manifold the last compound pair gave, in order: `out`'s, then
+    /// each of `mesh_groups`' ([`compound`]).
+    pub compound_caches_out: Vec<SatCache>,
 }
 
 impl Scratch {
@@ -226,6 +233,8 @@ impl Scratch {
         grow(&mut self.mesh_groups, other.mesh_groups.capacity());
         grow(&mut self.compound_parts, other.compound_parts.capacity());
         grow(&mut self.compound_boxes, other.compound_boxes.capacity());
+        grow(&mut self.compound_caches, other.compound_caches.capacity());
+        grow(&mut self.compound_caches_out, other.compound_caches_out.capacity());
     }
 }
 

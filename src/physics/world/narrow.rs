@@ -493,6 +493,18 @@ fn update_pair(
         watch::took(&mut rec, PairPath::SphereSkip);
         return false;
     }
+    let compound = ma.compound || mb.compound;
+    if compound {
+        // Each touching child pair's SAT cache from last step, by its tag: the pair's own
+        // manifold's, then its further ones' (`collide/compound.rs`).
+        scratch.compound_caches.clear();
+        if persisted && !c.manifold.points.is_empty() {
+            scratch.compound_caches.push((c.manifold.part, c.cache));
+        }
+        if let Some(p) = &parts {
+            scratch.compound_caches.extend(p.prev.iter().map(|q| (q.manifold.part, q.cache)));
+        }
+    }
     let (prev_points, prev_impulses, prev_normal, prev_part) =
         (c.manifold.points.clone(), c.impulses, c.manifold.normal, c.manifold.part);
     let record = rec.as_deref_mut().map(|r| &mut r.collide);
@@ -505,7 +517,8 @@ fn update_pair(
     }
     let rel = Iso::relative(&ba.pose, &bb.pose);
     c.recycle = Recycle::capture(&c.manifold, &ba.pose, &bb.pose, rel);
-    k.apart = if ma.compound || mb.compound {
+    k.apart = if compound {
+        c.cache = scratch.compound_caches_out.first().copied().unwrap_or_default();
         if (ma.rounding + mb.rounding).is_nan() {
             // A compound with round children: its contacts take their child's rounding,
             // which the recycling's per-body rounding does not know, so it is never
@@ -545,12 +558,15 @@ fn update_pair(
                 }
             };
             warm(c);
-            for g in groups {
+            for (i, g) in groups.iter().enumerate() {
                 // Made in place in the thread's list (a contact is large).
                 p.out.push(PartOut::New { pair: p.pair as u32, part: Contact::default() });
                 let Some(PartOut::New { part, .. }) = p.out.last_mut() else { unreachable!("just pushed") };
                 (part.a, part.b) = (k.a, k.b);
                 part.manifold.clone_from(g);
+                if compound {
+                    part.cache = scratch.compound_caches_out.get(i + 1).copied().unwrap_or_default();
+                }
                 part.recycle = Recycle::capture(g, &ba.pose, &bb.pose, rel);
                 warm(part);
             }
