@@ -24,10 +24,12 @@
 //! counts twice in the mass (Box3D and rapier3d do the same). A child pair that touches
 //! keeps its SAT cache to the next step; one found apart does not, so its next computation
 //! is a full one; a pair whose children are all far apart is skipped by a lower bound on
-//! its gap, as any pair still apart is. Where two children meet side by side (two slabs of
-//! one floor), a body sliding across the seam can meet the inner face edge-on and be
-//! braked by it (`collide/compound.rs`).
+//! its gap, as any pair still apart is. Where two children meet flat, a face that lies
+//! wholly within the other child's is inside the body ([`Child::covered`]), and contacts on
+//! it are dropped; a face only partly covered (a short slab against a long one, along the
+//! long one's face) keeps them, so a body crossing that seam can still be braked by it.
 
+use crate::physics::hull::Hull;
 use crate::physics::math::{Aabb, Iso};
 use crate::physics::shape::{MassProperties, Shape};
 use glam::{Mat3, Vec3};
@@ -46,6 +48,9 @@ pub struct Child {
     pub shape: Shape,
     /// Its bounds in the body's frame.
     aabb: Aabb,
+    /// The outward normals, in the body's frame, of its faces that lie flat against a face
+    /// of another child and wholly within it: faces inside the body ([`covered_faces`]).
+    covered: Vec<Vec3>,
 }
 
 impl Child {
@@ -53,7 +58,22 @@ impl Child {
     pub fn local_aabb(&self) -> Aabb {
         self.aabb
     }
+
+    /// Whether `normal` (a unit vector in the body's frame) is the outward normal of one of
+    /// the child's faces inside the body, within 10⁻³ rad (found when the compound is made).
+    pub fn covered(&self, normal: Vec3) -> bool {
+        self.covered.iter().any(|n| n.dot(normal) > COVERED_COS)
+    }
+
+    /// Whether the child has a face inside the body.
+    pub fn has_covered(&self) -> bool {
+        !self.covered.is_empty()
+    }
 }
+
+/// Cosine of the largest angle between a contact normal and a covered face's normal for the
+/// contact to be on that face (10⁻³ rad).
+const COVERED_COS: f32 = 0.999_999_5;
 
 /// Several convex shapes moving as one body ([module docs](self)).
 #[derive(Clone, Debug)]
@@ -122,14 +142,18 @@ impl Compound {
                 return Err(CompoundError::BadPose(i));
             }
         }
-        let children = children
+        let mut children = children
             .into_iter()
             .map(|(pose, shape)| Child {
                 aabb: shape.aabb(&pose),
                 pose: Iso::new(pose.pos, pose.rot.normalize()),
                 shape,
+                covered: Vec::new(),
             })
             .collect::<Vec<_>>();
+        for i in 0..children.len() {
+            children[i].covered = covered_faces(&children, i);
+        }
         let aabb = children.iter().skip(1).fold(children[0].aabb, |b, c| b.union(&c.aabb));
         let radius = children.iter().map(|c| c.pose.pos.length() + c.shape.bounding_radius()).fold(0.0, f32::max);
         let min_extent = children.iter().map(|c| c.shape.min_extent()).fold(f32::INFINITY, f32::min);
@@ -191,6 +215,45 @@ impl Compound {
         let children = self.children.iter().map(|c| (Iso::new(c.pose.pos + offset, c.pose.rot), c.shape.clone()));
         Compound::new(children.collect()).expect("moving a valid compound keeps it valid")
     }
+}
+
+/// The outward normals (body frame) of child `i`'s faces that lie flat against a face of
+/// another child, facing it, and wholly within it: two slabs of one floor side by side, or
+/// a table's leg under its top. Such a face is inside the body, and nothing outside can
+/// touch it; a body sliding across the seam can still meet it edge-on, in a speculative
+/// contact or one the depth of the slop, whose normal is the face's, and the narrow phase
+/// drops those (`collide/compound.rs`). Face planes count as one within 10⁻⁵ of the two
+/// children's size (a body built from rounded numbers), and every corner of the face must
+/// lie within the other child by as much. Boxes and hulls only: a ball's or a capsule's
+/// surface is curved.
+fn covered_faces(children: &[Child], i: usize) -> Vec<Vec3> {
+    let Some(hi) = children[i].shape.hull() else { return Vec::new() };
+    let xi = children[i].pose;
+    let mut out = Vec::new();
+    for (f, (n, offset)) in planes(hi, xi).enumerate() {
+        let covered = children.iter().enumerate().any(|(j, other)| {
+            let Some(hj) = other.shape.hull().filter(|_| j != i) else { return false };
+            let tol = 1e-5 * (children[i].shape.bounding_radius() + other.shape.bounding_radius()).max(1.0);
+            let facing = planes(hj, other.pose).any(|(m, o)| m.dot(n) < -COVERED_COS && (o + offset).abs() < tol);
+            facing
+                && hi.face_vertices(f).all(|v| {
+                    let p = xi.transform_point(hi.vertices()[v as usize]);
+                    planes(hj, other.pose).all(|(m, o)| m.dot(p) - o <= tol)
+                })
+        });
+        if covered {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// A hull's face planes `m·x = o` in the frame where its own frame is at `x`.
+fn planes(hull: &Hull, x: Iso) -> impl Iterator<Item = (Vec3, f32)> + '_ {
+    hull.faces().iter().map(move |g| {
+        let m = x.rot * g.normal;
+        (m, g.offset + m.dot(x.pos))
+    })
 }
 
 /// `a·bᵀ`.

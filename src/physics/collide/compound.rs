@@ -23,12 +23,20 @@
 //! in [`Scratch::compound_caches_out`], one per manifold. A child pair resting or sliding
 //! on the same face then uses that face again instead of a full SAT.
 //!
+//! Where two children meet flat (two slabs of one floor), a body sliding across the seam
+//! meets the inner face edge-on, and the SAT takes that face's normal while the body is
+//! still less deep in the next slab's top than it is past the seam: a ghost contact that
+//! would brake it and throw it up. A manifold whose normal is that of a face inside the
+//! body ([`crate::physics::compound::Child::covered`]) is dropped; the child pair then
+//! counts as touching for the pair's gap.
+//!
 //! Limits: a child pair found apart keeps no cache (its next computation is a full SAT);
 //! the boxes are the children's own, so a long thin child turned 45° is culled by a box
-//! larger than it. Two children side by side have faces inside the body where they meet,
-//! and a body sliding across that seam can meet the inner face edge-on: a ghost contact
-//! that brakes it (Box3D's and rapier3d's fixes of internal edges are for meshes, not for
-//! compounds).
+//! larger than it. Only faces wholly within another child's count as inside, and only
+//! contacts along their normal are dropped: an edge pair's contact across a seam (a
+//! tumbling body's edge on the seam's edge) is kept, as are contacts on a face only partly
+//! covered. (Box3D's and rapier3d's fixes of internal edges are for meshes, not for
+//! compounds.)
 
 use super::{collide_recorded, CollideConfig, CollideRecord, Manifold, SatCache, Scratch};
 use crate::physics::compound::{child, child_count, part_children};
@@ -48,6 +56,19 @@ fn local_box(shape: &Shape, i: usize) -> Aabb {
 fn turned_box(shape: &Shape, i: usize, x: &Iso) -> Aabb {
     let (s, pose) = child(shape, i);
     s.aabb(&x.mul(&pose))
+}
+
+/// Whether `normal` (world, pointing out of the body at `x`) is the normal of one of child
+/// `i`'s faces inside the body ([`crate::physics::compound::Child::covered`]): a contact on
+/// it is a ghost of the seam between two children, which nothing outside can touch.
+fn inner_face(shape: &Shape, i: usize, x: &Iso, normal: glam::Vec3) -> bool {
+    match shape {
+        Shape::Compound(c) => {
+            let child = &c.children()[i];
+            child.has_covered() && child.covered(x.rot.conjugate() * normal)
+        }
+        _ => false,
+    }
 }
 
 /// Child pair `part`'s SAT cache from the pair's last computation (`caches`, set by the
@@ -131,6 +152,9 @@ pub(super) fn collide_compound(
                 if g < nearest.0 {
                     nearest = (g, ia, ib);
                 }
+            } else if inner_face(a, ia, xa, m.normal) || inner_face(b, ib, xb, -m.normal) {
+                // On a face inside the body, met edge-on across a seam: a ghost.
+                gap = 0.0;
             } else {
                 gap = 0.0;
                 m.part = part;
