@@ -20,7 +20,7 @@ use crate::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratc
 use crate::physics::compound::{child, part_children};
 use crate::physics::debug::{minkowski_difference, sat_record, GaussMap, MinkowskiRecord, SatRecord};
 use crate::physics::world::PairRecord;
-use crate::physics::{Shape, World};
+use crate::physics::World;
 
 /// Everything the inspector and the debug views show for a pair.
 #[derive(Clone, Debug)]
@@ -76,8 +76,7 @@ impl PairDebug {
         // A pair with a compound: the child pair behind the pair's manifold (the step's, else
         // the fresh one's), each child at its pose in the world; none while no child pair
         // touches.
-        let compound = |s: &Shape| matches!(s, Shape::Compound(_));
-        let children = if compound(&ba.shape) || compound(&bb.shape) {
+        let children = if ba.shape.compound().is_some() || bb.shape.compound().is_some() {
             let touching = record.as_ref().map(|r| &r.manifold).filter(|m| !m.points.is_empty());
             touching.or(Some(&fresh).filter(|m| !m.points.is_empty())).map(|m| part_children(&bb.shape, m.part))
         } else {

@@ -151,7 +151,7 @@ pub(super) fn header(
     // points' labels are named.
     let further = w.contact_groups(pd.a as u32, pd.b as u32).count();
     if further > 0 && !inset_alone(t) {
-        let compound = [pd.a, pd.b].iter().any(|&i| matches!(w.bodies()[i].shape, crate::physics::Shape::Compound(_)));
+        let compound = [pd.a, pd.b].iter().any(|&i| w.bodies()[i].shape.compound().is_some());
         let groups = if compound { "touching child pairs" } else { "normal groups" };
         let mut items = vec![format!("{} {groups}, one manifold each: points 0, 1, … of group 1", further + 1)];
         items.extend((2..further + 2).map(|g| format!("g{g}·0, g{g}·1, … of group {g}")));

@@ -62,13 +62,10 @@ fn turned_box(shape: &Shape, i: usize, x: &Iso) -> Aabb {
 /// `i`'s faces inside the body ([`crate::physics::compound::Child::covered`]): a contact on
 /// it is a ghost of the seam between two children, which nothing outside can touch.
 fn inner_face(shape: &Shape, i: usize, x: &Iso, normal: glam::Vec3) -> bool {
-    match shape {
-        Shape::Compound(c) => {
-            let child = &c.children()[i];
-            child.has_covered() && child.covered(x.rot.conjugate() * normal)
-        }
-        _ => false,
-    }
+    shape.compound().is_some_and(|c| {
+        let child = &c.children()[i];
+        child.has_covered() && child.covered(x.rot.conjugate() * normal)
+    })
 }
 
 /// Child pair `part`'s SAT cache from the pair's last computation (`caches`, set by the
@@ -152,14 +149,14 @@ pub(super) fn collide_compound(
                 if g < nearest.0 {
                     nearest = (g, ia, ib);
                 }
-            } else if inner_face(a, ia, xa, m.normal) || inner_face(b, ib, xb, -m.normal) {
-                // On a face inside the body, met edge-on across a seam: a ghost.
-                gap = 0.0;
             } else {
                 gap = 0.0;
-                m.part = part;
-                found.push(m);
-                caches.push(cache);
+                // Unless it is on a face inside the body, met edge-on across a seam: a ghost.
+                if !(inner_face(a, ia, xa, m.normal) || inner_face(b, ib, xb, -m.normal)) {
+                    m.part = part;
+                    found.push(m);
+                    caches.push(cache);
+                }
             }
             for mut g in scratch.mesh_groups.drain(..) {
                 g.part = part;

@@ -243,7 +243,7 @@ impl<'a> Mover<'a> {
     /// the body's radius.
     pub fn child_of(shape: &'a crate::physics::Shape, k: usize, sweep: Sweep) -> Mover<'a> {
         let (c, pose) = crate::physics::compound::child(shape, k);
-        let local = matches!(shape, crate::physics::Shape::Compound(_)).then_some(pose);
+        let local = shape.compound().is_some().then_some(pose);
         Mover { proxy: Proxy::of(c), sweep, radius: shape.bounding_radius(), local }
     }
 

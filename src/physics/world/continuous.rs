@@ -6,7 +6,8 @@
 //! start against the end: a crate riding a fast platform is not swept against it; Box3D
 //! sweeps only bullets against kinematic bodies), at their end-of-step poses (a *bullet*
 //! also against the dynamic bodies, at their end-of-step poses, except other bullets;
-//! bullets go after the other fast bodies, so they see those at their final poses). The earliest time of impact found by conservative advancement
+//! bullets go after the other fast bodies, so they see those at their final poses). The
+//! earliest time of impact found by conservative advancement
 //! ([`crate::physics::collide::toi`]) moves the body back to its pose at that time; its
 //! velocity is kept, as Box2D does, so the next step's speculative contact meets the
 //! surface a few millimetres away and the solver resolves the collision there — less the
