@@ -590,7 +590,7 @@ impl World {
     }
 
     fn collide_config(&self) -> CollideConfig {
-        CollideConfig { margin: self.settings.margin, slop: self.settings.slop }
+        CollideConfig { margin: self.settings.margin, slop: self.settings.slop, motion: None }
     }
 
     /// Runs a stage and adds its time to the profile. The stages are timed back to back, from

@@ -60,7 +60,7 @@ impl PairDebug {
     pub fn gather(world: &World, i: usize, j: usize) -> PairDebug {
         let (a, b) = (i.min(j), i.max(j));
         let (ba, bb) = (&world.bodies()[a], &world.bodies()[b]);
-        let cfg = CollideConfig { margin: world.settings.margin, slop: world.settings.slop };
+        let cfg = CollideConfig { margin: world.settings.margin, slop: world.settings.slop, motion: None };
         let mut fresh = Manifold::default();
         collide(
             &ba.shape,

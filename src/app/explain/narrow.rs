@@ -154,7 +154,11 @@ pub fn sat_at_start(run: &Run) -> Option<SatRecord> {
     let bodies = run.start.bodies();
     let (ba, bb) = (&bodies[run.a], &bodies[run.b]);
     let (ha, hb) = (ba.shape.hull()?, bb.shape.hull()?);
-    let cfg = CollideConfig { margin: run.record.margin.max(run.start.settings.margin), slop: run.start.settings.slop };
+    let cfg = CollideConfig {
+        margin: run.record.margin.max(run.start.settings.margin),
+        slop: run.start.settings.slop,
+        motion: None,
+    };
     Some(sat_record(ha, &ba.pose, hb, &bb.pose, &cfg))
 }
 
@@ -273,7 +277,7 @@ pub fn sat_section(run: &Run, sat: Option<&SatRecord>) -> Section {
 /// Section 3 for a body against a triangle mesh: the candidates and the normal groups.
 fn mesh_section(run: &Run) -> Section {
     let mut s = Section::new("Contact with a triangle mesh: candidates and normal groups");
-    s.para("A triangle mesh has no inside, so there is no separating-axis test. The body's box, grown by the margin, picks the candidate triangles from the mesh's hierarchy; each gives contact candidates in closed form — a body vertex over the triangle, a triangle corner inside the body, a triangle edge crossing it (for spheres and capsules: closest points) — with the triangle's normal where the edge or corner it touches is flat or concave (so a body sliding over a flat floor does not catch on the seams). The candidates are then grouped by normal, deepest first: every candidate within 18° of the deepest one's normal joins its group; the deepest of the rest opens the next. Each group becomes one manifold of at most four points (the deepest and the largest area).");
+    s.para("A triangle mesh has no inside, so there is no separating-axis test. The body's box, grown by the margin, picks the candidate triangles from the mesh's hierarchy; each gives contact candidates in closed form — a body vertex over the triangle, a triangle corner inside the body, a triangle edge crossing it (for spheres and capsules: closest points) — with the triangle's normal where the edge or corner it touches is flat or concave (so a body sliding over a flat floor does not catch on the seams). The candidates are then grouped by normal, deepest first: every candidate within 18° of the deepest one's normal joins its group; the deepest of the rest opens the next. Each group becomes one manifold of at most four points: the deepest, then the largest area, chosen first among the points that touch now or will touch by the end of the step at the bodies' present velocities (so a body rolling over the mesh keeps the point it rolls onto).");
     let (a, b) = (run.a as u32, run.b as u32);
     let groups: Vec<_> =
         run.end.contacts().iter().filter(|c| (c.a, c.b) == (a, b) && !c.manifold.points.is_empty()).collect();

@@ -18,7 +18,8 @@
 //! Against a triangle mesh the candidates mix points that touch with points still apart
 //! within the speculative margin (a body's corners over a slope that falls away), and the
 //! largest area alone can drop the points that carry the body for corners that do not:
-//! [`reduce_preferring`] makes each choice among the touching points first.
+//! [`reduce_preferring`] makes each choice among the touching points first, a point
+//! counting as touching where the caller foresees it will by the step's end.
 
 use arrayvec::ArrayVec;
 use glam::Vec3;
@@ -124,7 +125,7 @@ pub fn clip_polygon(input: &[ClipVertex], s: Vec3, o: Vec3, ref_edge: u32, out: 
 /// area (see module docs). `n` is the reference normal; `slop` ends the selection early
 /// when the remaining extent is negligible.
 pub fn reduce_to_four(pts: &[ClipVertex], n: Vec3, slop: f32) -> ArrayVec<usize, 4> {
-    reduce::<false>(pts, n, slop, f32::NEG_INFINITY)
+    reduce::<false>(pts, n, slop, f32::NEG_INFINITY, |v| v.depth)
 }
 
 /// [`reduce_to_four`], but each choice after the deepest is made first among the points
@@ -134,13 +135,32 @@ pub fn reduce_to_four(pts: &[ClipVertex], n: Vec3, slop: f32) -> ArrayVec<usize,
 /// ridge, and its corners hang a centimetre over the slopes: the largest area alone keeps
 /// the ridge's deep end and the corners, and the cube pivots on that one end; this keeps
 /// both ends and then the corners. With `touching` = −∞ it is [`reduce_to_four`].
-pub fn reduce_preferring(pts: &[ClipVertex], n: Vec3, slop: f32, touching: f32) -> ArrayVec<usize, 4> {
-    reduce::<true>(pts, n, slop, touching)
+///
+/// A point counts as touching when `reach(point)`, the deepest it gets by the end of the
+/// step, is at least `touching`: its depth now, or deeper where the caller foresees the
+/// bodies' motion. A hull rolling down a slope touches at its trailing points, and the
+/// vertex it rolls onto is still apart: by depth alone a point farther off (over the slope,
+/// spanning more area) takes the last place, and the vertex sinks a step's travel deep
+/// (23 mm at 1.8 m/s) before the pair is computed again.
+pub fn reduce_preferring(
+    pts: &[ClipVertex],
+    n: Vec3,
+    slop: f32,
+    touching: f32,
+    reach: impl Fn(&ClipVertex) -> f32,
+) -> ArrayVec<usize, 4> {
+    reduce::<true>(pts, n, slop, touching, reach)
 }
 
 /// The reduction; `PREFER` compiles the preference for touching points in (the hull
 /// pairs' clipping, many per step, runs without it).
-fn reduce<const PREFER: bool>(pts: &[ClipVertex], n: Vec3, slop: f32, touching: f32) -> ArrayVec<usize, 4> {
+fn reduce<const PREFER: bool>(
+    pts: &[ClipVertex],
+    n: Vec3,
+    slop: f32,
+    touching: f32,
+    reach: impl Fn(&ClipVertex) -> f32,
+) -> ArrayVec<usize, 4> {
     let mut out = ArrayVec::new();
     if pts.len() <= 4 {
         out.extend(0..pts.len());
@@ -149,7 +169,7 @@ fn reduce<const PREFER: bool>(pts: &[ClipVertex], n: Vec3, slop: f32, touching: 
     let argmax_in = |only: bool, f: &dyn Fn(&ClipVertex) -> f32| {
         let mut best = (0, f32::NEG_INFINITY);
         for (i, v) in pts.iter().enumerate() {
-            if PREFER && only && v.depth < touching {
+            if PREFER && only && reach(v) < touching {
                 continue;
             }
             let x = f(v);

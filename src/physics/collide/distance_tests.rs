@@ -302,7 +302,7 @@ fn ball_box_agrees_with_gjk() {
 fn overlap_agrees_with_the_narrow_phase() {
     use crate::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
     let mut rng = Rng(12345);
-    let cfg = CollideConfig { margin: 0.0, slop: 0.005 };
+    let cfg = CollideConfig { margin: 0.0, slop: 0.005, motion: None };
     let mut disagree = 0;
     for _ in 0..500 {
         let (a, b) = (random_hull(&mut rng), random_hull(&mut rng));

@@ -47,7 +47,11 @@
 //! manifold of at most four points by
 //! [`super::clip::reduce_preferring`] (the deepest, then the largest area, choosing among
 //! the points that touch, within the slop, before those still apart: a cube across a ridge
-//! keeps both ends of the ridge before its corners over the slopes): the first (deepest)
+//! keeps both ends of the ridge before its corners over the slopes). Where the caller
+//! gives the pair's motion ([`super::CollideConfig::motion`]; the world does), a point
+//! also touches if it will be within the slop at the step's end at the bodies' present
+//! velocities: a hull rolling over the mesh keeps the vertex it rolls onto before a
+//! farther one that spans more area. The first (deepest) group goes
 //! in `out`, the others in [`Scratch::mesh_groups`], which the world keeps as further
 //! contacts of the same pair. Feature ids carry the triangle index and the feature, so warm
 //! starting matches points across steps whichever group they land in.
@@ -62,7 +66,8 @@
 //! deepest candidate: faces of the mesh within 18° of each other push along one normal.
 //! The normal of an edge point is a face normal of the body, never the direction from
 //! the edge to the body, which matters for an edge still apart by much (the margin grows
-//! with the pair's speed).
+//! with the pair's speed). The motion that picks the points is the bodies' velocities as
+//! the step begins: the step's gravity and other contacts are not foreseen.
 
 use super::clip::{reduce_preferring, ClipVertex};
 use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold, Scratch};
@@ -431,6 +436,8 @@ pub fn collide_mesh(
     scratch.mesh_groups.clear();
     let x = Iso::relative(xm, xo);
     let margin = cfg.margin;
+    // The shape's motion against the mesh, in the mesh's frame (where the candidates are).
+    let motion = cfg.motion.map(|m| m.in_frame(xm));
     let bb = other.aabb(&x);
     let query = bb.expanded(margin);
     scratch.mesh_tris.clear();
@@ -530,7 +537,12 @@ pub fn collide_mesh(
         start += len;
         scratch.poly.clear();
         scratch.poly.extend(group.iter().map(|c| ClipVertex { p: c.point, depth: c.depth, ..Default::default() }));
-        let keep = reduce_preferring(&scratch.poly, n, cfg.slop, -cfg.slop);
+        // A point touches if it is within the slop now or, where the pair's motion is
+        // known, will be by the step's end (`reduce_preferring`).
+        let keep = match motion {
+            Some(m) => reduce_preferring(&scratch.poly, n, cfg.slop, -cfg.slop, |v| m.depth_after(v.p, n, v.depth)),
+            None => reduce_preferring(&scratch.poly, n, cfg.slop, -cfg.slop, |v| v.depth),
+        };
         let m = if g == 0 {
             &mut *out
         } else {
@@ -549,9 +561,39 @@ pub fn collide_mesh(
 #[cfg(test)]
 mod tests {
     use super::{deepest_on_segment, hull_depth, GrownBall};
+    use crate::physics::collide::PairMotion;
     use crate::physics::hull::{builders::SplitMix64, Hull};
     use crate::physics::math::Iso;
     use glam::{Quat, Vec3};
+
+    /// The pair's motion, read in the mesh's frame, gives each point the velocity of B's
+    /// material point there less A's, each `v + ω × (p − c)` in the world, turned into the
+    /// frame; reversed, A's against B's.
+    #[test]
+    fn a_pair_motion_in_the_mesh_frame_is_the_bodies_point_velocities() {
+        let mut rng = SplitMix64(77);
+        let mut r3 = || Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 4.0 - 2.0;
+        for _ in 0..200 {
+            let (a, b) = ((r3(), r3(), r3()), (r3(), r3(), r3()));
+            let x = Iso::new(r3(), Quat::from_scaled_axis(r3()));
+            let m = PairMotion::between(a, b, 1.0 / 60.0);
+            let local = m.in_frame(&x);
+            let p = r3();
+            let world = x.transform_point(p);
+            let at = |(v, w, c): (Vec3, Vec3, Vec3)| v + w.cross(world - c);
+            let want = x.rot.conjugate() * (at(b) - at(a));
+            assert!(
+                (local.velocity_at(p) - want).length() < 1e-4 * (1.0 + want.length()),
+                "{:?} {want:?}",
+                local.velocity_at(p)
+            );
+            assert!((m.reversed().in_frame(&x).velocity_at(p) + want).length() < 1e-4 * (1.0 + want.length()));
+            // A point 1 cm apart, moving straight into the surface at |v|, ends |v|/60 − 1 cm deep.
+            let n = want.normalize();
+            let (d, expect) = (-0.01, -0.01 + want.length() / 60.0);
+            assert!((local.depth_after(p, -n, d) - expect).abs() < 1e-4, "{} {expect}", local.depth_after(p, -n, d));
+        }
+    }
 
     fn unit_cube_point(rng: &mut SplitMix64) -> Vec3 {
         Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 2.0 - 1.0

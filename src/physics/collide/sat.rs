@@ -700,7 +700,7 @@ mod tests {
     /// challenger wins only past the bar `incumbent ± (1 − rel)·|incumbent| + 0.5·slop`.
     #[test]
     fn speculative_face_contact_choice_prefers_faces_for_either_sign() {
-        let cfg = CollideConfig { margin: 0.5, slop: 0.005 };
+        let cfg = CollideConfig { margin: 0.5, slop: 0.005, motion: None };
         let result = |fa: f32, fb: f32, e: f32| SatResult {
             face_a: FaceQuery { face: 1, separation: fa },
             face_b: FaceQuery { face: 2, separation: fb },

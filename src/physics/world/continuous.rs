@@ -668,7 +668,7 @@ impl SweepCtx<'_> {
             // plane (a method that let it on into the other body), it stays where it
             // was; otherwise (resting, sliding) Box2D's probe.
             let m = start_contact.get_or_insert_with(|| {
-                let ccfg = CollideConfig { margin: self.margin, slop: self.slop };
+                let ccfg = CollideConfig { margin: self.margin, slop: self.slop, motion: None };
                 let mut m = Manifold::default();
                 collide(
                     target.shape,

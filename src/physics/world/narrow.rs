@@ -34,7 +34,7 @@ use super::mesh_parts::{MeshParts, PartOut, PartsAccess};
 use super::watch::{self, PairRecord};
 use super::*;
 use crate::physics::collide::mesh::SAME_NORMAL;
-use crate::physics::collide::{collide_recorded, ContactPoint, PairPath};
+use crate::physics::collide::{collide_recorded, ContactPoint, PairMotion, PairPath};
 use crate::physics::contact::match_impulses;
 use crate::physics::math::prefetch_all;
 use crate::physics::parallel::Shared;
@@ -440,10 +440,16 @@ fn update_pair(
     // Speculative contacts (Catto): points up to the distance the pair can close in one
     // step, so fast bodies land on the surface instead of deep inside it.
     let reach = Motion::pair_reach(ma, mb, dt);
-    let cfg = CollideConfig { margin: base.margin + reach, ..*base };
+    let (ba, bb) = (&input.bodies[k.a as usize], &input.bodies[k.b as usize]);
+    // A mesh pair chooses its points among those that touch by the step's end
+    // (`collide/mesh.rs`), so it is told how the pair moves.
+    let motion = (ma.mesh || mb.mesh).then(|| {
+        let v = |b: &Body| (b.velocity, b.angular_velocity, b.pose.pos);
+        PairMotion::between(v(ba), v(bb), dt)
+    });
+    let cfg = CollideConfig { margin: base.margin + reach, motion, ..*base };
     watch::begin(&mut rec, step, cfg.margin);
     let (ra, rb) = (ma.radius, mb.radius);
-    let (ba, bb) = (&input.bodies[k.a as usize], &input.bodies[k.b as usize]);
     if persisted {
         // A mesh pair's manifold holds the features it touched when it was computed; moving
         // on, the body can meet others (a ridge under a box settling onto its corner) that
