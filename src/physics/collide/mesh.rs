@@ -539,10 +539,8 @@ pub fn collide_mesh(
         scratch.poly.extend(group.iter().map(|c| ClipVertex { p: c.point, depth: c.depth, ..Default::default() }));
         // A point touches if it is within the slop now or, where the pair's motion is
         // known, will be by the step's end (`reduce_preferring`).
-        let keep = match motion {
-            Some(m) => reduce_preferring(&scratch.poly, n, cfg.slop, -cfg.slop, |v| m.depth_after(v.p, n, v.depth)),
-            None => reduce_preferring(&scratch.poly, n, cfg.slop, -cfg.slop, |v| v.depth),
-        };
+        let reach = |v: &ClipVertex| motion.map_or(v.depth, |m| m.depth_after(v.p, n, v.depth));
+        let keep = reduce_preferring(&scratch.poly, n, cfg.slop, -cfg.slop, reach);
         let m = if g == 0 {
             &mut *out
         } else {

@@ -440,16 +440,10 @@ fn update_pair(
     // Speculative contacts (Catto): points up to the distance the pair can close in one
     // step, so fast bodies land on the surface instead of deep inside it.
     let reach = Motion::pair_reach(ma, mb, dt);
-    let (ba, bb) = (&input.bodies[k.a as usize], &input.bodies[k.b as usize]);
-    // A mesh pair chooses its points among those that touch by the step's end
-    // (`collide/mesh.rs`), so it is told how the pair moves.
-    let motion = (ma.mesh || mb.mesh).then(|| {
-        let v = |b: &Body| (b.velocity, b.angular_velocity, b.pose.pos);
-        PairMotion::between(v(ba), v(bb), dt)
-    });
-    let cfg = CollideConfig { margin: base.margin + reach, motion, ..*base };
+    let cfg = CollideConfig { margin: base.margin + reach, ..*base };
     watch::begin(&mut rec, step, cfg.margin);
     let (ra, rb) = (ma.radius, mb.radius);
+    let (ba, bb) = (&input.bodies[k.a as usize], &input.bodies[k.b as usize]);
     if persisted {
         // A mesh pair's manifold holds the features it touched when it was computed; moving
         // on, the body can meet others (a ridge under a box settling onto its corner) that
@@ -513,6 +507,13 @@ fn update_pair(
     }
     let (prev_points, prev_impulses, prev_normal, prev_part) =
         (c.manifold.points.clone(), c.impulses, c.manifold.normal, c.manifold.part);
+    // A mesh pair chooses its points among those that touch by the step's end
+    // (`collide/mesh.rs`), so it is told how the pair moves.
+    let motion = (ma.mesh || mb.mesh).then(|| {
+        let v = |b: &Body| (b.velocity, b.angular_velocity, b.pose.pos);
+        PairMotion::between(v(ba), v(bb), dt)
+    });
+    let cfg = CollideConfig { motion, ..cfg };
     let record = rec.as_deref_mut().map(|r| &mut r.collide);
     collide_recorded(&ba.shape, &ba.pose, &bb.shape, &bb.pose, &cfg, &mut c.cache, scratch, &mut c.manifold, record);
     if let Some(r) = rec {
