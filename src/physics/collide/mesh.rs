@@ -41,9 +41,14 @@
 //! grouped by normal, deepest first: the deepest candidate opens the first group and every
 //! candidate within 18° of its normal ([`SAME_NORMAL`]) joins it; the deepest of the rest
 //! opens the next, up to [`MAX_GROUPS`] (shallower candidates of a fifth direction are
-//! dropped). A corner or an edge shared by several triangles is a candidate of each, the
-//! same point to rounding: a group keeps it once ([`SAME_POINT`]), or a ball on a ridge
-//! would rest on two springs where a ball on a face rests on one. Each group becomes one
+//! dropped). The two kinds of normal join each other only within 1° ([`SAME_PLANE`]): a
+//! mesh face's (a body vertex over it) and a body face's (a mesh corner or edge inside the
+//! body). A shared normal lets the solver slide the body along one plane while the other
+//! kind's points sink through theirs: a cube leaning on a terrain corner slid along its
+//! face into the terrain face beside it, 14° steeper. A corner or an edge shared by
+//! several triangles is a candidate of each, the same point to rounding: a group keeps it
+//! once ([`SAME_POINT`]), or a ball on a ridge would rest on two springs where a ball on a
+//! face rests on one. Each group becomes one
 //! manifold of at most four points by
 //! [`super::clip::reduce_preferring`] (the deepest, then the largest area, choosing among
 //! the points that touch, within the slop, before those still apart: a cube across a ridge
@@ -66,8 +71,9 @@
 //! deepest candidate: faces of the mesh within 18° of each other push along one normal.
 //! The normal of an edge point is a face normal of the body, never the direction from
 //! the edge to the body, which matters for an edge still apart by much (the margin grows
-//! with the pair's speed). The motion that picks the points is the bodies' velocities as
-//! the step begins: the step's gravity and other contacts are not foreseen.
+//! with the pair's speed). A body face and a mesh face within 1° still share one normal.
+//! The motion that picks the points is the bodies' velocities as the step begins: the
+//! step's gravity and other contacts are not foreseen.
 
 use super::clip::{reduce_preferring, ClipVertex};
 use super::{CollideConfig, ContactKind, ContactPoint, FeatureId, Manifold, Scratch};
@@ -84,6 +90,14 @@ pub const MESH_ID: u64 = 4;
 /// Candidates whose normal is within this cosine of a group's normal join that group's
 /// manifold (cos 18°).
 pub const SAME_NORMAL: f32 = 0.95;
+
+/// A candidate whose normal is a face normal of the body joins a group opened by one whose
+/// normal is the mesh's (and the other way round) only within this cosine (cos 1°): the
+/// two lie in one plane. Farther apart, a shared normal slides one kind along a plane that
+/// cuts into the other: a cube whose bottom face holds a terrain corner slides along that
+/// face into the terrain face beside it, 14° steeper, and sinks `v·sin 14°` a second
+/// where no row of the solver sees it.
+pub const SAME_PLANE: f32 = 0.99985;
 
 /// How far past a concave edge, per metre of depth under the face, a body vertex still
 /// counts against the face: a vertex under a crease between slopes of angle α projects
@@ -111,6 +125,12 @@ pub(crate) struct Candidate {
     id: u64,
     /// Normal group (index into the pair's manifolds).
     group: u8,
+}
+
+/// Whether a candidate's normal is a face normal of the body (a triangle corner or edge
+/// inside it), not of the mesh.
+fn body_normal(id: u64) -> bool {
+    matches!((id >> 32) & 0xff, 1 | 2 | 6 | 7)
 }
 
 /// The feature id of a candidate: triangle, what touched (0 body vertex, 1 triangle corner,
@@ -498,7 +518,8 @@ pub fn collide_mesh(
     }
     // Normal groups: the deepest candidate not yet grouped opens the next group (ties by
     // id, so the order is deterministic), and every ungrouped candidate within 18° of its
-    // normal joins it. One pass per group, no sort: most pairs have one group.
+    // normal joins it (within 1° if one normal is the mesh's and the other the body's).
+    // One pass per group, no sort: most pairs have one group.
     let mut normals: ArrayVec<Vec3, MAX_GROUPS> = ArrayVec::new();
     cands.iter_mut().for_each(|c| c.group = u8::MAX);
     while !normals.is_full() {
@@ -506,11 +527,14 @@ pub fn collide_mesh(
             .iter()
             .filter(|c| c.group == u8::MAX)
             .max_by(|a, b| a.depth.total_cmp(&b.depth).then(b.id.cmp(&a.id)))
-            .map(|c| c.normal);
-        let Some(n) = open else { break };
+            .map(|c| (c.normal, body_normal(c.id)));
+        let Some((n, side)) = open else { break };
         let g = normals.len() as u8;
         normals.push(n);
-        for c in cands.iter_mut().filter(|c| c.group == u8::MAX && c.normal.dot(n) >= SAME_NORMAL) {
+        let joins = |c: &Candidate| {
+            c.group == u8::MAX && c.normal.dot(n) >= if body_normal(c.id) == side { SAME_NORMAL } else { SAME_PLANE }
+        };
+        for c in cands.iter_mut().filter(|c| joins(c)) {
             c.group = g;
         }
     }
