@@ -48,8 +48,7 @@
 //! face into the terrain face beside it, 14° steeper. A corner or an edge shared by
 //! several triangles is a candidate of each, the same point to rounding: a group keeps it
 //! once ([`SAME_POINT`]), or a ball on a ridge would rest on two springs where a ball on a
-//! face rests on one. Each group becomes one
-//! manifold of at most four points by
+//! face rests on one. Each group becomes one manifold of at most four points by
 //! [`super::clip::reduce_preferring`] (the deepest, then the largest area, choosing among
 //! the points that touch, within the slop, before those still apart: a cube across a ridge
 //! keeps both ends of the ridge before its corners over the slopes). Where the caller

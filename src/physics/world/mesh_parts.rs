@@ -10,8 +10,8 @@ use crate::physics::math::Iso;
 use crate::physics::parallel::MAX_BLOCKS;
 
 /// The further manifolds of body–mesh pairs. A body touching mesh faces whose normals
-/// differ by more than 18° (a box in a V valley), or a mesh face and a mesh corner inside
-/// one of its faces more than 1° apart, gets a manifold per normal group
+/// differ by more than 18° (a box in a V valley), or a mesh face and a face of its own
+/// that holds a mesh corner or edge more than 1° apart, gets a manifold per normal group
 /// (`collide/mesh.rs`), and a pair with a compound body one per touching child pair
 /// (`collide/compound.rs`): the deepest (a compound's first) lives in the pair's own contact, the others in contacts
 /// of the same pair that each narrow phase appends to `World::contacts` after the
