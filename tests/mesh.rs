@@ -650,3 +650,26 @@ fn a_cube_leaning_on_a_peak_keeps_its_corners_on_the_floor() {
     // With one normal shared the corners sank 1.37, 1.99, 1.70 and 0.67 mm.
     assert!(worst.iter().all(|&d| d < 3e-4), "deepest corner under the floor at 0, 1, 2, −1 m/s: {worst:?} m");
 }
+
+/// A cube turned 45° about x stands on one edge, across a ridge (two 30° slopes) and
+/// δ = 5 mm under it: the ridge passes through the cube just inside that edge, equally
+/// deep behind the edge's two faces (δ/√2). The contact is the edge pair's, as the
+/// separating-axis test has it: along ridge × edge, straight up (whatever the angle the
+/// edge crosses the ridge at), δ deep, at the midpoint of the two edges' closest points.
+/// Read against either face, as before, the normal leant 45° off it, and a cube tumbling
+/// over a heightfield's ridge sank into it while sliding along that face.
+#[test]
+fn a_cube_edge_across_a_ridge_is_held_along_both_edges_normal() {
+    let roof = roof(30.0);
+    let delta = 0.005f32;
+    for turn in [0.0f32, 30.0, -55.0] {
+        let rot = Quat::from_rotation_y(turn.to_radians()) * Quat::from_rotation_x(std::f32::consts::FRAC_PI_4);
+        let at = Iso::new(Vec3::new(0.0, 0.4 * std::f32::consts::SQRT_2 - delta, 0.0), rot);
+        let m = contact(&roof, &Shape::cuboid(Vec3::splat(0.4)).unwrap(), at);
+        assert_eq!(m.points.len(), 1, "turned {turn}°: {m:?}");
+        let p = m.points[0];
+        assert!(m.normal.y > 0.99999, "turned {turn}°: normal {}", m.normal);
+        assert!((p.depth - delta).abs() < 2e-5, "turned {turn}°: depth {} against {delta}", p.depth);
+        assert!((p.position - Vec3::new(0.0, -0.5 * delta, 0.0)).length() < 1e-4, "turned {turn}°: at {}", p.position);
+    }
+}

@@ -16,8 +16,15 @@
 //!   edge) and at the two ends of its part inside the body, read against the same face (a
 //!   box lying across a ridge rests on the ridge's length, not on a pivot); otherwise at
 //!   the middle of its part in the grown body; with the normal of the face it is least deep
-//!   behind at the deepest point. Corners and edges outside a ball that holds the grown
-//!   body are passed over before (2) and (3) read the body's face planes ([`GrownBall`]).
+//!   behind at the deepest point. Where the deepest point is equally deep behind two faces
+//!   that meet in an edge of the body (the triangle's edge passes under that edge), it is
+//!   an edge pair, read as the separating-axis test reads one ([`edge_pair`]): along the
+//!   normal of both edges, at their closest points, where that normal lies in both edges'
+//!   arcs on the Gauss map. Read against either face, the contact let the body's edge roll
+//!   down onto the ridge: a cube tumbling over the terrain sank 20 mm into ridges, held
+//!   along a face whose material was leaving the ridge while the other face came down.
+//!   Corners and edges outside a ball that holds the grown body are passed over before (2)
+//!   and (3) read the body's face planes ([`GrownBall`]).
 //!
 //! **Internal edges** (ghost collisions: a body sliding over a flat triangulated floor must
 //! not catch on the edges between the triangles). The mesh knows each edge's neighbour and
@@ -66,7 +73,8 @@
 //! see a body from behind (its speculative points then point down that slope's normal); a
 //! fifth normal direction under one body is dropped; edge shapes (convex, concave) are
 //! those seen from the front. The points of an edge crossing a body share the normal of the
-//! face the deepest one is least deep behind, and one normal group shares the normal of its
+//! face the deepest one is least deep behind (the deepest one, at a body edge, the edge
+//! pair's; the ends keep the face's), and one normal group shares the normal of its
 //! deepest candidate: faces of the mesh within 18° of each other push along one normal.
 //! The normal of an edge point is a face normal of the body, never the direction from
 //! the edge to the body, which matters for an edge still apart by much (the margin grows
@@ -210,6 +218,66 @@ fn round_candidate(
     Candidate { point: p - normal * (gap + (r - gap) * 0.5), normal, depth, id: idv, group: 0 }
 }
 
+/// Edge `k` of triangle `t` (ends `p`, `q`, mesh frame) against the body's edge between
+/// faces `f` and `g` (the two faces it is equally deep behind where it is deepest inside
+/// the body), as the separating-axis test reads an edge pair: along the normal of both
+/// edges, out of the mesh, at their closest points. Only where that normal lies in both
+/// edges' arcs on the Gauss map (the mesh edge's between its two faces, convex; the body
+/// edge's between its faces) and the closest points lie inside both edges: otherwise the
+/// face reading stands. The depth is the pair's overlap along the normal, at least the
+/// face-plane depth of the edge's deepest point.
+#[allow(clippy::too_many_arguments)]
+fn edge_pair(
+    mesh: &TriMesh,
+    t: u32,
+    k: usize,
+    (p, q): (Vec3, Vec3),
+    h: &Hull,
+    x: &Iso,
+    (f, g): (usize, usize),
+) -> Option<Candidate> {
+    let nb = mesh.neighbour(t, k)?;
+    if mesh.edge_shape(t, k) != EdgeShape::Convex {
+        return None;
+    }
+    let (edges, faces) = (h.edges(), h.faces());
+    let mut e = faces[f].edge;
+    let shared = loop {
+        if edges[edges[e as usize].twin as usize].face == g as u32 {
+            break e;
+        }
+        e = edges[e as usize].next;
+        if e == faces[f].edge {
+            return None;
+        }
+    };
+    let he = edges[shared as usize];
+    let (b0, b1) = (
+        x.transform_point(h.vertices()[he.origin as usize]),
+        x.transform_point(h.vertices()[edges[he.next as usize].origin as usize]),
+    );
+    // Gauss-map arcs: the mesh edge's faces, up on the body's side; the body edge's faces,
+    // negated (the Minkowski difference's side).
+    let up = |n: Vec3| if n.dot(x.pos - p) >= 0.0 { n } else { -n };
+    let (a, b) = (up(mesh.normal(t)), up(mesh.normal(nb)));
+    let (c, dn) = (-x.transform_vector(faces[f].normal), -x.transform_vector(faces[g].normal));
+    if !super::sat::is_minkowski_face(a, b, b.cross(a), c, dn, dn.cross(c)) {
+        return None;
+    }
+    let axis = (q - p).cross(b1 - b0);
+    let len = axis.length();
+    if len <= 1e-6 * (q - p).length() * (b1 - b0).length() {
+        return None;
+    }
+    let n = if axis.dot(a + b) >= 0.0 { axis / len } else { -axis / len };
+    let (on_mesh, on_body, s, u) = closest_points_segments(p, q, b0, b1);
+    if !(0.0..=1.0).contains(&s) || s == 0.0 || s == 1.0 || u == 0.0 || u == 1.0 {
+        return None;
+    }
+    let depth = n.dot(on_mesh - on_body);
+    Some(Candidate { point: 0.5 * (on_mesh + on_body), normal: n, depth, id: id(t, 2, k as u64), group: 0 })
+}
+
 /// The largest signed distance of `p` (body frame) to the hull's face planes, and that face.
 fn hull_depth(h: &Hull, p: Vec3) -> (f32, usize) {
     let mut best = (f32::NEG_INFINITY, 0);
@@ -228,15 +296,15 @@ fn hull_depth(h: &Hull, p: Vec3) -> (f32, usize) {
 /// `start`, given with its g and active face as [`hull_depth`] returns them: the active
 /// face's slope along `d` says which way g falls, the next face to take over that way is the
 /// nearest crossing, and it stops where that face is level or rising (the minimum; of two
-/// faces meeting there, the one more nearly parallel to the segment names the normal),
-/// where the active face is level, or at the range's end.
+/// faces meeting there, the one more nearly parallel to the segment names the normal, and
+/// the other is returned too), where the active face is level, or at the range's end.
 fn deepest_on_segment(
     h: &Hull,
     o: Vec3,
     d: Vec3,
     (t0, t1): (f32, f32),
     (start, (sep_start, face_start)): (f32, (f32, usize)),
-) -> (f32, f32, usize) {
+) -> (f32, f32, usize, Option<usize>) {
     let faces = h.faces();
     let level = 1e-6 * d.length();
     let (mut t, mut sep, mut f) = (start, sep_start, face_start);
@@ -269,12 +337,9 @@ fn deepest_on_segment(
             continue;
         }
         // The minimum: f falls into it, k is level or rises out of it.
-        if s.abs() < slope.abs() {
-            f = k;
-        }
-        break;
+        return if s.abs() < slope.abs() { (t, sep, k, Some(f)) } else { (t, sep, f, Some(k)) };
     }
-    (t, sep, f)
+    (t, sep, f, None)
 }
 
 /// A ball (mesh frame) holding the hull grown by the margin, the region whose face planes
@@ -401,20 +466,23 @@ fn hull_triangle(
         // the grown body, as a speculative point.
         let middle = 0.5 * (t0 + t1);
         let at_middle = hull_depth(h, pb + (d) * middle);
-        let (at, sep, f) = match deepest_on_segment(h, pb, d, (t0, t1), (middle, at_middle)) {
-            (at, sep, f) if sep < 0.0 => (at, sep, f),
-            _ => (middle, at_middle.0, at_middle.1),
+        let (at, sep, f, kink) = match deepest_on_segment(h, pb, d, (t0, t1), (middle, at_middle)) {
+            (at, sep, f, kink) if sep < 0.0 => (at, sep, f, kink),
+            _ => (middle, at_middle.0, at_middle.1, None),
         };
         let mid = pb + (d) * at;
         let fnorm = x.transform_vector(h.faces()[f].normal);
         let w = x.transform_point(mid);
-        out.push(Candidate {
+        // Where the edge is deepest under two faces at once, it passes the body's edge between
+        // them: an edge pair, held along their common normal (below), not along either face.
+        let crossing = kink.and_then(|g| edge_pair(mesh, t, k, (p, q), h, x, (f, g)));
+        out.push(crossing.unwrap_or(Candidate {
             point: w - fnorm * (0.5 * sep),
             normal: -fnorm,
             depth: -sep,
             id: id(t, 2, k as u64),
             group: 0,
-        });
+        }));
         // An edge that cuts into the body holds it along its part inside, not at one point
         // (a box lying across a ridge would pivot on it): the ends of that part, read
         // against the same face.
@@ -639,7 +707,7 @@ mod tests {
                 let Some((t0, t1)) = h.clip_line(o, d, 0.05, (0.0, 1.0)) else { continue };
                 let middle = 0.5 * (t0 + t1);
                 let start = hull_depth(h, o + d * middle);
-                let (t, g, f) = deepest_on_segment(h, o, d, (t0, t1), (middle, start));
+                let (t, g, f, _) = deepest_on_segment(h, o, d, (t0, t1), (middle, start));
                 assert!((t0 - 1e-6..=t1 + 1e-6).contains(&t), "t {t} outside [{t0}, {t1}]");
                 let p = o + d * t;
                 let at = hull_depth(h, p).0;
