@@ -548,3 +548,57 @@ fn an_edge_contact_clips_the_edges_faces_along_its_axis() {
     assert!(clipped > 300 && clipped * 10 > edges * 9, "{clipped} of {edges} edge contacts clipped");
     assert!(several * 2 > edges, "{several} of {edges} edge contacts have more than one point");
 }
+
+/// Two resting hulls of `heightfield-1000`'s run at the default solver settings (a 0.4 m
+/// cube and a 23-vertex hull, step 287), read at margin 0 as the peer table's yardstick
+/// reads: their best face separates by 10⁻⁷ m either way from step to step, and the one
+/// vertex on it, read again through the clip, fell just outside the zero margin. The
+/// fallback for a face contact that clips away then took the best edge pair, separated
+/// by 43 mm, and reported a 47.9 mm point. Touching to rounding is no overlap: no point
+/// deeper than a micrometre, at margin 0 and at 1 mm.
+#[test]
+fn resting_hulls_read_at_margin_zero_touch_and_do_not_overlap() {
+    let hull: Vec<Vec3> = [
+        [0.3482246, 0.22962828, 0.12797038],
+        [0.008886446, 0.1943597, -0.41138107],
+        [-0.080506966, 0.3934467, -0.04408211],
+        [-0.3977169, 0.0012926902, -0.18869491],
+        [0.34526938, -0.006224093, -0.13597722],
+        [0.064767644, -0.31778717, -0.21163252],
+        [-0.1754879, 0.2998519, 0.061675727],
+        [-0.19293186, -0.034751154, 0.3111521],
+        [0.15708342, 0.315461, 0.27732962],
+        [-0.00447015, -0.39861983, -0.12606758],
+        [0.26481763, -0.18825671, 0.1890807],
+        [-0.19461119, -0.3050122, 0.15717357],
+        [-0.16253841, -0.20374973, -0.24779052],
+        [0.08208372, 0.039115485, 0.39143062],
+        [0.055279754, -0.030449964, 0.38743585],
+        [-0.19361407, -0.26848373, 0.19441561],
+        [-0.22993663, 0.20806026, 0.029746283],
+        [-0.24723229, -0.23799157, 0.19890697],
+        [-0.27271202, -0.30339837, 0.019214213],
+        [0.2630664, -0.2821341, -0.0070753503],
+        [0.09917904, 0.116585776, 0.3729077],
+        [-0.2754549, -0.30360124, 0.08050183],
+        [0.1456334, 0.15246226, 0.32860276],
+    ]
+    .into_iter()
+    .map(Vec3::from_array)
+    .collect();
+    let hull = Shape::Hull(std::sync::Arc::new(contactlab::physics::hull::Hull::from_points(&hull).unwrap()));
+    let xa = Iso::new(
+        Vec3::from_array([-19.438883, -0.9170528, 15.244997]),
+        Quat::from_array([0.101163186, -0.8197972, -0.03805194, 0.5623617]),
+    );
+    let xb = Iso::new(
+        Vec3::from_array([-18.879923, -1.0084385, 15.843317]),
+        Quat::from_array([0.6283733, 0.36590084, 0.6182697, 0.29833913]),
+    );
+    for margin in [0.0, 0.001] {
+        let cfg = CollideConfig { margin, ..Default::default() };
+        let mut m = Manifold::default();
+        collide(&cube(0.4), &xa, &hull, &xb, &cfg, &mut SatCache::Empty, &mut Scratch::default(), &mut m);
+        assert!(m.points.iter().all(|p| p.depth < 1e-6), "margin {margin}: {m:?}");
+    }
+}

@@ -4,7 +4,10 @@
 //! of the best separation over every axis): where clipping cut the incident hull's deepest
 //! vertex away (it lies past the reference face's edge) and kept only points still apart
 //! while the hulls overlap edge across edge, the best edge pair is the contact instead,
-//! and the face's points only where the edge pair does not realise its axis either. A
+//! and the face's points only where the edge pair does not realise its axis either. Not
+//! where the hulls only touch: a best separation zero to rounding ([`TOUCH_ROUNDING`])
+//! whose face contact kept nothing, with the best edge pair far more separated, is no
+//! contact (read at margin 0, two resting hulls got a 48 mm point along such a pair). A
 //! cached face is kept while its contact realises the face's own separation. See the
 //! [module overview](super) for the pipeline.
 
@@ -105,6 +108,11 @@ pub fn contact_from_sat(
 ) -> SatCache {
     Pair { a, xa, b, xb, rel: Iso::relative(xa, xb), cfg }.contact_from_sat(r, scratch, out, &mut record)
 }
+
+/// Overlap below which two hulls are taken to touch rather than overlap, per metre of the
+/// farther one's distance from the origin (at least 1 m): f32 poses round to about 10⁻⁷ of
+/// their size, and a face's separation read two ways differs by that much.
+pub const TOUCH_ROUNDING: f32 = 1e-6;
 
 /// One hull pair as [`collide_hulls`] sees it: the hulls, their poses, B's pose in A's
 /// frame and the collision settings.
@@ -216,6 +224,14 @@ impl Pair<'_> {
             query_edges(self.a, self.b, &self.rel, f32::INFINITY, &mut scratch.edges_b)
         };
         if !e.separation.is_finite() {
+            return face_cache;
+        }
+        // Touching, not overlapping: the best face's separation is zero to rounding, and its
+        // one vertex, read again through the clip, fell just outside a zero margin. An edge
+        // pair separated by far more than the shapes overlap is no contact of theirs (two
+        // resting hulls read at margin 0 got a 48 mm point along one).
+        let rounding = TOUCH_ROUNDING * self.xa.pos.length().max(self.xb.pos.length()).max(1.0);
+        if out.points.is_empty() && r.separation() > -rounding && e.separation < r.separation() - 0.5 * cfg.slop {
             return face_cache;
         }
         let face_had_points = !out.points.is_empty();

@@ -18,7 +18,7 @@
 //!   the middle of its part in the grown body; with the normal of the face it is least deep
 //!   behind at the deepest point. Where the deepest point is equally deep behind two faces
 //!   that meet in an edge of the body (the triangle's edge passes under that edge), it is
-//!   an edge pair, read as the separating-axis test reads one ([`edge_pair`]): along the
+//!   an edge pair, read as the separating-axis test reads one (`edge_pair`): along the
 //!   normal of both edges, at their closest points, where that normal lies in both edges'
 //!   arcs on the Gauss map. Read against either face, the contact let the body's edge roll
 //!   down onto the ridge: a cube tumbling over the terrain sank 20 mm into ridges, held
