@@ -141,7 +141,8 @@ fn body_normal(id: u64) -> bool {
 }
 
 /// The feature id of a candidate: triangle, what touched (0 body vertex, 1 triangle corner,
-/// 2 triangle edge, 3 sphere, 4 capsule end, 5 capsule–edge) and its index.
+/// 2 triangle edge, 3 sphere, 4 capsule end, 5 capsule–edge, 6 and 7 the two ends of a
+/// triangle edge's part inside the body) and its index.
 fn id(tri: u32, what: u64, index: u64) -> u64 {
     tri as u64 | (what << 32) | (index << 40) | (MESH_ID << 56)
 }
@@ -241,16 +242,7 @@ fn edge_pair(
         return None;
     }
     let (edges, faces) = (h.edges(), h.faces());
-    let mut e = faces[f].edge;
-    let shared = loop {
-        if edges[edges[e as usize].twin as usize].face == g as u32 {
-            break e;
-        }
-        e = edges[e as usize].next;
-        if e == faces[f].edge {
-            return None;
-        }
-    };
+    let shared = h.face_edges(f).find(|&e| edges[edges[e as usize].twin as usize].face == g as u32)?;
     let he = edges[shared as usize];
     let (b0, b1) = (
         x.transform_point(h.vertices()[he.origin as usize]),
@@ -271,7 +263,7 @@ fn edge_pair(
     }
     let n = if axis.dot(a + b) >= 0.0 { axis / len } else { -axis / len };
     let (on_mesh, on_body, s, u) = closest_points_segments(p, q, b0, b1);
-    if !(0.0..=1.0).contains(&s) || s == 0.0 || s == 1.0 || u == 0.0 || u == 1.0 {
+    if !(s > 0.0 && s < 1.0 && u > 0.0 && u < 1.0) {
         return None;
     }
     let depth = n.dot(on_mesh - on_body);
