@@ -17,7 +17,7 @@
 //! convex-pile-5120, junkyard-10584, washer-8000, …). Thread scaling across engines is `peers-scaling`'s.
 //! Engines: contactlab (`contactlab@N`: on N threads, 0 every core), rapier3d, box3d-rust,
 //! box3d-c (Erin Catto's Box3D itself through `boxddd`, on one thread: under callgrind its
-//! step is `b3World_Step`).
+//! step is `b3World_Step`; `box3d-c@N` on N threads of the task system the bench gives it).
 
 use contactlab_peers::boxddd::Box3dUpstream;
 use contactlab_peers::{
@@ -29,7 +29,7 @@ use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peers-run SCENE ENGINE STEPS [jitter=SEED] [hertz=HZ] [recycle=M]  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | convex-pile-N (Box3D's convex pile, N/64 layers of 8×8 hulls) | many-pyramids-10780 (Box3D's) | junkyard-10584 (Box3D's) | washer-8000 (Box3D's) | large-world-N (Box3D's floor of N×N static slabs, a ball dropped every 5 steps, 100 in all) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust | box3d-c (the upstream C library, one thread))";
+    let usage = "usage: peers-run SCENE ENGINE STEPS [jitter=SEED] [hertz=HZ] [recycle=M]  (SCENE: pyramid-210 | pyramid-5050 | pyramid-layers-L | hull-pile-640 | box-pile-Nk | stack-N | joint-grid-N (N×N) | barrage-N (N shots) | heightfield-N (N bodies) | convex-pile-N (Box3D's convex pile, N/64 layers of 8×8 hulls) | many-pyramids-10780 (Box3D's) | junkyard-10584 (Box3D's) | washer-8000 (Box3D's) | large-world-N (Box3D's floor of N×N static slabs, a ball dropped every 5 steps, 100 in all) | character-level (STEPS = moves); ENGINE: contactlab | contactlab@N (N threads, 0: every core) | rapier3d | box3d-rust | box3d-c (the upstream C library, one thread) | box3d-c@N (on N threads of its task system))";
     if let [mode, label, engine, n] = args.as_slice() {
         if mode == "narrow" {
             return narrow(label, engine, n);
@@ -180,13 +180,22 @@ fn main() -> ExitCode {
         "contactlab" => Box::new(Contactlab(world.clone())),
         "rapier3d" => Box::new(Rapier::mirror(&world)),
         "box3d-rust" => Box::new(Box3d::mirror(&world)),
-        "box3d-c" => match Box3dUpstream::mirror(&world, 1) {
-            Ok(b) => Box::new(b),
-            Err(err) => {
-                eprintln!("the upstream Box3D could not mirror '{scene}': {err:?}");
-                return ExitCode::FAILURE;
+        name if name == "box3d-c" || name.starts_with("box3d-c@") => {
+            let threads = match name.strip_prefix("box3d-c@").map_or(Ok(1), str::parse::<u32>) {
+                Ok(n) if n >= 1 => n,
+                _ => {
+                    eprintln!("'{name}': the thread count after '@' must be a whole number, at least 1\n{usage}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            match Box3dUpstream::mirror(&world, threads) {
+                Ok(b) => Box::new(b),
+                Err(err) => {
+                    eprintln!("the upstream Box3D could not mirror '{scene}': {err:?}");
+                    return ExitCode::FAILURE;
+                }
             }
-        },
+        }
         other => {
             eprintln!("unknown engine '{other}'\n{usage}");
             return ExitCode::FAILURE;
