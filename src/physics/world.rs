@@ -713,7 +713,8 @@ impl World {
             // Joints: sequential impulses in every method (`world/joints.rs`).
             w.warm_start_joints();
             w.solve_joints(true);
-            let step = StepInfo { settings: &w.settings, h: dt, gravity: w.gravity.into() };
+            let step =
+                StepInfo { settings: &w.settings, h: dt, gravity: w.gravity.into(), backward: w.backward_step() };
             w.methods.get(&w.settings).solve(&mut w.constraints, &mut w.solver_bodies, &step);
         });
         self.timed(Stage::IntegratePositions, |w| {
@@ -724,6 +725,13 @@ impl World {
         if !positions_first {
             self.timed(Stage::PositionCorrection, |w| w.correct_positions(false));
         }
+    }
+
+    /// Whether this step's solver passes visit the manifolds last to first: every other
+    /// step, counted by [`World::step_count`] (`solver::iterative::Pass::backward`), so a
+    /// world restored to a step solves it as it did.
+    fn backward_step(&self) -> bool {
+        self.step_count % 2 == 1
     }
 
     /// The soft step ([`Schedule::SoftStep`]): substeps of gravity, warm start, solve,
@@ -752,7 +760,8 @@ impl World {
                 if w.record_convergence || w.solve_trace.is_some() {
                     return w.solve_recording(h, substep);
                 }
-                let step = StepInfo { settings: &w.settings, h, gravity: w.gravity.into() };
+                let step =
+                    StepInfo { settings: &w.settings, h, gravity: w.gravity.into(), backward: w.backward_step() };
                 w.methods.get(&w.settings).solve(&mut w.constraints, &mut w.solver_bodies, &step);
             });
             self.timed(Stage::IntegratePositions, |w| {
@@ -761,7 +770,8 @@ impl World {
             });
             self.timed(Stage::Relax, |w| {
                 w.solve_joints(false);
-                let step = StepInfo { settings: &w.settings, h, gravity: w.gravity.into() };
+                let step =
+                    StepInfo { settings: &w.settings, h, gravity: w.gravity.into(), backward: w.backward_step() };
                 w.methods.get(&w.settings).relax(&mut w.solver_bodies, &step);
                 w.accumulate_joint_impulses();
             });

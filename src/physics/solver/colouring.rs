@@ -5,9 +5,12 @@
 //! bodies may be shared (they are never written). Which colour follows Box2D v3's and
 //! Box3D's rule: a manifold between two moving bodies takes the lowest free one of the
 //! first [`DYNAMIC_COLOURS`], a manifold with a static body the *highest* free one (down to
-//! colour 1). The colours are solved in order in every pass, so the contacts that hold the
-//! bodies up against the world come last in each Gauss–Seidel sweep and keep its last word:
-//! a pile settles less deep (docs/BENCHMARKS.md). Manifolds of one colour share no dynamic
+//! colour 1). The colours are solved in order, so the contacts that hold the bodies up
+//! against the world come last in each Gauss–Seidel sweep and keep its last word: a pile
+//! settles less deep (docs/BENCHMARKS.md). Every other step the first [`DYNAMIC_COLOURS`]
+//! are visited last to first ([`backward_colour`]; `iterative::Pass::backward`), the
+//! world's colours still last, so that of two supports under a body neither always goes
+//! first (a pyramid solved in one order sways and comes to rest leaning). Manifolds of one colour share no dynamic
 //! body: the SIMD solver ([`super::wide`]) puts four of them in the lanes of one batch, and
 //! solving them one after another (the scalar path, [`super::iterative`]) is the same
 //! Gauss–Seidel sweep. Within a colour the manifolds are sorted by point count and then by
@@ -66,6 +69,14 @@ pub struct Colouring {
     pub counts: [u32; COLOURS + 1],
 }
 
+impl Colouring {
+    /// Manifolds in the colours moving pairs may take (the first [`DYNAMIC_COLOURS`]): the
+    /// head of [`Colouring::order`] that a backward pass visits last to first.
+    pub fn dynamic_count(&self) -> usize {
+        self.counts[..DYNAMIC_COLOURS].iter().map(|&n| n as usize).sum()
+    }
+}
+
 /// What the colouring reads of one constraint: its bodies, which of them move (bit 0: A,
 /// bit 1: B), its point count and its idle points ([`ContactConstraint::idle`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -117,6 +128,17 @@ pub(crate) fn first_free(
 /// Colours a manifold between two moving bodies may take: the first [`DYNAMIC_COLOURS`];
 /// the last ones are kept for manifolds with a static body (Box2D v3's and Box3D's rule).
 pub const DYNAMIC_COLOURS: usize = COLOURS - 4;
+
+/// The `k`-th colour a backward pass visits ([`super::iterative::Pass::backward`]): the
+/// colours moving pairs may take last to first, then the ones kept for the world in their
+/// usual order, so the contacts that hold the bodies up keep the last word either way.
+pub fn backward_colour(k: usize) -> usize {
+    if k < DYNAMIC_COLOURS {
+        DYNAMIC_COLOURS - 1 - k
+    } else {
+        k
+    }
+}
 
 /// The colours a contact manifold tries, in the order it tries them ([`choose`] in words):
 /// `0, 1, …` up to [`DYNAMIC_COLOURS`] between two moving bodies, `COLOURS − 1` down to 1

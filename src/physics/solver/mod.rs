@@ -77,6 +77,10 @@ pub struct StepInfo<'a> {
     pub h: f32,
     /// Gravity (m/s²): the velocity it adds over `h` is what a resting contact gains per step.
     pub gravity: Vec3A,
+    /// This step's passes visit the manifolds last to first (every other step; see
+    /// [`iterative::Pass::backward`]). The iterative methods read it; the others solve in
+    /// one order.
+    pub backward: bool,
 }
 
 /// Position changes a method asks for in its position-correction stage, per body (indexed

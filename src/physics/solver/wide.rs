@@ -13,7 +13,9 @@
 //! graph) and each colour is cut into batches of four. Static bodies may be shared: they
 //! are never written. Manifolds that find no colour (a body touching more than about
 //! [`COLOURS`] others) are solved by the scalar solver ([`super::iterative::ScalarSolver`])
-//! after the batches.
+//! after the batches. Every other step the colours that moving pairs may take are visited
+//! last to first (the world's colours and the overflow still last), as the scalar path
+//! visits them ([`Pass::backward`]), so that no support is always solved first.
 //!
 //! **Same maths as [`super::iterative`].** Per point the same soft normal row, clamped
 //! friction disc and alternating point order; a lane whose manifold has fewer points holds
@@ -83,18 +85,7 @@ const MIN_BATCHES: usize = 16;
 /// Fewest constraints a worker thread stores at once (after a restitution pass).
 const MIN_STORES: usize = 64;
 
-/// Which solver pass [`WideSolver::pass`] runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pass {
-    /// Soft position bias on (solve) or off (relax).
-    pub use_bias: bool,
-    /// Visit each manifold's points last to first.
-    pub reverse: bool,
-    /// Recompute the batches' separations first (after a position update).
-    pub update: bool,
-    /// Add the impulses to the step totals afterwards (last pass of a substep).
-    pub accumulate: bool,
-}
+pub use super::iterative::Pass;
 
 pub use super::colouring::COLOURS;
 pub use super::lanes::LANES;
@@ -358,7 +349,7 @@ impl WideSolver {
                 lane_masses(w, &cold.count);
             }
         };
-        colour_blocks(&self.workers, &starts, fill_blocks);
+        colour_blocks(&self.workers, &starts, false, fill_blocks);
         // SAFETY: the rounds wrote every batch and its cold part, 0..batches.
         unsafe {
             self.batches.set_len(n);
@@ -382,6 +373,7 @@ impl WideSolver {
     fn each_batch_by_colour(
         &mut self,
         bodies: &mut [SolverBody],
+        backward: bool,
         f: impl Fn(&mut WideBatch, &mut BatchCold, &Shared<SolverBody>) + Sync,
     ) {
         // The passes read the bodies by the batches' indices without a bounds check each
@@ -395,7 +387,7 @@ impl WideSolver {
         let bodies = Shared::new(bodies);
         let starts = self.colour_starts;
         let (batches, cold) = (Shared::new(&mut self.batches), Shared::new(&mut self.cold));
-        colour_blocks(&self.workers, &starts, |r| {
+        colour_blocks(&self.workers, &starts, backward, |r| {
             // SAFETY: each block owns its batches.
             let (ws, cs) = unsafe { (batches.range_mut(r.clone()), cold.range_mut(r)) };
             for (w, c) in ws.iter_mut().zip(cs) {
@@ -411,7 +403,7 @@ impl WideSolver {
 
     /// Re-applies the accumulated impulses (start of every substep).
     pub fn warm_start(&mut self, bodies: &mut [SolverBody]) {
-        self.each_batch_by_colour(bodies, |w, _, bodies| {
+        self.each_batch_by_colour(bodies, false, |w, _, bodies| {
             if w.bodies.isotropic {
                 warm_start_batch::<true>(w, bodies);
             } else {
@@ -428,16 +420,17 @@ impl WideSolver {
     /// `pass.accumulate` it adds its impulses to the step totals afterwards
     /// ([`Self::accumulate_totals`], overflow included).
     pub fn pass(&mut self, bodies: &mut [SolverBody], settings: &Settings, inv_h: f32, pass: Pass) {
-        let Pass { use_bias, reverse, accumulate, .. } = pass;
         let k = PassConstants { pass, inv_h: Vec4::splat(inv_h), max_push: Vec4::splat(-settings.max_push_out) };
-        self.each_batch_by_colour(bodies, |w, cold, bodies| {
+        self.each_batch_by_colour(bodies, pass.backward, |w, cold, bodies| {
             if w.bodies.isotropic {
                 solve_batch::<true>(w, cold, bodies, &k);
             } else {
                 solve_batch::<false>(w, cold, bodies, &k);
             }
         });
-        self.overflow.pass(bodies, settings, inv_h, use_bias, reverse, accumulate);
+        // The uncoloured manifolds come last either way (the overflow has no colouring of
+        // its own, so its list is solved in order).
+        self.overflow.pass(bodies, settings, inv_h, pass);
     }
 
     /// Recomputes the current separation of every point from how far its bodies moved and
@@ -567,7 +560,8 @@ impl Resolver for WideSolver {
         let iterations = step.settings.iterations.max(1);
         let first = self.counter.solve(iterations);
         for k in 0..iterations {
-            let pass = Pass { use_bias: true, reverse: (first + k) % 2 == 1, update: false, accumulate: false };
+            let reverse = (first + k) % 2 == 1;
+            let pass = Pass { use_bias: true, reverse, backward: step.backward, ..Default::default() };
             self.pass(bodies, step.settings, 1.0 / step.h, pass);
         }
     }
@@ -594,7 +588,8 @@ impl Resolver for WideSolver {
         let first = self.counter.relax(iterations);
         for k in 0..iterations {
             let reverse = (first + k) % 2 == 1;
-            let pass = Pass { use_bias: false, reverse, update: k == 0, accumulate: k + 1 == iterations };
+            let (update, accumulate) = (k == 0, k + 1 == iterations);
+            let pass = Pass { reverse, backward: step.backward, update, accumulate, ..Default::default() };
             self.pass(bodies, step.settings, 1.0 / step.h, pass);
         }
     }
@@ -634,8 +629,14 @@ impl Resolver for WideSolver {
 /// that with `crate::physics::parallel`'s claiming each batch is filled by the thread that
 /// then solves it, pass after pass. (Storing the impulses, once a step, cuts the whole list
 /// at once: fewer rounds, and it measured the same.)
-fn colour_blocks(workers: &Workers, starts: &[u32; COLOURS + 1], f: impl Fn(std::ops::Range<usize>) + Sync) {
-    for colour in 0..COLOURS {
+fn colour_blocks(
+    workers: &Workers,
+    starts: &[u32; COLOURS + 1],
+    backward: bool,
+    f: impl Fn(std::ops::Range<usize>) + Sync,
+) {
+    for k in 0..COLOURS {
+        let colour = if backward { super::colouring::backward_colour(k) } else { k };
         let (start, end) = (starts[colour] as usize, starts[colour + 1] as usize);
         workers.for_blocks(end - start, MIN_BATCHES, |_, r| f(start + r.start..start + r.end));
     }

@@ -108,7 +108,7 @@ pub(super) fn solve_batch<const ISO: bool>(
     bodies: &Shared<SolverBody>,
     k: &PassConstants,
 ) {
-    let Pass { use_bias, reverse, update, accumulate } = k.pass;
+    let Pass { use_bias, reverse, update, accumulate, .. } = k.pass;
     let (zero, one, inv_h, max_push) = (Vec4::ZERO, Vec4::ONE, k.inv_h, k.max_push);
     if update {
         batch_separations(w, cold, bodies);

@@ -215,7 +215,7 @@ fn wide_passes_equal_scalar_passes_on_independent_manifolds() {
     for pass in 0..4 {
         let (bias, reverse) = (pass < 2, pass % 2 == 1);
         wide.pass(&mut wb, &settings, 240.0, Pass { use_bias: bias, reverse, ..Default::default() });
-        iterative::solve(&mut sc, &mut sb, &settings, 240.0, bias, reverse);
+        iterative::solve(&mut sc, &mut sb, &settings, 240.0, Pass { use_bias: bias, reverse, ..Default::default() });
     }
     wide.accumulate_totals();
     iterative::accumulate_totals(&mut sc);
@@ -505,7 +505,7 @@ fn idle_slots_are_skipped_with_the_same_numbers() {
         let mut b = bodies.clone();
         solver.warm_start(&mut b);
         for pass in 0..6 {
-            let pass = Pass { use_bias: pass < 4, reverse: pass % 2 == 1, update: false, accumulate: pass == 5 };
+            let pass = Pass { use_bias: pass < 4, reverse: pass % 2 == 1, accumulate: pass == 5, ..Default::default() };
             solver.pass(&mut b, &settings, 240.0, pass);
         }
         b

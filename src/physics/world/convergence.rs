@@ -29,7 +29,7 @@ impl World {
     /// impulses (`world/solve_trace.rs`).
     pub(super) fn solve_recording(&mut self, h: f32, substep: u32) {
         let one = crate::physics::Settings { iterations: 1, ..self.settings };
-        let step = StepInfo { settings: &one, h, gravity: self.gravity.into() };
+        let step = StepInfo { settings: &one, h, gravity: self.gravity.into(), backward: self.backward_step() };
         for k in 0..self.settings.iterations.max(1) {
             let method = self.methods.get(&self.settings);
             let (before, after) = &mut self.convergence_scratch;
