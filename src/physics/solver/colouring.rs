@@ -10,12 +10,13 @@
 //! settles less deep (docs/BENCHMARKS.md). Every other step the first [`DYNAMIC_COLOURS`]
 //! are visited last to first ([`backward_colour`]; `iterative::Pass::backward`), the
 //! world's colours still last, so that of two supports under a body neither always goes
-//! first (a pyramid solved in one order sways and comes to rest leaning). Manifolds of one colour share no dynamic
-//! body: the SIMD solver ([`super::wide`]) puts four of them in the lanes of one batch, and
-//! solving them one after another (the scalar path, [`super::iterative`]) is the same
-//! Gauss–Seidel sweep. Within a colour the manifolds are sorted by point count and then by
-//! which of their points start idle ([`ContactConstraint::idle`]), stably, so batches hold
-//! manifolds of equal size whose idle points share slots. Manifolds that find no colour (a body touching more than about
+//! first (a pyramid solved in one order sways and comes to rest leaning). Manifolds of one
+//! colour share no dynamic body: the SIMD solver ([`super::wide`]) puts four of them in the
+//! lanes of one batch, and solving them one after another (the scalar path,
+//! [`super::iterative`]) is the same Gauss–Seidel sweep. Within a colour the manifolds are
+//! sorted by point count and then by which of their points start idle
+//! ([`ContactConstraint::idle`]), stably, so batches hold manifolds of equal size whose idle
+//! points share slots. Manifolds that find no colour (a body touching more than about
 //! [`COLOURS`] others) come last.
 //!
 //! Each body keeps a mask of the colours it already uses (one bit per colour), so a

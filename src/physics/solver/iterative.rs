@@ -35,13 +35,13 @@
 //! The manifolds are visited in the order of the graph colouring ([`super::colouring`]):
 //! the order the SIMD solver ([`super::wide`]) visits them, so the two paths agree up to
 //! rounding (`tests/scalar_path.rs`); any order is a valid Gauss–Seidel sweep. Every other
-//! step the passes visit them last to first ([`Pass::backward`]). In a fixed order a box
-//! resting on two others always has the support of the lower colour solved first, on every
-//! box of a pyramid alike, and the pyramid leans: at one iteration per substep a 20-row
-//! pyramid's top box ended 9.5 mm to one side as it settled (its peers 1.6–5 mm), and 1.0 mm
-//! with the order alternating step by step (docs/BENCHMARKS.md). Alternating it pass by pass
-//! instead took the lean away as well but let piles settle 4 % deeper: the contacts on the
-//! world, coloured last, then lose the last word in half of every step's passes.
+//! step the passes visit the colours of moving pairs last to first ([`Pass::backward`]).
+//! In a fixed order a box resting on two others always has the support of the lower colour
+//! solved first, on every box of a pyramid alike, and the pyramid sways as it settles: at
+//! one iteration per substep a 20-row pyramid's top box swung 21 mm to one side and came to
+//! rest 9.5 mm over (its peers 1.6–5 mm); with the order alternating step by step it goes
+//! at most 4.1 mm over and rests at 3.7 (docs/BENCHMARKS.md). Alternating it pass by pass
+//! or substep by substep took the sway away as well, but let piles settle deeper.
 //!
 //! Each manifold works on copies of its two bodies (kept in registers) and writes back only
 //! the dynamic ones, so manifolds on the same static body do not chain through memory.
@@ -542,6 +542,7 @@ impl ScalarSolver {
 
     /// One pass ([`solve`]); with `pass.accumulate`, the impulses then join the step
     /// totals.
+    ///
     /// Backward, the manifolds of the colours moving pairs may take go last to first and the
     /// rest follow in order, as the SIMD solver visits them (an overflow's list, loaded
     /// without a colouring of its own, is solved in order).
