@@ -74,7 +74,7 @@ pub fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) 
     }
 }
 
-/// Which solver pass a method runs ([`solve`], [`super::WideSolver::pass`]).
+/// Which solver pass a method runs ([`solve`], [`super::wide::WideSolver::pass`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pass {
     /// Soft position bias on (solve) or off (relax).
