@@ -93,7 +93,7 @@ pub struct Pass {
 }
 
 /// One pass over all constraints, in the order of the list or, with `pass.backward`, last
-/// to first (a colouring's head of moving pairs: [`ScalarSolver::pass`]). `pass.use_bias`:
+/// to first (a colouring's head of moving pairs: `ScalarSolver::pass`). `pass.use_bias`:
 /// soft position feedback (solve) or not (relax); `pass.reverse`: visit each manifold's
 /// points last to first.
 pub fn solve(
