@@ -268,9 +268,9 @@ fn recycled_contacts_keep_a_twenty_cube_column_standing() {
 /// in one fixed order, the support of the lower colour under every box went first on every
 /// box alike, the pyramid swayed as it settled (its top up to 21 mm to one side) and the
 /// top box came to rest 9.5 mm to the side; with the order of the moving pairs' colours
-/// alternating step by step it goes at most 4.1 mm to the side and rests 3.7 mm from where
-/// it started (the upstream Box3D leaves it 4.9 mm to the side, rapier3d 1.6 mm). Both
-/// solver paths.
+/// alternating step by step it goes at most 4.1 mm to the side and rests 3.7 mm to the
+/// side (the upstream Box3D leaves it 4.9 mm to the side, rapier3d 1.6 mm). Both solver
+/// paths.
 #[test]
 fn pyramid_of_twenty_rows_settles_without_swaying() {
     for simd in [true, false] {

@@ -544,8 +544,7 @@ impl ScalarSolver {
     /// totals.
     ///
     /// Backward, the manifolds of the colours moving pairs may take go last to first and the
-    /// rest follow in order, as the SIMD solver visits them (an overflow's list, loaded
-    /// without a colouring of its own, is solved in order).
+    /// rest follow in order, as the SIMD solver visits them.
     pub(super) fn pass(&mut self, bodies: &mut [SolverBody], settings: &Settings, inv_h: f32, pass: Pass) {
         let head = if pass.backward { self.colouring.dynamic_count().min(self.constraints.len()) } else { 0 };
         let (head, rest) = self.constraints.split_at_mut(head);

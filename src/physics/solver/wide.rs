@@ -428,9 +428,8 @@ impl WideSolver {
                 solve_batch::<false>(w, cold, bodies, &k);
             }
         });
-        // The uncoloured manifolds come last either way (the overflow has no colouring of
-        // its own, so its list is solved in order).
-        self.overflow.pass(bodies, settings, inv_h, pass);
+        // The uncoloured manifolds come last, in their own order, either way.
+        self.overflow.pass(bodies, settings, inv_h, Pass { backward: false, ..pass });
     }
 
     /// Recomputes the current separation of every point from how far its bodies moved and
