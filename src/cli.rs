@@ -51,7 +51,7 @@ pub struct Cli {
     #[arg(long, value_name = "METHOD", value_parser = method_parser())]
     pub solver: Option<SolverMode>,
 
-    /// Run copies of the scene in lockstep under two to four methods, A,B[,C[,D]] (e.g.
+    /// Run copies of the scene in lockstep under two to four methods, `A,B[,C[,D]]` (e.g.
     /// `--compare naive,iterative` or `--compare naive,iterative,cyclone,averaged`).
     /// Headless: a summary per side, the traces in FILE.a.jsonl, FILE.b.jsonl, … (from
     /// --trace FILE.jsonl) and one screenshot with the sides tiled (1×2, or 2×2 for three or

@@ -2,9 +2,9 @@
 //! renderer, the blit that puts the scene on the surface, and egui's state and renderer.
 //!
 //! Making it waits on the GPU (adapter, device): natively the window blocks on that
-//! (`pollster`); in the browser nothing may block, so [`Gfx::new`] is `async` and the window
+//! (`pollster`); in the browser nothing may block, so `Gfx::new` is `async` and the window
 //! goes on without it until it is ready ([`super::window`]). The browser's instance prefers
-//! WebGPU and falls back to WebGL2 ([`web_instance`]) and asks for WebGL2's limits, raised
+//! WebGPU and falls back to WebGL2 (`web_instance`) and asks for WebGL2's limits, raised
 //! to what the adapter has.
 
 use crate::render::Renderer;

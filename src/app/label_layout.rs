@@ -43,7 +43,7 @@ pub struct Label {
     /// tried beyond the arrowhead first and is not read as naming a neighbouring arrow.
     pub beyond: Option<Vec2>,
     /// It names an area (a face), whose leader line reaches into it: when no nearer place is
-    /// free it may also go [`FAR_RINGS`] away, clear of the points and edges marked inside.
+    /// free it may also go `FAR_RINGS` away, clear of the points and edges marked inside.
     pub area: bool,
 }
 

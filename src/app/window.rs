@@ -5,10 +5,10 @@
 //! top. Screenshots copy the offscreen texture (optionally after drawing egui into it too).
 //! Lost or outdated surfaces are reconfigured; a minimised window (zero size) skips frames.
 //!
-//! In the browser the same window is a canvas on the page ([`start_web`]): the GPU state
+//! In the browser the same window is a canvas on the page (`start_web`): the GPU state
 //! arrives asynchronously ([`super::gfx`]), pictures come back from the GPU a frame or two
 //! later instead of being waited for, and each frame first takes what the page asked for
-//! ([`super::web`]).
+//! (`super::web`).
 //!
 //! The mouse on the 3D view and the keys are handled inside egui ([`super::viewport`],
 //! [`super::input`]), so a press that begins on the panel never picks, and a key typed into

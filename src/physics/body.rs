@@ -337,8 +337,9 @@ impl Body {
 }
 
 impl Body {
-    /// Whether one principal inertia is tiny beside another ([`NEEDLE_RATIO`]): needles and
-    /// rods, which take the implicit update (module docs).
+    /// Whether one principal inertia is tiny beside another
+    /// ([`crate::physics::free_rotation::NEEDLE_RATIO`]): needles and rods, which take the
+    /// implicit update (module docs).
     pub fn needle_like(&self) -> bool {
         self.inertia().needle_like()
     }

@@ -184,7 +184,7 @@ const TINY_TURN: f32 = f32::EPSILON / 2.0;
 /// The unit quaternion of a rotation by the vector `v` (angle |v| about v/|v|), `exp(v/2)`.
 /// A step turns a body by a small angle, so below a half-angle θ of 0.05 rad Taylor series
 /// replace sin and cos: `sin θ / θ ≈ 1 − θ²/6 + θ⁴/120`, `cos θ ≈ 1 − θ²/2 + θ⁴/24`, with
-/// truncation errors below θ⁶/720 ≈ 2·10⁻¹¹, far under f32 precision. Below [`TINY_TURN`]
+/// truncation errors below θ⁶/720 ≈ 2·10⁻¹¹, far under f32 precision. Below `TINY_TURN`
 /// (a resting body's turn in a substep) the series are `(v/2, 1)` to the bit and are not
 /// evaluated: their two divisions lay on every substep's chain from one body's turn to its
 /// next, and for the stillest bodies their fourth powers are subnormal numbers, which most

@@ -1,6 +1,6 @@
 //! The valid ranges of every physical input: what f32 and the solver can honour.
 //!
-//! Scene loading checks each value against these ([`crate::scene::build`]) and names the
+//! Scene loading checks each value against these ([`crate::scene::build()`]) and names the
 //! body, the field, the value and the range when one is outside; the panel's sliders are
 //! clamped to them ([`Settings::clamped`]). docs/scenes.md lists them in its tables.
 //!

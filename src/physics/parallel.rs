@@ -44,7 +44,7 @@ pub const MAX_THREADS: usize = 64;
 /// early takes another block (Box3D uses four).
 const BLOCKS_PER_THREAD: usize = 4;
 
-/// Most blocks a range is cut into (every thread's [`BLOCKS_PER_THREAD`]).
+/// Most blocks a range is cut into (every thread's `BLOCKS_PER_THREAD`).
 pub const MAX_BLOCKS: usize = MAX_THREADS * BLOCKS_PER_THREAD;
 
 /// The blocks `thread` (of `threads`) tries to claim, in order: its own run of blocks,

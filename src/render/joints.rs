@@ -1,6 +1,6 @@
 //! Joints in the main view, from the world's plain [`JointRecord`]s: each body's line to its
 //! anchor, the two anchors (joined in red, and ringed in red, when the joint is stretched
-//! by more than [`STRETCHED`]; in grey along a
+//! by more than `STRETCHED`; in grey along a
 //! slider's or a wheel's axis, where their gap is the joint's travel), the axis of hinges,
 //! sliders, wheels and angle joints, hinge limits as an arc about the axis with a tick at the
 //! current angle, slider and wheel travel as a bar along the axis with a marker at the

@@ -108,7 +108,7 @@ fn toward(eye: Vec3, p: Vec3, fraction: f32) -> Vec3 {
 const DOT_TEST: f32 = 0.002;
 
 /// The point whose visibility decides whether the dot of a contact point at `p`, `depth`
-/// deep, is shown: [`DOT_TEST`] of the eye distance plus the depth nearer the eye (a hidden
+/// deep, is shown: `DOT_TEST` of the eye distance plus the depth nearer the eye (a hidden
 /// point's label says "behind" by the same test).
 pub fn dot_test_point(eye: Vec3, p: Vec3, depth: f32) -> Vec3 {
     let to_eye = eye - p;

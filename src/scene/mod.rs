@@ -70,7 +70,7 @@ pub fn parse(text: &str, origin: &str) -> Result<SceneDesc, SceneError> {
 }
 
 /// The text of the file at `path`: from the file system, or in the browser from the files
-/// the build carries and those opened in the session ([`bundle`], by file name).
+/// the build carries and those opened in the session (`bundle`, by file name).
 pub fn read_text(path: &Path) -> std::io::Result<String> {
     #[cfg(target_arch = "wasm32")]
     {

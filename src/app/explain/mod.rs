@@ -247,7 +247,7 @@ fn draw_figures(scene: &LoadedScene, run: &Run, size: (u32, u32)) -> Figures {
     f
 }
 
-/// What [`write`] wrote.
+/// What [`write()`] wrote.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Written {
     /// The HTML page.

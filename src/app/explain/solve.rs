@@ -15,7 +15,7 @@ fn skew(r: Vec3) -> Mat3 {
 }
 
 /// Velocity change of the contact point per unit impulse, world axes:
-/// K = (1/mA + 1/mB)·1 − [rA]ₓ·IA⁻¹·[rA]ₓ − [rB]ₓ·IB⁻¹·[rB]ₓ (static bodies add nothing).
+/// `K = (1/mA + 1/mB)·1 − [rA]ₓ·IA⁻¹·[rA]ₓ − [rB]ₓ·IB⁻¹·[rB]ₓ` (static bodies add nothing).
 pub fn k_matrix(a: &Body, b: &Body, ra: Vec3, rb: Vec3) -> Mat3 {
     let part = |body: &Body, r: Vec3| {
         if body.is_dynamic() {

@@ -442,7 +442,7 @@ pub fn realises(m: &Manifold, depth: f32, cfg: &CollideConfig) -> bool {
 
 /// The contact of edges `ea` (of A) and `eb` (of B), whose axis the SAT measured at
 /// separation `expected`: the two edges' faces clipped along the axis
-/// ([`clip_edge_faces`], recorded in `debug`; returns true), or where that cannot be done,
+/// (`clip_edge_faces`, recorded in `debug`; returns true), or where that cannot be done,
 /// one point halfway between the edges' closest points (returns false).
 ///
 /// No point (`out` left empty) unless the pair realises that separation here: within half

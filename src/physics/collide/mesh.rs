@@ -24,7 +24,7 @@
 //!   down onto the ridge: a cube tumbling over the terrain sank 20 mm into ridges, held
 //!   along a face whose material was leaving the ridge while the other face came down.
 //!   Corners and edges outside a ball that holds the grown body are passed over before (2)
-//!   and (3) read the body's face planes ([`GrownBall`]).
+//!   and (3) read the body's face planes (`GrownBall`).
 //!
 //! **Internal edges** (ghost collisions: a body sliding over a flat triangulated floor must
 //! not catch on the edges between the triangles). The mesh knows each edge's neighbour and

@@ -8,7 +8,7 @@
 //! colour, joints of one colour in their slot order, the joints left without a colour last.
 //! Joints of one colour share no moving body, so solving them one after another (the
 //! per-joint path) or at the same time on several threads (the compact path,
-//! [`super::compact::Compact::solve_coloured`]) gives the same numbers. A world with fewer
+//! `Compact::solve_coloured`) gives the same numbers. A world with fewer
 //! joints (a chain, a ragdoll, a cradle) solves them in slot order, one sequence, as a
 //! textbook sweep does.
 //!

@@ -32,7 +32,7 @@
 //! softness in every pass. Warm starting re-applies the last substep's impulses, per joint.
 //! Within a joint: motor, limits, then the angular rows, the point rows last (the most
 //! important, Box2D's order). With `Settings::simd` (the default) the passes read the joints
-//! from compact per-step records ([`compact`]), bit-identical to solving each [`Joint`].
+//! from compact per-step records (`compact`), bit-identical to solving each [`Joint`].
 //!
 //! **Order with contacts.** Joints are not coloured: they are solved in one scalar pass over
 //! all joints before the contacts' passes of every stage (warm start, solve, relax) — an
@@ -362,7 +362,7 @@ pub struct Joint {
     pub name: String,
 }
 
-/// How a row of [`rows`] takes part (records, error measures).
+/// How a row of [`Joint::rows`] takes part (records, error measures).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
     /// A linear equality (m).

@@ -174,11 +174,12 @@ pub struct Settings {
     /// soft contacts then buckle, see docs/physics.md).
     pub recycle_distance: f32,
     /// Iterative: solve four manifolds at a time in SIMD lanes after graph colouring
-    /// ([`wide`]); off runs the scalar sequential-impulse solver ([`iterative`]) on every
-    /// manifold, one after another in the batches' order — the textbook path to read and
-    /// single-step, with the same maths (tested equal on a pyramid). On, the joint passes also
-    /// run on compact per-step records ([`crate::physics::joint::compact`]; off, each joint
-    /// from its [`crate::physics::joint::Joint`]; bit-identical, tested).
+    /// ([`super::wide`]); off runs the scalar sequential-impulse solver
+    /// ([`super::iterative`]) on every manifold, one after another in the batches' order —
+    /// the textbook path to read and single-step, with the same maths (tested equal on a
+    /// pyramid). On, the joint passes also run on compact per-step records
+    /// (`joint::compact`; off, each joint from its [`crate::physics::joint::Joint`];
+    /// bit-identical, tested).
     pub simd: bool,
     /// Cyclone: penetration-resolution steps per step, per contact point (Millington's demos
     /// allow four times the contact count).

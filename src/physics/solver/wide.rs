@@ -38,9 +38,9 @@
 //! and each round checks the bodies it is given are at least the build's count.
 //!
 //! **Hot and cold.** What every pass reads of a batch (bodies, directions, materials and
-//! per point the arms, masses, separations and impulses) is a [`WideBatch`]; what only the
+//! per point the arms, masses, separations and impulses) is a `WideBatch`; what only the
 //! last relax pass of a substep (the step totals), the separation update of rounded shapes
-//! and the store read is its [`BatchCold`], in a list of its own beside the batches: on a
+//! and the store read is its `BatchCold`, in a list of its own beside the batches: on a
 //! 64-bit target a batch the passes stream is 1,456 bytes instead of 1,920.
 //!
 //! **Isotropic batches.** A batch whose eight inverse inertias are all multiples of the
