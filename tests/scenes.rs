@@ -98,6 +98,8 @@ fn semantic_errors_name_the_body_and_the_field() {
         ("(name: \"sticky\", shape: Sphere(radius: 1.0), friction: -0.1)", "sticky", "friction"),
         ("(name: \"bouncy\", shape: Sphere(radius: 1.0), restitution: 1.5)", "bouncy", "restitution"),
         ("(name: \"neg\", shape: Sphere(radius: 1.0), restitution: -0.1)", "neg", "restitution"),
+        ("(name: \"back\", shape: Sphere(radius: 1.0), rolling_resistance: -0.1)", "back", "rolling_resistance"),
+        ("(name: \"nanroll\", shape: Sphere(radius: 1.0), rolling_resistance: NaN)", "nanroll", "rolling_resistance"),
         ("(name: \"can\", shape: Cylinder(radius: 1.0, half_height: 1.0, segments: 2))", "can", "segments"),
         ("(name: \"q\", shape: Sphere(radius: 1.0), rotation: Quat(0.0, 0.0, 0.0, 0.0))", "q", "rotation"),
         ("(name: \"none\", shape: Compound(children: []))", "none", "children"),
@@ -144,6 +146,7 @@ fn values_outside_the_documented_ranges_are_refused_with_value_and_range() {
         ("(name: \"fast\", shape: Sphere(radius: 1.0), velocity: (3000.0, 0.0, 0.0))", "fast", "velocity", "between 0 and 1000 m/s"),
         ("(name: \"spun\", shape: Sphere(radius: 1.0), angular_velocity: (0.0, 0.0, 500.0))", "spun", "angular_velocity", "between 0 and 100 rad/s"),
         ("(name: \"grip\", shape: Sphere(radius: 1.0), friction: 50.0)", "grip", "friction", "between 0 and 10"),
+        ("(name: \"tar\", shape: Sphere(radius: 1.0), rolling_resistance: 2.0)", "tar", "rolling_resistance", "between 0 and 1"),
         ("(name: \"lead\", shape: Sphere(radius: 0.01), mass: Some(1e6))", "lead", "mass", "between 1 and 100000 kg/m³"),
         ("(name: \"tiny\", shape: Box(half_extents: (0.001, 0.001, 0.001)), density: 1.0)", "tiny", "mass", "between 0.000001 and 1000000000 kg"),
         (

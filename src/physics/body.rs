@@ -78,6 +78,10 @@ pub struct BodyDesc {
     pub friction: f32,
     /// Coefficient of restitution in [0, 1].
     pub restitution: f32,
+    /// Rolling resistance (dimensionless, Box2D v3's and Box3D's): a contact resists the
+    /// two bodies' relative turning with a torque of at most this times its normal force
+    /// times the rolling arm ([`Shape::rolling_arm`]); 0 (the default) rolls freely.
+    pub rolling_resistance: f32,
     /// A bullet: continuous collision against dynamic bodies too, not only static ones
     /// (Box2D's `isBullet`; [`crate::physics::ContinuousMode::Fast`]).
     pub bullet: bool,
@@ -98,6 +102,7 @@ impl BodyDesc {
             mass: None,
             friction: 0.5,
             restitution: 0.0,
+            rolling_resistance: 0.0,
             bullet: false,
         }
     }
@@ -147,6 +152,12 @@ impl BodyDesc {
         self.restitution = restitution;
         self
     }
+
+    /// Builder: set the rolling resistance ([`BodyDesc::rolling_resistance`]).
+    pub fn with_rolling_resistance(mut self, rolling_resistance: f32) -> Self {
+        self.rolling_resistance = rolling_resistance;
+        self
+    }
 }
 
 /// A rigid body owned by the world.
@@ -181,6 +192,8 @@ pub struct Body {
     pub friction: f32,
     /// Restitution coefficient.
     pub restitution: f32,
+    /// Rolling resistance ([`BodyDesc::rolling_resistance`]).
+    pub rolling_resistance: f32,
     /// Offset from the authored origin to the centre of mass, in body axes.
     pub com_offset: Vec3,
     /// Seconds spent below the sleep thresholds.

@@ -43,6 +43,10 @@ pub struct Contact {
     pub impulses: [PointImpulse; 4],
     /// Tangent basis used for the friction impulses.
     pub tangents: [Vec3; 2],
+    /// The last substep's rolling-resistance impulse (N·m·s, world axes, applied to B and
+    /// opposite to A), for warm starting; zero without rolling resistance
+    /// ([`crate::physics::solver::ContactConstraint::rolling`]).
+    pub rolling_impulse: Vec3,
     /// What contact recycling needs from the last full narrow-phase call.
     pub recycle: Recycle,
 }

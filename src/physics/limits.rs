@@ -104,6 +104,9 @@ pub const TIMESTEP: Limit = Limit::new(1e-4, 0.1, "s");
 pub const FRICTION: Limit = Limit::new(0.0, 10.0, "");
 /// Restitution of a body or a pair.
 pub const RESTITUTION: Limit = Limit::new(0.0, 1.0, "");
+/// Rolling resistance of a body (Box3D's trees roll at 0.05; at 1 a ball's resisting torque
+/// could reach its radius times the whole normal force).
+pub const ROLLING_RESISTANCE: Limit = Limit::new(0.0, 1.0, "");
 
 /// Velocity passes per substep, and substeps per step (the `--iterations` flag's range).
 pub const ITERATIONS: (u32, u32) = (1, 1000);

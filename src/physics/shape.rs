@@ -177,6 +177,22 @@ impl Shape {
         }
     }
 
+    /// The lever of rolling resistance ([`crate::physics::body::BodyDesc::rolling_resistance`]):
+    /// the resisting torque is at most the coefficient times the normal force times the
+    /// larger of the two shapes' arms. A ball's or a capsule's radius (the height of its
+    /// centre over the contact, the textbook rolling-resistance arm); a box's or a hull's
+    /// quarter of its inner radius (Box3D's rule: a polyhedron rolls over its edges, and
+    /// these arms keep a round-ish hull from being held as firmly as a ball); a mesh's 0.
+    /// NaN for a compound: its contacts take their child's (`World::part_rolling_arm`).
+    pub fn rolling_arm(&self) -> f32 {
+        match self {
+            Shape::Sphere { radius } | Shape::Capsule { radius, .. } => *radius,
+            Shape::Box { hull, .. } | Shape::Hull(hull) => 0.25 * hull.inner_radius(),
+            Shape::Mesh(_) => 0.0,
+            Shape::Compound(_) => f32::NAN,
+        }
+    }
+
     /// A radius bounding the shape about its origin.
     pub fn bounding_radius(&self) -> f32 {
         match self {

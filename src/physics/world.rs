@@ -430,6 +430,7 @@ impl World {
             principal_inertia,
             friction: desc.friction,
             restitution: desc.restitution,
+            rolling_resistance: desc.rolling_resistance,
             com_offset: com,
             sleep_time: 0.0,
             asleep: false,

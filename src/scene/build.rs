@@ -382,6 +382,8 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
         c.non_negative(&ctx, "friction", b.friction)?;
         c.limit(&ctx, "friction", b.friction, limits::FRICTION)?;
         c.unit_interval(&ctx, "restitution", b.restitution)?;
+        c.non_negative(&ctx, "rolling_resistance", b.rolling_resistance)?;
+        c.limit(&ctx, "rolling_resistance", b.rolling_resistance, limits::ROLLING_RESISTANCE)?;
         let kind = match b.kind {
             KindDesc::Dynamic => BodyKind::Dynamic,
             KindDesc::Static => BodyKind::Static,
@@ -408,6 +410,7 @@ pub fn build(desc: &SceneDesc, origin: &str) -> Result<LoadedScene, SceneError> 
             mass: b.mass,
             friction: b.friction,
             restitution: b.restitution,
+            rolling_resistance: b.rolling_resistance,
             bullet: b.bullet,
         };
         let h = world.add_body(d).map_err(|e| c.err(&ctx, "mass", e.to_string()))?;

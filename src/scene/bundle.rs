@@ -40,6 +40,7 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("pyramid_20.ron", include_str!("../../scenes/pyramid_20.ron")),
     ("ragdoll.ron", include_str!("../../scenes/ragdoll.ron")),
     ("restitution_row.ron", include_str!("../../scenes/restitution_row.ron")),
+    ("rolling_resistance.ron", include_str!("../../scenes/rolling_resistance.ron")),
     ("rope_bridge.ron", include_str!("../../scenes/rope_bridge.ron")),
     ("shuttle.ron", include_str!("../../scenes/shuttle.ron")),
     ("single_box_drop.ron", include_str!("../../scenes/single_box_drop.ron")),

@@ -454,6 +454,10 @@ pub struct BodyDescFile {
     /// Restitution in [0, 1].
     #[serde(default)]
     pub restitution: f32,
+    /// Rolling resistance (`physics::BodyDesc::rolling_resistance`, 0–1; default 0, rolls
+    /// freely).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rolling_resistance: f32,
     /// Display colour (linear RGB, 0–1); a palette colour if absent.
     #[serde(default)]
     pub color: Option<V3>,
@@ -490,14 +494,22 @@ pub struct GenMaterial {
     pub friction: f32,
     /// Restitution.
     pub restitution: f32,
+    /// Rolling resistance (default 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub rolling_resistance: f32,
     /// Colour, or the palette.
     pub color: Option<V3>,
 }
 
 impl Default for GenMaterial {
     fn default() -> Self {
-        GenMaterial { density: 1000.0, friction: 0.5, restitution: 0.0, color: None }
+        GenMaterial { density: 1000.0, friction: 0.5, restitution: 0.0, rolling_resistance: 0.0, color: None }
     }
+}
+
+/// Whether a value left at its default 0 is written (it is not: files stay as they were).
+fn is_zero(x: &f32) -> bool {
+    *x == 0.0
 }
 
 /// Generators expand into many bodies named `{name}{index}` (or `{name}{row}_{col}`).

@@ -18,6 +18,7 @@ fn body(name: String, shape: ShapeDesc, position: V3, m: &GenMaterial) -> BodyDe
         mass: None,
         friction: m.friction,
         restitution: m.restitution,
+        rolling_resistance: m.rolling_resistance,
         color: m.color,
         bullet: false,
         path: None,

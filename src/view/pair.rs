@@ -52,6 +52,9 @@ pub struct PairDebug {
     pub minkowski: Option<MinkowskiRecord>,
     /// Impulses the solver applied at `manifold`'s points in the last step (same order).
     pub impulses: Vec<(f32, [f32; 2])>,
+    /// The rolling-resistance impulse of the last step's last substep (N·m·s, on B), when
+    /// the pair has rolling resistance.
+    pub rolling: Option<glam::Vec3>,
 }
 
 impl PairDebug {
@@ -114,7 +117,23 @@ impl PairDebug {
             Some(r) => (Some(r.collide.clip.clone()), r.clip_step),
             None => (sat.as_ref().and_then(|s| s.clip.clone()), 0),
         };
-        PairDebug { a, b, record, sat, manifold, fresh, clip, clip_step, gauss_a, gauss_b, minkowski, impulses }
+        let rolling = (ba.rolling_resistance.max(bb.rolling_resistance) > 0.0)
+            .then(|| record.as_ref().map_or(glam::Vec3::ZERO, |r| r.rolling_impulse));
+        PairDebug {
+            a,
+            b,
+            record,
+            sat,
+            manifold,
+            fresh,
+            clip,
+            clip_step,
+            gauss_a,
+            gauss_b,
+            minkowski,
+            impulses,
+            rolling,
+        }
     }
 
     /// Whether the fresh recomputation gives another contact than the step's, by geometry:

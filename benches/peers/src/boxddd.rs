@@ -74,8 +74,13 @@ impl Box3dUpstream {
             .build()?;
         let id = world.create_body(def)?;
         let density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
-        let sd =
-            foundation.shape_def_builder().density(density).friction(b.friction).restitution(b.restitution).build()?;
+        let material = boxddd::SurfaceMaterial {
+            friction: b.friction,
+            restitution: b.restitution,
+            rolling_resistance: b.rolling_resistance,
+            ..Default::default()
+        };
+        let sd = foundation.shape_def_builder().density(density).surface_material(material).build()?;
         // A compound's children are shapes of the one body, each moved into the body's frame.
         for (shape, x) in crate::parts(&b.shape) {
             let moved = x != Iso::IDENTITY;

@@ -68,6 +68,8 @@
 //!   but the spin after it is only the average's. The seed notes too much energy when the
 //!   angular velocity is a large share of the closing velocity (Poisson's bound above
 //!   removes the part of it friction causes).
+//! - No rolling resistance (`BodyDesc::rolling_resistance`): the seed has none, and a ball
+//!   rolls on (the iterative methods model it).
 
 use super::bounce::Impact;
 use super::{

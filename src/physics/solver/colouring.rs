@@ -17,7 +17,8 @@
 //! sorted by point count and then by which of their points start idle
 //! ([`ContactConstraint::idle`]), stably, so batches hold manifolds of equal size whose idle
 //! points share slots. Manifolds that find no colour (a body touching more than about
-//! [`COLOURS`] others) come last.
+//! [`COLOURS`] others) come last, with the manifolds that have rolling resistance, which
+//! take none: the scalar rows model it, and solve the uncoloured in both paths.
 //!
 //! Each body keeps a mask of the colours it already uses (one bit per colour), so a
 //! manifold's colour is the lowest (with a static body, the highest) bit free in both its
@@ -79,7 +80,8 @@ impl Colouring {
 }
 
 /// What the colouring reads of one constraint: its bodies, which of them move (bit 0: A,
-/// bit 1: B), its point count and its idle points ([`ContactConstraint::idle`]).
+/// bit 1: B; bit 2: it has rolling resistance, [`ROLLS`]), its point count and its idle
+/// points ([`ContactConstraint::idle`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Ends {
     a: u32,
@@ -88,6 +90,12 @@ struct Ends {
     count: u8,
     idle: u8,
 }
+
+/// [`Ends::moves`]'s bit for a manifold with rolling resistance
+/// ([`ContactConstraint::rolling`]): it takes no colour, so the scalar rows that model it
+/// solve it in both paths (the SIMD lanes have no rolling rows). Such manifolds are few
+/// (Box3D's scenes give rolling resistance to a few dozen rolling bodies).
+const ROLLS: u8 = 4;
 
 /// Fewest constraints a worker thread gathers at once: fewer are gathered on the calling
 /// thread.
@@ -220,7 +228,7 @@ impl Colouring {
                     *e = Ends {
                         a: c.a,
                         b: c.b,
-                        moves: moves(c.a) | moves(c.b) << 1,
+                        moves: moves(c.a) | moves(c.b) << 1 | (u8::from(c.rolling > 0.0) * ROLLS),
                         count: c.count.min(4) as u8,
                         idle: c.idle as u8,
                     };
@@ -242,7 +250,7 @@ impl Colouring {
             let (a, b) = (e.a as usize, e.b as usize);
             let (moves_a, moves_b) = (e.moves & 1 != 0, e.moves & 2 != 0);
             let taken = if moves_a { self.used[a] } else { 0 } | if moves_b { self.used[b] } else { 0 };
-            let chosen = choose(!taken, moves_a && moves_b);
+            let chosen = if e.moves & ROLLS != 0 { COLOURS } else { choose(!taken, moves_a && moves_b) };
             if chosen < COLOURS {
                 if moves_a {
                     self.used[a] |= 1 << chosen;

@@ -8,7 +8,7 @@
 
 use crate::physics::collide::FeatureId;
 use crate::physics::contact::{Contact, PointImpulse};
-use glam::{Mat3A, Quat, Vec3A};
+use glam::{Mat3A, Quat, Vec3, Vec3A};
 
 /// Coefficients of a soft constraint (Box2D v3 `b2Softness`): a damped spring of a given
 /// frequency and damping ratio, expressed as a velocity bias and scales on the effective
@@ -137,6 +137,12 @@ pub struct ContactConstraint {
     pub b: u32,
     /// Index of the contact in the world's contact list.
     pub contact: u32,
+    /// Rolling resistance times the rolling arm (m; 0: none): the relative turning of the
+    /// two bodies is resisted by an angular impulse of at most this times the manifold's
+    /// normal impulse (Box2D v3's and Box3D's rolling resistance; `iterative::rolling_rows`).
+    /// A manifold with rolling resistance is left uncoloured, so the scalar rows solve it
+    /// in both paths ([`super::colouring`]).
+    pub rolling: f32,
     /// Unit normal from A to B.
     pub normal: Vec3A,
     /// First tangent.
@@ -149,6 +155,10 @@ pub struct ContactConstraint {
     pub restitution: f32,
     /// Soft-contact coefficients (the iterative methods; [`Softness`]).
     pub softness: Softness,
+    /// Accumulated rolling-resistance impulse (N·m·s, world axes; applied +to B, −to A),
+    /// per substep as the points' impulses. (An array, not a vector: it fills the padding
+    /// before the points, and the record keeps its size.)
+    pub rolling_impulse: [f32; 3],
     /// Points.
     pub points: [ConstraintPoint; 4],
     /// Number of points used.
@@ -163,6 +173,9 @@ pub struct ContactConstraint {
     /// the body turns ([`ConstraintPoint::separation_now`]).
     pub rounding: [f32; 2],
 }
+
+// The rolling fields sit in what was padding: the record every pass streams keeps its size.
+const _: () = assert!(std::mem::size_of::<ContactConstraint>() == 560);
 
 impl ConstraintPoint {
     /// The point's separation along `n` now, from how far bodies `a` and `b` moved and turned
@@ -382,6 +395,8 @@ pub fn store_point(c: &mut Contact, cc: &ContactConstraint, k: usize, imp: &Poin
 pub fn store_impulse(c: &mut Contact, [t1, t2]: [Vec3A; 2], k: usize, id: FeatureId, imp: &PointImpulses) {
     if k == 0 {
         c.tangents = [t1.into(), t2.into()];
+        // None unless the scalar rows store one after the points (`store_constraint`).
+        c.rolling_impulse = Vec3::ZERO;
     }
     c.impulses[k] = PointImpulse {
         id,
@@ -398,6 +413,7 @@ pub fn store_constraint(cc: &ContactConstraint, c: &mut Contact) {
     for (k, p) in cc.points[..cc.count as usize].iter().enumerate() {
         store_point(c, cc, k, &PointImpulses::of(p));
     }
+    c.rolling_impulse = cc.rolling_impulse.into();
 }
 
 /// Stores every point of `constraints` in its contact from the scalar records.

@@ -130,6 +130,8 @@
 //! O(points² × steps per point) in the worst case: fine for tens of bodies, slow for the
 //! 20-layer pyramid. No warm starting: every step starts from zero impulses, so a resting
 //! pile needs its whole weight passed down again each step, one point at a time.
+//! No rolling resistance (`BodyDesc::rolling_resistance`): Millington's resolver has none,
+//! and here too a ball rolls on (the iterative methods model it).
 //!
 //! The seed's limits (4 steps per point, ε = 0.01 m and m/s) stop the passes early on
 //! resting contacts: each contact of a stack is left approaching at up to ε and settles ε

@@ -43,6 +43,12 @@
 //! at most 4.1 mm over and rests at 3.7 (docs/BENCHMARKS.md). Alternating it pass by pass
 //! or substep by substep took the sway away as well, but let piles settle deeper.
 //!
+//! **Rolling resistance** (Box2D v3's and Box3D's): a manifold with
+//! [`ContactConstraint::rolling`] > 0 also has three rows on the bodies' relative angular
+//! velocity, an accumulated angular impulse clamped to `rolling · Σλn` ([`rolling_rows`]),
+//! solved before friction and warm started with the rest. Only these scalar rows model it:
+//! such manifolds take no colour, so the SIMD solver hands them here too.
+//!
 //! Each manifold works on copies of its two bodies (kept in registers) and writes back only
 //! the dynamic ones, so manifolds on the same static body do not chain through memory.
 //!
@@ -55,10 +61,10 @@
 
 use super::colouring::Colouring;
 use super::{
-    store_constraints, store_point, ContactConstraint, PointImpulses, Resolver, Row, Schedule, Settings, SolverBody,
-    StepInfo,
+    store_constraint, store_constraints, ContactConstraint, Resolver, Row, Schedule, Settings, SolverBody, StepInfo,
 };
 use crate::physics::contact::Contact;
+use glam::Vec3A;
 
 /// Re-applies the accumulated impulses (start of every substep).
 pub fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
@@ -69,6 +75,9 @@ pub fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) 
             Row::new(a, b, p.ra, p.rb, c.normal).apply(a, b, c.normal, p.normal_impulse);
             Row::new(a, b, p.ra, p.rb, c.t1).apply(a, b, c.t1, p.tangent_impulse[0]);
             Row::new(a, b, p.ra, p.rb, c.t2).apply(a, b, c.t2, p.tangent_impulse[1]);
+        }
+        if c.rolling > 0.0 {
+            apply_rolling(a, b, Vec3A::from(c.rolling_impulse));
         }
         super::store_pair(bodies, c.a, c.b, &sa, &sb);
     }
@@ -118,8 +127,12 @@ fn solve_one(c: &mut ContactConstraint, bodies: &mut [SolverBody], settings: &Se
     let n = c.normal;
     let count = c.count as usize;
     let (rev, use_bias) = (pass.reverse, pass.use_bias);
-    // Friction first, non-penetration last: the velocities each pass leaves behind then
-    // honour the more important constraint (Catto; Box2D v2's order).
+    // Rolling resistance and friction first, non-penetration last: the velocities each
+    // pass leaves behind then honour the more important constraint (Catto; Box2D v2's
+    // order).
+    if c.rolling > 0.0 {
+        rolling_rows(a, b, c);
+    }
     for k in 0..count {
         let p = &mut c.points[if rev { count - 1 - k } else { k }];
         friction_rows(a, b, (c.t1, c.t2), c.friction, p);
@@ -186,6 +199,38 @@ fn friction_rows_on(
     r1.apply(a, b, t.0, d[0]);
     r2.apply(a, b, t.1, d[1]);
     d
+}
+
+/// The rolling-resistance rows of manifold `c` (Box2D v3's and Box3D's): the angular
+/// impulse that would stop the two bodies turning relative to each other,
+/// `ΔJ = −(IA⁻¹ + IB⁻¹)⁻¹·(ωB − ωA)`, added to the accumulated one and clamped to the ball
+/// of radius `c.rolling · Σλn` (the coefficient times the rolling arm times the manifold's
+/// normal impulse: at most that torque); applies the change (+ to B, − to A). All three
+/// axes, as Box3D's: the turn about the normal (spinning in place) is resisted the same way.
+#[inline]
+fn rolling_rows(a: &mut SolverBody, b: &mut SolverBody, c: &mut ContactConstraint) {
+    let k = a.inv_i + b.inv_i;
+    // Two bodies of which neither turns (a kinematic one against the world) have nothing
+    // to resist; a NaN fails the test too.
+    if k.determinant().partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+        return;
+    }
+    let old = Vec3A::from(c.rolling_impulse);
+    let mut new = old - k.inverse() * (b.w - a.w);
+    let max = c.rolling * c.points[..c.count as usize].iter().map(|p| p.normal_impulse).sum::<f32>();
+    let len2 = new.length_squared();
+    if len2 > max * max {
+        new *= if len2 > 0.0 { max / len2.sqrt() } else { 0.0 };
+    }
+    c.rolling_impulse = new.into();
+    apply_rolling(a, b, new - old);
+}
+
+/// Applies angular impulse `j` to B and `−j` to A.
+#[inline]
+fn apply_rolling(a: &mut SolverBody, b: &mut SolverBody, j: Vec3A) {
+    a.w -= a.inv_i * j;
+    b.w += b.inv_i * j;
 }
 
 /// Adds each point's impulse of this substep to its per-step total (for drawing and traces).
@@ -571,15 +616,14 @@ impl ScalarSolver {
         for (o, &ci) in self.constraints.iter().zip(&self.source) {
             let count = o.count as usize;
             constraints[ci as usize].points[..count].copy_from_slice(&o.points[..count]);
+            constraints[ci as usize].rolling_impulse = o.rolling_impulse;
         }
     }
 
     /// Writes the impulses of the copies into the contacts.
     pub(super) fn store_copies(&self, contacts: &mut [Box<Contact>]) {
         for o in &self.constraints {
-            for (k, p) in o.points[..o.count as usize].iter().enumerate() {
-                store_point(&mut contacts[o.contact as usize], o, k, &PointImpulses::of(p));
-            }
+            store_constraint(o, &mut contacts[o.contact as usize]);
         }
     }
 }

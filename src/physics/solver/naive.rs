@@ -35,6 +35,7 @@
 //! What to expect: exact for one isolated contact (momentum conserved, restitution
 //! honoured); in stacks, points resolved early are undone by later ones, so boxes jitter
 //! and sink. The testbed shows this side by side with the iterative method.
+//! No friction, so no rolling resistance either (`BodyDesc::rolling_resistance`).
 
 use super::bounce::Impact;
 use super::{

@@ -78,7 +78,12 @@ pub(super) struct Motion {
     /// compound with a ball or a capsule among its children, whose contacts take their
     /// child's (`World::part_rounding`) and are never recycled.
     pub(super) rounding: f32,
+    /// The body's rolling resistance ([`Body::rolling_resistance`]), for its contacts'
+    /// constraints (in the record's padding: it stays 64 bytes).
+    pub(super) rolling: f32,
 }
+
+const _: () = assert!(std::mem::size_of::<Motion>() == 64);
 
 impl Motion {
     #[inline(always)]
@@ -99,6 +104,7 @@ impl Motion {
                 compound,
                 parts,
                 rounding,
+                rolling: b.rolling_resistance,
                 ..Default::default()
             };
         }
@@ -113,6 +119,7 @@ impl Motion {
             compound,
             parts: compound,
             rounding,
+            rolling: b.rolling_resistance,
         }
     }
 
@@ -687,6 +694,7 @@ mod tests {
                 compound: false,
                 parts: false,
                 rounding: 0.0,
+                rolling: 0.0,
             };
             let b = Motion {
                 v: v(200.0),
@@ -699,6 +707,7 @@ mod tests {
                 compound: false,
                 parts: false,
                 rounding: 0.0,
+                rolling: 0.0,
             };
             let (dt, slack) = (1.0 / 60.0, 0.02);
             let closest = (0..=10_000)

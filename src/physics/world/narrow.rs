@@ -489,6 +489,7 @@ fn update_pair(
         c.manifold.clear();
         c.recycle = Recycle::default();
         c.impulses = Default::default();
+        c.rolling_impulse = Vec3::ZERO;
         k.apart = Apart::new(&ba.pose, &bb.pose, sphere_gap);
         watch::took(&mut rec, PairPath::SphereSkip);
         return false;
@@ -541,6 +542,10 @@ fn update_pair(
         Apart::capture(&c.manifold, rel, &c.cache)
     };
     c.impulses = Default::default();
+    if c.manifold.points.is_empty() {
+        // (A manifold that keeps points keeps its rolling impulse to warm start with.)
+        c.rolling_impulse = Vec3::ZERO;
+    }
     let groups = &scratch.mesh_groups;
     match parts {
         Some(p) if !(groups.is_empty() && p.prev.is_empty()) => {

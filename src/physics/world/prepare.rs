@@ -16,7 +16,8 @@
 //!
 //! Materials: a pair's friction is the geometric mean `√(μa·μb)` and its restitution the
 //! maximum `max(ea, eb)` (Box2D's rules), unless a [`super::PairMaterial`] override names
-//! the pair.
+//! the pair. Its rolling resistance is the larger coefficient times the larger rolling arm
+//! of its two shapes (Box3D's rule; [`crate::physics::Shape::rolling_arm`]).
 
 use super::movers::Movers;
 use super::{World, MIN_BODIES, PREFETCH_AHEAD};
@@ -200,6 +201,29 @@ impl World {
         method.prepare(&mut self.constraints, &mut self.solver_bodies, &self.settings);
     }
 
+    /// Contact `c`'s rolling resistance (its bodies' coefficients `rolling`, one above 0):
+    /// the larger coefficient times the larger rolling arm of its two shapes (Box3D's rule;
+    /// [`crate::physics::Shape::rolling_arm`]; a compound's: the child its manifold touches
+    /// with), and with `warm` last step's impulse. Kept out of the common path.
+    #[cold]
+    #[inline(never)]
+    fn prepare_rolling(
+        &self,
+        c: &crate::physics::contact::Contact,
+        cc: &mut ContactConstraint,
+        rolling: [f32; 2],
+        warm: bool,
+    ) {
+        use crate::physics::compound::{child, part_children};
+        let (sa, sb) = (&self.bodies[c.a as usize].shape, &self.bodies[c.b as usize].shape);
+        let (ia, ib) = part_children(sb, c.manifold.part);
+        let arm = child(sa, ia).0.rolling_arm().max(child(sb, ib).0.rolling_arm());
+        cc.rolling = rolling[0].max(rolling[1]) * arm;
+        if warm {
+            cc.rolling_impulse = c.rolling_impulse.into();
+        }
+    }
+
     /// The roundings of a compound pair's contact `c`: those of the children its manifold's
     /// child pair names ([`crate::physics::collide::Manifold::part`]).
     fn part_rounding(&self, c: &crate::physics::contact::Contact) -> [f32; 2] {
@@ -248,6 +272,11 @@ impl World {
         cc.idle = 0;
         // (NaN for a compound with round children, made its child's below.)
         cc.rounding = [self.motions[c.a as usize].rounding, self.motions[c.b as usize].rounding];
+        // Rolling resistance, for the few pairs that have it (`prepare_rolling`).
+        let rolling = [self.motions[c.a as usize].rolling, self.motions[c.b as usize].rolling];
+        if rolling[0] > 0.0 || rolling[1] > 0.0 {
+            self.prepare_rolling(c, cc, rolling, warm);
+        }
         // The rate at which gravity closes the pair along n (a body of inverse mass 0
         // feels none): what it adds to a bounce's approach over the gap.
         let felt = |s: &SolverBody| if s.inv_mass > 0.0 { gravity } else { Vec3A::ZERO };

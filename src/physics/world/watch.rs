@@ -38,6 +38,9 @@ pub struct PairRecord {
     pub manifold: Manifold,
     /// Each point's impulses in the step (same order as `manifold.points`), after the solve.
     pub impulses: [PointImpulse; 4],
+    /// The rolling-resistance impulse of the step's last substep (N·m·s, world axes, on B;
+    /// zero without rolling resistance: [`crate::physics::contact::Contact::rolling_impulse`]).
+    pub rolling_impulse: glam::Vec3,
 }
 
 impl PairRecord {
@@ -93,10 +96,12 @@ impl World {
                 Some(c) => {
                     r.manifold.clone_from(&c.manifold);
                     r.impulses = c.impulses;
+                    r.rolling_impulse = c.rolling_impulse;
                 }
                 None => {
                     r.manifold.clear();
                     r.impulses = Default::default();
+                    r.rolling_impulse = glam::Vec3::ZERO;
                 }
             }
         }

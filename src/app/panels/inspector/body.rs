@@ -19,7 +19,7 @@ pub fn body(ui: &mut egui::Ui, t: &mut Testbed, k: usize, i: usize) {
     if i >= world.bodies().len() {
         return;
     }
-    let (name, kind, mass, moments, vel, spin, ke, asleep, mut friction, mut restitution, volume) = {
+    let (name, kind, mass, moments, vel, spin, ke, asleep, mut friction, mut restitution, mut rolling, volume) = {
         let b = &world.bodies()[i];
         (
             b.name.clone(),
@@ -32,6 +32,7 @@ pub fn body(ui: &mut egui::Ui, t: &mut Testbed, k: usize, i: usize) {
             b.asleep,
             b.friction,
             b.restitution,
+            b.rolling_resistance,
             b.shape.volume(),
         )
     };
@@ -72,6 +73,10 @@ pub fn body(ui: &mut egui::Ui, t: &mut Testbed, k: usize, i: usize) {
     let mut changed = false;
     changed |= ui.add(egui::Slider::new(&mut friction, 0.0..=2.0).text("friction")).changed();
     changed |= ui.add(egui::Slider::new(&mut restitution, 0.0..=1.0).text("restitution")).changed();
+    changed |= ui
+        .add(egui::Slider::new(&mut rolling, 0.0..=0.5).text("rolling resistance"))
+        .on_hover_text("resisting torque ≤ this × normal force × rolling arm (a ball's radius)")
+        .changed();
     if kind == BodyKind::Dynamic && volume > 0.0 {
         let mut density = mass / volume;
         if ui.add(egui::Slider::new(&mut density, 10.0..=20_000.0).logarithmic(true).text("density (kg/m³)")).changed()
@@ -88,6 +93,7 @@ pub fn body(ui: &mut egui::Ui, t: &mut Testbed, k: usize, i: usize) {
             if let Some(b) = side.world.body_mut(h) {
                 b.friction = friction;
                 b.restitution = restitution;
+                b.rolling_resistance = rolling;
             }
             side.world.wake(i);
         }

@@ -212,6 +212,16 @@ fn manifold(ui: &mut egui::Ui, p: &PairDebug) {
             ui.end_row();
         }
     });
+    if let Some(j) = p.rolling {
+        ui.label(format!(
+            "rolling resistance: angular impulse on B in the last substep ({:.4}, {:.4}, {:.4}) N·m·s, |J| = {:.4}",
+            j.x,
+            j.y,
+            j.z,
+            j.length()
+        ))
+        .on_hover_text("it resists A and B turning relative to each other, up to the coefficient × rolling arm × Σλn");
+    }
 }
 
 /// A recomputation at the current poses that differs from what the step used: both are
