@@ -1,6 +1,8 @@
 //! The `Continuous` stage in its fast form ([`ContinuousMode::Fast`], Box2D v3's
 //! `b2SolveContinuous`): after the step's positions are final, a body that moved farther
-//! than [`CCD_EXTENT_FRACTION`] of its minimum extent is swept from its pose at the step's
+//! than [`CCD_EXTENT_FRACTION`] of its minimum extent (its points' motion bounded by its
+//! bounding radius, and by the turn's axis: a log rolling about its length is not swept)
+//! is swept from its pose at the step's
 //! start to its pose now and tested against the static bodies its swept bounds touch, and
 //! the kinematic ones it also moved that far against (its pose in theirs at the step's
 //! start against the end: a crate riding a fast platform is not swept against it; Box3D
@@ -255,6 +257,22 @@ fn motion(p0: &Iso, p1: &Iso, radius: f32, exact: bool) -> f32 {
     p1.pos.distance(p0.pos) + angle * radius
 }
 
+/// How far any point of body `b` moved over the step from `p0`, bounded with the turn's
+/// axis (Box3D's `velocityArc`): a point p (body frame) turned by θ about the axis u moves by
+/// at most θ·|u × p|, and `|(u × p)ₓ| ≤ |u_y|·e_z + |u_z|·e_y` (and so on) for p in the box
+/// of half extents e about the centre of mass. A long body turning about its length (a log
+/// or a tree rolling) moves its far ends by its thickness times θ, not its length times θ;
+/// never more than the bounding radius's [`motion`].
+fn axis_motion(b: &Body, p0: &Iso, radius: f32) -> f32 {
+    let dq = p0.rot.conjugate() * b.pose.rot;
+    let angle = 2.0 * dq.xyz().length().min(1.0).atan2(dq.w.abs());
+    let u = dq.xyz().normalize_or_zero().abs();
+    let bb = b.shape.aabb(&Iso::IDENTITY);
+    let e = bb.min.abs().max(bb.max.abs());
+    let arc = Vec3::new(u.y * e.z + u.z * e.y, u.z * e.x + u.x * e.z, u.x * e.y + u.y * e.x);
+    b.pose.pos.distance(p0.pos) + angle * arc.length().min(radius)
+}
+
 impl World {
     /// The fast continuous stage (module docs) over a step, or over a cut of it that began
     /// at `offset` and lasted `scale` (both fractions of the step: the events' times).
@@ -419,6 +437,10 @@ impl World {
         // sweep (the body's radius bounds every child's motion).
         'children: for ic in 0..child_count(&body.shape) {
             ctx.mover = Mover::child_of(&body.shape, ic, sweep);
+            // The triangles a child may meet lie under its own sweep's box: a toppling
+            // tree's trunk segments each sweep a few square metres of a terrain, where the
+            // whole tree's box spans its height in every direction.
+            let child_box = child_swept(&body.shape, ic, &p0, &p1, 0.5 * slop);
             for &j in candidates.iter() {
                 let (j, o) = (j as usize, &self.bodies[j as usize]);
                 if self.joints.excludes(i.min(j) as u32, i.max(j) as u32) {
@@ -435,7 +457,7 @@ impl World {
                     // A mesh, one triangle at a time: those under the swept box (in the mesh's
                     // frame), in index order.
                     tris.clear();
-                    mesh.query_aabb(&swept.to_local(&o.pose), tris);
+                    mesh.query_aabb(&child_box.to_local(&o.pose), tris);
                     tris.sort_unstable();
                     for &t in tris.iter() {
                         let other = triangle_mover(mesh, t, &o.pose);
@@ -585,6 +607,25 @@ fn list_marked<'a>(marks: impl Iterator<Item = (&'a Mark, u32)>, fast: &mut Vec<
     }
 }
 
+/// A box holding child `ic` of `shape` (the body itself when it is not a compound) all
+/// along the sweep from `p0` to `p1` (straight, at a constant turn), grown by `pad`. The
+/// child's origin, at `d` from the centre of mass, follows the straight path of the centre
+/// plus the arc `q(t)·d`; the arc keeps within its sagitta `|d|·(1 − cos(θ/2))` of its
+/// chord (θ the turn, `cos(θ/2) = |w|` of the relative quaternion), so the path lies in the
+/// parallelogram of the two segments grown by the sagitta, and the child in that grown by
+/// its bounding radius. For a body that is not a compound (`d` = 0) this is its bounding
+/// ball's sweep.
+fn child_swept(shape: &crate::physics::Shape, ic: usize, p0: &Iso, p1: &Iso, pad: f32) -> Aabb {
+    let (s, x) = child(shape, ic);
+    let d = x.pos;
+    let (a0, a1) = (p0.rot * d, p1.rot * d);
+    let w = (p0.rot.conjugate() * p1.rot).w.abs().min(1.0);
+    let grow = Vec3::splat(s.bounding_radius() + d.length() * (1.0 - w) + pad);
+    let corners = [p0.pos + a0, p0.pos + a1, p1.pos + a0, p1.pos + a1];
+    let (lo, hi) = corners.iter().fold((corners[0], corners[0]), |(lo, hi), &c| (lo.min(c), hi.max(c)));
+    Aabb::new(lo - grow, hi + grow)
+}
+
 /// Whether body `b`, which began the step at `p0`, is swept (`frozen`: it is frozen): a
 /// dynamic awake body that moved farther than [`CCD_EXTENT_FRACTION`] of its minimum extent.
 #[inline(always)]
@@ -593,8 +634,12 @@ fn sweep_mark(b: &Body, p0: &Iso, frozen: bool) -> Mark {
         return Mark::Still;
     }
     let (radius, threshold) = (b.shape.bounding_radius(), CCD_EXTENT_FRACTION * b.shape.min_extent());
-    // The cheap bound first; the exact angle only for bodies near the threshold.
-    if motion(p0, &b.pose, radius, false) <= threshold || motion(p0, &b.pose, radius, true) <= threshold {
+    // The cheap bound first; the exact angle only for bodies near the threshold; then the
+    // turn's own axis.
+    if motion(p0, &b.pose, radius, false) <= threshold
+        || motion(p0, &b.pose, radius, true) <= threshold
+        || axis_motion(b, p0, radius) <= threshold
+    {
         return Mark::Still;
     }
     if b.bullet {
