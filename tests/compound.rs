@@ -552,3 +552,29 @@ fn a_fast_spinning_compound_stops_at_a_finely_cut_mesh_floor() {
     let passed = run(ContinuousMode::Off);
     assert!(passed < -1.0, "without continuous collision the dumbbell should pass the floor (lowest {passed} m)");
 }
+
+/// A log of three 0.4 m cubes in a row (2 m end to end) spinning at 5 rad/s about its
+/// length just over the ground: its surface moves at ω times its thickness, not its
+/// length, and its pair's speculative margin says so (Box3D's `velocityArc`): the base
+/// margin plus `|(ω × p)|` bounded over its box of half extents (1, 0.2, 0.2) m,
+/// `ω·√(0.2² + 0.2²)`, times the step: 0.02 + 1.414/60 m, where its bounding radius would
+/// have given 0.02 + 5·1.15/60.
+#[test]
+fn a_log_spinning_about_its_length_gets_the_margin_of_its_thickness() {
+    let mut w = World::new(Vec3::ZERO, Settings { sleeping: false, ..Default::default() });
+    let g = w.add_body(BodyDesc::new("ground", boxed(Vec3::new(5.0, 0.5, 5.0)), Vec3::new(0.0, -0.5, 0.0)).fixed());
+    let cube = boxed(Vec3::splat(0.2));
+    let log = compound(vec![
+        (at(-0.8, 0.0, 0.0), cube.clone()),
+        (at(0.0, 0.0, 0.0), cube.clone()),
+        (at(0.8, 0.0, 0.0), cube),
+    ]);
+    let d = BodyDesc::new("log", log, Vec3::new(0.0, 0.201, 0.0)).with_angular_velocity(Vec3::new(5.0, 0.0, 0.0));
+    let l = w.add_body(d).unwrap().index;
+    let g = g.unwrap().index;
+    w.set_watched(&[(g, l)]);
+    w.step(DT);
+    let margin = w.pair_record(g, l).expect("watched").margin;
+    let expected = w.settings.margin + 5.0 * (0.2f32 * 0.2 + 0.2 * 0.2).sqrt() * DT;
+    assert!((margin - expected).abs() < 1e-5, "margin {margin} m, closed form {expected} m");
+}

@@ -267,6 +267,9 @@ fn worlds(filter: &str, quick: bool) -> Vec<WorldRow> {
     // Box3D's washer: 8,000 cubes in a kinematic drum of 40 hulls (one compound body) that
     // turns at a constant speed (no script).
     scene("washer-8000", &|| contactlab_peers::box3d_scenes::washer(s), 1000, false);
+    // Box3D's trees100: 50 trees of 22 hulls each (one compound body a tree) toppling onto a
+    // wave mesh and rolling over it, with rolling resistance (none in rapier3d).
+    scene("trees-100", &|| contactlab_peers::box3d_scenes::trees(1, s), 500, false);
     rows
 }
 

@@ -33,9 +33,17 @@
 //!   × 60 m. The drum's constant velocity and spin are its own (no per-step drive). Box3D's
 //!   runner steps it 1,000 times.
 //!
+//! - [`trees`]: `CreateTrees`, 50 trees, each one body of 22 stacked six-sided cylinders
+//!   (one compound here), set toppling to either side onto a static wave mesh
+//!   ([`wave_mesh`]; 150 × 200 cells of 1 m for Box3D's `trees100`) and rolling over it,
+//!   with friction 0.9 and rolling resistance 0.05 (rapier3d has no rolling resistance:
+//!   there the trees roll freely). Box3D's runner steps it 500 times.
+//!
 //! Box3D steps at 60 Hz with 4 substeps; its gravity is −10 m/s². Friction stays the
-//! comparison's common 0.5 (Box3D's default is 0.6).
+//! comparison's common 0.5 (Box3D's default is 0.6), except in the trees, which keep
+//! Box3D's own (0.9 on the trees, its default 0.6 on the mesh).
 
+use contactlab::physics::mesh::TriMesh;
 use contactlab::physics::{BodyDesc, Compound, Hull, Iso, Settings, Shape, World};
 use glam::{Quat, Vec3};
 use std::sync::Arc;
@@ -324,6 +332,85 @@ pub fn washer(settings: Settings) -> World {
             y += 4.0 * a;
         }
         x += 4.0 * a;
+    }
+    w
+}
+
+/// Box3D's `b3CreateWaveMesh`: a grid of `x_count × z_count` square cells of side `cell`,
+/// centred on the origin, each cut into two triangles, the height of vertex (i, k)
+/// `amplitude · sin(2π·column_hz·cell·i) · sin(2π·row_hz·cell·k)` (i along x, k along z;
+/// Box3D's vertex and triangle order).
+pub fn wave_mesh(x_count: usize, z_count: usize, cell: f32, amplitude: f32, row_hz: f32, column_hz: f32) -> TriMesh {
+    let tau = 2.0 * std::f32::consts::PI;
+    let (omega_z, omega_x) = (tau * row_hz * cell, tau * column_hz * cell);
+    let mut vertices = Vec::with_capacity((x_count + 1) * (z_count + 1));
+    // Box3D's running sums, step by step (its floats exactly).
+    let mut x = -0.5 * (cell * x_count as f32);
+    for i in 0..=x_count {
+        let row = (omega_x * i as f32).sin();
+        let mut z = -0.5 * (cell * z_count as f32);
+        for k in 0..=z_count {
+            vertices.push(Vec3::new(x, amplitude * row * (omega_z * k as f32).sin(), z));
+            z += cell;
+        }
+        x += cell;
+    }
+    let mut triangles = Vec::with_capacity(2 * x_count * z_count);
+    let column = z_count as u32 + 1;
+    for i in 0..x_count as u32 {
+        for k in 0..z_count as u32 {
+            let a = k + column * i;
+            let (b, c) = (a + 1, a + 1 + column);
+            triangles.push([a, b, c]);
+            triangles.push([c, c - 1, a]);
+        }
+    }
+    TriMesh::new(vertices, triangles).expect("the wave mesh")
+}
+
+/// Box3D's tree: one body of 22 stacked six-sided cylinders (`b3CreateCylinder(l + 2r, r,
+/// y − r, 6)`), the first of radius 0.75 m from y = 0.25 m, each 1.5 m plus its diameter
+/// tall and 0.95 times as wide as the one below (a trunk 48 m tall), in the body's frame.
+pub fn tree() -> Compound {
+    let (mut y, mut r, l) = (1.0f32, 0.75f32, 1.5f32);
+    let mut children = Vec::new();
+    for _ in 0..22 {
+        let height = l + 2.0 * r;
+        let hull = Hull::prism(r, 0.5 * height, 6).expect("a trunk segment");
+        children
+            .push((Iso::new(Vec3::new(0.0, y - r + 0.5 * height, 0.0), Quat::IDENTITY), Shape::Hull(Arc::new(hull))));
+        y += height;
+        r *= 0.95;
+    }
+    Compound::new(children).expect("a tree")
+}
+
+/// `CreateTrees(scale)` (Box3D's `trees100` at scale 1, `trees50` at 2, `trees25` at 4): a
+/// static wave mesh of `150·scale × 200·scale` cells of `1/scale` m (amplitude 0.4 m, 0.05
+/// and 0.1 waves a metre along z and x), and 50 trees ([`tree`]) standing 3 m apart along z
+/// from z = −70 m, density 1, friction 0.9 and rolling resistance 0.05 (the mesh keeps
+/// Box3D's default friction, 0.6), each set turning about z at ±0.5 rad/s (alternating, and
+/// scaled from 0.5 to 0.99 along the row) with its centre of mass moving with the turn, so
+/// they topple to either side and roll over the waves.
+pub fn trees(scale: usize, settings: Settings) -> World {
+    let mut w = World::new(Vec3::new(0.0, -10.0, 0.0), settings);
+    let cell = 1.0 / scale as f32;
+    let ground = Shape::Mesh(Arc::new(wave_mesh(150 * scale, 200 * scale, cell, 0.4, 0.05, 0.1)));
+    w.add_body(BodyDesc::new("ground", ground, Vec3::ZERO).fixed().with_material(0.6, 0.0)).expect("the ground");
+    let tree = Shape::Compound(Arc::new(tree()));
+    let (count, mut spin, mut z) = (50, -0.5f32, -70.0f32);
+    for k in 0..count {
+        let at = Vec3::new(0.0, 1.0, z);
+        let d = BodyDesc { density: 1.0, ..BodyDesc::new(format!("tree{k}"), tree.clone(), at) }
+            .with_material(0.9, 0.0)
+            .with_rolling_resistance(0.05);
+        let h = w.add_body(d).expect("a tree");
+        let omega = Vec3::new(0.0, 0.0, (0.5 + 0.5 * k as f32 / count as f32) * spin);
+        let b = w.body_mut(h).expect("the tree just added");
+        b.angular_velocity = omega;
+        b.velocity = omega.cross(b.pose.pos - at);
+        z += 3.0;
+        spin = -spin;
     }
     w
 }

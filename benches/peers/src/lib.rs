@@ -4,8 +4,9 @@
 //! Every world here is first built as a contactlab [`World`] (from
 //! [`contactlab::scene::stock`]) and then *mirrored* into each peer body by body: same
 //! shapes (boxes as boxes, hulls from the same hull vertices, a compound as one body of one
-//! shape a child at the child's pose: [`parts`]), same poses, density, friction and
-//! restitution, same gravity and time step, sleeping off, single thread, four substeps
+//! shape a child at the child's pose: [`parts`]), same poses, density, friction,
+//! restitution and rolling resistance (both Box3Ds; rapier3d has none: its bodies roll
+//! freely), same gravity and time step, sleeping off, single thread, four substeps
 //! (rapier: `num_solver_iterations = 4`; box3d: `sub_step_count = 4`; contactlab: 4 substeps
 //! × 1 iteration). Quality is then judged with one yardstick for every engine:
 //! [`max_penetration`] runs contactlab's exact SAT on the poses an engine produced, and
@@ -468,6 +469,7 @@ impl Box3d {
         sd.density = if b.is_dynamic() { b.mass() / b.shape.volume() } else { 1000.0 };
         sd.base_material.friction = b.friction;
         sd.base_material.restitution = b.restitution;
+        sd.base_material.rolling_resistance = b.rolling_resistance;
         // A compound's children are shapes of the one body, each moved into the body's frame.
         for (shape, x) in parts(&b.shape) {
             match shape {
@@ -714,6 +716,10 @@ pub fn stock_world(name: &str, s: Settings) -> Option<World> {
         "many-pyramids-10780" => box3d_scenes::many_pyramids(14, 14, 10, s),
         "junkyard-10584" => box3d_scenes::junkyard(s),
         "washer-8000" => box3d_scenes::washer(s),
+        // Box3D's trees100, trees50 and trees25 (its mesh at 1, 2 and 4 cells a metre).
+        "trees-100" => box3d_scenes::trees(1, s),
+        "trees-50" => box3d_scenes::trees(2, s),
+        "trees-25" => box3d_scenes::trees(4, s),
         _ if name.starts_with("pyramid-layers-") => pyramid(count("pyramid-layers-").filter(|&l| l > 0)?, s),
         _ if name.starts_with("joint-grid-") => joint_grid(count("joint-grid-").filter(|&n| n > 1)?, s),
         _ if name.starts_with("heightfield-") => heightfield_pile(count("heightfield-")?, s),

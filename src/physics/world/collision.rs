@@ -85,6 +85,31 @@ pub(super) struct Motion {
 
 const _: () = assert!(std::mem::size_of::<Motion>() == 64);
 
+/// How fast any point of body `b` (bounding radius `radius`) moves from its spin, `|ω × p|`
+/// at most: `|ω|` times the radius, and for a compound also bounded with its box in its own
+/// frame (Box3D's `velocityArc`: `|(ω × p)ₓ| ≤ |ω_y|·e_z + |ω_z|·e_y` and so on, e the
+/// box's half extents about the centre of mass). A 48 m tree rolling about its length
+/// moves its surface at its thickness times ω, and its pairs' speculative margin and its
+/// swept box follow that, not its height times ω.
+#[inline(always)]
+fn spin_reach(b: &Body, radius: f32) -> f32 {
+    let reach = b.angular_velocity.length() * radius;
+    match &b.shape {
+        Shape::Compound(c) => reach.min(compound_arc(c, b)),
+        _ => reach,
+    }
+}
+
+/// [`spin_reach`]'s bound from a compound's own box (kept out of the common path).
+#[cold]
+#[inline(never)]
+fn compound_arc(c: &crate::physics::Compound, b: &Body) -> f32 {
+    let bb = c.aabb(&crate::physics::Iso::IDENTITY);
+    let e = bb.min.abs().max(bb.max.abs());
+    let u = (b.pose.rot.conjugate() * b.angular_velocity).abs();
+    Vec3::new(u.y * e.z + u.z * e.y, u.z * e.x + u.x * e.z, u.x * e.y + u.y * e.x).length()
+}
+
 impl Motion {
     #[inline(always)]
     fn of(b: &Body) -> Motion {
@@ -110,7 +135,7 @@ impl Motion {
         }
         Motion {
             v: b.velocity.into(),
-            spin: b.angular_velocity.length() * radius,
+            spin: spin_reach(b, radius),
             radius,
             awake: true,
             sleeping: false,
@@ -128,7 +153,7 @@ impl Motion {
     fn kinematic(b: &Body) -> Motion {
         let mut m = Motion::of(b);
         if b.is_moving_kinematic() {
-            (m.v, m.spin, m.awake) = (b.velocity.into(), b.angular_velocity.length() * m.radius, true);
+            (m.v, m.spin, m.awake) = (b.velocity.into(), spin_reach(b, m.radius), true);
         }
         m
     }
