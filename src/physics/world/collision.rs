@@ -58,7 +58,8 @@ pub(super) struct Motion {
     /// Velocity of the centre (zero when static or asleep). This and `centre` are SIMD
     /// vectors: the kept pairs' path test reads them for thousands of pairs a step.
     v: Vec3A,
-    /// Speed bound of the surface from spinning, `|ω|·r` (zero when static or asleep).
+    /// Speed bound of the surface from spinning, `|ω|·r` (a compound's also bounded with
+    /// its box: [`spin_reach`]; zero when static or asleep).
     spin: f32,
     /// Bounding radius about the centre.
     pub(super) radius: f32,

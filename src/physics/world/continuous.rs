@@ -34,7 +34,7 @@
 //! moving it back to a time it was as deep gains nothing (the fuzzer's tumbling needles,
 //! put back every step with a tip in the ground, were spun up to 10⁶ rad/s).
 //!
-//! A static triangle mesh is tested one triangle at a time (those under the swept box, in
+//! A static triangle mesh is tested one triangle at a time (those under each child's swept box, in
 //! the mesh's frame), each a flat convex proxy for the distance query. A triangle has no
 //! inside: once a body's centre is past its plane, the contact normal turns and pushes it on
 //! through. So a body whose centre's path over the step goes through a triangle has passed
@@ -454,8 +454,8 @@ impl World {
                 let mut start_contact = None;
                 let target = Target { j: j as u32, shape: &o.shape, pose: &o.pose };
                 if let Some(mesh) = o.shape.mesh() {
-                    // A mesh, one triangle at a time: those under the swept box (in the mesh's
-                    // frame), in index order.
+                    // A mesh, one triangle at a time: those under the child's swept box (in
+                    // the mesh's frame), in index order.
                     tris.clear();
                     mesh.query_aabb(&child_box.to_local(&o.pose), tris);
                     tris.sort_unstable();
