@@ -439,7 +439,7 @@ impl World {
             ctx.mover = Mover::child_of(&body.shape, ic, sweep);
             // The triangles a child may meet lie under its own sweep's box: a toppling
             // tree's trunk segments each sweep a few square metres of a terrain, where the
-            // whole tree's box spans its height in every direction.
+            // whole tree's bounding ball spans its height in every direction.
             let child_box = child_swept(&body.shape, ic, &p0, &p1, 0.5 * slop);
             for &j in candidates.iter() {
                 let (j, o) = (j as usize, &self.bodies[j as usize]);
@@ -608,22 +608,20 @@ fn list_marked<'a>(marks: impl Iterator<Item = (&'a Mark, u32)>, fast: &mut Vec<
 }
 
 /// A box holding child `ic` of `shape` (the body itself when it is not a compound) all
-/// along the sweep from `p0` to `p1` (straight, at a constant turn), grown by `pad`. The
-/// child's origin, at `d` from the centre of mass, follows the straight path of the centre
-/// plus the arc `q(t)·d`; the arc keeps within its sagitta `|d|·(1 − cos(θ/2))` of its
-/// chord (θ the turn, `cos(θ/2) = |w|` of the relative quaternion), so the path lies in the
-/// parallelogram of the two segments grown by the sagitta, and the child in that grown by
-/// its bounding radius. For a body that is not a compound (`d` = 0) this is its bounding
-/// ball's sweep.
+/// along the sweep from `p0` to `p1` (straight, at a constant turn), grown by `pad`. A point
+/// of the child at `p` from the centre of mass follows the centre's straight path plus the
+/// arc `q(t)·p`; the arc keeps within `2·|p|·(1 − cos(θ/2))` of the straight segment
+/// between its ends taken at the same fraction of the step (θ the turn, `cos(θ/2) = |w|` of
+/// the relative quaternion; its sagitta, doubled for the arc's lead on the chord), so the
+/// point stays within that of the segment between where it starts and where it ends: in
+/// the box of the child's boxes at both ends, grown by that for its farthest point.
 fn child_swept(shape: &crate::physics::Shape, ic: usize, p0: &Iso, p1: &Iso, pad: f32) -> Aabb {
     let (s, x) = child(shape, ic);
-    let d = x.pos;
-    let (a0, a1) = (p0.rot * d, p1.rot * d);
     let w = (p0.rot.conjugate() * p1.rot).w.abs().min(1.0);
-    let grow = Vec3::splat(s.bounding_radius() + d.length() * (1.0 - w) + pad);
-    let corners = [p0.pos + a0, p0.pos + a1, p1.pos + a0, p1.pos + a1];
-    let (lo, hi) = corners.iter().fold((corners[0], corners[0]), |(lo, hi), &c| (lo.min(c), hi.max(c)));
-    Aabb::new(lo - grow, hi + grow)
+    let reach = x.pos.length() + s.bounding_radius();
+    let (b0, b1) = (s.aabb(&p0.mul(&x)), s.aabb(&p1.mul(&x)));
+    let grow = Vec3::splat(2.0 * reach * (1.0 - w) + pad);
+    Aabb::new(b0.min.min(b1.min) - grow, b0.max.max(b1.max) + grow)
 }
 
 /// Whether body `b`, which began the step at `p0`, is swept (`frozen`: it is frozen): a
