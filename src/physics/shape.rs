@@ -181,15 +181,25 @@ impl Shape {
     /// the resisting torque is at most the coefficient times the normal force times the
     /// larger of the two shapes' arms. A ball's or a capsule's radius (the height of its
     /// centre over the contact, the textbook rolling-resistance arm); a box's or a hull's
-    /// quarter of its inner radius (Box3D's rule: a polyhedron rolls over its edges, and
-    /// these arms keep a round-ish hull from being held as firmly as a ball); a mesh's 0.
-    /// NaN for a compound: its contacts take their child's (`World::part_rolling_arm`).
+    /// quarter of its inner radius (Box3D's rule between convex shapes: a polyhedron rolls
+    /// over its edges, and these arms keep a round-ish hull from being held as firmly as a
+    /// ball); a mesh's 0, and against a mesh see [`Shape::rolling_arm_on_mesh`]. NaN for a
+    /// compound: its contacts take their child's (`World::prepare_rolling`).
     pub fn rolling_arm(&self) -> f32 {
         match self {
             Shape::Sphere { radius } | Shape::Capsule { radius, .. } => *radius,
             Shape::Box { hull, .. } | Shape::Hull(hull) => 0.25 * hull.inner_radius(),
             Shape::Mesh(_) => 0.0,
             Shape::Compound(_) => f32::NAN,
+        }
+    }
+
+    /// The rolling arm of this convex shape on a triangle mesh: as [`Shape::rolling_arm`],
+    /// but a box or a hull takes its whole inner radius (Box3D's mesh contacts do).
+    pub fn rolling_arm_on_mesh(&self) -> f32 {
+        match self {
+            Shape::Box { hull, .. } | Shape::Hull(hull) => hull.inner_radius(),
+            s => s.rolling_arm(),
         }
     }
 

@@ -370,7 +370,7 @@ pub fn wave_mesh(x_count: usize, z_count: usize, cell: f32, amplitude: f32, row_
 
 /// Box3D's tree: one body of 22 stacked six-sided cylinders (`b3CreateCylinder(l + 2r, r,
 /// y − r, 6)`), the first of radius 0.75 m from y = 0.25 m, each 1.5 m plus its diameter
-/// tall and 0.95 times as wide as the one below (a trunk 48 m tall), in the body's frame.
+/// tall and 0.95 times as wide as the one below (a trunk up to 54 m), in the body's frame.
 pub fn tree() -> Compound {
     let (mut y, mut r, l) = (1.0f32, 0.75f32, 1.5f32);
     let mut children = Vec::new();

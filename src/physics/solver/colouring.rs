@@ -93,8 +93,9 @@ struct Ends {
 
 /// [`Ends::moves`]'s bit for a manifold with rolling resistance
 /// ([`ContactConstraint::rolling`]): it takes no colour, so the scalar rows that model it
-/// solve it in both paths (the SIMD lanes have no rolling rows). Such manifolds are few
-/// (Box3D's scenes give rolling resistance to a few dozen rolling bodies).
+/// solve it in both paths (the SIMD lanes have no rolling rows). So they are solved one
+/// after another on the calling thread: a scene of many bodies with rolling resistance
+/// (every tree manifold of Box3D's trees) gets neither lanes nor threads for them.
 const ROLLS: u8 = 4;
 
 /// Fewest constraints a worker thread gathers at once: fewer are gathered on the calling

@@ -121,7 +121,9 @@ pub fn resolve_clusters(
         for i in [c.a, c.b] {
             if moving(bodies, i) {
                 let n = &mut count[i as usize];
-                *n = if c.count == 1 { n.saturating_add(1) } else { TAINTED };
+                // A face, or a manifold with rolling resistance (whose angular impulse the
+                // one-pair rounds do not redo), keeps its bodies out of clusters.
+                *n = if c.count == 1 && c.rolling == 0.0 { n.saturating_add(1) } else { TAINTED };
             }
         }
     };

@@ -350,9 +350,11 @@ pub fn apply_restitution(
     for c in constraints.iter_mut().filter(|c| c.restitution > 0.0) {
         let (a, b) = super::pair_mut(bodies, c.a, c.b);
         let (n, rounding) = (c.normal, c.rounding);
+        let mut taken = false;
         for p in c.points[..c.count as usize].iter_mut() {
             let earlier = p.total_normal_impulse > p.normal_impulse;
             if p.normal_impulse > 0.0 && !earlier && p.separation_now(n, a, b, rounding) > landed {
+                taken = true;
                 Row::new(a, b, p.ra, p.rb, n).apply(a, b, n, -p.normal_impulse);
                 p.total_normal_impulse -= p.normal_impulse;
                 p.normal_impulse = 0.0;
@@ -365,6 +367,19 @@ pub fn apply_restitution(
                 }
                 p.total_tangent_impulse = [0.0; 2];
                 p.tangent_impulse = [0.0; 2];
+            }
+        }
+        if taken && c.rolling > 0.0 {
+            // So does the rolling resistance it allowed: clamped again to what normal
+            // impulse is left (a point taken back held none before this substep, so the
+            // accumulated rolling impulse is all the step applied under it).
+            let max = c.rolling * c.points[..c.count as usize].iter().map(|p| p.normal_impulse).sum::<f32>();
+            let old = Vec3A::from(c.rolling_impulse);
+            let len = old.length();
+            if len > max {
+                let new = if len > 0.0 { old * (max / len) } else { Vec3A::ZERO };
+                apply_rolling(a, b, new - old);
+                c.rolling_impulse = new.into();
             }
         }
     }

@@ -12,11 +12,12 @@
 //! bodies back). The manifolds are coloured ([`super::colouring`], Box2D v3's constraint
 //! graph) and each colour is cut into batches of four. Static bodies may be shared: they
 //! are never written. Manifolds that find no colour (a body touching more than about
-//! [`COLOURS`] others), and those with rolling resistance, whose rows the lanes do not
-//! have ([`ContactConstraint::rolling`]), are solved by the scalar solver
-//! ([`super::iterative::ScalarSolver`]) after the batches. Every other step the colours that moving pairs may take are visited
-//! last to first (the world's colours and the overflow still last), as the scalar path
-//! visits them ([`Pass::backward`]), so that no support is always solved first.
+//! [`COLOURS`] others), and those with rolling resistance, whose rows the lanes do not have
+//! ([`ContactConstraint::rolling`]), are solved by the scalar solver
+//! ([`super::iterative::ScalarSolver`]) after the batches. Every other step the colours
+//! that moving pairs may take are visited last to first (the world's colours and the
+//! overflow still last), as the scalar path visits them ([`Pass::backward`]), so that no
+//! support is always solved first.
 //!
 //! **Same maths as [`super::iterative`].** Per point the same soft normal row, clamped
 //! friction disc and alternating point order; a lane whose manifold has fewer points holds

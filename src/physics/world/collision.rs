@@ -89,7 +89,7 @@ const _: () = assert!(std::mem::size_of::<Motion>() == 64);
 /// How fast any point of body `b` (bounding radius `radius`) moves from its spin, `|ω × p|`
 /// at most: `|ω|` times the radius, and for a compound also bounded with its box in its own
 /// frame (Box3D's `velocityArc`: `|(ω × p)ₓ| ≤ |ω_y|·e_z + |ω_z|·e_y` and so on, e the
-/// box's half extents about the centre of mass). A 48 m tree rolling about its length
+/// box's half extents about the centre of mass). A 54 m tree rolling about its length
 /// moves its surface at its thickness times ω, and its pairs' speculative margin and its
 /// swept box follow that, not its height times ω.
 #[inline(always)]
@@ -105,7 +105,7 @@ fn spin_reach(b: &Body, radius: f32) -> f32 {
 #[cold]
 #[inline(never)]
 fn compound_arc(c: &crate::physics::Compound, b: &Body) -> f32 {
-    let bb = c.aabb(&crate::physics::Iso::IDENTITY);
+    let bb = c.local_aabb();
     let e = bb.min.abs().max(bb.max.abs());
     let u = (b.pose.rot.conjugate() * b.angular_velocity).abs();
     Vec3::new(u.y * e.z + u.z * e.y, u.z * e.x + u.x * e.z, u.x * e.y + u.y * e.x).length()
@@ -227,7 +227,8 @@ impl Motion {
     }
 
     /// How far the surfaces of `a` and `b` can close in one step:
-    /// `(|vB − vA| + |ωA|·rA + |ωB|·rB)·dt` (speculative reach). Relative, so bodies falling
+    /// `(|vB − vA| + spinA + spinB)·dt`, each spin the surface's speed bound `|ω|·r` (or a
+    /// compound's own, [`spin_reach`]) (speculative reach). Relative, so bodies falling
     /// side by side get no speculative contacts.
     pub(super) fn pair_reach(a: &Motion, b: &Motion, dt: f32) -> f32 {
         (((b.v - a.v).length() + a.spin + b.spin) * dt).min(MAX_SPECULATIVE)

@@ -284,6 +284,7 @@ impl World {
         }
         let bad_impulse = contacts().any(|c| {
             c.impulses[..c.manifold.points.len()].iter().any(|p| !(p.normal.is_finite() && p.tangent[0].is_finite()))
+                || !c.rolling_impulse.is_finite()
         });
         if bad_impulse {
             return Stage::SolveVelocities;

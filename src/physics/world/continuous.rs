@@ -34,12 +34,14 @@
 //! moving it back to a time it was as deep gains nothing (the fuzzer's tumbling needles,
 //! put back every step with a tip in the ground, were spun up to 10⁶ rad/s).
 //!
-//! A static triangle mesh is tested one triangle at a time (those under each child's swept box, in
-//! the mesh's frame), each a flat convex proxy for the distance query. A triangle has no
-//! inside: once a body's centre is past its plane, the contact normal turns and pushes it on
-//! through. So a body whose centre's path over the step goes through a triangle has passed
-//! it however it started — moved back to its time of impact with that triangle, or held at
-//! its start pose when it was already touching.
+//! A static triangle mesh is tested one triangle at a time (those under each child's swept
+//! box, in the mesh's frame), each a flat convex proxy for the distance query. A triangle
+//! has no inside: once a body's centre is past its plane, the contact normal turns and
+//! pushes it on through. So a body whose centre's path over the step goes through a
+//! triangle has passed it however it started — moved back to its time of impact with that
+//! triangle, or held at its start pose when it was already touching. (Of a compound whose
+//! centre of mass lies outside its children, a dumbbell or a ring, only the triangles
+//! under some child's sweep are tested so: one under the centre alone is not.)
 //!
 //! Candidates are looked up once per stage: the static bodies in a list, and when there
 //! are bullets the dynamic non-bullets sorted by the x of their box's centre, so a bullet
@@ -610,11 +612,11 @@ fn list_marked<'a>(marks: impl Iterator<Item = (&'a Mark, u32)>, fast: &mut Vec<
 /// A box holding child `ic` of `shape` (the body itself when it is not a compound) all
 /// along the sweep from `p0` to `p1` (straight, at a constant turn), grown by `pad`. A point
 /// of the child at `p` from the centre of mass follows the centre's straight path plus the
-/// arc `q(t)·p`; the arc keeps within `2·|p|·(1 − cos(θ/2))` of the straight segment
-/// between its ends taken at the same fraction of the step (θ the turn, `cos(θ/2) = |w|` of
-/// the relative quaternion; its sagitta, doubled for the arc's lead on the chord), so the
-/// point stays within that of the segment between where it starts and where it ends: in
-/// the box of the child's boxes at both ends, grown by that for its farthest point.
+/// arc `q(t)·p`; the arc keeps within its sagitta `|p|·(1 − cos(θ/2))` of the point at the
+/// same fraction of its chord (θ ≤ π the turn, `cos(θ/2) = |w|` of the relative
+/// quaternion; the bound is taken twice over, as margin), so the point stays within that
+/// of the segment between where it starts and where it ends: in the box of the child's
+/// boxes at both ends, grown by that for its farthest point.
 fn child_swept(shape: &crate::physics::Shape, ic: usize, p0: &Iso, p1: &Iso, pad: f32) -> Aabb {
     let (s, x) = child(shape, ic);
     let w = (p0.rot.conjugate() * p1.rot).w.abs().min(1.0);

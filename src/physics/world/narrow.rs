@@ -506,8 +506,8 @@ fn update_pair(
             scratch.compound_caches.extend(p.prev.iter().map(|q| (q.manifold.part, q.cache)));
         }
     }
-    let (prev_points, prev_impulses, prev_normal, prev_part) =
-        (c.manifold.points.clone(), c.impulses, c.manifold.normal, c.manifold.part);
+    let (prev_points, prev_impulses, prev_normal, prev_part, prev_rolling) =
+        (c.manifold.points.clone(), c.impulses, c.manifold.normal, c.manifold.part, c.rolling_impulse);
     // A mesh pair chooses its points among those that touch by the step's end
     // (`collide/mesh.rs`), so it is told how the pair moves.
     let motion = (ma.mesh || mb.mesh).then(|| {
@@ -552,7 +552,13 @@ fn update_pair(
             // A mesh pair with several normal groups now or last step: each group's
             // manifold takes its warm impulses from last step's group of the nearest normal
             // (a compound pair's, among those of the same child pair).
-            let prev = Group { normal: prev_normal, part: prev_part, points: &prev_points, impulses: &prev_impulses };
+            let prev = Group {
+                normal: prev_normal,
+                part: prev_part,
+                points: &prev_points,
+                impulses: &prev_impulses,
+                rolling: prev_rolling,
+            };
             let radius = 4.0 * base.slop;
             let parts_prev = &*p.prev;
             let warm = |target: &mut Contact| {
@@ -564,9 +570,16 @@ fn update_pair(
                     .map(|g| (g.normal.dot(n), g))
                     .filter(|(d, _)| *d >= SAME_NORMAL)
                     .max_by(|x, y| x.0.total_cmp(&y.0));
+                // The rolling impulse goes with the manifold it is matched to (Box3D's too).
                 match best {
-                    Some((_, g)) => match_impulses(g.points, g.impulses, target, radius),
-                    None => fresh_impulses(target),
+                    Some((_, g)) => {
+                        match_impulses(g.points, g.impulses, target, radius);
+                        target.rolling_impulse = g.rolling;
+                    }
+                    None => {
+                        fresh_impulses(target);
+                        target.rolling_impulse = Vec3::ZERO;
+                    }
                 }
             };
             warm(c);
@@ -609,11 +622,18 @@ struct Group<'a> {
     part: u16,
     points: &'a [ContactPoint],
     impulses: &'a [PointImpulse; 4],
+    rolling: Vec3,
 }
 
 impl<'a> Group<'a> {
     fn of(c: &'a Contact) -> Group<'a> {
-        Group { normal: c.manifold.normal, part: c.manifold.part, points: &c.manifold.points, impulses: &c.impulses }
+        Group {
+            normal: c.manifold.normal,
+            part: c.manifold.part,
+            points: &c.manifold.points,
+            impulses: &c.impulses,
+            rolling: c.rolling_impulse,
+        }
     }
 }
 

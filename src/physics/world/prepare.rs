@@ -17,7 +17,8 @@
 //! Materials: a pair's friction is the geometric mean `√(μa·μb)` and its restitution the
 //! maximum `max(ea, eb)` (Box2D's rules), unless a [`super::PairMaterial`] override names
 //! the pair. Its rolling resistance is the larger coefficient times the larger rolling arm
-//! of its two shapes (Box3D's rule; [`crate::physics::Shape::rolling_arm`]).
+//! of its two shapes (Box3D's rule; [`crate::physics::Shape::rolling_arm`]; on a mesh, a
+//! hull's whole inner radius, as Box3D's mesh contacts take it).
 
 use super::movers::Movers;
 use super::{World, MIN_BODIES, PREFETCH_AHEAD};
@@ -204,7 +205,8 @@ impl World {
     /// Contact `c`'s rolling resistance (its bodies' coefficients `rolling`, one above 0):
     /// the larger coefficient times the larger rolling arm of its two shapes (Box3D's rule;
     /// [`crate::physics::Shape::rolling_arm`]; a compound's: the child its manifold touches
-    /// with), and with `warm` last step's impulse. Kept out of the common path.
+    /// with; on a mesh, the convex shape's [`crate::physics::Shape::rolling_arm_on_mesh`]),
+    /// and with `warm` last step's impulse. Kept out of the common path.
     #[cold]
     #[inline(never)]
     fn prepare_rolling(
@@ -217,7 +219,12 @@ impl World {
         use crate::physics::compound::{child, part_children};
         let (sa, sb) = (&self.bodies[c.a as usize].shape, &self.bodies[c.b as usize].shape);
         let (ia, ib) = part_children(sb, c.manifold.part);
-        let arm = child(sa, ia).0.rolling_arm().max(child(sb, ib).0.rolling_arm());
+        let (ca, cb) = (child(sa, ia).0, child(sb, ib).0);
+        let arm = match (ca.mesh().is_some(), cb.mesh().is_some()) {
+            (true, _) => cb.rolling_arm_on_mesh(),
+            (_, true) => ca.rolling_arm_on_mesh(),
+            _ => ca.rolling_arm().max(cb.rolling_arm()),
+        };
         cc.rolling = rolling[0].max(rolling[1]) * arm;
         if warm {
             cc.rolling_impulse = c.rolling_impulse.into();

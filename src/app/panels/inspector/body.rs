@@ -71,10 +71,15 @@ pub fn body(ui: &mut egui::Ui, t: &mut Testbed, k: usize, i: usize) {
     }
     ui.label(RichText::new("material (edits wake the body)").strong());
     let mut changed = false;
-    changed |= ui.add(egui::Slider::new(&mut friction, 0.0..=2.0).text("friction")).changed();
+    // Clamped only when dragged: a scene's larger value shows at the slider's end and stays.
+    changed |= ui
+        .add(egui::Slider::new(&mut friction, 0.0..=2.0).clamping(egui::SliderClamping::Edits).text("friction"))
+        .changed();
     changed |= ui.add(egui::Slider::new(&mut restitution, 0.0..=1.0).text("restitution")).changed();
     changed |= ui
-        .add(egui::Slider::new(&mut rolling, 0.0..=0.5).text("rolling resistance"))
+        .add(
+            egui::Slider::new(&mut rolling, 0.0..=0.5).clamping(egui::SliderClamping::Edits).text("rolling resistance"),
+        )
         .on_hover_text("resisting torque ≤ this × normal force × rolling arm (a ball's radius)")
         .changed();
     if kind == BodyKind::Dynamic && volume > 0.0 {
