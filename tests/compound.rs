@@ -509,25 +509,7 @@ fn a_compound_rests_on_a_mesh_one_manifold_per_leg() {
 /// no cube ends a step below it. With continuous collision off the dumbbell passes.
 #[test]
 fn a_fast_spinning_compound_stops_at_a_finely_cut_mesh_floor() {
-    use contactlab::physics::mesh::TriMesh;
-    let (n, cell) = (40usize, 0.5f32);
-    let h = 0.5 * cell * n as f32;
-    let mut verts = Vec::new();
-    for i in 0..=n {
-        for k in 0..=n {
-            verts.push(Vec3::new(-h + cell * i as f32, 0.0, -h + cell * k as f32));
-        }
-    }
-    let row = n as u32 + 1;
-    let mut tris = Vec::new();
-    for i in 0..n as u32 {
-        for k in 0..n as u32 {
-            let a = k + row * i;
-            tris.push([a, a + 1, a + 1 + row]);
-            tris.push([a + 1 + row, a + row, a]);
-        }
-    }
-    let mesh = Arc::new(TriMesh::new(verts, tris).unwrap());
+    let mesh = Arc::new(contactlab::physics::mesh::generate::heightfield(40, 40, 0.5, |_, _| 0.0).unwrap());
     let run = |ccd: ContinuousMode| {
         let mut w = World::new(Vec3::ZERO, Settings { ccd, sleeping: false, ..Default::default() });
         w.add_body(BodyDesc::new("floor", Shape::Mesh(mesh.clone()), Vec3::ZERO).fixed()).unwrap();

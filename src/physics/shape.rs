@@ -203,6 +203,20 @@ impl Shape {
         }
     }
 
+    /// How fast any point of the shape moves when it turns at `w` (an angular velocity, or
+    /// a turn vector, in the shape's own axes), at most: `|w × p|` bounded over the box of
+    /// half extents e about its origin, `|(w × p)ₓ| ≤ |w_y|·e_z + |w_z|·e_y` and so on
+    /// (Box3D's `velocityArc`). A log turning about its length moves its surface at its
+    /// thickness times |w|, where the bounding radius would say its length.
+    pub fn turn_reach(&self, w: Vec3) -> f32 {
+        let bb = match self {
+            Shape::Compound(c) => c.local_aabb(),
+            s => s.aabb(&Iso::IDENTITY),
+        };
+        let (e, u) = (bb.min.abs().max(bb.max.abs()), w.abs());
+        Vec3::new(u.y * e.z + u.z * e.y, u.z * e.x + u.x * e.z, u.x * e.y + u.y * e.x).length()
+    }
+
     /// A radius bounding the shape about its origin.
     pub fn bounding_radius(&self) -> f32 {
         match self {

@@ -217,13 +217,20 @@ fn rolling_rows(a: &mut SolverBody, b: &mut SolverBody, c: &mut ContactConstrain
     }
     let old = Vec3A::from(c.rolling_impulse);
     let mut new = old - k.inverse() * (b.w - a.w);
-    let max = c.rolling * c.points[..c.count as usize].iter().map(|p| p.normal_impulse).sum::<f32>();
+    let max = rolling_limit(c);
     let len2 = new.length_squared();
     if len2 > max * max {
         new *= if len2 > 0.0 { max / len2.sqrt() } else { 0.0 };
     }
     c.rolling_impulse = new.into();
     apply_rolling(a, b, new - old);
+}
+
+/// The largest rolling-resistance impulse manifold `c` may hold now: its `rolling` (the
+/// coefficient times the arm) times its points' normal impulses.
+#[inline]
+fn rolling_limit(c: &ContactConstraint) -> f32 {
+    c.rolling * c.points[..c.count as usize].iter().map(|p| p.normal_impulse).sum::<f32>()
 }
 
 /// Applies angular impulse `j` to B and `−j` to A.
@@ -373,7 +380,7 @@ pub fn apply_restitution(
             // So does the rolling resistance it allowed: clamped again to what normal
             // impulse is left (a point taken back held none before this substep, so the
             // accumulated rolling impulse is all the step applied under it).
-            let max = c.rolling * c.points[..c.count as usize].iter().map(|p| p.normal_impulse).sum::<f32>();
+            let max = rolling_limit(c);
             let old = Vec3A::from(c.rolling_impulse);
             let len = old.length();
             if len > max {

@@ -88,27 +88,16 @@ const _: () = assert!(std::mem::size_of::<Motion>() == 64);
 
 /// How fast any point of body `b` (bounding radius `radius`) moves from its spin, `|ω × p|`
 /// at most: `|ω|` times the radius, and for a compound also bounded with its box in its own
-/// frame (Box3D's `velocityArc`: `|(ω × p)ₓ| ≤ |ω_y|·e_z + |ω_z|·e_y` and so on, e the
-/// box's half extents about the centre of mass). A 54 m tree rolling about its length
-/// moves its surface at its thickness times ω, and its pairs' speculative margin and its
-/// swept box follow that, not its height times ω.
+/// frame ([`Shape::turn_reach`], Box3D's `velocityArc`). A 54 m tree rolling about its
+/// length moves its surface at its thickness times ω, and its pairs' speculative margin
+/// and its swept box follow that, not its height times ω.
 #[inline(always)]
 fn spin_reach(b: &Body, radius: f32) -> f32 {
     let reach = b.angular_velocity.length() * radius;
     match &b.shape {
-        Shape::Compound(c) => reach.min(compound_arc(c, b)),
+        Shape::Compound(_) => reach.min(b.shape.turn_reach(b.pose.rot.conjugate() * b.angular_velocity)),
         _ => reach,
     }
-}
-
-/// [`spin_reach`]'s bound from a compound's own box (kept out of the common path).
-#[cold]
-#[inline(never)]
-fn compound_arc(c: &crate::physics::Compound, b: &Body) -> f32 {
-    let bb = c.local_aabb();
-    let e = bb.min.abs().max(bb.max.abs());
-    let u = (b.pose.rot.conjugate() * b.angular_velocity).abs();
-    Vec3::new(u.y * e.z + u.z * e.y, u.z * e.x + u.x * e.z, u.x * e.y + u.y * e.x).length()
 }
 
 impl Motion {

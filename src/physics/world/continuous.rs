@@ -251,8 +251,7 @@ impl SweepIndex {
 #[inline]
 fn motion(p0: &Iso, p1: &Iso, radius: f32, exact: bool) -> f32 {
     let angle = if exact {
-        let dq = p1.rot * p0.rot.conjugate();
-        2.0 * dq.xyz().length().min(1.0).atan2(dq.w.abs())
+        turn_angle(p1.rot * p0.rot.conjugate())
     } else {
         std::f32::consts::PI * (2.0 - 2.0 * p1.rot.dot(p0.rot).abs()).max(0.0).sqrt()
     };
@@ -260,19 +259,21 @@ fn motion(p0: &Iso, p1: &Iso, radius: f32, exact: bool) -> f32 {
 }
 
 /// How far any point of body `b` moved over the step from `p0`, bounded with the turn's
-/// axis (Box3D's `velocityArc`): a point p (body frame) turned by θ about the axis u moves by
-/// at most θ·|u × p|, and `|(u × p)ₓ| ≤ |u_y|·e_z + |u_z|·e_y` (and so on) for p in the box
-/// of half extents e about the centre of mass. A long body turning about its length (a log
-/// or a tree rolling) moves its far ends by its thickness times θ, not its length times θ;
-/// never more than the bounding radius's [`motion`].
+/// axis: a point p (body frame) turned by θ about the axis u moves by at most θ·|u × p|,
+/// bounded over the body's box ([`crate::physics::Shape::turn_reach`], Box3D's
+/// `velocityArc`). A long body turning about its length (a log or a tree rolling) moves its
+/// far ends by its thickness times θ, not its length times θ; never more than the bounding
+/// radius's [`motion`].
 fn axis_motion(b: &Body, p0: &Iso, radius: f32) -> f32 {
     let dq = p0.rot.conjugate() * b.pose.rot;
-    let angle = 2.0 * dq.xyz().length().min(1.0).atan2(dq.w.abs());
-    let u = dq.xyz().normalize_or_zero().abs();
-    let bb = b.shape.aabb(&Iso::IDENTITY);
-    let e = bb.min.abs().max(bb.max.abs());
-    let arc = Vec3::new(u.y * e.z + u.z * e.y, u.z * e.x + u.x * e.z, u.x * e.y + u.y * e.x);
-    b.pose.pos.distance(p0.pos) + angle * arc.length().min(radius)
+    let reach = b.shape.turn_reach(dq.xyz().normalize_or_zero());
+    b.pose.pos.distance(p0.pos) + turn_angle(dq) * reach.min(radius)
+}
+
+/// The angle of the turn `dq` (0 to π, whichever sign the quaternion has).
+#[inline]
+fn turn_angle(dq: glam::Quat) -> f32 {
+    2.0 * dq.xyz().length().min(1.0).atan2(dq.w.abs())
 }
 
 impl World {

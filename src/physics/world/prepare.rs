@@ -216,10 +216,7 @@ impl World {
         rolling: [f32; 2],
         warm: bool,
     ) {
-        use crate::physics::compound::{child, part_children};
-        let (sa, sb) = (&self.bodies[c.a as usize].shape, &self.bodies[c.b as usize].shape);
-        let (ia, ib) = part_children(sb, c.manifold.part);
-        let (ca, cb) = (child(sa, ia).0, child(sb, ib).0);
+        let (ca, cb) = self.part_shapes(c);
         let arm = match (ca.mesh().is_some(), cb.mesh().is_some()) {
             (true, _) => cb.rolling_arm_on_mesh(),
             (_, true) => ca.rolling_arm_on_mesh(),
@@ -231,13 +228,20 @@ impl World {
         }
     }
 
-    /// The roundings of a compound pair's contact `c`: those of the children its manifold's
-    /// child pair names ([`crate::physics::collide::Manifold::part`]).
+    /// The roundings of a compound pair's contact `c`: those of the children its manifold
+    /// touches with ([`World::part_shapes`]).
     fn part_rounding(&self, c: &crate::physics::contact::Contact) -> [f32; 2] {
+        let (a, b) = self.part_shapes(c);
+        [a.rounding(), b.rounding()]
+    }
+
+    /// The shapes contact `c`'s manifold is between: of a compound, the child its child
+    /// pair names ([`crate::physics::collide::Manifold::part`]); of any other body, its shape.
+    fn part_shapes(&self, c: &crate::physics::contact::Contact) -> (&crate::physics::Shape, &crate::physics::Shape) {
         use crate::physics::compound::{child, part_children};
         let (sa, sb) = (&self.bodies[c.a as usize].shape, &self.bodies[c.b as usize].shape);
         let (ia, ib) = part_children(sb, c.manifold.part);
-        [child(sa, ia).0.rounding(), child(sb, ib).0.rounding()]
+        (child(sa, ia).0, child(sb, ib).0)
     }
 
     /// Writes contact `ci`'s constraint into `cc`, a default constraint (`cc.contact =
