@@ -45,7 +45,7 @@
 //!
 //! **Rolling resistance** (Box2D v3's and Box3D's): a manifold with
 //! [`ContactConstraint::rolling`] > 0 also has three rows on the bodies' relative angular
-//! velocity, an accumulated angular impulse clamped to `rolling · Σλn` ([`rolling_rows`]),
+//! velocity, an accumulated angular impulse clamped to `rolling · Σλn` (`rolling_rows`),
 //! solved before friction and warm started with the rest. Only these scalar rows model it:
 //! such manifolds take no colour, so the SIMD solver hands them here too.
 //!
