@@ -41,7 +41,12 @@
 //! floor the body's own vertices (1) carry the contact. In a concave crease a body vertex
 //! under both faces projects outside both triangles; (1) then looks just past the concave
 //! edges ([`CREASE_REACH`]), so the vertex is held by both faces' normals instead of
-//! slipping through the crease.
+//! slipping through the crease. A convex corner keeps a contact only along a normal in its
+//! own normal cone: where the mesh runs on past the corner towards the body (a corner in
+//! the middle of a straight ridge, seen along the ridge), the stretch beyond is nearer and
+//! its triangles give the contact ([`CORNER_CONE`]); so does an edge whose part in the
+//! body reaches such a corner. A box or a ball sliding along a ridge caught on each
+//! corner ahead, flush with the box's bottom or beside the ball.
 //!
 //! **Normal groups.** A body can touch faces of the mesh that meet at an angle (a box in a
 //! V valley rests on both slopes), and one manifold holds one normal. So the candidates are
@@ -90,6 +95,7 @@ use crate::physics::mesh::{closest_point_on_triangle, EdgeShape, TriMesh};
 use crate::physics::shape::Shape;
 use arrayvec::ArrayVec;
 use glam::Vec3;
+use std::f32::consts::FRAC_1_SQRT_2;
 
 /// Generator kind of mesh contact ids (top byte of a [`FeatureId`]).
 pub const MESH_ID: u64 = 4;
@@ -115,6 +121,13 @@ pub const CREASE_REACH: f32 = 2.0;
 /// are one point (a shared corner or edge seen from each of its triangles; rounding moves
 /// it by far less).
 pub const SAME_POINT: f32 = 1e-4;
+
+/// A contact at a triangle corner stands only where the mesh around the corner keeps
+/// behind the plane through it square to the normal, to this part of each edge's length
+/// ([`TriMesh::corner_faces`]): a normal along a straight ridge, into the ridge's next
+/// stretch, is not the corner's (a box and a ball sliding along a ridge without friction
+/// caught on every corner ahead).
+pub const CORNER_CONE: f32 = 1e-3;
 
 /// At most this many manifolds (normal groups) per body–mesh pair.
 pub const MAX_GROUPS: usize = 4;
@@ -200,7 +213,8 @@ fn round_candidate(
     let d = p - q;
     let len = d.length();
     let tol = 1e-5 * (tri[1] - tri[0]).length().max((tri[2] - tri[0]).length());
-    let tilt = may_tilt(mesh, t, feature_of(q, tri, tol));
+    let feature = feature_of(q, tri, tol);
+    let tilt = may_tilt(mesh, t, feature);
     let (normal, gap) = if (tilt || len - r > margin) && len > 1e-6 * r.max(1e-3) {
         // From the closest point where the mesh allows that normal, and also where the
         // triangle is out of reach: then the candidate is as far apart as the ball is, and
@@ -215,7 +229,12 @@ fn round_candidate(
         let n = if s >= 0.0 { face } else { -face };
         (n, s.abs())
     };
-    let depth = r - gap;
+    // A corner the mesh runs on past towards the ball is not its nearest point: the
+    // triangles beyond give that (the candidate is dropped).
+    let depth = match feature {
+        Some(c) if c >= 3 && tilt && !mesh.corner_faces(t, c - 3, normal, CORNER_CONE) => f32::NEG_INFINITY,
+        _ => r - gap,
+    };
     Candidate { point: p - normal * (gap + (r - gap) * 0.5), normal, depth, id: idv, group: 0 }
 }
 
@@ -439,6 +458,12 @@ fn hull_triangle(
         let (sep, f) = hull_depth(h, wb);
         let fnorm = x.transform_vector(h.faces()[f].normal);
         let normal = -fnorm;
+        // Where the mesh runs on past the corner towards the body, the corner is not where
+        // the body meets it: the edges and corners beyond are (a box sliding along a ridge
+        // meets each corner ahead flush with its bottom, in front of its leading face).
+        if !mesh.corner_faces(t, k, normal, CORNER_CONE) {
+            continue;
+        }
         out.push(Candidate { point: *w - fnorm * (0.5 * sep), normal, depth: -sep, id: id(t, 1, k as u64), group: 0 });
     }
     // (3) Triangle edges crossing the body, where the edge is convex.
@@ -464,6 +489,17 @@ fn hull_triangle(
         };
         let mid = pb + (d) * at;
         let fnorm = x.transform_vector(h.faces()[f].normal);
+        // Where the edge's part in the (grown) body reaches an end of the edge, the edge
+        // heads away from the body from there (more along the normal than across it: an
+        // edge lying along a face carries it all along), and the mesh runs on past that
+        // corner towards the body, the edge is nearest the body at a corner that is not
+        // where the body meets the mesh: the mesh beyond is (as for the corners, above).
+        let past = |end: bool, c: usize, along: Vec3| {
+            end && fnorm.dot(along) > FRAC_1_SQRT_2 * along.length() && !mesh.corner_faces(t, c, -fnorm, CORNER_CONE)
+        };
+        if past(t0 <= 0.0, k, q - p) || past(t1 >= 1.0, (k + 1) % 3, p - q) {
+            continue;
+        }
         let w = x.transform_point(mid);
         // Where the edge is deepest under two faces at once, it passes the body's edge between
         // them: an edge pair, held along their common normal (below), not along either face.

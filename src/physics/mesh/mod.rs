@@ -80,6 +80,9 @@ pub struct TriMesh {
     bvh: Bvh,
 }
 
+/// Most triangles [`TriMesh::corner_faces`] walks around one corner each way.
+const MAX_FAN: usize = 64;
+
 /// No triangle across this edge (a boundary, or an edge three or more triangles share).
 pub const NO_NEIGHBOUR: u32 = u32::MAX;
 
@@ -157,6 +160,46 @@ impl TriMesh {
     #[inline]
     pub fn neighbour_width(&self, t: u32, k: usize) -> f32 {
         self.neighbour_widths[t as usize][k]
+    }
+
+    /// Whether the mesh around corner `k` of triangle `t` keeps behind the plane through
+    /// that corner with normal `n`: every corner of every triangle around it lies no farther
+    /// along `n` than `tol` times its distance from the corner (the triangles walked across
+    /// their shared edges). Then the corner is the mesh's farthest point along `n` there
+    /// and `n` is in its normal cone: a contact at the corner along `n` is real. Where the
+    /// mesh goes on towards `n` (a corner in the middle of a straight ridge, seen along the
+    /// ridge), a point beyond the corner is nearer and the triangles there give the contact.
+    pub fn corner_faces(&self, t: u32, k: usize, n: Vec3, tol: f32) -> bool {
+        let w = self.vertices[self.triangles[t as usize][k] as usize];
+        let behind = |u: u32| {
+            self.triangle(u).iter().all(|c| {
+                let e = *c - w;
+                n.dot(e) <= tol * e.length()
+            })
+        };
+        if !behind(t) {
+            return false;
+        }
+        // Around the corner one way (across edge k, from the corner to the next), then, if
+        // the mesh ends before the walk comes back round, the other way.
+        for first in [k, (k + 2) % 3] {
+            let (mut cur, mut edge) = (t, first);
+            for _ in 0..MAX_FAN {
+                let Some(u) = self.neighbour(cur, edge) else { break };
+                if u == t {
+                    return true;
+                }
+                if !behind(u) {
+                    return false;
+                }
+                let tri = self.triangles[u as usize];
+                let Some(j) = (0..3).find(|&j| self.vertices[tri[j] as usize] == w) else { break };
+                // The edge at the corner other than the one just crossed.
+                edge = if self.neighbours[u as usize][j] == cur { (j + 2) % 3 } else { j };
+                cur = u;
+            }
+        }
+        true
     }
 
     /// [`TriMesh::edge_shape`] and [`TriMesh::neighbour_width`] computed from the geometry
