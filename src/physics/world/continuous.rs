@@ -34,14 +34,18 @@
 //! moving it back to a time it was as deep gains nothing (the fuzzer's tumbling needles,
 //! put back every step with a tip in the ground, were spun up to 10⁶ rad/s).
 //!
+//! A compound is swept child by child, each child judged as a body of its own: its own
+//! centre (the centre of its inner ball) for the tests above, its own start contact, and
+//! the probe about its own centre. The body's centre may lie metres from where a child
+//! touches, and below a contact plane tilted there though nothing passed: a fallen tree
+//! rolling over waves was held at its start pose step after step.
+//!
 //! A static triangle mesh is tested one triangle at a time (those under each child's swept
 //! box, in the mesh's frame), each a flat convex proxy for the distance query. A triangle
 //! has no inside: once a body's centre is past its plane, the contact normal turns and
 //! pushes it on through. So a body whose centre's path over the step goes through a
 //! triangle has passed it however it started — moved back to its time of impact with that
-//! triangle, or held at its start pose when it was already touching. (Of a compound whose
-//! centre of mass lies outside its children, a dumbbell or a ring, only the triangles
-//! under some child's sweep are tested so: one under the centre alone is not.)
+//! triangle, or held at its start pose when it was already touching.
 //!
 //! Candidates are looked up once per stage: the static bodies in a list, and when there
 //! are bullets the dynamic non-bullets sorted by the x of their box's centre, so a bullet
@@ -418,14 +422,16 @@ impl World {
         let mover = Mover::child_of(&body.shape, 0, sweep);
         let probe_radius = (4.0 * slop).min(0.5 * extent);
         let probe = Mover { proxy: Proxy::point(Vec3::ZERO, probe_radius), sweep, radius: probe_radius, local: None };
+        let compound = body.shape.compound().is_some();
         // (time, other, query index, target gap, normal from the other body)
         let mut best: Option<Best> = None;
         index.gather(self, i, &swept, bullet, &mut t.candidates);
         let mut ctx = SweepCtx {
             i: i as u32,
             shape: &body.shape,
-            p0,
-            p1,
+            at0: p0,
+            c0: p0.pos,
+            c1: p1.pos,
             mover,
             probe,
             probe_radius,
@@ -440,6 +446,20 @@ impl World {
         // sweep (the body's radius bounds every child's motion).
         'children: for ic in 0..child_count(&body.shape) {
             ctx.mover = Mover::child_of(&body.shape, ic, sweep);
+            if compound {
+                // A child is tested as a body of its own: its start contact, its centre
+                // (the centre of its inner ball) and Box2D's probe about that centre. A
+                // long body's own centre may lie metres from where a child touches, below
+                // a tilted contact plane there though nothing passed (a fallen tree on
+                // waves was held at its start pose step after step).
+                let (s, x) = child(&body.shape, ic);
+                let centre = x.transform_point(s.hull().map_or(Vec3::ZERO, |h| h.centroid()));
+                ctx.shape = s;
+                ctx.at0 = p0.mul(&x);
+                (ctx.c0, ctx.c1) = (p0.transform_point(centre), p1.transform_point(centre));
+                ctx.probe.proxy = Proxy::point(centre, probe_radius);
+                ctx.probe.radius = centre.length() + probe_radius;
+            }
             // The triangles a child may meet lie under its own sweep's box: a toppling
             // tree's trunk segments each sweep a few square metres of a terrain, where the
             // whole tree's bounding ball spans its height in every direction.
@@ -473,7 +493,7 @@ impl World {
                             let cfg = ctx.toi_config(extent, &target, 1.0);
                             let (toi, q) = record_toi(log, i as u32, j as u32, &other, &ctx.mover, &cfg, false);
                             let face = o.pose.transform_vector(mesh.normal(t));
-                            let n = if face.dot(p0.pos - tri[0]) >= 0.0 { face } else { -face };
+                            let n = if face.dot(ctx.c0 - tri[0]) >= 0.0 { face } else { -face };
                             let t = if toi.state == ToiState::Hit && toi.t < 1.0 { toi.t } else { 0.0 };
                             if best.is_none_or(|b| t < b.0) {
                                 best = Some((t, j as u32, q, cfg.target, n));
@@ -653,9 +673,13 @@ fn sweep_mark(b: &Body, p0: &Iso, frozen: bool) -> Mark {
 /// The swept body of [`World::sweep_body`]: what each candidate's test reads.
 struct SweepCtx<'a> {
     i: u32,
+    /// The swept shape (of a compound, the child being tested), its pose at the step's
+    /// start, and its centre at the start and the end (a body's centre of mass; a child's
+    /// inner ball's centre).
     shape: &'a Shape,
-    p0: Iso,
-    p1: Iso,
+    at0: Iso,
+    c0: Vec3,
+    c1: Vec3,
     mover: Mover<'a>,
     /// Box2D's probe for a body touching at the start: a small ball about the centre.
     probe: Mover<'a>,
@@ -679,16 +703,16 @@ impl SweepCtx<'_> {
             .with_closed_form(self.closed_form)
     }
 
-    /// Whether the centre's straight path over the step, `p0` to `p1`, passes through the
+    /// Whether the centre's straight path over the step, `c0` to `c1`, passes through the
     /// triangle `tri` (world corners).
     fn centre_crosses(&self, tri: &[Vec3; 3]) -> bool {
         let [a, b, c] = *tri;
         let n = (b - a).cross(c - a);
-        let (s0, s1) = (n.dot(self.p0.pos - a), n.dot(self.p1.pos - a));
+        let (s0, s1) = (n.dot(self.c0 - a), n.dot(self.c1 - a));
         if s0 == s1 || s0 * s1 > 0.0 {
             return false;
         }
-        let q = self.p0.pos + (self.p1.pos - self.p0.pos) * (s0 / (s0 - s1));
+        let q = self.c0 + (self.c1 - self.c0) * (s0 / (s0 - s1));
         [(a, b), (b, c), (c, a)].iter().all(|(e0, e1)| (*e1 - *e0).cross(q - *e0).dot(n) >= 0.0)
     }
 
@@ -720,7 +744,7 @@ impl SweepCtx<'_> {
                     target.shape,
                     target.pose,
                     self.shape,
-                    &self.p0,
+                    &self.at0,
                     &ccfg,
                     &mut SatCache::default(),
                     narrow,
@@ -736,7 +760,7 @@ impl SweepCtx<'_> {
                 return false;
             }
             if let Some(c) = m.points.first() {
-                if m.normal.dot(self.p1.pos - c.position) < 0.0 {
+                if m.normal.dot(self.c1 - c.position) < 0.0 {
                     *best = Some((0.0, j, q, cfg.target, m.normal));
                     return true;
                 }
@@ -750,7 +774,7 @@ impl SweepCtx<'_> {
         // its centre on the plane) has passed into or through it; one that ended on its
         // side of that plane (a landing, a bounce) was met by the solver and stays where
         // the step left it.
-        let passed = toi.normal.dot(self.p1.pos - toi.point) < 0.25 * self.extent;
+        let passed = toi.normal.dot(self.c1 - toi.point) < 0.25 * self.extent;
         if hit && toi.t > 0.0 && toi.t < t_max && passed {
             *best = Some((toi.t, j, q, cfg.target, toi.normal));
         }
