@@ -146,6 +146,27 @@ impl<'a> Proxy<'a> {
         }
     }
 
+    /// How far the proxy reaches along the unit direction `d` (body frame) from its frame's
+    /// origin: its core's farthest point that way, plus its radius.
+    #[inline]
+    pub fn reach(&self, d: Vec3) -> f32 {
+        self.support(d).1.dot(d) + self.radius
+    }
+
+    /// How fast the proxy's points move about its body's centre when the body turns at `w`
+    /// (per unit time, in the body's axes), the proxy in the body's frame at `frame`: the
+    /// largest `|w × p|` over the core's points (the largest over the convex core: `|w × p|`
+    /// is convex in `p`), plus `|w|` times its radius.
+    pub fn spin_speed(&self, w: Vec3, frame: &Iso) -> f32 {
+        let points: &[Vec3] = match &self.core {
+            Core::Points(p, n) => &p[..*n as usize],
+            Core::Hull(h) | Core::Box(h, _) => h.vertices(),
+            Core::Triangle(p) => p,
+        };
+        let core = points.iter().map(|p| w.cross(frame.transform_point(*p)).length_squared()).fold(0.0, f32::max);
+        core.sqrt() + w.length() * self.radius
+    }
+
     /// Core point `i` (an index [`Proxy::support`] returned), body frame.
     #[inline]
     fn core_point(&self, i: u32) -> Vec3 {

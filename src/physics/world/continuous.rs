@@ -45,7 +45,10 @@
 //! has no inside: once a body's centre is past its plane, the contact normal turns and
 //! pushes it on through. So a body whose centre's path over the step goes through a
 //! triangle has passed it however it started — moved back to its time of impact with that
-//! triangle, or held at its start pose when it was already touching.
+//! triangle, or held at its start pose when it was already touching. A triangle whose
+//! plane the swept shape keeps more than the slop away from, on one side, all along the
+//! sweep (its extent along the normal at both ends, widened by the turn's sagitta) is
+//! passed over without a query: the trunk of a toppling tree high above the terrain.
 //!
 //! Candidates are looked up once per stage: the static bodies in a list, and when there
 //! are bullets the dynamic non-bullets sorted by the x of their box's centre, so a bullet
@@ -430,6 +433,8 @@ impl World {
             i: i as u32,
             shape: &body.shape,
             at0: p0,
+            at1: p1,
+            sag: 0.0,
             c0: p0.pos,
             c1: p1.pos,
             mover,
@@ -442,6 +447,8 @@ impl World {
             closed_form: self.settings.closed_form_distance,
         };
         let SweepThread { candidates, tris, narrow, log } = t;
+        // Twice the sagitta of the turn's arc per metre of reach (as `child_swept` bounds it).
+        let arc = 2.0 * (1.0 - (p0.rot.conjugate() * p1.rot).w.abs().min(1.0));
         // A compound is swept child by child: each child's proxy at its pose on the body's
         // sweep (the body's radius bounds every child's motion).
         'children: for ic in 0..child_count(&body.shape) {
@@ -455,11 +462,12 @@ impl World {
                 let (s, x) = child(&body.shape, ic);
                 let centre = x.transform_point(s.hull().map_or(Vec3::ZERO, |h| h.centroid()));
                 ctx.shape = s;
-                ctx.at0 = p0.mul(&x);
+                (ctx.at0, ctx.at1) = (p0.mul(&x), p1.mul(&x));
                 (ctx.c0, ctx.c1) = (p0.transform_point(centre), p1.transform_point(centre));
                 ctx.probe.proxy = Proxy::point(centre, probe_radius);
                 ctx.probe.radius = centre.length() + probe_radius;
             }
+            ctx.sag = arc * ctx.mover.radius;
             // The triangles a child may meet lie under its own sweep's box: a toppling
             // tree's trunk segments each sweep a few square metres of a terrain, where the
             // whole tree's bounding ball spans its height in every direction.
@@ -501,6 +509,9 @@ impl World {
                             if t == 0.0 {
                                 break 'children;
                             }
+                            continue;
+                        }
+                        if ctx.clear_of_plane(&tri) {
                             continue;
                         }
                         if ctx.test(&target, &other, log, narrow, &mut start_contact, &mut best) {
@@ -678,6 +689,10 @@ struct SweepCtx<'a> {
     /// inner ball's centre).
     shape: &'a Shape,
     at0: Iso,
+    /// Its pose at the end, and how far a point of it may stray from the straight line
+    /// between where it starts and where it ends (twice the sagitta of its arc).
+    at1: Iso,
+    sag: f32,
     c0: Vec3,
     c1: Vec3,
     mover: Mover<'a>,
@@ -714,6 +729,28 @@ impl SweepCtx<'_> {
         }
         let q = self.c0 + (self.c1 - self.c0) * (s0 / (s0 - s1));
         [(a, b), (b, c), (c, a)].iter().all(|(e0, e1)| (*e1 - *e0).cross(q - *e0).dot(n) >= 0.0)
+    }
+
+    /// Whether the swept shape stays more than the slop to one side of the plane of the
+    /// triangle `tri` (world corners) all along the sweep: its extent along the plane's
+    /// normal at either end, widened by the arc's sagitta. Then it never comes within a
+    /// time-of-impact query's target of the triangle (at most half the slop, with a quarter
+    /// of tolerance), and the query is skipped: a toppling tree's trunk high above the
+    /// terrain, a log rolling along it.
+    fn clear_of_plane(&self, tri: &[Vec3; 3]) -> bool {
+        let [a, b, c] = *tri;
+        let n = (b - a).cross(c - a).normalize_or_zero();
+        if n == Vec3::ZERO {
+            return false;
+        }
+        let (mut lo, mut hi) = (f32::MAX, f32::MIN);
+        for x in [&self.at0, &self.at1] {
+            let m = x.rot.conjugate() * n;
+            let centre = n.dot(x.pos - a);
+            lo = lo.min(centre - self.mover.proxy.reach(-m));
+            hi = hi.max(centre + self.mover.proxy.reach(m));
+        }
+        lo - self.sag > self.slop || hi + self.sag < -self.slop
     }
 
     /// Tests the sweep against `other` (the target body, or one triangle of a target mesh):
