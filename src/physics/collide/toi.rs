@@ -9,15 +9,17 @@
 //! mass along `c0 + t·dc + t²·ddc` (straight between two poses, or ballistic under gravity)
 //! and turns the body at a constant rate about a fixed axis: `q(t) = exp(t·turn/2)·q0`
 //! (Box2D's `b2Sweep` interpolates the rotation by normalised lerp; a constant-rate turn
-//! makes the bound below exact). Any point of a body at most `r` from its centre then moves,
-//! relative to the centre, by at most `|turn|·r·Δt` over `Δt`.
+//! makes the bound below exact). A point `p` of the body (from its centre, in its own axes)
+//! then moves, relative to the centre, at `|(q0⁻¹·turn) × p|` per unit time — the axis is
+//! fixed in the body as well — and no point at most `r` from the centre faster than
+//! `|turn|·r` ([`Mover::spin_speed`] takes the larger bound over the proxy's points).
 //!
 //! # Conservative advancement ([`time_of_impact`])
 //! At time `t` the distance query ([`super::distance`]) gives the gap `d` and the unit
 //! normal `n` from A to B along the closest points. The plane through the closest points
 //! separates the bodies; while the bodies move, the gap *along that fixed `n`* can shrink at
 //! most at
-//! `μ = n·(dcA − dcB) + 2·|ddcA − ddcB| + |turnA|·rA + |turnB|·rB` per unit time,
+//! `μ = n·(dcA − dcB) + 2·|ddcA − ddcB| + sA + sB` per unit time (`s` the spin speed),
 //! so no contact is possible before `t + (d − target)/μ`: advance to there and measure
 //! again. Each advance is safe, so the time found is never later than the first real
 //! contact; the gap at the reported time lies within `[target, target + tolerance]`.
@@ -233,18 +235,39 @@ pub struct Mover<'a> {
     /// Largest distance of a point of the shape from the centre of mass (m).
     pub radius: f32,
     /// A compound's child: its pose in the body's frame, which the proxy is in (`None`:
-    /// the proxy is in the body's frame). The sweep and the radius stay the body's.
+    /// the proxy is in the body's frame). The sweep stays the body's; the radius is the
+    /// child's reach from the body's centre of mass.
     pub local: Option<Iso>,
 }
 
 impl<'a> Mover<'a> {
     /// Child `k` of `shape` on the body's sweep `s`: the child's proxy at its pose in the
     /// body (a shape that is not a compound is its own only child, in the body's frame), with
-    /// the body's radius.
+    /// its reach from the centre of mass: its own offset plus its bounding radius, no more
+    /// than the body's (a tree's lowest trunk segment, a metre from its base, turns through
+    /// far less than its top, 50 m up, and the search for its impact needs fewer steps).
     pub fn child_of(shape: &'a crate::physics::Shape, k: usize, sweep: Sweep) -> Mover<'a> {
         let (c, pose) = crate::physics::compound::child(shape, k);
         let local = shape.compound().is_some().then_some(pose);
-        Mover { proxy: Proxy::of(c), sweep, radius: shape.bounding_radius(), local }
+        let radius = match local {
+            Some(x) => (x.pos.length() + c.bounding_radius()).min(shape.bounding_radius()),
+            None => shape.bounding_radius(),
+        };
+        Mover { proxy: Proxy::of(c), sweep, radius, local }
+    }
+
+    /// How fast a point of the proxy moves about the centre of mass, per unit time, at
+    /// most: the turn's axis is fixed in the body (`q(t)⁻¹·turn = q0⁻¹·turn`), so a point
+    /// `p` of the body moves at `|(q0⁻¹·turn) × p|`, the largest over the proxy's points
+    /// ([`Proxy::spin_speed`]); never more than `|turn|·radius`. A log rolling about its
+    /// length moves at its thickness times the turn, not its length.
+    pub fn spin_speed(&self) -> f32 {
+        if self.sweep.turn == Vec3::ZERO {
+            return 0.0;
+        }
+        let w = self.sweep.q0.conjugate() * self.sweep.turn;
+        let whole = self.sweep.turn.length() * self.radius;
+        self.proxy.spin_speed(w, &self.local.unwrap_or(Iso::IDENTITY)).min(whole)
     }
 
     /// The pose of the proxy's frame at time `t`.
@@ -269,12 +292,10 @@ pub fn triangle_mover(mesh: &crate::physics::mesh::TriMesh, t: u32, pose: &Iso) 
     Mover { proxy: Proxy::triangle(corners), sweep: Sweep::fixed(&at), radius, local: None }
 }
 
-/// Bound on how fast the gap along `n` (from A to B) can shrink, per unit time (module docs).
-fn closing_bound(a: &Mover, b: &Mover, n: Vec3) -> f32 {
-    n.dot(a.sweep.dc - b.sweep.dc)
-        + 2.0 * (a.sweep.ddc - b.sweep.ddc).length()
-        + a.sweep.turn.length() * a.radius
-        + b.sweep.turn.length() * b.radius
+/// Bound on how fast the gap along `n` (from A to B) can shrink, per unit time (module
+/// docs); `spin` is the two movers' [`Mover::spin_speed`].
+fn closing_bound(a: &Mover, b: &Mover, n: Vec3, spin: f32) -> f32 {
+    n.dot(a.sweep.dc - b.sweep.dc) + 2.0 * (a.sweep.ddc - b.sweep.ddc).length() + spin
 }
 
 /// The distance query between `a` and `b` at time `t`: a ball against a box in closed form
@@ -300,6 +321,7 @@ pub fn time_of_impact(a: &Mover, b: &Mover, cfg: &ToiConfig, mut log_to: Option<
     let mut t = 0.0f32;
     let mut out = Toi { distance: f32::INFINITY, ..Default::default() };
     let mut cache = SimplexCache::default();
+    let spin = a.spin_speed() + b.spin_speed();
     for k in 0..MAX_ITERATIONS {
         let d = gap(a, b, t, cfg, &mut cache);
         log(&mut log_to, t, d.distance);
@@ -308,7 +330,7 @@ pub fn time_of_impact(a: &Mover, b: &Mover, cfg: &ToiConfig, mut log_to: Option<
             out.state = if k == 0 { ToiState::Initial } else { ToiState::Hit };
             return out;
         }
-        let mu = closing_bound(a, b, d.normal);
+        let mu = closing_bound(a, b, d.normal, spin);
         if mu <= 0.0 {
             // The gap along n can never shrink: no impact at all.
             return Toi { state: ToiState::Separated, t: cfg.t_max, t_upper: cfg.t_max, ..out };
@@ -381,6 +403,7 @@ pub fn time_of_impact_bisection(
         return none;
     };
     let speed = a.sweep.speed_bound(a.radius) + b.sweep.speed_bound(b.radius);
+    let spin = a.spin_speed() + b.spin_speed();
     let mut cache = SimplexCache::default();
     let mut gap_at = |t: f32| gap(a, b, t, cfg, &mut cache);
     let mut iterations = 0;
@@ -414,7 +437,7 @@ pub fn time_of_impact_bisection(
                 iterations,
             };
         }
-        let mu = closing_bound(a, b, d_lo.normal);
+        let mu = closing_bound(a, b, d_lo.normal, spin);
         if mu <= 0.0 {
             return Toi { iterations, ..none };
         }
