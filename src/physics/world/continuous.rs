@@ -45,10 +45,13 @@
 //! has no inside: once a body's centre is past its plane, the contact normal turns and
 //! pushes it on through. So a body whose centre's path over the step goes through a
 //! triangle has passed it however it started — moved back to its time of impact with that
-//! triangle, or held at its start pose when it was already touching. A triangle whose
-//! plane the swept shape keeps more than the slop away from, on one side, all along the
-//! sweep (its extent along the normal at both ends, widened by the turn's sagitta) is
-//! passed over without a query: the trunk of a toppling tree high above the terrain.
+//! triangle, or held at its start pose when it was already touching. Two cheap tests pass
+//! a triangle over without a query: the swept shape keeps more than the slop away from
+//! its plane, on one side, all along the sweep (its extent along the normal at both ends,
+//! widened by the turn's sagitta: the trunk of a toppling tree high above the terrain);
+//! or its centre ends more than half its inner radius in front of the plane, having come
+//! nearer by less than that (Box3D's rule: a body resting or sliding on a terrain, which
+//! the solver holds).
 //!
 //! Candidates are looked up once per stage: the static bodies in a list, and when there
 //! are bullets the dynamic non-bullets sorted by the x of their box's centre, so a bullet
@@ -435,6 +438,7 @@ impl World {
             at0: p0,
             at1: p1,
             sag: 0.0,
+            stays: 0.5 * extent,
             c0: p0.pos,
             c1: p1.pos,
             mover,
@@ -466,6 +470,7 @@ impl World {
                 (ctx.c0, ctx.c1) = (p0.transform_point(centre), p1.transform_point(centre));
                 ctx.probe.proxy = Proxy::point(centre, probe_radius);
                 ctx.probe.radius = centre.length() + probe_radius;
+                ctx.stays = 0.5 * s.min_extent();
             }
             ctx.sag = arc * ctx.mover.radius;
             // The triangles a child may meet lie under its own sweep's box: a toppling
@@ -511,7 +516,8 @@ impl World {
                             }
                             continue;
                         }
-                        if ctx.clear_of_plane(&tri) {
+                        let face = o.pose.transform_vector(mesh.normal(t));
+                        if ctx.clear_of_plane(face, tri[0]) || ctx.stays_in_front(face, tri[0]) {
                             continue;
                         }
                         if ctx.test(&target, &other, log, narrow, &mut start_contact, &mut best) {
@@ -693,6 +699,8 @@ struct SweepCtx<'a> {
     /// between where it starts and where it ends (twice the sagitta of its arc).
     at1: Iso,
     sag: f32,
+    /// Half its inner radius ([`SweepCtx::stays_in_front`]).
+    stays: f32,
     c0: Vec3,
     c1: Vec3,
     mover: Mover<'a>,
@@ -731,18 +739,13 @@ impl SweepCtx<'_> {
         [(a, b), (b, c), (c, a)].iter().all(|(e0, e1)| (*e1 - *e0).cross(q - *e0).dot(n) >= 0.0)
     }
 
-    /// Whether the swept shape stays more than the slop to one side of the plane of the
-    /// triangle `tri` (world corners) all along the sweep: its extent along the plane's
+    /// Whether the swept shape stays more than the slop to one side of the plane through
+    /// `a` with unit normal `n` (a triangle's) all along the sweep: its extent along the plane's
     /// normal at either end, widened by the arc's sagitta. Then it never comes within a
     /// time-of-impact query's target of the triangle (at most half the slop, with a quarter
     /// of tolerance), and the query is skipped: a toppling tree's trunk high above the
     /// terrain, a log rolling along it.
-    fn clear_of_plane(&self, tri: &[Vec3; 3]) -> bool {
-        let [a, b, c] = *tri;
-        let n = (b - a).cross(c - a).normalize_or_zero();
-        if n == Vec3::ZERO {
-            return false;
-        }
+    fn clear_of_plane(&self, n: Vec3, a: Vec3) -> bool {
         let (mut lo, mut hi) = (f32::MAX, f32::MIN);
         for x in [&self.at0, &self.at1] {
             let m = x.rot.conjugate() * n;
@@ -751,6 +754,18 @@ impl SweepCtx<'_> {
             hi = hi.max(centre + self.mover.proxy.reach(m));
         }
         lo - self.sag > self.slop || hi + self.sag < -self.slop
+    }
+
+    /// Whether the swept shape's centre ends the step more than half its inner radius in
+    /// front of the plane through `a` with unit normal `n` (a triangle's; its front the side
+    /// the centre starts on), having come nearer it by less than that (Box3D's rule for a
+    /// mesh's triangles): the step cannot have carried it through the triangle, and the
+    /// solver holds what it may have sunk in. A body resting or sliding on a terrain is so
+    /// never swept against the triangles under it.
+    fn stays_in_front(&self, n: Vec3, a: Vec3) -> bool {
+        let (s0, s1) = (n.dot(self.c0 - a), n.dot(self.c1 - a));
+        let (s0, s1) = if s0 >= 0.0 { (s0, s1) } else { (-s0, -s1) };
+        s1 > self.stays && s0 - s1 < self.stays
     }
 
     /// Tests the sweep against `other` (the target body, or one triangle of a target mesh):
