@@ -2,8 +2,8 @@
 //! worlds at 1, 2, 3 and 4 threads — every pose, velocity, sleep state, contact point and
 //! stored impulse, compared through a hash of their bits after every step. The worlds split
 //! every stage into blocks of one item (`World::set_fine_split`), so even these small scenes
-//! take every parallel path with the most interleaving; one larger pile also runs with the
-//! ordinary block sizes. History scrubbing and the comparison's sides stay bit-exact with
+//! take every parallel path with the most interleaving; one larger pile, and a few
+//! compounds on a terrain, also run with the ordinary block sizes. History scrubbing and the comparison's sides stay bit-exact with
 //! threads on.
 
 mod common;
@@ -276,4 +276,38 @@ fn comparison_sides_with_threads_match_the_one_thread_comparison() {
         assert_eq!(t.world().step_count, target);
         assert_eq!(sides(&t), want[target as usize], "scrubbed to step {target}");
     }
+}
+
+/// Six logs of five boxes each (compounds) rolling down a wavy terrain (a mesh): a dozen
+/// pairs, each a log's children or the triangles under them through the narrow phase. With
+/// ordinary blocks (not one pair each) two threads share the narrow phase out all the same
+/// (a small world with such pairs takes blocks of a few pairs), and every step is the
+/// same as on one thread.
+#[test]
+fn a_few_compounds_on_a_mesh_share_the_narrow_phase_out_and_stay_the_same() {
+    use contactlab::physics::{Compound, Iso, Shape, Stage};
+    let make = || {
+        let wave = |x: f32, z: f32| 0.3 * (0.8 * x).sin() * (0.6 * z).cos() - 0.05 * x;
+        let mesh = contactlab::physics::mesh::generate::heightfield(30, 30, 1.0, wave).unwrap();
+        let mut w = World::new(Vec3::new(0.0, -10.0, 0.0), Settings { sleeping: false, ..Default::default() });
+        w.add_body(BodyDesc::new("terrain", Shape::Mesh(std::sync::Arc::new(mesh)), Vec3::ZERO).fixed()).unwrap();
+        let part = Shape::cuboid(Vec3::new(0.4, 0.2, 0.2)).unwrap();
+        let children =
+            (0..5).map(|k| (Iso::new(Vec3::new(0.8 * k as f32 - 1.6, 0.0, 0.0), Quat::IDENTITY), part.clone()));
+        let log = Shape::Compound(std::sync::Arc::new(Compound::new(children.collect()).unwrap()));
+        for k in 0..6 {
+            let at = Vec3::new(-4.0 + 1.5 * k as f32, 1.5, -6.0 + 2.0 * k as f32);
+            w.add_body(BodyDesc::new(format!("log{k}"), log.clone(), at).with_angular_velocity(Vec3::Y)).unwrap();
+        }
+        w
+    };
+    same_at_every_thread_count("logs on a terrain", &make, false, 200);
+    let mut w = make();
+    w.settings.threads = 2;
+    let mut narrow_others = 0.0;
+    for _ in 0..60 {
+        w.step(1.0 / 60.0);
+        narrow_others += w.profile.thread_ms[Stage::NarrowPhase as usize][1];
+    }
+    assert!(narrow_others > 0.0, "the second thread took no block of the narrow phase");
 }

@@ -217,6 +217,12 @@ impl Shape {
         Vec3::new(u.y * e.z + u.z * e.y, u.z * e.x + u.x * e.z, u.x * e.y + u.y * e.x).length()
     }
 
+    /// Whether the shape is made of parts the narrow phase tests one by one: a compound's
+    /// children, a mesh's triangles.
+    pub fn is_composite(&self) -> bool {
+        matches!(self, Shape::Compound(_) | Shape::Mesh(_))
+    }
+
     /// A radius bounding the shape about its origin.
     pub fn bounding_radius(&self) -> f32 {
         match self {

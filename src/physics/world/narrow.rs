@@ -13,8 +13,10 @@
 //! block finds its share of the old ones by binary search); only the boxes of the ended and
 //! new pairs pass through the pool on the calling thread. The pairs are independent: each
 //! reads the two bodies and writes its own contact and key. Every pair but the watched ones
-//! (whose records are shared) is shared out between the world's worker threads in blocks,
-//! each thread with its own collision scratch; the watched pairs follow on the calling
+//! (whose records are shared) is shared out between the world's worker threads in blocks
+//! (of a few pairs where a small world has a compound's or a mesh's pairs, which cost
+//! tens of microseconds each), each thread with its own collision scratch; the watched
+//! pairs follow on the calling
 //! thread. A mesh or compound pair's further manifolds ([`MeshParts`]) go into its thread's own list,
 //! tagged with the pair's place, block by block, and the blocks are gathered in pair order
 //! afterwards, when the manifolds get their pooled boxes; the touching list is gathered in
@@ -89,6 +91,12 @@ impl World {
             base,
             round_parts: &round_parts,
         };
+        // A small world whose pairs include a compound's or a mesh's (tens of child or
+        // triangle tests each) is shared out in smaller blocks: Box3D's fifty trees on a
+        // terrain make 63 pairs, each a fallen tree's 22 trunk segments against the mesh.
+        let heavy = |k: &PairKey| [k.a, k.b].iter().any(|&i| self.bodies[i as usize].shape.is_composite());
+        let few = keys.len() < 2 * MIN_PAIRS && keys.iter().any(heavy);
+        let min_pairs = if few { MIN_HEAVY_PAIRS } else { MIN_PAIRS };
         // The pairs whose contacts are opened (`Profile::pairs_opened`).
         let opened_pairs = AtomicUsize::new(0);
         {
@@ -99,7 +107,7 @@ impl World {
             let (prev, sinks, prev_keys) = (Shared::new(prev), Shared::new(sinks), &*prev_keys);
             let blocks = Shared::new(blocks);
             let opened = Shared::new(&mut self.open);
-            self.workers.for_blocks(keys.len(), MIN_PAIRS, |thread, r| {
+            self.workers.for_blocks(keys.len(), min_pairs, |thread, r| {
                 // SAFETY: one scratch, one list of opened pairs and one list of further
                 // manifolds per thread; each block owns its pairs' keys, contacts, outcomes
                 // and last step's further manifolds (a pair's manifolds are its own range of
@@ -332,6 +340,11 @@ pub(super) struct PairMatch {
 /// Fewest candidate pairs a worker thread takes at once (a recycled pair costs about
 /// 0.1 µs, a SAT a few): smaller narrow phases run on the calling thread.
 const MIN_PAIRS: usize = 64;
+
+/// Fewest candidate pairs a worker thread takes at once where a world of fewer than
+/// `2 × MIN_PAIRS` pairs has a compound's or a mesh's among them (one such pair, a body's
+/// children or the triangles under it each through the narrow phase, costs 10 to 50 µs).
+const MIN_HEAVY_PAIRS: usize = 4;
 
 /// What the narrow phase made of one pair of the step.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
