@@ -280,12 +280,11 @@ fn comparison_sides_with_threads_match_the_one_thread_comparison() {
 
 /// Six logs of five boxes each (compounds) rolling down a wavy terrain (a mesh): a dozen
 /// pairs, each a log's children or the triangles under them through the narrow phase. With
-/// ordinary blocks (not one pair each) two threads share the narrow phase out all the same
-/// (a small world with such pairs takes blocks of a few pairs), and every step is the
-/// same as on one thread.
+/// the ordinary block sizes (a world with such pairs takes blocks of four pairs, where
+/// others take 64) every step is the same at 1–4 threads as on one.
 #[test]
-fn a_few_compounds_on_a_mesh_share_the_narrow_phase_out_and_stay_the_same() {
-    use contactlab::physics::{Compound, Iso, Shape, Stage};
+fn a_few_compounds_on_a_mesh_are_the_same_at_every_thread_count_with_ordinary_blocks() {
+    use contactlab::physics::{Compound, Iso, Shape};
     let make = || {
         let wave = |x: f32, z: f32| 0.3 * (0.8 * x).sin() * (0.6 * z).cos() - 0.05 * x;
         let mesh = contactlab::physics::mesh::generate::heightfield(30, 30, 1.0, wave).unwrap();
@@ -301,14 +300,23 @@ fn a_few_compounds_on_a_mesh_share_the_narrow_phase_out_and_stay_the_same() {
         }
         w
     };
-    same_at_every_thread_count("logs on a terrain", &make, false, 200);
-    let mut w = make();
-    w.settings.threads = 2;
-    // The second thread takes a block only when it wakes before the first has claimed them
-    // all: on a loaded machine that may take a while, so up to 600 steps.
-    let took = (0..600).any(|_| {
-        w.step(1.0 / 60.0);
-        w.profile.thread_ms[Stage::NarrowPhase as usize][1] > 0.0
-    });
-    assert!(took, "the second thread took no block of the narrow phase in 600 steps");
+    // Compared directly: `run` also asks that the other threads joined a round, which so
+    // small a world cannot promise on a loaded machine at three and four threads.
+    let prints = |threads: u32| {
+        let mut w = make();
+        w.settings.threads = threads;
+        (0..200)
+            .map(|_| {
+                w.step(1.0 / 60.0);
+                fingerprint(&w)
+            })
+            .collect::<Vec<u64>>()
+    };
+    let one = prints(1);
+    for threads in 2..=4 {
+        let other = prints(threads);
+        if let Some(k) = one.iter().zip(&other).position(|(a, b)| a != b) {
+            panic!("logs on a terrain: {threads} threads differ from one thread from step {}", k + 1);
+        }
+    }
 }

@@ -42,7 +42,7 @@ pub const MAX_THREADS: usize = 64;
 
 /// Blocks per thread a range is cut into: more than one, so that a worker that finishes
 /// early takes another block (Box3D uses four).
-const BLOCKS_PER_THREAD: usize = 4;
+pub(crate) const BLOCKS_PER_THREAD: usize = 4;
 
 /// Most blocks a range is cut into (every thread's `BLOCKS_PER_THREAD`).
 pub const MAX_BLOCKS: usize = MAX_THREADS * BLOCKS_PER_THREAD;

@@ -110,6 +110,7 @@ mod recorded;
 mod snapshot;
 mod solve_trace;
 mod stage;
+mod sweep_ctx;
 mod watch;
 
 pub use ccd_record::{ContinuousRecord, SubEvent, ToiEvent, ToiMethod, ToiQuery};

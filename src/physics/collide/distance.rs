@@ -146,8 +146,9 @@ impl<'a> Proxy<'a> {
         }
     }
 
-    /// How far the proxy reaches along the unit direction `d` (body frame) from its frame's
-    /// origin: its core's farthest point that way, plus its radius.
+    /// How far the proxy reaches along the unit direction `d` (in the proxy's own frame: a
+    /// compound child's, for a child) from that frame's origin: its core's farthest point
+    /// that way, plus its radius.
     #[inline]
     pub fn reach(&self, d: Vec3) -> f32 {
         self.support(d).1.dot(d) + self.radius

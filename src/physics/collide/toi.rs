@@ -12,7 +12,8 @@
 //! makes the bound below exact). A point `p` of the body (from its centre, in its own axes)
 //! then moves, relative to the centre, at `|(q0⁻¹·turn) × p|` per unit time — the axis is
 //! fixed in the body as well — and no point at most `r` from the centre faster than
-//! `|turn|·r` ([`Mover::spin_speed`] takes the larger bound over the proxy's points).
+//! `|turn|·r` ([`Mover::spin_speed`] takes the smaller of the two: the largest `|(q0⁻¹·turn) × p|`
+//! over the proxy's points, or `|turn|·r`).
 //!
 //! # Conservative advancement ([`time_of_impact`])
 //! At time `t` the distance query ([`super::distance`]) gives the gap `d` and the unit

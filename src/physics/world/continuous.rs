@@ -35,8 +35,8 @@
 //! put back every step with a tip in the ground, were spun up to 10⁶ rad/s).
 //!
 //! A compound is swept child by child, each child judged as a body of its own: its own
-//! centre (the centre of its inner ball) for the tests above, its own start contact, and
-//! the probe about its own centre. The body's centre may lie metres from where a child
+//! centre (the centre of its inner ball) and inner radius for the tests above, its own
+//! start contact, and the probe about its own centre. The body's centre may lie metres from where a child
 //! touches, and below a contact plane tilted there though nothing passed: a fallen tree
 //! rolling over waves was held at its start pose step after step.
 //!
@@ -50,8 +50,9 @@
 //! its plane, on one side, all along the sweep (its extent along the normal at both ends,
 //! widened by the turn's sagitta: the trunk of a toppling tree high above the terrain);
 //! or its centre ends more than half its inner radius in front of the plane, having come
-//! nearer by less than that (Box3D's rule: a body resting or sliding on a terrain, which
-//! the solver holds).
+//! nearer by less than that, and the shape itself ends no more than that past it (Box3D's
+//! rule, without its last clause: a body resting or sliding on a terrain, which the solver
+//! holds). The tests of one swept shape against one candidate are `world/sweep_ctx.rs`'s.
 //!
 //! Candidates are looked up once per stage: the static bodies in a list, and when there
 //! are bullets the dynamic non-bullets sorted by the x of their box's centre, so a bullet
@@ -81,19 +82,17 @@
 //! took; bodies in joints are swept like any other and a move back may stretch the joint
 //! for a step.
 
-use super::ccd_record::{ToiEvent, ToiMethod, ToiQuery};
+use super::ccd_record::{ToiEvent, ToiQuery};
+use super::sweep_ctx::{record_toi, Best, SweepCtx, Target};
 use super::{World, MIN_BODIES};
 use crate::physics::body::Body;
 use crate::physics::collide::distance::Proxy;
-use crate::physics::collide::toi::{
-    contact_time, time_of_impact, triangle_mover, Mover, Sweep, Toi, ToiConfig, ToiIteration, ToiState,
-};
-use crate::physics::collide::{collide, CollideConfig, Manifold, SatCache, Scratch};
+use crate::physics::collide::toi::{contact_time, triangle_mover, Mover, Sweep, ToiIteration, ToiState};
+use crate::physics::collide::Scratch;
 use crate::physics::compound::{child, child_count};
 use crate::physics::math::{Aabb, Iso};
 use crate::physics::parallel::Shared;
 use crate::physics::per_body;
-use crate::physics::shape::Shape;
 use crate::physics::solver::Schedule;
 use glam::Vec3;
 use std::ops::Range;
@@ -180,9 +179,9 @@ impl SweepThread {
 
 /// Time-of-impact queries and their iterations, as [`ContinuousRecord`] keeps them.
 #[derive(Clone, Debug, Default)]
-struct Log {
-    queries: Vec<ToiQuery>,
-    iterations: Vec<ToiIteration>,
+pub(super) struct Log {
+    pub(super) queries: Vec<ToiQuery>,
+    pub(super) iterations: Vec<ToiIteration>,
 }
 
 /// What one body's sweep found: the thread that ran it, its queries in that thread's
@@ -454,12 +453,13 @@ impl World {
         // Twice the sagitta of the turn's arc per metre of reach (as `child_swept` bounds it).
         let arc = 2.0 * (1.0 - (p0.rot.conjugate() * p1.rot).w.abs().min(1.0));
         // A compound is swept child by child: each child's proxy at its pose on the body's
-        // sweep (the body's radius bounds every child's motion).
+        // sweep (its reach from the centre of mass bounds its motion).
         'children: for ic in 0..child_count(&body.shape) {
             ctx.mover = Mover::child_of(&body.shape, ic, sweep);
             if compound {
                 // A child is tested as a body of its own: its start contact, its centre
-                // (the centre of its inner ball) and Box2D's probe about that centre. A
+                // (the centre of its inner ball), its inner radius (the query's target, the
+                // passed test) and Box2D's probe about that centre. A
                 // long body's own centre may lie metres from where a child touches, below
                 // a tilted contact plane there though nothing passed (a fallen tree on
                 // waves was held at its start pose step after step).
@@ -468,9 +468,11 @@ impl World {
                 ctx.shape = s;
                 (ctx.at0, ctx.at1) = (p0.mul(&x), p1.mul(&x));
                 (ctx.c0, ctx.c1) = (p0.transform_point(centre), p1.transform_point(centre));
-                ctx.probe.proxy = Proxy::point(centre, probe_radius);
-                ctx.probe.radius = centre.length() + probe_radius;
-                ctx.stays = 0.5 * s.min_extent();
+                ctx.extent = s.min_extent();
+                ctx.probe_radius = (4.0 * slop).min(0.5 * ctx.extent);
+                ctx.probe.proxy = Proxy::point(centre, ctx.probe_radius);
+                ctx.probe.radius = centre.length() + ctx.probe_radius;
+                ctx.stays = 0.5 * ctx.extent;
             }
             ctx.sag = arc * ctx.mover.radius;
             // The triangles a child may meet lie under its own sweep's box: a toppling
@@ -503,7 +505,7 @@ impl World {
                             // (a triangle has no inside: past its plane the contact normal
                             // turns and pushes the body on through). Back to its time of
                             // impact, or held where it started, the face's normal towards it.
-                            let cfg = ctx.toi_config(extent, &target, 1.0);
+                            let cfg = ctx.toi_config(ctx.extent, &target, 1.0);
                             let (toi, q) = record_toi(log, i as u32, j as u32, &other, &ctx.mover, &cfg, false);
                             let face = o.pose.transform_vector(mesh.normal(t));
                             let n = if face.dot(ctx.c0 - tri[0]) >= 0.0 { face } else { -face };
@@ -624,17 +626,6 @@ impl World {
     }
 }
 
-/// The earliest impact found so far: time, other body, query index, target gap and the
-/// normal from the other body.
-type Best = (f32, u32, u32, f32, Vec3);
-
-/// A body a sweep is tested against (for a mesh, its triangles one at a time).
-struct Target<'a> {
-    j: u32,
-    shape: &'a Shape,
-    pose: &'a Iso,
-}
-
 /// The bodies of `marks` (each mark with its body) that are swept, in the order given: the
 /// fast ones into `fast`, the bullets into `bullets`.
 fn list_marked<'a>(marks: impl Iterator<Item = (&'a Mark, u32)>, fast: &mut Vec<u32>, bullets: &mut Vec<u32>) {
@@ -685,171 +676,4 @@ fn sweep_mark(b: &Body, p0: &Iso, frozen: bool) -> Mark {
     } else {
         Mark::Fast
     }
-}
-
-/// The swept body of [`World::sweep_body`]: what each candidate's test reads.
-struct SweepCtx<'a> {
-    i: u32,
-    /// The swept shape (of a compound, the child being tested), its pose at the step's
-    /// start, and its centre at the start and the end (a body's centre of mass; a child's
-    /// inner ball's centre).
-    shape: &'a Shape,
-    at0: Iso,
-    /// Its pose at the end, and how far a point of it may stray from the straight line
-    /// between where it starts and where it ends (twice the sagitta of its arc).
-    at1: Iso,
-    sag: f32,
-    /// Half its inner radius ([`SweepCtx::stays_in_front`]).
-    stays: f32,
-    c0: Vec3,
-    c1: Vec3,
-    mover: Mover<'a>,
-    /// Box2D's probe for a body touching at the start: a small ball about the centre.
-    probe: Mover<'a>,
-    probe_radius: f32,
-    slop: f32,
-    margin: f32,
-    extent: f32,
-    /// `Settings::simplex_cache`.
-    simplex_cache: bool,
-    /// `Settings::closed_form_distance`.
-    closed_form: bool,
-}
-
-impl SweepCtx<'_> {
-    /// The time-of-impact configuration for the swept shape (inner radius `extent`: the
-    /// body's, or the probe's) against `target`, searching `[0, t_max]`, with the world's
-    /// simplex-cache and closed-form settings.
-    fn toi_config(&self, extent: f32, target: &Target, t_max: f32) -> ToiConfig {
-        ToiConfig { t_max, ..ToiConfig::new(self.slop, extent, target.shape.min_extent()) }
-            .with_simplex_cache(self.simplex_cache)
-            .with_closed_form(self.closed_form)
-    }
-
-    /// Whether the centre's straight path over the step, `c0` to `c1`, passes through the
-    /// triangle `tri` (world corners).
-    fn centre_crosses(&self, tri: &[Vec3; 3]) -> bool {
-        let [a, b, c] = *tri;
-        let n = (b - a).cross(c - a);
-        let (s0, s1) = (n.dot(self.c0 - a), n.dot(self.c1 - a));
-        if s0 == s1 || s0 * s1 > 0.0 {
-            return false;
-        }
-        let q = self.c0 + (self.c1 - self.c0) * (s0 / (s0 - s1));
-        [(a, b), (b, c), (c, a)].iter().all(|(e0, e1)| (*e1 - *e0).cross(q - *e0).dot(n) >= 0.0)
-    }
-
-    /// Whether the swept shape stays more than the slop to one side of the plane through
-    /// `a` with unit normal `n` (a triangle's) all along the sweep: its extent along the plane's
-    /// normal at either end, widened by the arc's sagitta. Then it never comes within a
-    /// time-of-impact query's target of the triangle (at most half the slop, with a quarter
-    /// of tolerance), and the query is skipped: a toppling tree's trunk high above the
-    /// terrain, a log rolling along it.
-    fn clear_of_plane(&self, n: Vec3, a: Vec3) -> bool {
-        let (mut lo, mut hi) = (f32::MAX, f32::MIN);
-        for x in [&self.at0, &self.at1] {
-            let m = x.rot.conjugate() * n;
-            let centre = n.dot(x.pos - a);
-            lo = lo.min(centre - self.mover.proxy.reach(-m));
-            hi = hi.max(centre + self.mover.proxy.reach(m));
-        }
-        lo - self.sag > self.slop || hi + self.sag < -self.slop
-    }
-
-    /// Whether the swept shape's centre ends the step more than half its inner radius in
-    /// front of the plane through `a` with unit normal `n` (a triangle's; its front the side
-    /// the centre starts on), having come nearer it by less than that (Box3D's rule for a
-    /// mesh's triangles): the step cannot have carried it through the triangle, and the
-    /// solver holds what it may have sunk in. A body resting or sliding on a terrain is so
-    /// never swept against the triangles under it.
-    fn stays_in_front(&self, n: Vec3, a: Vec3) -> bool {
-        let (s0, s1) = (n.dot(self.c0 - a), n.dot(self.c1 - a));
-        let (s0, s1) = if s0 >= 0.0 { (s0, s1) } else { (-s0, -s1) };
-        s1 > self.stays && s0 - s1 < self.stays
-    }
-
-    /// Tests the sweep against `other` (the target body, or one triangle of a target mesh):
-    /// updates `best` with an earlier impact; `true` when the body is to be held at its
-    /// start pose (no later candidate matters). `start_contact`: the target's contact with
-    /// the body at its start pose, computed once per target when first needed.
-    fn test(
-        &self,
-        target: &Target,
-        other: &Mover,
-        log: &mut Log,
-        narrow: &mut Scratch,
-        start_contact: &mut Option<Manifold>,
-        best: &mut Option<Best>,
-    ) -> bool {
-        let (i, j) = (self.i, target.j);
-        let t_max = best.map_or(1.0, |b| b.0);
-        let cfg = self.toi_config(self.extent, target, t_max);
-        let (mut toi, mut q) = record_toi(log, i, j, other, &self.mover, &cfg, false);
-        if toi.state == ToiState::Initial {
-            // Touching at the start. If the step carried its centre past the contact
-            // plane (a method that let it on into the other body), it stays where it
-            // was; otherwise (resting, sliding) Box2D's probe.
-            let m = start_contact.get_or_insert_with(|| {
-                let ccfg = CollideConfig { margin: self.margin, slop: self.slop, motion: None };
-                let mut m = Manifold::default();
-                collide(
-                    target.shape,
-                    target.pose,
-                    self.shape,
-                    &self.at0,
-                    &ccfg,
-                    &mut SatCache::default(),
-                    narrow,
-                    &mut m,
-                );
-                m
-            });
-            // Already deeper in than the slop at the start: the contact is the solver's
-            // (moving the body back to a time it was just as deep gains nothing, and
-            // Box2D never holds a body at t = 0). A tumbling needle with a tip in the
-            // ground was put back every step and spun up (found by the fuzzer).
-            if m.max_depth() > self.slop {
-                return false;
-            }
-            if let Some(c) = m.points.first() {
-                if m.normal.dot(self.c1 - c.position) < 0.0 {
-                    *best = Some((0.0, j, q, cfg.target, m.normal));
-                    return true;
-                }
-            }
-            let cfg = self.toi_config(self.probe_radius, target, t_max);
-            (toi, q) = record_toi(log, i, j, other, &self.probe, &cfg, true);
-        }
-        let hit = matches!(toi.state, ToiState::Hit | ToiState::MaxIterations);
-        // Only a body whose centre ended past the plane it met the other body in (or
-        // within a quarter of its inner radius of it: half inside a wall of no thickness,
-        // its centre on the plane) has passed into or through it; one that ended on its
-        // side of that plane (a landing, a bounce) was met by the solver and stays where
-        // the step left it.
-        let passed = toi.normal.dot(self.c1 - toi.point) < 0.25 * self.extent;
-        if hit && toi.t > 0.0 && toi.t < t_max && passed {
-            *best = Some((toi.t, j, q, cfg.target, toi.normal));
-        }
-        false
-    }
-}
-
-/// Runs one conservative-advancement query of `body` (mover `b`) against `other` (mover
-/// `a`, so the normal points from the other body to the swept one) and logs it in `rec`;
-/// returns the result and the query's index.
-#[allow(clippy::too_many_arguments)]
-fn record_toi(rec: &mut Log, body: u32, other: u32, a: &Mover, b: &Mover, cfg: &ToiConfig, probe: bool) -> (Toi, u32) {
-    let start = rec.iterations.len() as u32;
-    let toi = time_of_impact(a, b, cfg, Some(&mut rec.iterations));
-    let end = rec.iterations.len() as u32;
-    rec.queries.push(ToiQuery {
-        body,
-        other,
-        method: ToiMethod::Advancement,
-        probe,
-        round: 0,
-        result: toi,
-        iterations: start..end,
-    });
-    (toi, rec.queries.len() as u32 - 1)
 }

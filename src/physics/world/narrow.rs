@@ -14,8 +14,8 @@
 //! new pairs pass through the pool on the calling thread. The pairs are independent: each
 //! reads the two bodies and writes its own contact and key. Every pair but the watched ones
 //! (whose records are shared) is shared out between the world's worker threads in blocks
-//! (of a few pairs where a small world has a compound's or a mesh's pairs, which cost
-//! tens of microseconds each), each thread with its own collision scratch; the watched
+//! (of a few pairs where the world has compound or mesh pairs, which cost tens of
+//! microseconds each), each thread with its own collision scratch; the watched
 //! pairs follow on the calling
 //! thread. A mesh or compound pair's further manifolds ([`MeshParts`]) go into its thread's own list,
 //! tagged with the pair's place, block by block, and the blocks are gathered in pair order
@@ -39,7 +39,7 @@ use crate::physics::collide::mesh::SAME_NORMAL;
 use crate::physics::collide::{collide_recorded, ContactPoint, PairMotion, PairPath};
 use crate::physics::contact::match_impulses;
 use crate::physics::math::prefetch_all;
-use crate::physics::parallel::Shared;
+use crate::physics::parallel::{Shared, BLOCKS_PER_THREAD};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 impl World {
@@ -91,11 +91,14 @@ impl World {
             base,
             round_parts: &round_parts,
         };
-        // A small world whose pairs include a compound's or a mesh's (tens of child or
-        // triangle tests each) is shared out in smaller blocks: Box3D's fifty trees on a
-        // terrain make 63 pairs, each a fallen tree's 22 trunk segments against the mesh.
+        // A world whose pairs include a compound's or a mesh's (tens of child or triangle
+        // tests each) is shared out in smaller blocks: Box3D's fifty trees on a terrain make
+        // 63 pairs, each a fallen tree's 22 trunk segments against the mesh. (Past as many
+        // pairs as fill every thread's blocks at the ordinary size the block count is the
+        // same either way, and the pairs are not looked at.)
         let heavy = |k: &PairKey| [k.a, k.b].iter().any(|&i| self.bodies[i as usize].shape.is_composite());
-        let few = keys.len() < 2 * MIN_PAIRS && keys.iter().any(heavy);
+        let full = self.workers.threads() * BLOCKS_PER_THREAD * MIN_PAIRS;
+        let few = self.workers.threads() > 1 && keys.len() < full && keys.iter().any(heavy);
         let min_pairs = if few { MIN_HEAVY_PAIRS } else { MIN_PAIRS };
         // The pairs whose contacts are opened (`Profile::pairs_opened`).
         let opened_pairs = AtomicUsize::new(0);
@@ -341,9 +344,9 @@ pub(super) struct PairMatch {
 /// 0.1 µs, a SAT a few): smaller narrow phases run on the calling thread.
 const MIN_PAIRS: usize = 64;
 
-/// Fewest candidate pairs a worker thread takes at once where a world of fewer than
-/// `2 × MIN_PAIRS` pairs has a compound's or a mesh's among them (one such pair, a body's
-/// children or the triangles under it each through the narrow phase, costs 10 to 50 µs).
+/// Fewest candidate pairs a worker thread takes at once where the world has a compound's
+/// or a mesh's pairs among its pairs (one such pair, a body's children or the triangles
+/// under it each through the narrow phase, costs 10 to 50 µs).
 const MIN_HEAVY_PAIRS: usize = 4;
 
 /// What the narrow phase made of one pair of the step.
