@@ -478,7 +478,7 @@ impl World {
             // The triangles a child may meet lie under its own sweep's box: a toppling
             // tree's trunk segments each sweep a few square metres of a terrain, where the
             // whole tree's bounding ball spans its height in every direction.
-            let child_box = child_swept(&body.shape, ic, &p0, &p1, 0.5 * slop);
+            let child_box = child_swept(&body.shape, ic, &p0, &p1, ctx.sag + 0.5 * slop);
             for &j in candidates.iter() {
                 let (j, o) = (j as usize, &self.bodies[j as usize]);
                 if self.joints.excludes(i.min(j) as u32, i.max(j) as u32) {
@@ -500,6 +500,7 @@ impl World {
                     for &t in tris.iter() {
                         let other = triangle_mover(mesh, t, &o.pose);
                         let tri = mesh.triangle(t).map(|c| o.pose.transform_point(c));
+                        let face = o.pose.transform_vector(mesh.normal(t));
                         if ctx.centre_crosses(&tri) {
                             // Its centre went through the triangle: passed, however it started
                             // (a triangle has no inside: past its plane the contact normal
@@ -507,7 +508,6 @@ impl World {
                             // impact, or held where it started, the face's normal towards it.
                             let cfg = ctx.toi_config(ctx.extent, &target, 1.0);
                             let (toi, q) = record_toi(log, i as u32, j as u32, &other, &ctx.mover, &cfg, false);
-                            let face = o.pose.transform_vector(mesh.normal(t));
                             let n = if face.dot(ctx.c0 - tri[0]) >= 0.0 { face } else { -face };
                             let t = if toi.state == ToiState::Hit && toi.t < 1.0 { toi.t } else { 0.0 };
                             if best.is_none_or(|b| t < b.0) {
@@ -518,7 +518,6 @@ impl World {
                             }
                             continue;
                         }
-                        let face = o.pose.transform_vector(mesh.normal(t));
                         if ctx.clear_of_plane(face, tri[0]) || ctx.stays_in_front(face, tri[0]) {
                             continue;
                         }
@@ -639,19 +638,19 @@ fn list_marked<'a>(marks: impl Iterator<Item = (&'a Mark, u32)>, fast: &mut Vec<
 }
 
 /// A box holding child `ic` of `shape` (the body itself when it is not a compound) all
-/// along the sweep from `p0` to `p1` (straight, at a constant turn), grown by `pad`. A point
-/// of the child at `p` from the centre of mass follows the centre's straight path plus the
-/// arc `q(t)·p`; the arc keeps within its sagitta `|p|·(1 − cos(θ/2))` of the point at the
-/// same fraction of its chord (θ ≤ π the turn, `cos(θ/2) = |w|` of the relative
-/// quaternion; the bound is taken twice over, as margin), so the point stays within that
-/// of the segment between where it starts and where it ends: in the box of the child's
-/// boxes at both ends, grown by that for its farthest point.
-fn child_swept(shape: &crate::physics::Shape, ic: usize, p0: &Iso, p1: &Iso, pad: f32) -> Aabb {
+/// along the sweep from `p0` to `p1` (straight, at a constant turn), given how far a point
+/// of it may stray from the straight line between its two ends (`stray`, with any padding).
+/// A point of the child at `p` from the centre of mass follows the centre's straight path
+/// plus the arc `q(t)·p`; the arc keeps within its sagitta `|p|·(1 − cos(θ/2))` of the
+/// point at the same fraction of its chord (θ ≤ π the turn, `cos(θ/2) = |w|` of the
+/// relative quaternion; `sweep_body` takes the bound twice over, as margin, for the child's
+/// reach from the centre of mass), so the point stays within that of the segment between
+/// where it starts and where it ends: in the box of the child's boxes at both ends, grown
+/// by `stray`.
+fn child_swept(shape: &crate::physics::Shape, ic: usize, p0: &Iso, p1: &Iso, stray: f32) -> Aabb {
     let (s, x) = child(shape, ic);
-    let w = (p0.rot.conjugate() * p1.rot).w.abs().min(1.0);
-    let reach = x.pos.length() + s.bounding_radius();
     let (b0, b1) = (s.aabb(&p0.mul(&x)), s.aabb(&p1.mul(&x)));
-    let grow = Vec3::splat(2.0 * reach * (1.0 - w) + pad);
+    let grow = Vec3::splat(stray);
     Aabb::new(b0.min.min(b1.min) - grow, b0.max.max(b1.max) + grow)
 }
 
